@@ -1,0 +1,151 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Tool is the contract every tool satisfies, generated or dynamic.
+//
+// Input values passed to the methods below are the values returned by
+// Decode; a tool may assume it only ever sees its own decoded inputs.
+type Tool interface {
+	// Name is the unique name the model calls the tool by.
+	Name() string
+	// Aliases are older names that still resolve to this tool.
+	Aliases() []string
+	// Description is the prompt text that tells the model what the tool does.
+	Description() string
+	// SearchHint is a short phrase ToolSearch scores in addition to the name.
+	SearchHint() string
+	// InputSchema is the JSON Schema of the input object, as sent to the API.
+	InputSchema() json.RawMessage
+
+	// IsEnabled reports whether the tool is switched on at run time.
+	IsEnabled() bool
+	// ShouldDefer reports whether the tool's definition is withheld until
+	// ToolSearch loads it.
+	ShouldDefer() bool
+	// AlwaysLoad reports whether the tool is sent even when deferrable.
+	AlwaysLoad() bool
+	// InterruptBehavior says what a user interrupt does to a running call.
+	InterruptBehavior() InterruptBehavior
+	// Traits describes the scheduling flags statically, for listings.
+	Traits() Traits
+
+	// Decode parses and validates raw JSON from the model into the tool's
+	// input. Its error names the offending parameter.
+	Decode(raw json.RawMessage) (any, error)
+	// ValidateInput checks that a decoded input is meaningful (file exists…).
+	ValidateInput(ctx context.Context, input any, tc *ToolContext) error
+	// CheckPermissions is the tool's own permission check.
+	CheckPermissions(ctx context.Context, input any, tc *ToolContext) PermissionDecision
+	// PermissionTarget is what permission rules for this tool match against.
+	PermissionTarget(input any) Target
+	// IsConcurrencySafe reports whether the call may run beside others.
+	IsConcurrencySafe(input any) bool
+	// IsReadOnly reports whether the call changes nothing.
+	IsReadOnly(input any) bool
+	// IsDestructive reports whether the call irreversibly removes or
+	// overwrites something.
+	IsDestructive(input any) bool
+	// UserFacingName is the name shown to the user for this call.
+	UserFacingName(input any) string
+
+	// Call runs the tool. ctx is the abort signal; progress and context
+	// modifications go through call.
+	Call(ctx context.Context, input any, call *Call) (Result, error)
+
+	Renderer
+}
+
+// Renderer is the fifth element of the protocol: plain-text renderings of a
+// call's life. The runtime styles them (lipgloss on a terminal).
+type Renderer interface {
+	// RenderUse is shown when the call starts, e.g. "src/main.go" for
+	// Read(src/main.go); the runtime prefixes the user-facing name.
+	RenderUse(input any) string
+	// RenderProgress renders one progress value while the call runs.
+	RenderProgress(input any, progress any) string
+	// RenderResult summarises a finished call, e.g. "Read 120 lines".
+	RenderResult(input any, result Result) string
+	// RenderRejected is shown when permission was denied.
+	RenderRejected(input any) string
+	// RenderError is shown when the call failed.
+	RenderError(input any, err error) string
+	// RenderGrouped renders several parallel calls of this tool as one line.
+	RenderGrouped(inputs []any) string
+}
+
+// InterruptBehavior says what a user interrupt does to a running call.
+type InterruptBehavior int
+
+const (
+	// InterruptBlock lets the call finish; it is the fail-closed default.
+	InterruptBlock InterruptBehavior = iota
+	// InterruptCancel cancels the call's context.
+	InterruptCancel
+)
+
+// String returns "block" or "cancel".
+func (b InterruptBehavior) String() string {
+	if b == InterruptCancel {
+		return "cancel"
+	}
+	return "block"
+}
+
+// Flag is the static knowledge of one scheduling attribute.
+type Flag struct {
+	// Value is the answer when the attribute does not depend on the input;
+	// the fail-closed answer (false) otherwise.
+	Value bool
+	// InputDependent is true when the tool decides per input.
+	InputDependent bool
+}
+
+// Traits is the static knowledge of a tool's scheduling attributes.
+type Traits struct {
+	ReadOnly        Flag
+	ConcurrencySafe Flag
+	Destructive     Flag
+}
+
+// TargetKind says what a permission rule's content is matched against.
+type TargetKind int
+
+const (
+	// TargetNone: rules for this tool have no content to match.
+	TargetNone TargetKind = iota
+	// TargetCommand: a shell command (Bash(npm run test:*)).
+	TargetCommand
+	// TargetPath: a file path read or written (Read(./secrets/**)).
+	TargetPath
+	// TargetURL: a URL fetched (WebFetch(domain:example.com)).
+	TargetURL
+)
+
+// Target is what permission rules for one call match against.
+type Target struct {
+	Kind  TargetKind
+	Value string
+	// Writes is true when a TargetPath is written, not only read.
+	Writes bool
+}
+
+// Lookup finds a tool by name or alias; nil when none matches.
+func Lookup(tools []Tool, name string) Tool {
+	for _, t := range tools {
+		if t.Name() == name {
+			return t
+		}
+	}
+	for _, t := range tools {
+		for _, a := range t.Aliases() {
+			if a == name {
+				return t
+			}
+		}
+	}
+	return nil
+}

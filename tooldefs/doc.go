@@ -1,0 +1,96 @@
+// Package tooldefs holds agentcore's tools, one file per tool. toolgen reads
+// this package (go/packages + go/types) and generates the runtime.Tool
+// wrappers, JSON schemas and per-variant registries into ../generated.
+//
+//go:generate go run ../cmd/toolgen -dir . -out ../generated
+//
+// # Defining a tool
+//
+// A tool is a struct type whose doc comment carries +tool markers. The rest
+// of the doc comment (markers removed) is the tool's description, sent to
+// the model. The tool's input type is the pointer parameter of its Call
+// method:
+//
+//	// Glob finds files whose path matches a glob pattern, newest first.
+//	//
+//	// +tool:name=Glob
+//	// +tool:readOnly
+//	// +tool:concurrencySafe
+//	// +tool:searchHint="find files by name pattern"
+//	type Glob struct{}
+//
+//	// GlobInput is the input of Glob.
+//	type GlobInput struct {
+//		// Pattern is the glob to match, e.g. "**/*.go".
+//		Pattern string `json:"pattern"`
+//		// Path is the directory to search; the working directory if empty.
+//		Path string `json:"path,omitempty"`
+//	}
+//
+//	func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutput, error)
+//
+// # Markers
+//
+// One marker a line, in the type's doc comment, of the form +tool:key or
+// +tool:key=value. String values may be bare or double-quoted (Go syntax).
+// Unknown keys, values of the wrong type, a value on a flag marker and
+// repeated non-repeatable markers are errors reported with file:line.
+//
+//	key               value     example                          meaning
+//	name              string    +tool:name=Glob                  the tool's name (required)
+//	alias             string    +tool:alias=BashOutput           an older name; repeatable
+//	readOnly          none      +tool:readOnly                   IsReadOnly is true for every input
+//	concurrencySafe   none      +tool:concurrencySafe            IsConcurrencySafe is true for every input
+//	destructive       none      +tool:destructive                IsDestructive is true for every input
+//	searchHint        string    +tool:searchHint="find files"    extra words ToolSearch scores
+//	interrupt         enum      +tool:interrupt=cancel           cancel or block (the default)
+//	shouldDefer       none      +tool:shouldDefer                withheld until ToolSearch loads it
+//	alwaysLoad        none      +tool:alwaysLoad                 never deferred
+//	disabled          none      +tool:disabled                   IsEnabled is false
+//	userFacingName    string    +tool:userFacingName="Update"    the name shown to the user
+//
+// # Optional behaviour
+//
+// Each optional behaviour comes from a method on the tool type when it has
+// one, from its marker otherwise, and else from the fail-closed default.
+// A marker and a method for the same behaviour is an error. In the
+// signatures below In is the input struct and Out the output type:
+//
+//	Call(ctx context.Context, in *In, c *runtime.Call) (Out, error)                       required
+//	ValidateInput(ctx context.Context, in *In, tc *runtime.ToolContext) error             default: nil
+//	CheckPermissions(ctx context.Context, in *In, tc *runtime.ToolContext) runtime.PermissionDecision
+//	                                                                                      default: Passthrough
+//	PermissionTarget(in *In) runtime.Target                                              default: TargetNone
+//	IsConcurrencySafe(in *In) bool           marker concurrencySafe                       default: false
+//	IsReadOnly(in *In) bool                  marker readOnly                              default: false
+//	IsDestructive(in *In) bool               marker destructive                           default: false
+//	IsEnabled() bool                         marker disabled                              default: true
+//	UserFacingName(in *In) string            marker userFacingName                        default: the name
+//	ResultBlocks(out Out) []runtime.Block                     default: text of Out (string, Stringer or JSON)
+//	RenderUse(in *In) string                                  default: the first required string parameter
+//	RenderProgress(in *In, p P) string                        default: fmt.Sprint(p); P is the progress type
+//	RenderResult(in *In, out Out) string                      default: "Done"
+//	RenderRejected(in *In) string                             default: "Rejected"
+//	RenderError(in *In, err error) string                     default: err.Error()
+//	RenderGrouped(ins []*In) string                           default: one RenderUse per line
+//
+// # Input fields
+//
+// Input fields carry json tags (the parameter name; omitempty makes a
+// parameter optional, otherwise it is required) and doc comments, which
+// become the schema's descriptions. Supported field types: string, bool,
+// the integer and float kinds, pointers to those (optional values), slices,
+// nested structs, map[string]T, and json.RawMessage/any (any JSON value).
+// Constraints go in jsonschema tags, which both the schema and the
+// generated validator read: enum=a,enum=b, minimum=, maximum=, minLength=,
+// maxLength=, minItems=, maxItems=, default=. Any other jsonschema key is an
+// error, so the schema and the validator never disagree.
+//
+// # Build variants
+//
+// A tool's file's //go:build line gates it: a file without one is in every
+// variant; //go:build internal || ant puts it in the internal and ant
+// variants only; //go:build !ant removes it from ant. Only the tags
+// external, internal and ant may appear. Engines used only by a gated tool
+// live in a sub-package imported only by that tool's file.
+package tooldefs
