@@ -95,3 +95,9 @@ func FromContext(ctx context.Context) *ToolContext {
 	tc, _ := ctx.Value(ctxKey{}).(*ToolContext)
 	return tc
 }
+
+// Summarizer applies a prompt to fetched content with a model; WebFetch
+// uses it when the agent registers one (runtime.WithService).
+type Summarizer interface {
+	Summarize(ctx context.Context, prompt, content string) (string, error)
+}
