@@ -2,8 +2,6 @@
 // this package (go/packages + go/types) and generates the runtime.Tool
 // wrappers, JSON schemas and per-variant registries into ../generated.
 //
-//go:generate go run ../cmd/toolgen -dir . -out ../generated
-//
 // # Defining a tool
 //
 // A tool is a struct type whose doc comment carries +tool markers. The rest
@@ -94,3 +92,5 @@
 // external, internal and ant may appear. Engines used only by a gated tool
 // live in a sub-package imported only by that tool's file.
 package tooldefs
+
+//go:generate go run ../cmd/toolgen -dir . -out ../generated
