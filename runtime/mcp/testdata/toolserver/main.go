@@ -1,0 +1,151 @@
+// Command toolserver is an MCP server used by the runtime/mcp tests. It
+// serves, over stdio, tools that exercise every part of the adapter:
+// annotations, a name needing sanitising, a long description, images,
+// error results, progress, _meta always-load, cancellation and env.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// png1x1 is a one-pixel PNG.
+var png1x1 = []byte{
+	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+	0x89, 0x00, 0x00, 0x00, 0x0a, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00, 0x01, 0x00, 0x00,
+	0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae,
+	0x42, 0x60, 0x82,
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func args(req *mcp.CallToolRequest) map[string]any {
+	m := map[string]any{}
+	_ = json.Unmarshal(req.Params.Arguments, &m)
+	return m
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+func main() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "toolserver", Version: "v1.0.0"}, nil)
+
+	s.AddTool(&mcp.Tool{
+		Name:        "echo",
+		Description: "Echo returns its text argument unchanged.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"what to echo"}},"required":["text"]}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, Title: "Echo text"},
+	}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text(fmt.Sprint(args(req)["text"])), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "delete_record",
+		Description: "Delete a record by id, permanently.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`),
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true)},
+	}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text(fmt.Sprintf("deleted record %v", args(req)["id"])), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "weird.name/v2",
+		Description: "A tool whose name needs sanitising.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("weird ok"), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "long_description",
+		Description: "Start of a long description. " + strings.Repeat("0123456789", 300),
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("long ok"), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "image",
+		Description: "Returns a one-pixel PNG and a caption.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.TextContent{Text: "a pixel"},
+			&mcp.ImageContent{Data: png1x1, MIMEType: "image/png"},
+		}}, nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "fail",
+		Description: "Always reports a tool error.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := text("the record is locked")
+		r.IsError = true
+		return r, nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "always",
+		Description: "A tool that asks to be loaded up front.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+		Meta:        mcp.Meta{"anthropic/alwaysLoad": true, "anthropic/searchHint": "pinned essential"},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("always ok"), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "progress",
+		Description: "Sends three progress notifications, then returns.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if tok := req.Params.GetProgressToken(); tok != nil {
+			for i := 1; i <= 3; i++ {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: tok, Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i),
+				})
+			}
+		}
+		return text("progress done"), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "block",
+		Description: "Blocks until the call is cancelled.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-ctx.Done()
+		return text("cancelled"), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "env",
+		Description: "Returns the value of an environment variable.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text(os.Getenv(fmt.Sprint(args(req)["name"]))), nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "structured",
+		Description: "Returns only structured content.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{}, StructuredContent: map[string]any{"answer": 42}}, nil
+	})
+
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}
