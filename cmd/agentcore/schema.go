@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcore/agentcore/runtime"
+)
+
+func init() { subcommands = append(subcommands, newSchemaCmd) }
+
+func newSchemaCmd() *cobra.Command {
+	var format string
+	var opts poolFlags
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Print the tool list exactly as a model API takes it",
+		Long: `Print the tools sent to the model (deferred tools left out) in the format an
+API takes: --format anthropic (the Messages API "tools" array, the default),
+openai (Chat Completions "tools" array of functions) or mcp (a tools/list
+result with read-only and destructive annotations).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := opts.assemble(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			doc, err := schemaDocument(format, p.Sent())
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			return enc.Encode(doc)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "anthropic", "anthropic, openai or mcp")
+	opts.register(cmd)
+	return cmd
+}
+
+// schemaDocument renders tools in one API's format.
+func schemaDocument(format string, tools []runtime.Tool) (any, error) {
+	switch format {
+	case "anthropic":
+		out := make([]map[string]any, 0, len(tools))
+		for _, t := range tools {
+			out = append(out, map[string]any{
+				"name":         t.Name(),
+				"description":  t.Description(),
+				"input_schema": t.InputSchema(),
+			})
+		}
+		return out, nil
+	case "openai":
+		out := make([]map[string]any, 0, len(tools))
+		for _, t := range tools {
+			out = append(out, map[string]any{
+				"type": "function",
+				"function": map[string]any{
+					"name":        t.Name(),
+					"description": t.Description(),
+					"parameters":  t.InputSchema(),
+				},
+			})
+		}
+		return out, nil
+	case "mcp":
+		list := make([]map[string]any, 0, len(tools))
+		for _, t := range tools {
+			tr := t.Traits()
+			list = append(list, map[string]any{
+				"name":        t.Name(),
+				"description": t.Description(),
+				"inputSchema": t.InputSchema(),
+				"annotations": map[string]any{
+					"readOnlyHint":    tr.ReadOnly.Value && !tr.ReadOnly.InputDependent,
+					"destructiveHint": tr.Destructive.Value || tr.Destructive.InputDependent,
+				},
+			})
+		}
+		return map[string]any{"tools": list}, nil
+	default:
+		return nil, fmt.Errorf("unknown --format %q: use anthropic, openai or mcp", format)
+	}
+}

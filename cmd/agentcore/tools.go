@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcore/agentcore/runtime"
+)
+
+func init() { subcommands = append(subcommands, newToolsCmd) }
+
+// toolInfo is one entry of `agentcore tools --json`.
+type toolInfo struct {
+	Name            string   `json:"name"`
+	Aliases         []string `json:"aliases"`
+	ReadOnly        bool     `json:"read_only"`
+	ConcurrencySafe bool     `json:"concurrency_safe"`
+	Destructive     bool     `json:"destructive"`
+	Enabled         bool     `json:"enabled"`
+	Deferred        bool     `json:"deferred"`
+	// InputDependent says, per flag, whether the tool decides per input;
+	// for those flags the static field holds the fail-closed answer.
+	InputDependent inputDependence `json:"input_dependent"`
+}
+
+type inputDependence struct {
+	ReadOnly        bool `json:"read_only"`
+	ConcurrencySafe bool `json:"concurrency_safe"`
+	Destructive     bool `json:"destructive"`
+}
+
+func describeTool(t runtime.Tool, deferred bool) toolInfo {
+	tr := t.Traits()
+	aliases := t.Aliases()
+	if aliases == nil {
+		aliases = []string{}
+	}
+	return toolInfo{
+		Name:            t.Name(),
+		Aliases:         aliases,
+		ReadOnly:        tr.ReadOnly.Value,
+		ConcurrencySafe: tr.ConcurrencySafe.Value,
+		Destructive:     tr.Destructive.Value,
+		Enabled:         t.IsEnabled(),
+		Deferred:        deferred,
+		InputDependent: inputDependence{
+			ReadOnly:        tr.ReadOnly.InputDependent,
+			ConcurrencySafe: tr.ConcurrencySafe.InputDependent,
+			Destructive:     tr.Destructive.InputDependent,
+		},
+	}
+}
+
+func newToolsCmd() *cobra.Command {
+	var asJSON bool
+	var opts poolFlags
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the tools the model would see, in pool order",
+		Long: `List the tool pool as the model would see it under the given permission mode,
+rules and MCP configuration: built-in tools sorted by name, then MCP tools.
+Each tool shows its scheduling flags; a flag marked "input" is decided per call
+(for example Bash is concurrency-safe only for read-only commands). Deferred
+tools are not sent to the model until ToolSearch loads them.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := opts.assemble(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			infos := make([]toolInfo, 0, len(p.Tools))
+			for _, t := range p.Tools {
+				infos = append(infos, describeTool(t, p.Deferred(t.Name())))
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(infos)
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 2, 2, ' ', 0)
+			fmt.Fprintln(w, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDESTRUCTIVE\tDEFERRED\tALIASES")
+			for _, in := range infos {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", in.Name,
+					flagText(in.ReadOnly, in.InputDependent.ReadOnly),
+					flagText(in.ConcurrencySafe, in.InputDependent.ConcurrencySafe),
+					flagText(in.Destructive, in.InputDependent.Destructive),
+					yesNo(in.Deferred), strings.Join(in.Aliases, ","))
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array, one object per tool")
+	opts.register(cmd)
+	return cmd
+}
+
+func flagText(v, dependent bool) string {
+	if dependent {
+		return "input"
+	}
+	return yesNo(v)
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
