@@ -1,0 +1,254 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/agentcore/agentcore/runtime/provider"
+)
+
+// Scenario is a scripted conversation: the model's side of it, turn by turn.
+//
+// On disk it is JSON (one object with "turns") or JSONL: a header line
+// without "blocks", then one turn per line. Blank lines and lines starting
+// with "#" or "//" are comments.
+//
+//	{"name":"tour","prompt":"Look around the repo"}
+//	{"blocks":[{"type":"text","text":"Reading…"},{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"go.mod"},"delay_ms":200}]}
+//	{"when":{"errors":["t1"]},"blocks":[{"type":"text","text":"That failed."}]}
+//	{"blocks":[{"type":"text","text":"Done."}]}
+type Scenario struct {
+	// Name and Description say what the scenario shows.
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Prompt is the user prompt the scenario answers; the CLI sends it
+	// when no -p is given.
+	Prompt string `json:"prompt,omitempty"`
+	// Stream false makes the provider non-streaming: the whole message
+	// arrives at once and the loop runs its calls as a batch.
+	Stream *bool `json:"stream,omitempty"`
+	// Turns are the model's responses, in order.
+	Turns []Turn `json:"turns,omitempty"`
+}
+
+// Turn is one response of the model.
+type Turn struct {
+	// When, if set, makes the turn apply only when the previous tool
+	// results match; turns that do not match are skipped.
+	When *Condition `json:"when,omitempty"`
+	// Blocks are streamed in order.
+	Blocks []ScriptBlock `json:"blocks"`
+	// StopReason defaults to tool_use when the turn calls tools, else
+	// end_turn.
+	StopReason provider.StopReason `json:"stop_reason,omitempty"`
+}
+
+// Condition matches the tool results of the last user message.
+type Condition struct {
+	// Results lists tool_use ids that must have a result.
+	Results []string `json:"results,omitempty"`
+	// Errors lists ids whose result must be an error.
+	Errors []string `json:"errors,omitempty"`
+	// OK lists ids whose result must not be an error.
+	OK []string `json:"ok,omitempty"`
+}
+
+// ScriptBlock is one content block and its timing.
+type ScriptBlock struct {
+	// Type is "text" or "tool_use".
+	Type  provider.BlockType `json:"type"`
+	Text  string             `json:"text,omitempty"`
+	ID    string             `json:"id,omitempty"`
+	Name  string             `json:"name,omitempty"`
+	Input json.RawMessage    `json:"input,omitempty"`
+	// DelayMS is the pause before the block starts.
+	DelayMS int `json:"delay_ms,omitempty"`
+	// DurationMS is how long the block takes to stream (text deltas, or a
+	// tool_use's input arriving in pieces); default from its length.
+	DurationMS *int `json:"duration_ms,omitempty"`
+}
+
+// Load reads a scenario file (JSON or JSONL).
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	sc, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return sc, nil
+}
+
+// Parse reads a scenario from JSON or JSONL and checks it.
+func Parse(data []byte) (*Scenario, error) {
+	sc, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.check(); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+func parse(data []byte) (*Scenario, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, errors.New("the scenario is empty")
+	}
+	// One JSON document with "turns".
+	var whole struct {
+		Scenario
+		Blocks json.RawMessage `json:"blocks"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	wholeErr := dec.Decode(&whole)
+	if wholeErr == nil && !dec.More() && whole.Blocks == nil {
+		sc := whole.Scenario
+		return &sc, nil
+	}
+
+	sc := &Scenario{}
+	sawHeader := false
+	scan := bufio.NewScanner(bytes.NewReader(data))
+	scan.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for n := 1; scan.Scan(); n++ {
+		line := strings.TrimSpace(scan.Text())
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
+			continue
+		}
+		var probe map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &probe); err != nil {
+			if wholeErr != nil && n == 1 {
+				return nil, fmt.Errorf("neither one JSON scenario (%v) nor JSONL (line 1: %v)", wholeErr, err)
+			}
+			return nil, fmt.Errorf("line %d: not a JSON object: %w", n, err)
+		}
+		d := json.NewDecoder(strings.NewReader(line))
+		d.DisallowUnknownFields()
+		if _, isTurn := probe["blocks"]; isTurn {
+			var t Turn
+			if err := d.Decode(&t); err != nil {
+				return nil, fmt.Errorf("line %d: %w", n, err)
+			}
+			sc.Turns = append(sc.Turns, t)
+			continue
+		}
+		if sawHeader || len(sc.Turns) > 0 {
+			return nil, fmt.Errorf("line %d: a line without \"blocks\" is the header, and it must come first, once", n)
+		}
+		if err := d.Decode(sc); err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		sawHeader = true
+	}
+	if err := scan.Err(); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// check validates the turns and gives tool_use blocks without an id a
+// deterministic one.
+func (sc *Scenario) check() error {
+	if len(sc.Turns) == 0 {
+		return errors.New("the scenario has no turns")
+	}
+	seen := map[string]bool{}
+	for i := range sc.Turns {
+		t := &sc.Turns[i]
+		if len(t.Blocks) == 0 {
+			return fmt.Errorf("turn %d: no blocks", i+1)
+		}
+		for j := range t.Blocks {
+			b := &t.Blocks[j]
+			where := fmt.Sprintf("turn %d, block %d", i+1, j+1)
+			if b.DelayMS < 0 || (b.DurationMS != nil && *b.DurationMS < 0) {
+				return fmt.Errorf("%s: delays must not be negative", where)
+			}
+			switch b.Type {
+			case provider.TextBlock:
+			case provider.ToolUseBlock:
+				if b.Name == "" {
+					return fmt.Errorf("%s: a tool_use needs a \"name\"", where)
+				}
+				if b.ID == "" {
+					b.ID = fmt.Sprintf("toolu_replay_%02d_%02d", i+1, j+1)
+				}
+				if seen[b.ID] {
+					return fmt.Errorf("%s: tool_use id %q is used twice", where, b.ID)
+				}
+				seen[b.ID] = true
+				if len(b.Input) == 0 {
+					b.Input = json.RawMessage(`{}`)
+				}
+				var obj map[string]any
+				if err := json.Unmarshal(b.Input, &obj); err != nil {
+					return fmt.Errorf("%s: input of %s must be a JSON object: %v", where, b.Name, err)
+				}
+			default:
+				return fmt.Errorf("%s: type must be \"text\" or \"tool_use\", got %q", where, b.Type)
+			}
+		}
+	}
+	return nil
+}
+
+// matches reports whether c holds for the last user message.
+func (c *Condition) matches(last provider.Message) bool {
+	if c == nil {
+		return true
+	}
+	results := map[string]bool{} // id → is_error
+	for _, b := range last.Content {
+		if b.Type == provider.ToolResultBlock {
+			results[b.ToolUseID] = b.IsError
+		}
+	}
+	for _, id := range c.Results {
+		if _, ok := results[id]; !ok {
+			return false
+		}
+	}
+	for _, id := range c.Errors {
+		if isErr, ok := results[id]; !ok || !isErr {
+			return false
+		}
+	}
+	for _, id := range c.OK {
+		if isErr, ok := results[id]; !ok || isErr {
+			return false
+		}
+	}
+	return true
+}
+
+// Marshal writes sc as JSONL: the header, then one turn per line.
+func (sc *Scenario) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	head := *sc
+	head.Turns = nil
+	if err := writeLine(&buf, head); err != nil {
+		return nil, err
+	}
+	for _, t := range sc.Turns {
+		if err := writeLine(&buf, t); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+func writeLine(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
