@@ -1,0 +1,255 @@
+package tooldefs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/tooldefs/editengine"
+	"github.com/agentcore/agentcore/tooldefs/fileio"
+	"github.com/agentcore/agentcore/tooldefs/filetool"
+)
+
+// Edit performs exact string replacements in files.
+//
+// Usage:
+// - Read the file with the Read tool before editing it: Edit refuses a file
+// not read yet, or changed since it was read.
+// - When taking old_string from Read's output, keep the indentation exactly
+// as it appears after the line number and tab; never include the line
+// number or the tab.
+// - The edit fails when old_string is not in the file (the error quotes the
+// closest region, to copy from), or when it occurs more than once: give
+// more surrounding context to make it unique, or set replace_all to change
+// every occurrence (e.g. to rename a variable).
+// - new_string must differ from old_string.
+// - Line endings and the file's permissions are kept; the write is atomic.
+// - An empty old_string creates a new file with new_string as its content.
+// - Prefer editing existing files to writing new ones. For .ipynb notebooks
+// use NotebookEdit.
+//
+// +tool:name=Edit
+// +tool:searchHint="modify a file by replacing exact text"
+type Edit struct{}
+
+// EditInput is the input of Edit.
+type EditInput struct {
+	// The absolute path of the file to modify.
+	FilePath string `json:"file_path" jsonschema:"minLength=1"`
+	// The text to replace, exactly as in the file.
+	OldString string `json:"old_string"`
+	// The text to replace it with (must differ from old_string).
+	NewString string `json:"new_string"`
+	// Replace every occurrence of old_string (default false).
+	ReplaceAll bool `json:"replace_all,omitempty"`
+}
+
+// EditOutput is what Edit did.
+type EditOutput struct {
+	// FilePath is the absolute path edited.
+	FilePath string `json:"file_path"`
+	// Created is true when the edit created the file.
+	Created bool `json:"created,omitempty"`
+	// Replacements is the number of occurrences replaced.
+	Replacements int `json:"replacements"`
+	// Additions and Removals count the lines added and removed.
+	Additions int `json:"additions"`
+	Removals  int `json:"removals"`
+	// Diff is a unified diff of the change.
+	Diff string `json:"diff"`
+	// QuotesNormalized is true when old_string only matched once curly and
+	// straight quotes were treated as equal.
+	QuotesNormalized bool `json:"quotes_normalized,omitempty"`
+}
+
+// editPlan is a checked edit, ready to write.
+type editPlan struct {
+	key, real string
+	before    string
+	after     string
+	created   bool
+	res       editengine.Result
+}
+
+// planEdit checks everything an edit needs and computes the new content,
+// writing nothing.
+func planEdit(in *EditInput, tc *runtime.ToolContext) (*editPlan, error) {
+	key, real, err := filetool.Path(tc, "file_path", in.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(filepath.Ext(key), ".ipynb") {
+		return nil, fmt.Errorf("%s is a Jupyter notebook: edit it with the NotebookEdit tool", key)
+	}
+	if in.OldString == in.NewString {
+		return nil, editengine.ErrNoChange
+	}
+	data, err := os.ReadFile(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if in.OldString == "" {
+			return &editPlan{key: key, real: real, after: in.NewString, created: true}, nil
+		}
+		return nil, fmt.Errorf("%w To create a new file, use Write, or Edit with an empty old_string", filetool.NotExist(tc, key))
+	case err != nil:
+		if fi, serr := os.Stat(real); serr == nil && fi.IsDir() {
+			return nil, fmt.Errorf("%s is a directory, not a file", key)
+		}
+		return nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	if fileio.IsBinary(data) {
+		return nil, fmt.Errorf("%s is a binary file; Edit changes text files only", key)
+	}
+	if err := filetool.CheckFresh(tc, key, data); err != nil {
+		return nil, err
+	}
+	p := &editPlan{key: key, real: real, before: string(data)}
+	if in.OldString == "" {
+		if strings.TrimSpace(p.before) != "" {
+			return nil, fmt.Errorf("old_string is empty but %s already exists and is not empty; give the exact text to replace, or use Write to replace the whole file", key)
+		}
+		p.after = in.NewString
+		return p, nil
+	}
+	p.res, err = editengine.Apply(p.before, editengine.Edit{Old: in.OldString, New: in.NewString, ReplaceAll: in.ReplaceAll})
+	if err != nil {
+		return nil, err
+	}
+	p.after = p.res.Content
+	return p, nil
+}
+
+// ValidateInput runs every check of the edit (path, read-before-write,
+// old_string found once) without writing, so a bad call fails before any
+// permission prompt.
+func (Edit) ValidateInput(_ context.Context, in *EditInput, tc *runtime.ToolContext) error {
+	_, err := planEdit(in, tc)
+	return err
+}
+
+// PermissionTarget is the file written.
+func (Edit) PermissionTarget(in *EditInput) runtime.Target {
+	return runtime.Target{Kind: runtime.TargetPath, Value: filetool.Key(in.FilePath), Writes: true}
+}
+
+// editDestructiveBytes is how much net removal makes an edit destructive.
+const editDestructiveBytes = 200
+
+// IsDestructive is true when the edit removes much more than it adds: at
+// least 200 more bytes removed than added, and what is added is at most a
+// quarter of what is removed (replace_all multiplies both alike).
+func (Edit) IsDestructive(in *EditInput) bool {
+	removed, added := len(in.OldString), len(in.NewString)
+	return removed-added >= editDestructiveBytes && added*4 <= removed
+}
+
+// UserFacingName is "Create" for an edit that makes a new file, "Update"
+// otherwise.
+func (Edit) UserFacingName(in *EditInput) string {
+	if in.OldString == "" {
+		return "Create"
+	}
+	return "Update"
+}
+
+// Call checks the edit again (the file may have changed since
+// ValidateInput), writes it atomically and records the new content in the
+// file-state cache.
+func (Edit) Call(ctx context.Context, in *EditInput, c *runtime.Call) (EditOutput, error) {
+	p, err := planEdit(in, c.Context)
+	if err != nil {
+		return EditOutput{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return EditOutput{}, err
+	}
+	if p.created {
+		if err := os.MkdirAll(filepath.Dir(p.real), 0o755); err != nil {
+			return EditOutput{}, fmt.Errorf("create the directory of %s: %w", p.key, err)
+		}
+	}
+	if err := fileio.WriteAtomic(p.real, []byte(p.after), 0); err != nil {
+		return EditOutput{}, err
+	}
+	filetool.RecordWrite(c, p.key, p.real, []byte(p.after))
+	ops := editengine.LineDiff(p.before, p.after)
+	add, rem := editengine.Stats(ops)
+	name := filetool.Display(p.key)
+	return EditOutput{
+		FilePath:         p.key,
+		Created:          p.created,
+		Replacements:     max(p.res.Count, 1),
+		Additions:        add,
+		Removals:         rem,
+		Diff:             editengine.Unified(ops, "a/"+strings.TrimPrefix(name, "/"), "b/"+strings.TrimPrefix(name, "/"), 3),
+		QuotesNormalized: p.res.QuotesNormalized,
+	}, nil
+}
+
+// ResultBlocks tells the model the edit was made and shows the diff.
+func (Edit) ResultBlocks(out EditOutput) []runtime.Block {
+	var b strings.Builder
+	if out.Created {
+		fmt.Fprintf(&b, "File created successfully at: %s", out.FilePath)
+		return []runtime.Block{runtime.TextBlock(b.String())}
+	}
+	fmt.Fprintf(&b, "The file %s has been updated", out.FilePath)
+	if out.Replacements > 1 {
+		fmt.Fprintf(&b, " (%d replacements)", out.Replacements)
+	}
+	b.WriteString(".")
+	if out.QuotesNormalized {
+		b.WriteString(" old_string matched once curly and straight quotes were treated as equal; the file's quote style was kept.")
+	}
+	if out.Diff != "" {
+		b.WriteString("\n")
+		b.WriteString(out.Diff)
+	}
+	return []runtime.Block{runtime.TextBlock(strings.TrimSuffix(b.String(), "\n"))}
+}
+
+// RenderUse shows the path relative to the working directory.
+func (Edit) RenderUse(in *EditInput) string { return filetool.Display(in.FilePath) }
+
+// RenderResult summarises the change, e.g. "Updated src/x.go with 2
+// additions and 1 removal".
+func (Edit) RenderResult(in *EditInput, out EditOutput) string {
+	name := filetool.Display(out.FilePath)
+	if out.Created {
+		return "Created " + name + " with " + filetool.Plural(out.Additions, "line")
+	}
+	return "Updated " + name + " with " + filetool.Plural(out.Additions, "addition") + " and " + filetool.Plural(out.Removals, "removal")
+}
+
+// RenderRejected says the edit was refused.
+func (Edit) RenderRejected(in *EditInput) string {
+	return "Edit of " + filetool.Display(in.FilePath) + " was rejected"
+}
+
+// RenderError shows the first line of the error.
+func (Edit) RenderError(_ *EditInput, err error) string { return filetool.FirstLine(err) }
+
+// RenderGrouped renders parallel edits as one line.
+func (Edit) RenderGrouped(ins []*EditInput) string {
+	names := displayNames(ins, func(in *EditInput) string { return in.FilePath })
+	return "Edited " + filetool.Plural(len(names), "file") + ": " + strings.Join(names, ", ")
+}
+
+// displayNames lists the distinct display paths of the inputs, in order.
+func displayNames[T any](ins []T, path func(T) string) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, in := range ins {
+		n := filetool.Display(path(in))
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	return names
+}
