@@ -43,7 +43,7 @@ test-%:
 
 ## bench: run the benchmarks and write BENCHMARKS.md
 bench:
-	$(GO) run ./cmd/benchreport -out BENCHMARKS.md
+	$(GO) run ./benchmarks -out BENCHMARKS.md
 
 ## run: the main job, offline, with the built-in replay model
 run: bin/agentcore-external
