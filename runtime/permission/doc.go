@@ -1,0 +1,60 @@
+// Package permission decides whether a tool call may run: Claude Code's
+// permission pipeline, in Go.
+//
+// # Rules
+//
+// Rules come from settings files and command-line flags and use Claude
+// Code's syntax. A rule names a tool, optionally with content in
+// parentheses:
+//
+//	Bash                     every Bash call
+//	Bash(npm run test:*)     "npm run test" and "npm run test …" (word boundary)
+//	Bash(git * main)         * matches anything; a trailing " *" is optional
+//	Bash(npm install)        exactly that command
+//	Read(./secrets/**)       gitignore-style path patterns, see below
+//	Edit(src/**)             applies to every tool that writes files
+//	WebFetch(domain:x.com)   fetches of that host
+//	mcp__github              every tool of the MCP server "github"
+//	mcp__github__*           the same
+//	mcp__github__get_issue   one MCP tool
+//
+// Path patterns follow gitignore with four roots: "//abs/path" (from the
+// file-system root), "~/path" (from the home directory), "/path" (from the
+// project root) and "path" or "./path" (from the directory agentcore was
+// started in). A pattern without a slash, such as "*.env", matches at any
+// depth. Read rules apply to every tool that reads files (Read, Grep,
+// Glob…), Edit rules to every tool that writes files (Edit, Write,
+// NotebookEdit…), and a rule naming the tool itself always applies.
+//
+// # Order
+//
+// Every call goes through the same steps; the first that decides wins:
+//
+//  1. deny rules: deny (also in bypassPermissions mode)
+//  2. ask rules: ask (also in bypassPermissions mode)
+//  3. safety checks: writes to protected paths (.git/, .agentcore/settings*.json)
+//     ask in every mode; paths outside the working directories ask unless an
+//     allow rule names them (symlinks are resolved first)
+//  4. the tool's own CheckPermissions: deny, ask (allowed in bypass) or allow
+//  5. the mode: plan denies calls that are not read-only; bypassPermissions
+//     allows; read-only calls inside the working directories are allowed;
+//     acceptEdits allows writes inside the working directories
+//  6. allow rules: allow
+//  7. otherwise: ask
+//
+// CanUseTool resolves "ask" with an Asker (a TTY prompt, or a deny in
+// non-interactive runs); dontAsk mode turns every "ask" into a deny.
+//
+// # Shell commands
+//
+// Bash commands are parsed with mvdan.cc/sh/v3, never split with regular
+// expressions. Deny and ask rules match when any simple command of the
+// line matches — including commands inside substitutions, eval and
+// "bash -c" strings, function bodies and loops — and they see through
+// leading VAR=x assignments and the wrappers env, timeout, nice, nohup,
+// stdbuf, time, command, sudo, xargs and find -exec. An allow rule passes a
+// command line only when every simple command in it is allowed, and never
+// when the line contains command or process substitution, eval, a nested
+// shell, a function definition, a bare assignment, or a redirection to a
+// file outside the working directories.
+package permission

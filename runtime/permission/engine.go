@@ -1,0 +1,663 @@
+package permission
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/agentcore/agentcore/runtime"
+)
+
+// Flags are the permission flags shared by agentcore exec and run.
+type Flags struct {
+	// AllowedTools are --allowedTools values; one value may hold several
+	// rules separated by commas or spaces ("Bash(git log:*) Read").
+	AllowedTools []string
+	// DisallowedTools are --disallowedTools values (deny rules).
+	DisallowedTools []string
+	// AskTools are ask rules given on the command line, if the CLI offers them.
+	AskTools []string
+	// PermissionMode is --permission-mode; empty means the settings'
+	// permissions.defaultMode, else "default".
+	PermissionMode string
+	// AddDirs are --add-dir directories: more working directories.
+	AddDirs []string
+	// ConfigDir is the user's settings directory; empty means
+	// $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
+	ConfigDir string
+}
+
+// Config builds an Engine without reading any file (see Load for that).
+type Config struct {
+	// Cwd is the start directory: the base of relative path patterns and
+	// the working directory when a ToolContext has none.
+	Cwd string
+	// Root is the project root, the base of "/path" patterns; Cwd if empty.
+	Root string
+	// Home is the user's home directory, the base of "~/path" patterns.
+	Home string
+	// Mode is the permission mode; empty means default.
+	Mode Mode
+	// Rules are the allow, deny and ask rules.
+	Rules []Rule
+	// AddDirs are extra working directories.
+	AddDirs []string
+	// Settings is the merged settings the rules came from, for callers
+	// that read other values (toolSearch).
+	Settings Settings
+	// Files are the settings files that were looked for.
+	Files []SettingsFile
+	// Asker answers "ask" in CanUseTool; nil denies (NonInteractive).
+	Asker Asker
+}
+
+// Engine is the permission pipeline of one session. It is safe for
+// concurrent use.
+type Engine struct {
+	mu       sync.RWMutex
+	mode     Mode
+	rules    []Rule
+	session  []Rule
+	base     pathBase
+	addDirs  []string
+	settings Settings
+	files    []SettingsFile
+	asker    Asker
+	askMu    sync.Mutex
+}
+
+// NewEngine builds an engine from explicit values.
+func NewEngine(cfg Config) (*Engine, error) {
+	mode := cfg.Mode
+	if mode == "" {
+		mode = ModeDefault
+	}
+	if _, err := ParseMode(string(mode)); err != nil {
+		return nil, err
+	}
+	cwd := cfg.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("permission engine: no working directory: %w", err)
+		}
+		cwd = wd
+	}
+	cwd, _ = filepath.Abs(cwd)
+	root := cfg.Root
+	if root == "" {
+		root = cwd
+	}
+	for _, r := range cfg.Rules {
+		if r.Behavior != runtime.Allow && r.Behavior != runtime.Deny && r.Behavior != runtime.Ask {
+			return nil, fmt.Errorf("permission rule %s: behaviour must be allow, deny or ask", r)
+		}
+	}
+	var dirs []string
+	for _, d := range cfg.AddDirs {
+		d = expandHome(d, cfg.Home)
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cwd, d)
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("additional working directory %s does not exist or is not a directory", d)
+		}
+		dirs = append(dirs, d)
+	}
+	return &Engine{
+		mode:     mode,
+		rules:    append([]Rule(nil), cfg.Rules...),
+		base:     pathBase{root: root, cwd: cwd, home: cfg.Home},
+		addDirs:  resolveDirs(dirs, cwd),
+		settings: cfg.Settings,
+		files:    cfg.Files,
+		asker:    cfg.Asker,
+	}, nil
+}
+
+// Load builds the session's engine from the settings files and flags.
+//
+// Settings files, later overriding earlier: the user's
+// (~/.agentcore/settings.json), the project's (.agentcore/settings.json
+// in the project root, the nearest directory above cwd holding
+// .agentcore) and the local one (.agentcore/settings.local.json). Rule
+// lists from every file and from the flags accumulate — a deny anywhere
+// wins because deny rules are checked first; defaultMode comes from the
+// last file that sets it and --permission-mode overrides it. The engine
+// denies every ask until SetAsker gives it a prompt.
+func Load(cwd, home string, flags Flags) (*Engine, error) {
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("permission engine: no working directory: %w", err)
+		}
+		cwd = wd
+	}
+	cwd, _ = filepath.Abs(cwd)
+	configDir := flags.ConfigDir
+	if configDir == "" {
+		configDir = os.Getenv("AGENTCORE_CONFIG_DIR")
+	}
+	if configDir == "" && home != "" {
+		configDir = filepath.Join(home, ".agentcore")
+	}
+	root := ProjectRoot(cwd, home)
+	files := SettingsPaths(configDir, root)
+	var rules []Rule
+	var addDirs []string
+	var errs []string
+	for i := range files {
+		f := &files[i]
+		s, found, err := ReadSettingsFile(f.Path)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		f.Found, f.Settings = found, s
+		for _, list := range []struct {
+			rules []string
+			b     runtime.Behavior
+		}{{s.Permissions.Allow, runtime.Allow}, {s.Permissions.Deny, runtime.Deny}, {s.Permissions.Ask, runtime.Ask}} {
+			rs, err := ParseRules(list.rules, list.b, f.Source, f.Path)
+			if err != nil {
+				errs = append(errs, err.Error())
+			}
+			rules = append(rules, rs...)
+		}
+		dirBase := root
+		if f.Source == SourceUser {
+			dirBase = home
+		}
+		for _, d := range s.Permissions.AdditionalDirectories {
+			d = expandHome(d, home)
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(dirBase, d)
+			}
+			addDirs = append(addDirs, d)
+		}
+	}
+	for _, list := range []struct {
+		values []string
+		b      runtime.Behavior
+		name   string
+	}{{flags.AllowedTools, runtime.Allow, "--allowedTools"}, {flags.DisallowedTools, runtime.Deny, "--disallowedTools"}, {flags.AskTools, runtime.Ask, "ask rules"}} {
+		var split []string
+		for _, v := range list.values {
+			split = append(split, SplitRuleList(v)...)
+		}
+		rs, err := ParseRules(split, list.b, SourceFlag, list.name)
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+		rules = append(rules, rs...)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("permission settings: %s", strings.Join(errs, "; "))
+	}
+	settings := merged(files)
+	modeName := flags.PermissionMode
+	if modeName == "" {
+		modeName = settings.Permissions.DefaultMode
+	}
+	mode, err := ParseMode(modeName)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range flags.AddDirs {
+		d = expandHome(d, home)
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cwd, d)
+		}
+		addDirs = append(addDirs, d)
+	}
+	return NewEngine(Config{
+		Cwd: cwd, Root: root, Home: home, Mode: mode, Rules: rules,
+		AddDirs: addDirs, Settings: settings, Files: files,
+	})
+}
+
+// Mode returns the current mode.
+func (e *Engine) Mode() Mode {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.mode
+}
+
+// SetMode changes the mode, e.g. when the model leaves plan mode.
+func (e *Engine) SetMode(m Mode) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mode = m
+}
+
+// SetAsker sets the handler for "ask" (nil: deny, as in non-interactive runs).
+func (e *Engine) SetAsker(a Asker) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asker = a
+}
+
+// Settings returns the merged settings the engine was loaded from.
+func (e *Engine) Settings() Settings { return e.settings }
+
+// Files returns the settings files that were looked for, found or not.
+func (e *Engine) Files() []SettingsFile { return e.files }
+
+// Rules returns every rule: settings and flags, then session rules.
+func (e *Engine) Rules() []Rule {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return append(append([]Rule(nil), e.rules...), e.session...)
+}
+
+// AddSessionRule adds a rule for the rest of the session (the prompt's
+// "always" answer).
+func (e *Engine) AddSessionRule(r Rule) {
+	r.Source = SourceSession
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.session = append(e.session, r)
+}
+
+// NormalizeAliases rewrites rule tool names that are aliases to the
+// tools' names; lookup returns the name for an alias, ok=false for an
+// unknown name. (Matching also accepts aliases; this is for listings.)
+func (e *Engine) NormalizeAliases(lookup func(name string) (string, bool)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, rs := range [][]Rule{e.rules, e.session} {
+		for i := range rs {
+			if n, ok := lookup(rs[i].Tool); ok {
+				rs[i].Tool = n
+			}
+		}
+	}
+}
+
+// DeniesTool reports whether a blanket deny rule (Bash, Bash(*),
+// mcp__server, mcp__server__*) removes the tool from the pool, so the
+// model never sees it. It has the signature pool.Options.DenyTool takes.
+func (e *Engine) DeniesTool(t runtime.Tool) bool {
+	for _, r := range e.Rules() {
+		if r.Behavior == runtime.Deny && r.Whole() && r.matchesToolName(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// WorkingDirs returns the resolved directories file tools may touch: the
+// context's working directories (the start directory when it has none)
+// and the additional directories.
+func (e *Engine) WorkingDirs(tc *runtime.ToolContext) []string {
+	var dirs []string
+	cwd := e.base.cwd
+	if tc != nil {
+		dirs = append(dirs, tc.WorkingDirs...)
+		if tc.Cwd != "" {
+			cwd = tc.Cwd
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = append(dirs, e.base.cwd)
+	}
+	return append(resolveDirs(dirs, cwd), e.addDirs...)
+}
+
+// call is what one permission check knows about a call.
+type call struct {
+	tool   runtime.Tool
+	input  any
+	target runtime.Target
+	// lexical and resolved are the absolute path of a path target, before
+	// and after resolving symlinks.
+	lexical, resolved string
+	shell             *shellAnalysis
+	dirs              []string
+}
+
+func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*call, error) {
+	target, err := safeTarget(t, input)
+	if err != nil {
+		return nil, err
+	}
+	c := &call{tool: t, input: input, target: target, dirs: e.WorkingDirs(tc)}
+	cwd := e.base.cwd
+	if tc != nil && tc.Cwd != "" {
+		cwd = tc.Cwd
+	}
+	switch target.Kind {
+	case runtime.TargetPath:
+		p := expandHome(target.Value, e.base.home)
+		if p == "" {
+			p = cwd
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		c.lexical = filepath.Clean(p)
+		c.resolved = ResolvePath(c.lexical, cwd)
+	case runtime.TargetCommand:
+		c.shell = analyzeShell(target.Value, shellEnv{
+			cwd: cwd, home: e.base.home,
+			inside: func(p string) bool {
+				return insideAny(ResolvePath(p, cwd), c.dirs)
+			},
+			protect: func(p string) bool { return IsProtectedPath(p) || IsProtectedPath(ResolvePath(p, cwd)) },
+		})
+	}
+	return c, nil
+}
+
+// Check runs the permission pipeline for one call and returns allow,
+// deny or ask (never passthrough). It does not prompt; CanUseTool does.
+func (e *Engine) Check(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+	d, _, _ := e.check(ctx, t, input, tc)
+	return d
+}
+
+// check is Check that also returns the call and whether an allow rule
+// could settle an "ask" (false for ask rules, protected paths and the
+// tool's own ask, which come before allow rules).
+func (e *Engine) check(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) (runtime.PermissionDecision, *call, bool) {
+	if t == nil {
+		return deny("no tool given to the permission check"), nil, false
+	}
+	c, err := e.newCall(t, input, tc)
+	if err != nil {
+		return deny(err.Error()), nil, false
+	}
+	d, coverable := e.pipeline(ctx, c, tc)
+	return d, c, coverable
+}
+
+func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext) (runtime.PermissionDecision, bool) {
+	t, input := c.tool, c.input
+	rules := e.Rules()
+	mode := e.Mode()
+
+	// 1. Deny rules hold in every mode.
+	for _, r := range rules {
+		if r.Behavior == runtime.Deny && e.matches(r, c) {
+			return deny(fmt.Sprintf("Permission to use %s%s has been denied by the rule %s.", t.Name(), c.describeTarget(), r.describe())), false
+		}
+	}
+	// 2. Ask rules, also in bypass mode.
+	for _, r := range rules {
+		if r.Behavior == runtime.Ask && e.matches(r, c) {
+			return ask(fmt.Sprintf("%s%s needs approval: the rule %s asks for it.", t.Name(), c.describeTarget(), r.describe())), false
+		}
+	}
+	// 3. Safety checks: protected paths and the working directories.
+	if d, stop, coverable := e.safety(c, rules); stop {
+		return d, coverable
+	}
+	// 4. The tool's own check.
+	own := safeCheck(ctx, t, input, tc)
+	switch own.Behavior {
+	case runtime.Deny:
+		if own.Message == "" {
+			own.Message = fmt.Sprintf("%s refused this call.", t.Name())
+		}
+		return own, false
+	case runtime.Ask:
+		if mode != ModeBypass {
+			if own.Message == "" {
+				own.Message = fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
+			}
+			return own, false
+		}
+	case runtime.Allow:
+		return own, false
+	}
+	// 5. The mode.
+	readOnly := safeReadOnly(t, input)
+	switch {
+	case mode == ModePlan && !readOnly:
+		return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
+	case mode == ModeBypass:
+		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+	case readOnly && c.autoRead():
+		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetPath && c.target.Writes && insideAny(c.resolved, c.dirs):
+		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+	}
+	// 6. Allow rules.
+	if e.allowed(rules, c) {
+		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+	}
+	// 7. Otherwise ask.
+	msg := fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
+	if c.shell != nil && len(c.shell.taints) > 0 {
+		msg += " No allow rule can cover it because it contains " + strings.Join(c.shell.taints, ", ") + "."
+	}
+	return ask(msg), c.suggestion() != ""
+}
+
+// safety runs the checks that hold in every mode.
+func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, stop, coverable bool) {
+	switch c.target.Kind {
+	case runtime.TargetPath:
+		if c.target.Writes && (IsProtectedPath(c.lexical) || IsProtectedPath(c.resolved)) {
+			return ask(fmt.Sprintf("%s wants to write %s, a protected path (.git/ and .agentcore/settings*.json always need approval).", c.tool.Name(), c.lexical)), true, false
+		}
+		if !insideAny(c.resolved, c.dirs) && !e.allowed(rules, c) {
+			where := c.lexical
+			if c.resolved != c.lexical {
+				where = fmt.Sprintf("%s (really %s)", c.lexical, c.resolved)
+			}
+			return ask(fmt.Sprintf("%s wants to %s %s, outside the working directories %s. Add the directory with --add-dir to allow it.",
+				c.tool.Name(), map[bool]string{true: "write", false: "read"}[c.target.Writes], where, strings.Join(c.dirs, ", "))), true, true
+		}
+	case runtime.TargetCommand:
+		if len(c.shell.protected) > 0 {
+			return ask(fmt.Sprintf("%s wants to write %s, a protected path.", c.tool.Name(), strings.Join(c.shell.protected, ", "))), true, false
+		}
+	}
+	return runtime.PermissionDecision{}, false, false
+}
+
+// autoRead reports whether a read-only call may run without a rule in
+// default mode: a path inside the working directories (the safety step
+// has already stopped others), a shell line with nothing a prefix rule
+// could not cover and no output redirection, or a tool without a target.
+// Network fetches always need a rule or the user's word.
+func (c *call) autoRead() bool {
+	switch c.target.Kind {
+	case runtime.TargetPath:
+		return insideAny(c.resolved, c.dirs)
+	case runtime.TargetCommand:
+		return c.shell.parseErr == nil && len(c.shell.taints) == 0 && !c.shell.writes
+	case runtime.TargetURL:
+		return false
+	}
+	return true
+}
+
+func (c *call) describeTarget() string {
+	switch c.target.Kind {
+	case runtime.TargetCommand:
+		return fmt.Sprintf(" with command %q", c.target.Value)
+	case runtime.TargetPath:
+		return fmt.Sprintf(" on %s", c.lexical)
+	case runtime.TargetURL:
+		return fmt.Sprintf(" for %s", c.target.Value)
+	}
+	if c.target.Value != "" {
+		return fmt.Sprintf(" (%s)", c.target.Value)
+	}
+	return ""
+}
+
+// applies reports whether the rule concerns the call's tool. Read and
+// Edit path rules apply to every tool that reads or writes files; an Edit
+// allow rule also allows reading.
+func (c *call) applies(r Rule) bool {
+	if r.matchesToolName(c.tool) {
+		return true
+	}
+	if c.target.Kind != runtime.TargetPath || r.Whole() {
+		return false
+	}
+	switch r.Tool {
+	case "Read":
+		return !c.target.Writes
+	case "Edit":
+		return c.target.Writes || r.Behavior == runtime.Allow
+	}
+	return false
+}
+
+// matches reports whether a deny or ask rule matches the call: for a
+// shell line, any simple command in any of its forms.
+func (e *Engine) matches(r Rule, c *call) bool {
+	if !c.applies(r) {
+		return false
+	}
+	if r.Whole() {
+		return true
+	}
+	switch c.target.Kind {
+	case runtime.TargetCommand:
+		if matchCommand(r.Content, c.target.Value) {
+			return true
+		}
+		for _, cmd := range c.shell.cmds {
+			for _, f := range denyForms(cmd) {
+				if matchCommand(r.Content, f) {
+					return true
+				}
+			}
+		}
+		return false
+	case runtime.TargetPath:
+		return matchPath(r.Content, c.lexical, e.base) || matchPath(r.Content, c.resolved, e.base)
+	case runtime.TargetURL:
+		return matchURL(r.Content, c.target.Value)
+	}
+	return c.target.Value != "" && matchCommand(r.Content, c.target.Value)
+}
+
+// allowed reports whether allow rules cover the call: for a shell line,
+// every simple command, and only when nothing in the line taints it.
+func (e *Engine) allowed(rules []Rule, c *call) bool {
+	var allows []Rule
+	for _, r := range rules {
+		if r.Behavior == runtime.Allow && c.applies(r) {
+			if r.Whole() {
+				return true
+			}
+			allows = append(allows, r)
+		}
+	}
+	if len(allows) == 0 {
+		return false
+	}
+	switch c.target.Kind {
+	case runtime.TargetCommand:
+		if c.shell.parseErr != nil || len(c.shell.taints) > 0 || len(c.shell.cmds) == 0 {
+			return false
+		}
+		for _, cmd := range c.shell.cmds {
+			if !anyAllowForm(allows, cmd) {
+				return false
+			}
+		}
+		return true
+	case runtime.TargetPath:
+		for _, r := range allows {
+			if matchPath(r.Content, c.resolved, e.base) {
+				return true
+			}
+		}
+	case runtime.TargetURL:
+		for _, r := range allows {
+			if matchURL(r.Content, c.target.Value) {
+				return true
+			}
+		}
+	default:
+		for _, r := range allows {
+			if c.target.Value != "" && matchCommand(r.Content, c.target.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func anyAllowForm(allows []Rule, cmd shellCmd) bool {
+	for _, f := range allowForms(cmd) {
+		for _, r := range allows {
+			if matchCommand(r.Content, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// suggestion is the rule the prompt's "always" answer adds, or "" when
+// the call cannot be covered by one.
+func (c *call) suggestion() string {
+	name := c.tool.Name()
+	switch c.target.Kind {
+	case runtime.TargetCommand:
+		if c.shell.parseErr != nil || len(c.shell.taints) > 0 || len(c.shell.cmds) != 1 {
+			return ""
+		}
+		return Rule{Tool: name, Content: c.shell.cmds[0].text(true)}.String()
+	case runtime.TargetPath:
+		if IsProtectedPath(c.resolved) || IsProtectedPath(c.lexical) {
+			return ""
+		}
+		return Rule{Tool: name, Content: "/" + filepath.ToSlash(filepath.Dir(c.resolved)) + "/**"}.String()
+	case runtime.TargetURL:
+		if h := hostOf(c.target.Value); h != "" {
+			return Rule{Tool: name, Content: "domain:" + h}.String()
+		}
+		return ""
+	}
+	return name
+}
+
+func deny(msg string) runtime.PermissionDecision {
+	return runtime.PermissionDecision{Behavior: runtime.Deny, Message: msg}
+}
+
+func ask(msg string) runtime.PermissionDecision {
+	return runtime.PermissionDecision{Behavior: runtime.Ask, Message: msg}
+}
+
+// safeTarget calls PermissionTarget, turning a panic into an error.
+func safeTarget(t runtime.Tool, input any) (target runtime.Target, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: permission target failed (%v); the call is denied", t.Name(), p)
+		}
+	}()
+	return t.PermissionTarget(input), nil
+}
+
+// safeCheck calls the tool's CheckPermissions; a panic denies.
+func safeCheck(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) (d runtime.PermissionDecision) {
+	defer func() {
+		if p := recover(); p != nil {
+			d = deny(fmt.Sprintf("%s: its permission check failed (%v); the call is denied", t.Name(), p))
+		}
+	}()
+	return t.CheckPermissions(ctx, input, tc)
+}
+
+// safeReadOnly calls IsReadOnly; a panic means not read-only.
+func safeReadOnly(t runtime.Tool, input any) (ro bool) {
+	defer func() {
+		if recover() != nil {
+			ro = false
+		}
+	}()
+	return t.IsReadOnly(input)
+}

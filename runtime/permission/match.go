@@ -1,0 +1,170 @@
+package permission
+
+import (
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// matchCommand reports whether a command rule's content matches one
+// rendered simple command, in Claude Code's semantics:
+//
+//	"npm run test:*"  the prefix "npm run test", then the end or a space
+//	"git * main"      * matches any characters; a single trailing " *" is optional
+//	"npm install"     exactly that command
+func matchCommand(pattern, cmd string) bool {
+	pattern = strings.TrimSpace(pattern)
+	cmd = strings.TrimSpace(cmd)
+	if prefix, ok := strings.CutSuffix(pattern, ":*"); ok && !hasWildcard(prefix) {
+		prefix = unescapeStar(strings.TrimSpace(prefix))
+		return cmd == prefix || strings.HasPrefix(cmd, prefix+" ")
+	}
+	if !hasWildcard(pattern) {
+		return cmd == unescapeStar(pattern)
+	}
+	return wildcardRegexp(pattern).MatchString(cmd)
+}
+
+func hasWildcard(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == '*' {
+			return true
+		}
+	}
+	return false
+}
+
+func unescapeStar(s string) string { return strings.ReplaceAll(s, `\*`, `*`) }
+
+var (
+	wildcardMu    sync.Mutex
+	wildcardCache = map[string]*regexp.Regexp{}
+)
+
+// wildcardRegexp compiles a pattern with * wildcards; "\*" is a literal
+// star. A pattern ending in " *" with no other wildcard also matches the
+// bare prefix, so "ls *" matches "ls" but not "lsof".
+func wildcardRegexp(pattern string) *regexp.Regexp {
+	wildcardMu.Lock()
+	defer wildcardMu.Unlock()
+	if re, ok := wildcardCache[pattern]; ok {
+		return re
+	}
+	var b strings.Builder
+	b.WriteString(`(?s)^`)
+	stars := 0
+	for i := 0; i < len(pattern); i++ {
+		switch {
+		case pattern[i] == '\\' && i+1 < len(pattern) && pattern[i+1] == '*':
+			b.WriteString(`\*`)
+			i++
+		case pattern[i] == '*':
+			stars++
+			b.WriteString(`.*`)
+		default:
+			b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+		}
+	}
+	expr := b.String() + `$`
+	if stars == 1 && strings.HasSuffix(pattern, " *") && !strings.HasSuffix(pattern, `\ *`) {
+		expr = `(?s)^` + regexp.QuoteMeta(unescapeStar(strings.TrimSuffix(pattern, " *"))) + `( .*)?$`
+	}
+	re := regexp.MustCompile(expr)
+	wildcardCache[pattern] = re
+	return re
+}
+
+// pathBase says how to anchor path patterns.
+type pathBase struct {
+	// root is the project root, the base of "/path" patterns.
+	root string
+	// cwd is the start directory, the base of relative patterns.
+	cwd string
+	// home is the base of "~/path" patterns.
+	home string
+}
+
+// matchPath reports whether a gitignore-style pattern matches an absolute,
+// clean path (or a directory above it, as in gitignore).
+func matchPath(pattern, abs string, b pathBase) bool {
+	pattern = strings.TrimSpace(pattern)
+	if pattern == "" {
+		return false
+	}
+	var base string
+	anchored := true
+	switch {
+	case strings.HasPrefix(pattern, "//"):
+		base, pattern = "/", pattern[2:]
+	case pattern == "~" || strings.HasPrefix(pattern, "~/"):
+		base, pattern = b.home, strings.TrimPrefix(strings.TrimPrefix(pattern, "~"), "/")
+	case strings.HasPrefix(pattern, "/"):
+		base, pattern = b.root, pattern[1:]
+	case strings.HasPrefix(pattern, "./"):
+		base, pattern = b.cwd, pattern[2:]
+	default:
+		base = b.cwd
+		anchored = strings.Contains(strings.TrimSuffix(pattern, "/"), "/")
+	}
+	if base == "" {
+		return false
+	}
+	dirOnly := strings.HasSuffix(pattern, "/")
+	pattern = strings.TrimSuffix(pattern, "/")
+	if pattern == "" {
+		pattern = "**"
+	}
+	if !anchored {
+		pattern = "**/" + pattern
+	}
+	rel, err := filepath.Rel(base, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == "." {
+		return pattern == "**"
+	}
+	// The path itself, then each directory above it (gitignore: a matched
+	// directory covers everything beneath).
+	first := true
+	for p := rel; p != "." && p != "/" && p != ""; p = filepath.ToSlash(filepath.Dir(p)) {
+		if (!dirOnly || !first) && globMatch(pattern, p) {
+			return true
+		}
+		first = false
+	}
+	return false
+}
+
+func globMatch(pattern, p string) bool {
+	ok, err := doublestar.Match(pattern, p)
+	return err == nil && ok
+}
+
+// matchURL matches WebFetch(domain:host) rules, with "*.host" for
+// subdomains; other contents are * wildcards over the whole URL.
+func matchURL(pattern, raw string) bool {
+	pattern = strings.TrimSpace(pattern)
+	if d, ok := strings.CutPrefix(pattern, "domain:"); ok {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		if err != nil || u.Hostname() == "" {
+			return false
+		}
+		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+		d = strings.ToLower(strings.TrimSpace(d))
+		if sub, ok := strings.CutPrefix(d, "*."); ok {
+			return strings.HasSuffix(host, "."+sub)
+		}
+		return host == d
+	}
+	return matchCommand(pattern, raw)
+}

@@ -1,0 +1,755 @@
+package permission
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxShellDepth bounds recursion into eval and "bash -c" strings.
+const maxShellDepth = 4
+
+// shellCmd is one simple command found in a command line.
+type shellCmd struct {
+	// assigns are the leading VAR=value words, rendered.
+	assigns []string
+	// assignNames are the variable names of assigns.
+	assignNames []string
+	// assignsLiteral is false when an assigned value is not literal.
+	assignsLiteral bool
+	// words are the command's words after quote removal; a word that is
+	// not literal keeps its source text (e.g. "$HOME").
+	words []string
+	// literal[i] is true when words[i] is fully literal.
+	literal []bool
+}
+
+// text renders the command for rule matching: words joined by single
+// spaces, a word quoted when it holds characters that would change word
+// boundaries, so "git 'status; rm x'" never looks like "git status; rm x".
+func (c shellCmd) text(withAssigns bool) string {
+	var parts []string
+	if withAssigns {
+		parts = append(parts, c.assigns...)
+	}
+	for i, w := range c.words {
+		if c.literal[i] {
+			w = quoteWord(w)
+		}
+		parts = append(parts, w)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (c shellCmd) name() string {
+	if len(c.words) == 0 {
+		return ""
+	}
+	return c.words[0]
+}
+
+// shellAnalysis is what the permission engine knows about a command line.
+type shellAnalysis struct {
+	// raw is the command line as given.
+	raw string
+	// parseErr is set when the line is not valid bash.
+	parseErr error
+	// cmds are every simple command, nested ones included.
+	cmds []shellCmd
+	// taints are reasons no prefix rule may allow the line.
+	taints []string
+	// protected lists redirection targets that are protected paths.
+	protected []string
+	// writes is true when the line redirects output to a file.
+	writes bool
+}
+
+func (a *shellAnalysis) taint(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, t := range a.taints {
+		if t == msg {
+			return
+		}
+	}
+	a.taints = append(a.taints, msg)
+}
+
+// shellEnv is what the analysis needs to judge redirection targets.
+type shellEnv struct {
+	cwd     string
+	home    string
+	inside  func(resolved string) bool
+	protect func(path string) bool
+}
+
+// analyzeShell parses a command line and collects its simple commands and
+// everything that keeps a prefix rule from allowing it.
+func analyzeShell(src string, env shellEnv) *shellAnalysis {
+	a := &shellAnalysis{raw: src}
+	analyzeInto(a, src, env, 0)
+	return a
+}
+
+func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		if depth == 0 {
+			a.parseErr = err
+		}
+		a.taint("the command could not be parsed: %v", err)
+		return
+	}
+	changesDir := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			if w, lit := wordText(c.Args[0]); lit && (w == "cd" || w == "pushd" || w == "popd") {
+				changesDir = true
+			}
+		}
+		return true
+	})
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Cmd == nil && len(n.Redirs) > 0 {
+				a.taint("a redirection without a command")
+			}
+			if n.Coprocess {
+				a.taint("a coprocess")
+			}
+		case *syntax.CallExpr:
+			visitCall(a, n, env, depth)
+		case *syntax.DeclClause:
+			c := shellCmd{assignsLiteral: true}
+			c.words = append(c.words, n.Variant.Value)
+			c.literal = append(c.literal, true)
+			for _, as := range n.Args {
+				text, lit := assignText(as)
+				c.words = append(c.words, text)
+				c.literal = append(c.literal, false)
+				if !lit {
+					c.assignsLiteral = false
+				}
+			}
+			a.cmds = append(a.cmds, c)
+		case *syntax.CmdSubst:
+			if n.Backquotes {
+				a.taint("command substitution (backticks)")
+			} else {
+				a.taint("command substitution $(…)")
+			}
+		case *syntax.ProcSubst:
+			a.taint("process substitution")
+		case *syntax.FuncDecl:
+			a.taint("a function definition")
+		case *syntax.ArithmCmd, *syntax.LetClause:
+			a.taint("an arithmetic command")
+		case *syntax.TestClause:
+			a.taint("a [[ … ]] test")
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil && strings.ToUpper(wi.Name.Value) == wi.Name.Value {
+				a.taint("a for loop assigning the variable %s", wi.Name.Value)
+			}
+		case *syntax.Redirect:
+			visitRedirect(a, n, env, changesDir)
+		}
+		return true
+	})
+}
+
+func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int) {
+	c := shellCmd{assignsLiteral: true}
+	for _, as := range n.Assigns {
+		text, lit := assignText(as)
+		c.assigns = append(c.assigns, text)
+		if as.Name != nil {
+			c.assignNames = append(c.assignNames, as.Name.Value)
+		}
+		if !lit {
+			c.assignsLiteral = false
+		}
+	}
+	if len(n.Args) == 0 {
+		a.taint("a variable assignment (%s)", strings.Join(c.assigns, " "))
+		return
+	}
+	for _, w := range n.Args {
+		text, lit := wordText(w)
+		c.words = append(c.words, text)
+		c.literal = append(c.literal, lit)
+	}
+	a.cmds = append(a.cmds, c)
+	if !c.literal[0] {
+		a.taint("the command name %s is not literal", c.words[0])
+	}
+	// Look through wrappers for eval, nested shells and find -exec; the
+	// commands find runs are commands of the line in their own right.
+	for _, form := range unwrapAll(c) {
+		inspectRunner(a, form, env, depth)
+		if filepath.Base(form.name()) == "find" {
+			for _, e := range findExecs(form) {
+				a.cmds = append(a.cmds, e)
+				if !e.literal[0] {
+					a.taint("the command name %s is not literal", e.words[0])
+				}
+				inspectRunner(a, e, env, depth)
+			}
+		}
+	}
+}
+
+// inspectRunner taints commands that run strings as code and analyses
+// those strings when they are literal, so deny rules see inside them.
+func inspectRunner(a *shellAnalysis, c shellCmd, env shellEnv, depth int) {
+	name := filepath.Base(c.name())
+	switch name {
+	case "eval":
+		a.taint("eval")
+		nested(a, c.words[1:], c.literal[1:], env, depth)
+	case "source", ".":
+		a.taint("%s runs a script", name)
+	case "trap":
+		a.taint("trap runs a string as code")
+	case "alias":
+		a.taint("alias")
+	case "bash", "sh", "zsh", "dash", "ksh", "fish", "busybox":
+		for i := 1; i < len(c.words); i++ {
+			if c.words[i] == "-c" || (strings.HasPrefix(c.words[i], "-") && !strings.HasPrefix(c.words[i], "--") && strings.Contains(c.words[i], "c")) {
+				a.taint("%s -c runs a string as code", name)
+				if i+1 < len(c.words) {
+					nested(a, c.words[i+1:i+2], c.literal[i+1:i+2], env, depth)
+				}
+				return
+			}
+		}
+	}
+}
+
+func nested(a *shellAnalysis, words []string, literal []bool, env shellEnv, depth int) {
+	for _, l := range literal {
+		if !l {
+			return
+		}
+	}
+	if depth+1 >= maxShellDepth || len(words) == 0 {
+		return
+	}
+	analyzeInto(a, strings.Join(words, " "), env, depth+1)
+}
+
+func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDir bool) {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return
+	}
+	target, lit := wordText(r.Word)
+	if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
+		if lit && (target == "-" || isDigits(strings.TrimSuffix(target, "-"))) {
+			return
+		}
+	}
+	out := r.Op != syntax.RdrIn && r.Op != syntax.DplIn
+	if out {
+		a.writes = true
+	}
+	if !lit {
+		a.taint("a redirection to %s, which is not a literal path", target)
+		return
+	}
+	switch target {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty":
+		return
+	}
+	if strings.HasPrefix(target, "/dev/fd/") && isDigits(strings.TrimPrefix(target, "/dev/fd/")) {
+		return
+	}
+	p := target
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		p = filepath.Join(env.home, strings.TrimPrefix(p, "~"))
+	case strings.HasPrefix(p, "~"):
+		a.taint("a redirection to %s", target)
+		return
+	case !filepath.IsAbs(p):
+		if changesDir {
+			a.taint("a redirection to the relative path %s after a directory change", target)
+			return
+		}
+		p = filepath.Join(env.cwd, p)
+	}
+	p = filepath.Clean(p)
+	if out && env.protect != nil && env.protect(p) {
+		a.protected = append(a.protected, p)
+		a.taint("a redirection to the protected path %s", p)
+		return
+	}
+	if env.inside == nil || !env.inside(p) {
+		a.taint("a redirection to %s, outside the working directories", p)
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// assignText renders VAR=value and reports whether the value is literal.
+func assignText(as *syntax.Assign) (string, bool) {
+	name := ""
+	if as.Name != nil {
+		name = as.Name.Value
+	}
+	if as.Index != nil || as.Array != nil {
+		return name + "=" + printNode(as), false
+	}
+	if as.Naked {
+		return name, true
+	}
+	op := "="
+	if as.Append {
+		op = "+="
+	}
+	if as.Value == nil {
+		return name + op, true
+	}
+	v, lit := wordText(as.Value)
+	if lit {
+		v = quoteWord(v)
+	}
+	return name + op + v, lit
+}
+
+// wordText returns a word after quote removal, and whether it is literal.
+// A word with expansions keeps its source text.
+func wordText(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", true
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescapeUnquoted(p.Value))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(ansiC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return printNode(w), false
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return printNode(w), false
+				}
+				b.WriteString(unescapeDouble(lit.Value))
+			}
+		default:
+			return printNode(w), false
+		}
+	}
+	return b.String(), true
+}
+
+func printNode(n syntax.Node) string {
+	var buf bytes.Buffer
+	if err := syntax.NewPrinter().Print(&buf, n); err != nil {
+		return "<?>"
+	}
+	return buf.String()
+}
+
+func unescapeUnquoted(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the body of a $'…' string.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(s[i])
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if s[i] == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteRune(rune(v))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// quoteWord quotes a literal word when it holds characters that the shell
+// would treat as separators or operators.
+func quoteWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range w {
+		if !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '+' ||
+			r == '@' || r == '%' || r == '^' || r == '*' || r == '?' || r == '[' || r == ']' || r == '{' ||
+			r == '}' || r == '~' || r == '#' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || r >= utf8.RuneSelf) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return w
+	}
+	q, err := syntax.Quote(w, syntax.LangBash)
+	if err != nil {
+		return strconv.Quote(w)
+	}
+	return q
+}
+
+// transparentForAllow are wrappers an allow rule may look through: they
+// run their command unchanged.
+var transparentForAllow = map[string]bool{
+	"timeout": true, "nice": true, "nohup": true, "stdbuf": true, "time": true, "command": true,
+}
+
+// safeEnvVars may prefix a command without keeping an allow rule from
+// matching it.
+var safeEnvVars = map[string]bool{
+	"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TERM": true, "LANG": true, "LC_ALL": true,
+	"TZ": true, "NODE_ENV": true, "RUST_BACKTRACE": true, "RUST_LOG": true, "GOOS": true, "GOARCH": true,
+	"CGO_ENABLED": true, "GOFLAGS": true, "PYTHONUNBUFFERED": true, "DEBUG": true, "VERBOSE": true,
+}
+
+// allowForms are the renderings of c an allow rule may match: the command
+// as written, without leading assignments of safe variables, and with
+// transparent wrappers removed.
+func allowForms(c shellCmd) []string {
+	forms := []string{c.text(true)}
+	if len(c.assigns) > 0 {
+		if !c.assignsLiteral {
+			return forms
+		}
+		for _, n := range c.assignNames {
+			if !safeEnvVars[n] {
+				return forms
+			}
+		}
+	}
+	cur := c
+	for {
+		forms = append(forms, cur.text(false))
+		name := cur.name()
+		if !transparentForAllow[name] {
+			if name != "env" {
+				break
+			}
+			// env is transparent only without options or unsafe assignments.
+			inner, ok := unwrapEnv(cur, true)
+			if !ok {
+				break
+			}
+			cur = inner
+			continue
+		}
+		inner, ok := unwrap(cur)
+		if !ok {
+			break
+		}
+		cur = inner
+	}
+	return forms
+}
+
+// denyForms are the renderings of c a deny or ask rule is matched
+// against: the command as written, without its assignments, without any
+// wrapper, and with a command given by path reduced to its base name.
+func denyForms(c shellCmd) []string {
+	var forms []string
+	add := func(s string) {
+		for _, f := range forms {
+			if f == s {
+				return
+			}
+		}
+		forms = append(forms, s)
+	}
+	add(c.text(true))
+	for _, u := range unwrapAll(c) {
+		add(u.text(false))
+		if n := u.name(); strings.Contains(n, "/") && u.literal[0] {
+			v := u
+			v.words = append([]string{filepath.Base(n)}, u.words[1:]...)
+			add(v.text(false))
+		}
+	}
+	return forms
+}
+
+// unwrapAll returns c without assignments, then each command it wraps.
+func unwrapAll(c shellCmd) []shellCmd {
+	c.assigns, c.assignNames = nil, nil
+	out := []shellCmd{c}
+	for i := 0; i < 8; i++ {
+		inner, ok := unwrap(c)
+		if !ok {
+			break
+		}
+		out = append(out, inner)
+		c = inner
+	}
+	return out
+}
+
+func (c shellCmd) sub(from int) shellCmd {
+	return shellCmd{words: c.words[from:], literal: c.literal[from:], assignsLiteral: true}
+}
+
+// unwrap returns the command a wrapper runs, e.g. "rm x" for
+// "timeout 5 rm x".
+func unwrap(c shellCmd) (shellCmd, bool) {
+	if len(c.words) < 2 || !c.literal[0] {
+		return shellCmd{}, false
+	}
+	w := c.words
+	i := 1
+	// skipOpts skips options; withArg lists options taking a value.
+	skipOpts := func(withArg string) {
+		for i < len(w) && strings.HasPrefix(w[i], "-") && w[i] != "-" {
+			if w[i] == "--" {
+				i++
+				return
+			}
+			opt := w[i]
+			i++
+			if strings.HasPrefix(opt, "--") {
+				if !strings.Contains(opt, "=") && strings.Contains(withArg, "|"+opt+"|") {
+					i++
+				}
+				continue
+			}
+			if len(opt) == 2 && strings.Contains(withArg, "|"+opt+"|") {
+				i++
+			}
+		}
+	}
+	switch filepath.Base(w[0]) {
+	case "env":
+		return unwrapEnv(c, false)
+	case "timeout":
+		skipOpts("|-s|-k|--signal|--kill-after|")
+		i++ // the duration
+	case "nice":
+		for i < len(w) && strings.HasPrefix(w[i], "-") {
+			if w[i] == "-n" || w[i] == "--adjustment" {
+				i++
+			}
+			i++
+		}
+	case "nohup", "builtin", "busybox":
+		if i < len(w) && w[i] == "--" {
+			i++
+		}
+	case "time":
+		skipOpts("|-f|-o|--format|--output|")
+	case "stdbuf":
+		skipOpts("|-i|-o|-e|--input|--output|--error|")
+	case "command":
+		for i < len(w) && strings.HasPrefix(w[i], "-") {
+			if w[i] == "-v" || w[i] == "-V" {
+				return shellCmd{}, false
+			}
+			i++
+		}
+	case "exec":
+		skipOpts("|-a|")
+	case "sudo", "doas":
+		skipOpts("|-u|-g|-h|-p|-C|-D|-r|-t|-U|-T|--user|--group|--host|--prompt|--chdir|")
+	case "xargs":
+		skipOpts("|-I|-L|-n|-P|-s|-d|-E|-a|--max-args|--max-procs|--delimiter|--arg-file|--max-lines|--replace|")
+		if i >= len(w) {
+			return shellCmd{}, false
+		}
+	default:
+		return shellCmd{}, false
+	}
+	if i >= len(w) {
+		return shellCmd{}, false
+	}
+	return c.sub(i), true
+}
+
+// unwrapEnv returns the command env runs. With strict set it refuses env
+// lines with options or assignments of variables outside safeEnvVars.
+func unwrapEnv(c shellCmd, strict bool) (shellCmd, bool) {
+	w := c.words
+	i := 1
+	for i < len(w) {
+		s := w[i]
+		switch {
+		case s == "--":
+			i++
+		case s == "-S" || s == "--split-string":
+			if strict || i+1 >= len(w) {
+				return shellCmd{}, false
+			}
+			// env -S "cmd args" splits its argument into words.
+			fields := strings.Fields(w[i+1])
+			rest := append(fields, w[i+2:]...)
+			lits := make([]bool, len(rest))
+			for k := range lits {
+				lits[k] = k >= len(fields) && c.literal[i+2+k-len(fields)] || k < len(fields) && c.literal[i+1]
+			}
+			return shellCmd{words: rest, literal: lits, assignsLiteral: true}, len(rest) > 0
+		case s == "-u" || s == "-C" || s == "--unset" || s == "--chdir":
+			if strict {
+				return shellCmd{}, false
+			}
+			i += 2
+			continue
+		case strings.HasPrefix(s, "-"):
+			if strict {
+				return shellCmd{}, false
+			}
+			i++
+			continue
+		case strings.Contains(s, "=") && isEnvName(s[:strings.IndexByte(s, '=')]):
+			if strict && (!safeEnvVars[s[:strings.IndexByte(s, '=')]] || !c.literal[i]) {
+				return shellCmd{}, false
+			}
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(w) {
+		return shellCmd{}, false
+	}
+	return c.sub(i), true
+}
+
+func isEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// findExecs returns the commands of find's -exec, -execdir, -ok and -okdir.
+func findExecs(c shellCmd) []shellCmd {
+	var out []shellCmd
+	w := c.words
+	for i := 1; i < len(w); i++ {
+		switch w[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(w) && w[j] != ";" && w[j] != "+" {
+				j++
+			}
+			if j > i+1 {
+				out = append(out, shellCmd{words: w[i+1 : j], literal: c.literal[i+1 : j], assignsLiteral: true})
+			}
+			i = j
+		}
+	}
+	return out
+}
