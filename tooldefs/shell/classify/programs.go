@@ -1,0 +1,313 @@
+package classify
+
+import (
+	"strings"
+)
+
+// argCheck inspects the arguments of an allowlisted program (Args[1:]) and
+// returns why this use is not read-only, or "".
+type argCheck func(args []Word) string
+
+// allowlist maps the read-only programs to the check of their arguments.
+var allowlist = map[string]argCheck{}
+
+func init() {
+	// Programs with no option that writes a file or runs a program: any
+	// argument, even one only known at run time, is fine.
+	for _, name := range []string{
+		"cat", "head", "tail", "wc", "ls", "grep", "egrep", "fgrep", "echo", "pwd",
+		"stat", "which", "whereis", "type", "cut", "tr", "du", "df", "sleep", "true",
+		"false", ":", "basename", "dirname", "realpath", "readlink", "nl", "rev",
+		"tac", "strings", "cmp", "comm", "diff", "whoami", "id", "uname",
+		"printenv", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "seq",
+		"fold", "column", "expand", "unexpand", "paste", "join", "od", "hexdump",
+		"jq", "numfmt", "groups", "nproc", "arch", "tty", "locale",
+	} {
+		allowlist[name] = anyArgs
+	}
+	allowlist["printf"] = bannedOptions(false, "v") // -v assigns, with subscript evaluation
+	allowlist["test"] = bannedOptions(false, "v", "R")
+	allowlist["["] = bannedOptions(false, "v", "R")
+	allowlist["file"] = bannedOptions(false, "C", "compile")
+	allowlist["sort"] = bannedOptions(true, "o", "output", "compress-program")
+	allowlist["tree"] = bannedOptions(true, "o")
+	allowlist["rg"] = bannedOptions(true, "pre", "hostname-bin")
+	allowlist["uniq"] = checkUniq
+	allowlist["find"] = checkFind
+	allowlist["date"] = checkDate
+	allowlist["hostname"] = checkHostname
+	allowlist["env"] = noArgs
+	allowlist["git"] = checkGit
+}
+
+func anyArgs([]Word) string { return "" }
+
+func noArgs(args []Word) string {
+	if len(args) > 0 {
+		return "runs a program through env"
+	}
+	return ""
+}
+
+// requireStatic fails when an argument is only known at run time: for
+// programs that have writing options, $x or a glob could expand to one.
+func requireStatic(args []Word) string {
+	for _, a := range args {
+		if !a.Static {
+			return "passes an argument only known at run time (" + a.Value + ")"
+		}
+	}
+	return ""
+}
+
+// bannedOptions returns a check that refuses the named options: single
+// letters are short options (also inside a cluster such as -ro), longer
+// names are long options (also abbreviated, as getopt_long accepts).
+// static requires every argument to be static.
+func bannedOptions(static bool, banned ...string) argCheck {
+	return func(args []Word) string {
+		if static {
+			if why := requireStatic(args); why != "" {
+				return why
+			}
+		}
+		for _, a := range args {
+			if a.Value == "--" {
+				break
+			}
+			if opt := matchOption(a.Value, banned); opt != "" {
+				return "uses the writing or executing option " + opt
+			}
+		}
+		return ""
+	}
+}
+
+// matchOption returns the banned option arg uses, or "".
+func matchOption(arg string, banned []string) string {
+	switch {
+	case strings.HasPrefix(arg, "--") && len(arg) > 2:
+		name, _, _ := strings.Cut(arg[2:], "=")
+		for _, b := range banned {
+			if len(b) > 1 && strings.HasPrefix(b, name) {
+				return "--" + b
+			}
+		}
+	case strings.HasPrefix(arg, "-") && len(arg) > 1:
+		for _, b := range banned {
+			if len(b) == 1 && strings.Contains(arg[1:], b) {
+				return "-" + b
+			}
+		}
+	}
+	return ""
+}
+
+// checkUniq allows one operand: uniq's second operand is an output file.
+func checkUniq(args []Word) string {
+	if why := requireStatic(args); why != "" {
+		return why
+	}
+	operands := 0
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-f" || v == "-s" || v == "-w" ||
+			v == "--skip-fields" || v == "--skip-chars" || v == "--check-chars":
+			i++ // the option's value
+		case strings.HasPrefix(v, "-") && v != "-":
+		default:
+			operands++
+		}
+	}
+	if operands > 1 {
+		return "writes its output to a file (second operand of uniq)"
+	}
+	return ""
+}
+
+// findWriters are the find primaries that write files or run programs.
+var findWriters = map[string]bool{
+	"-exec": true, "-execdir": true, "-ok": true, "-okdir": true, "-delete": true,
+	"-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true,
+}
+
+func checkFind(args []Word) string {
+	if why := requireStatic(args); why != "" {
+		return why
+	}
+	for _, a := range args {
+		if findWriters[a.Value] {
+			return "uses find " + a.Value
+		}
+	}
+	return ""
+}
+
+// checkDate refuses setting the clock: -s/--set, or an operand that is not
+// a +FORMAT (GNU date MMDDhhmm sets the date).
+func checkDate(args []Word) string {
+	if why := requireStatic(args); why != "" {
+		return why
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-d" || v == "--date" || v == "-r" || v == "--reference" || v == "-f" || v == "--file":
+			i++
+		case strings.HasPrefix(v, "-"):
+			if opt := matchOption(v, []string{"s", "set"}); opt != "" {
+				return "sets the clock (" + opt + ")"
+			}
+		case !strings.HasPrefix(v, "+"):
+			return "sets the clock (operand " + v + ")"
+		}
+	}
+	return ""
+}
+
+// checkHostname allows printing only: an operand or -F/-b sets the name.
+func checkHostname(args []Word) string {
+	if why := requireStatic(args); why != "" {
+		return why
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a.Value, "-") {
+			return "sets the host name"
+		}
+		if opt := matchOption(a.Value, []string{"F", "b", "file", "boot"}); opt != "" {
+			return "sets the host name (" + opt + ")"
+		}
+	}
+	return ""
+}
+
+// gitReaders maps the read-only git subcommands to the check of their
+// arguments (after the subcommand).
+var gitReaders = map[string]argCheck{
+	"status":    anyArgs,
+	"log":       bannedOptions(false, "output"),
+	"show":      bannedOptions(false, "output"),
+	"diff":      bannedOptions(false, "output"),
+	"rev-parse": anyArgs,
+	"ls-files":  anyArgs,
+	"ls-tree":   anyArgs,
+	"blame":     anyArgs,
+	"describe":  anyArgs,
+	"shortlog":  anyArgs,
+	"cat-file":  anyArgs,
+	"version":   anyArgs,
+	"grep":      bannedOptions(false, "O", "open-files-in-pager"),
+	"branch":    checkGitBranchOrTag("d", "D", "m", "M", "c", "C", "f", "u", "delete", "move", "copy", "force", "set-upstream-to", "unset-upstream", "edit-description", "track", "no-track"),
+	"tag":       checkGitBranchOrTag("d", "a", "s", "u", "f", "m", "F", "e", "delete", "annotate", "sign", "local-user", "force", "message", "file", "edit"),
+	"remote":    checkGitRemote,
+	"stash":     checkGitSubcommand("list", "show"),
+	"worktree":  checkGitSubcommand("list"),
+	"config":    checkGitConfig,
+}
+
+// checkGit allows git with harmless global options and a read-only
+// subcommand. All arguments must be static: git has options that write
+// (--output) or run programs (-c core.pager=…).
+func checkGit(args []Word) string {
+	if why := requireStatic(args); why != "" {
+		return why
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "--no-pager" || v == "--no-optional-locks" || v == "--version":
+		case v == "-C":
+			i++
+		case strings.HasPrefix(v, "-"):
+			return "uses the git option " + v
+		default:
+			sub := v
+			check, ok := gitReaders[sub]
+			if !ok {
+				return "git " + sub + " is not a read-only git command"
+			}
+			return check(args[i+1:])
+		}
+	}
+	return "" // git --version, git -C dir
+}
+
+// checkGitBranchOrTag allows listing: no banned option, and operands only
+// as patterns after -l/--list or values of listing filters.
+func checkGitBranchOrTag(banned ...string) argCheck {
+	return func(args []Word) string {
+		list := false
+		operands := 0
+		for i := 0; i < len(args); i++ {
+			v := args[i].Value
+			switch {
+			case v == "--":
+				operands += len(args) - i - 1
+				i = len(args)
+			case v == "-l" || v == "--list":
+				list = true
+			case v == "--contains" || v == "--no-contains" || v == "--merged" ||
+				v == "--no-merged" || v == "--points-at" || v == "--sort" || v == "--format":
+				i++ // the filter's value
+			case strings.HasPrefix(v, "-"):
+				if opt := matchOption(v, banned); opt != "" {
+					return "changes refs (" + opt + ")"
+				}
+			default:
+				operands++
+			}
+		}
+		if operands > 0 && !list {
+			return "creates a ref"
+		}
+		return ""
+	}
+}
+
+func checkGitRemote(args []Word) string {
+	for _, a := range args {
+		if a.Value != "-v" && a.Value != "--verbose" {
+			if a.Value == "get-url" || a.Value == "show" {
+				return ""
+			}
+			return "changes remotes"
+		}
+	}
+	return ""
+}
+
+// checkGitSubcommand allows the listed sub-subcommands only (git stash
+// list).
+func checkGitSubcommand(allowed ...string) argCheck {
+	return func(args []Word) string {
+		if len(args) == 0 {
+			return "the default action changes the repository"
+		}
+		for _, a := range allowed {
+			if args[0].Value == a {
+				return ""
+			}
+		}
+		return "changes the repository (" + args[0].Value + ")"
+	}
+}
+
+// checkGitConfig allows reading options only.
+func checkGitConfig(args []Word) string {
+	reading := false
+	for _, a := range args {
+		switch a.Value {
+		case "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l":
+			reading = true
+		case "--add", "--unset", "--unset-all", "--replace-all", "--edit", "-e",
+			"--rename-section", "--remove-section":
+			return "changes the configuration"
+		}
+	}
+	if !reading {
+		return "may change the configuration"
+	}
+	return ""
+}
