@@ -1,0 +1,267 @@
+package orchestrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/agentcore/agentcore/runtime"
+)
+
+// prepared is a call after the part of the pipeline that runs when it is
+// added: lookup, decode, and the scheduling attributes.
+type prepared struct {
+	use       ToolUse
+	tool      runtime.Tool
+	input     any
+	safe      bool
+	interrupt runtime.InterruptBehavior
+	// early, when set, is the call's final failure, known before it runs
+	// (unknown tool, invalid input).
+	early   *outcome
+	summary string // RenderUse, for sibling-error messages; lazily set
+}
+
+// outcome is the end of one call, before it becomes an Event.
+type outcome struct {
+	res      runtime.Result
+	kind     Outcome
+	err      error
+	modifier runtime.ContextModifier
+}
+
+func failure(kind Outcome, err error) *outcome {
+	return &outcome{res: runtime.ErrorResult(err.Error()), kind: kind, err: err}
+}
+
+// prepare looks the tool up and decodes the input. A call whose tool is
+// unknown, whose input is invalid, or whose IsConcurrencySafe panics is
+// unsafe; the first two fail at once.
+func (e *Executor) prepare(use ToolUse) (p prepared) {
+	p.use = use
+	p.interrupt = runtime.InterruptBlock
+	tool, err := lookup(e.Tools, use.Name)
+	if err != nil {
+		p.early = failure(OutcomePanic, err)
+		return p
+	}
+	if tool == nil {
+		p.early = failure(OutcomeUnknownTool, fmt.Errorf("Error: No such tool available: %s", use.Name))
+		return p
+	}
+	p.tool = tool
+	input, err := decode(tool, use)
+	if err != nil {
+		p.early = failure(OutcomeInvalidInput, err)
+		return p
+	}
+	p.input = input
+	p.safe = isSafe(tool, input)
+	p.interrupt = interruptBehavior(tool)
+	return p
+}
+
+// lookup is runtime.Lookup with a panicking Name or Aliases turned into an
+// error.
+func lookup(tools []runtime.Tool, name string) (t runtime.Tool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			t, err = nil, &PanicError{Tool: name, Method: "Name/Aliases (tool lookup)", Value: v}
+		}
+	}()
+	return runtime.Lookup(tools, name), nil
+}
+
+func decode(tool runtime.Tool, use ToolUse) (input any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			input, err = nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, v)
+		}
+	}()
+	raw := use.Input
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	input, err = tool.Decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %v", use.Name, err)
+	}
+	return input, nil
+}
+
+func isSafe(tool runtime.Tool, input any) (safe bool) {
+	defer func() {
+		if recover() != nil {
+			safe = false
+		}
+	}()
+	return tool.IsConcurrencySafe(input)
+}
+
+func interruptBehavior(tool runtime.Tool) (b runtime.InterruptBehavior) {
+	defer func() {
+		if recover() != nil {
+			b = runtime.InterruptBlock
+		}
+	}()
+	return tool.InterruptBehavior()
+}
+
+// describe is the short description of a call used in sibling-error
+// messages: Name(summary), the summary from RenderUse cut at 40 runes.
+func (p *prepared) describe() (desc string) {
+	name := p.use.Name
+	if p.tool != nil {
+		name = p.tool.Name()
+	}
+	summary := ""
+	if p.tool != nil && p.input != nil {
+		func() {
+			defer func() { _ = recover() }()
+			summary = p.tool.RenderUse(p.input)
+		}()
+	}
+	if summary == "" {
+		return name
+	}
+	if utf8.RuneCountInString(summary) > 40 {
+		r := []rune(summary)
+		summary = string(r[:40]) + "…"
+	}
+	return name + "(" + summary + ")"
+}
+
+// execute runs the rest of the pipeline for one prepared call: ValidateInput
+// → permission → Call, in ctx (the call's own context). It always returns
+// exactly one outcome; no panic escapes.
+func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call) *outcome {
+	if p.early != nil {
+		return p.early
+	}
+	if err := context.Cause(ctx); err != nil {
+		return cancelled(p, err)
+	}
+	tc := call.Context
+	if err := validate(ctx, p, tc); err != nil {
+		return err
+	}
+	if o := e.permit(ctx, p, tc); o != nil {
+		return o
+	}
+	if err := context.Cause(ctx); err != nil {
+		return cancelled(p, err)
+	}
+	res, err := invoke(ctx, p, call)
+	if cause := context.Cause(ctx); cause != nil {
+		// Cancelled while running: whatever Call returned is superseded.
+		return cancelled(p, cause)
+	}
+	var pe *PanicError
+	switch {
+	case errors.As(err, &pe):
+		return failure(OutcomePanic, err)
+	case err != nil:
+		o := failure(OutcomeToolError, err)
+		return o
+	}
+	if len(res.Content) == 0 && res.IsError {
+		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
+	}
+	mod := combine(call.Modifier(), res.Modifier)
+	res.Modifier = nil
+	return &outcome{res: res, kind: OutcomeOK, modifier: mod}
+}
+
+func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) (o *outcome) {
+	defer func() {
+		if v := recover(); v != nil {
+			o = failure(OutcomePanic, &PanicError{Tool: p.use.Name, Method: "ValidateInput", Value: v})
+		}
+	}()
+	if err := p.tool.ValidateInput(ctx, p.input, tc); err != nil {
+		return failure(OutcomeInvalidInput, err)
+	}
+	return nil
+}
+
+func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolContext) (o *outcome) {
+	can := e.CanUseTool
+	if can == nil {
+		return nil
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			o = failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, v))
+		}
+	}()
+	d := can(ctx, p.tool, p.input, tc)
+	if d.Behavior == runtime.Allow {
+		return nil
+	}
+	msg := d.Message
+	if msg == "" {
+		switch d.Behavior {
+		case runtime.Deny:
+			msg = fmt.Sprintf("Permission to use %s has been denied.", p.use.Name)
+		default:
+			msg = fmt.Sprintf("Permission to use %s was not granted: it needs approval and nobody approved it.", p.use.Name)
+		}
+	}
+	return failure(OutcomeRejected, errors.New(msg))
+}
+
+func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = runtime.Result{}, &PanicError{Tool: p.use.Name, Method: "Call", Value: v}
+		}
+	}()
+	return p.tool.Call(ctx, p.input, call)
+}
+
+// cancelled is the outcome of a call stopped by its context, by cause.
+func cancelled(p *prepared, cause error) *outcome {
+	var sib *SiblingError
+	var to *TimeoutError
+	switch {
+	case errors.As(cause, &sib):
+		return failure(OutcomeSiblingError, sib)
+	case errors.As(cause, &to):
+		return failure(OutcomeTimeout, to)
+	case errors.Is(cause, ErrInterrupted):
+		o := failure(OutcomeInterrupted, ErrInterrupted)
+		o.res = runtime.ErrorResult(InterruptMessage)
+		return o
+	case errors.Is(cause, ErrDiscarded):
+		o := failure(OutcomeDiscarded, ErrDiscarded)
+		o.res = runtime.ErrorResult("Error: Streaming fallback - tool execution discarded")
+		return o
+	default:
+		err := fmt.Errorf("Cancelled: the %s call was aborted before it finished (%v)", p.use.Name, cause)
+		return failure(OutcomeCancelled, err)
+	}
+}
+
+// InterruptMessage is the result text of a call the user interrupted.
+const InterruptMessage = "[Request interrupted by user for tool use]"
+
+// combine chains two modifiers; either may be nil.
+func combine(a, b runtime.ContextModifier) runtime.ContextModifier {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(tc *runtime.ToolContext) { a(tc); b(tc) }
+}
+
+// applyModifier runs m on tc; a panicking modifier is dropped.
+func applyModifier(m runtime.ContextModifier, tc *runtime.ToolContext) {
+	if m == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	m(tc)
+}
