@@ -37,6 +37,9 @@ type Options struct {
 	Types []string
 	// Threads is the number of walking goroutines; GOMAXPROCS when 0.
 	Threads int
+	// MaxDepth limits how deep files are found: 1 is the root's own files;
+	// 0 is no limit.
+	MaxDepth int
 }
 
 // Entry is one file found by the walk.
@@ -385,6 +388,9 @@ func (w *walker) readDir(id int, job dirJob) ([]dirJob, error) {
 			path = job.path + name
 		}
 		if isDir {
+			if max := w.f.opts.MaxDepth; max > 0 && strings.Count(rel, "/")+1 >= max {
+				continue
+			}
 			subdirs = append(subdirs, dirJob{path: path, rel: rel, node: node})
 			continue
 		}

@@ -1,0 +1,254 @@
+//go:build !ant
+
+package tooldefs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/tooldefs/fileio"
+	"github.com/agentcore/agentcore/tooldefs/filetool"
+	"github.com/agentcore/agentcore/tooldefs/search/globengine"
+	"github.com/agentcore/agentcore/tooldefs/search/walk"
+)
+
+// Glob is a fast file pattern matching tool that works with any codebase size.
+//
+// - Supports glob patterns like "**/*.js" or "src/**/*.ts"; `*` stays within a directory, `**` crosses directories, `{a,b}` gives alternatives.
+// - Returns matching file paths sorted by modification time, newest first, at most 100.
+// - Files ignored by .gitignore and version-control directories (.git, .hg…) are left out.
+// - Use this tool when you need to find files by name patterns.
+// - When you are doing an open-ended search that may require multiple rounds of globbing and grepping, use the Agent tool instead.
+// - You can call several tools in one response: run searches that may be useful in parallel.
+//
+// +tool:name=Glob
+// +tool:readOnly
+// +tool:concurrencySafe
+// +tool:interrupt=cancel
+// +tool:searchHint="find files by name pattern or wildcard"
+type Glob struct{}
+
+// GlobInput is the input of Glob.
+type GlobInput struct {
+	// The glob pattern to match files against, e.g. "**/*.go" or "src/**/*.{ts,tsx}".
+	Pattern string `json:"pattern" jsonschema:"minLength=1"`
+	// The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.
+	Path string `json:"path,omitempty"`
+}
+
+// GlobOutput is what Glob returns.
+type GlobOutput struct {
+	// Filenames are the matching files, newest first, relative to the
+	// working directory when inside it.
+	Filenames []string `json:"filenames"`
+	// NumFiles is len(Filenames).
+	NumFiles int `json:"numFiles"`
+	// Truncated is true when more files matched than were returned.
+	Truncated bool `json:"truncated"`
+	// DurationMs is how long the search took.
+	DurationMs int64 `json:"durationMs"`
+}
+
+// globTruncatedNote ends a truncated Glob result.
+const globTruncatedNote = "(Results are truncated. Consider using a more specific path or pattern.)"
+
+// searchWalk is how Glob and Grep walk: hidden files included (as Claude
+// Code's rg --hidden), version-control directories skipped, .gitignore
+// honoured.
+func searchWalk() walk.Options {
+	return walk.Options{Hidden: true, SkipNames: walk.VCSDirs}
+}
+
+// globTarget resolves the directory to search and the pattern relative to
+// it: an absolute pattern's literal leading directories become the
+// directory.
+func globTarget(tc *runtime.ToolContext, in *GlobInput) (dir, pattern string) {
+	dir = searchDir(tc, in.Path)
+	pattern = in.Pattern
+	if base, rel := globengine.SplitPattern(pattern); base != "" {
+		dir, pattern = base, rel
+	}
+	return dir, pattern
+}
+
+// searchDir is path resolved against the current directory, or the current
+// directory when path is empty.
+func searchDir(tc *runtime.ToolContext, path string) string {
+	cwd := ""
+	if tc != nil {
+		cwd = tc.Cwd
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	if path == "" {
+		return cwd
+	}
+	if strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, path[2:])
+		}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	return filepath.Clean(path)
+}
+
+// confineSearch checks that dir exists, lies inside the working
+// directories (symlinks resolved) and, when wantDir, is a directory. It
+// returns the resolved path to search.
+func confineSearch(tc *runtime.ToolContext, param, dir string, wantDir bool) (string, error) {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		what := "Path"
+		if wantDir {
+			what = "Directory"
+		}
+		msg := fmt.Sprintf("%s does not exist: %s.", what, dir)
+		if tc != nil && tc.Cwd != "" {
+			msg += " The current working directory is " + tc.Cwd + "."
+		}
+		return "", fmt.Errorf("%s Give an existing %s in %s, or omit it to search the working directory", msg, strings.ToLower(what), param)
+	}
+	if err != nil {
+		return "", err
+	}
+	if wantDir && !fi.IsDir() {
+		return "", fmt.Errorf("path is not a directory: %s; give a directory in %s (to search one file's content, use Grep)", dir, param)
+	}
+	real, err := fileio.Confine(dir, filetool.Roots(tc))
+	if err != nil {
+		return "", err
+	}
+	return real, nil
+}
+
+// ValidateInput checks the pattern and that the directory exists, is a
+// directory and lies inside the working directories.
+func (Glob) ValidateInput(_ context.Context, in *GlobInput, tc *runtime.ToolContext) error {
+	dir, pattern := globTarget(tc, in)
+	if err := globengine.Validate(pattern); err != nil {
+		return err
+	}
+	_, err := confineSearch(tc, "path", dir, true)
+	return err
+}
+
+// CheckPermissions refuses a directory outside the working directories.
+func (Glob) CheckPermissions(_ context.Context, in *GlobInput, tc *runtime.ToolContext) runtime.PermissionDecision {
+	dir, _ := globTarget(tc, in)
+	return confinedDecision(tc, dir)
+}
+
+// outside returns the error for a path outside the working directories
+// (symlinks resolved), and nil otherwise.
+func outside(tc *runtime.ToolContext, dir string) error {
+	if _, err := fileio.Confine(dir, filetool.Roots(tc)); errors.Is(err, fileio.ErrOutside) {
+		return err
+	}
+	return nil
+}
+
+// PermissionTarget is the directory searched, read: the path as given
+// (relative paths are relative to the working directory; "." when empty),
+// or an absolute pattern's leading directory.
+func (Glob) PermissionTarget(in *GlobInput) runtime.Target {
+	v := in.Path
+	if base, _ := globengine.SplitPattern(in.Pattern); base != "" {
+		v = base
+	}
+	if v == "" {
+		v = "."
+	}
+	return runtime.Target{Kind: runtime.TargetPath, Value: v}
+}
+
+// Call finds the matching files, newest first, at most 100.
+func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutput, error) {
+	start := time.Now()
+	tc := c.Context
+	dir, pattern := globTarget(tc, in)
+	real, err := confineSearch(tc, "path", dir, true)
+	if err != nil {
+		return GlobOutput{}, err
+	}
+	res, err := globengine.Glob(ctx, real, pattern, globengine.Options{Walk: searchWalk()})
+	if err != nil {
+		return GlobOutput{}, err
+	}
+	out := GlobOutput{Truncated: res.Truncated, Filenames: make([]string, len(res.Files))}
+	for i, f := range res.Files {
+		out.Filenames[i] = relToCwd(tc, filepath.Join(dir, filepath.FromSlash(f.Rel)))
+	}
+	out.NumFiles = len(out.Filenames)
+	out.DurationMs = time.Since(start).Milliseconds()
+	return out, nil
+}
+
+// relToCwd shows an absolute path relative to the current directory when
+// it is inside it, to save tokens, as Claude Code does.
+func relToCwd(tc *runtime.ToolContext, p string) string {
+	if tc == nil || tc.Cwd == "" {
+		return p
+	}
+	rel, err := filepath.Rel(tc.Cwd, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return rel
+}
+
+// ResultBlocks lists the files, one a line, with a note when truncated.
+func (Glob) ResultBlocks(out GlobOutput) []runtime.Block {
+	if len(out.Filenames) == 0 {
+		return []runtime.Block{runtime.TextBlock("No files found")}
+	}
+	text := strings.Join(out.Filenames, "\n")
+	if out.Truncated {
+		text += "\n" + globTruncatedNote
+	}
+	return []runtime.Block{runtime.TextBlock(text)}
+}
+
+// RenderUse shows the pattern and, when given, the directory.
+func (Glob) RenderUse(in *GlobInput) string {
+	s := fmt.Sprintf("pattern: %q", in.Pattern)
+	if in.Path != "" {
+		s += fmt.Sprintf(", path: %q", filetool.Display(in.Path))
+	}
+	return s
+}
+
+// RenderResult says how many files were found.
+func (Glob) RenderResult(_ *GlobInput, out GlobOutput) string {
+	s := "Found " + filetool.Plural(out.NumFiles, "file")
+	if out.Truncated {
+		s += " (truncated)"
+	}
+	return s
+}
+
+// RenderRejected names the refused search.
+func (Glob) RenderRejected(in *GlobInput) string {
+	return fmt.Sprintf("Search for files matching %q was rejected", in.Pattern)
+}
+
+// RenderError shows the first line of the error.
+func (Glob) RenderError(_ *GlobInput, err error) string { return filetool.FirstLine(err) }
+
+// RenderGrouped renders parallel globs as one line.
+func (Glob) RenderGrouped(ins []*GlobInput) string {
+	pats := make([]string, len(ins))
+	for i, in := range ins {
+		pats[i] = fmt.Sprintf("%q", in.Pattern)
+	}
+	return "Finding files for " + filetool.Plural(len(ins), "pattern") + ": " + strings.Join(pats, ", ")
+}
