@@ -1,0 +1,254 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ProjectConfigFile is the project's MCP configuration file, at the root
+// of the working directory, as in Claude Code.
+const ProjectConfigFile = ".mcp.json"
+
+// Transport kinds of a ServerConfig.
+const (
+	// TransportStdio starts Command and speaks MCP over its stdin/stdout.
+	TransportStdio = "stdio"
+	// TransportHTTP speaks streamable HTTP to URL.
+	TransportHTTP = "http"
+	// TransportSSE speaks the older HTTP+SSE transport to URL.
+	TransportSSE = "sse"
+)
+
+// ServerConfig is one entry of "mcpServers" in Claude Code's format:
+//
+//	{"command": "npx", "args": ["-y", "pkg"], "env": {"KEY": "${KEY}"}}
+//	{"type": "http", "url": "https://host/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}
+//
+// Strings may refer to environment variables as ${VAR} or
+// ${VAR:-default}; they are expanded when the server is started.
+type ServerConfig struct {
+	// Type is "stdio" (the default when empty), "http" or "sse".
+	Type string `json:"type,omitempty"`
+	// Command and Args start a stdio server.
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	// Env is added to the environment a stdio server starts with.
+	Env map[string]string `json:"env,omitempty"`
+	// URL is the endpoint of an http or sse server.
+	URL string `json:"url,omitempty"`
+	// Headers are sent with every request to an http or sse server.
+	Headers map[string]string `json:"headers,omitempty"`
+
+	// Source is the file (or "--mcp-config") the entry was read from.
+	Source string `json:"-"`
+}
+
+// Transport returns the entry's transport kind, "stdio" when unset.
+func (c ServerConfig) Transport() string {
+	if c.Type == "" {
+		return TransportStdio
+	}
+	return c.Type
+}
+
+// Config is a set of MCP servers by name: the "mcpServers" object of an
+// .mcp.json file.
+type Config struct {
+	Servers map[string]ServerConfig `json:"mcpServers"`
+}
+
+// Names returns the server names, sorted.
+func (c Config) Names() []string {
+	return slices.Sorted(maps.Keys(c.Servers))
+}
+
+// ParseConfig parses an .mcp.json document; source names it in errors.
+func ParseConfig(data []byte, source string) (Config, error) {
+	var raw struct {
+		Servers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return Config{}, fmt.Errorf("%s: not a valid MCP config (want {\"mcpServers\": {...}}): %w", source, err)
+	}
+	cfg := Config{Servers: make(map[string]ServerConfig, len(raw.Servers))}
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(raw.Servers)) {
+		var sc ServerConfig
+		if err := json.Unmarshal(raw.Servers[name], &sc); err != nil {
+			errs = append(errs, fmt.Errorf("%s: server %q: %w", source, name, err))
+			continue
+		}
+		sc.Source = source
+		if err := sc.validate(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: server %q: %w", source, name, err))
+			continue
+		}
+		cfg.Servers[name] = sc
+	}
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return cfg, nil
+}
+
+func (c ServerConfig) validate() error {
+	switch c.Transport() {
+	case TransportStdio:
+		if c.Command == "" {
+			return errors.New(`a stdio server needs "command" (or set "type" to "http" or "sse" and give "url")`)
+		}
+		if c.URL != "" {
+			return errors.New(`"url" given for a stdio server: set "type" to "http" or "sse"`)
+		}
+	case TransportHTTP, TransportSSE:
+		if c.URL == "" {
+			return fmt.Errorf(`an %s server needs "url"`, c.Type)
+		}
+		if c.Command != "" {
+			return fmt.Errorf(`"command" given for an %s server: drop "type" to start a stdio server`, c.Type)
+		}
+	default:
+		return fmt.Errorf(`unknown "type" %q: use "stdio", "http" or "sse"`, c.Type)
+	}
+	return nil
+}
+
+// LoadConfigFile reads an MCP config file.
+func LoadConfigFile(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("read MCP config: %w", err)
+	}
+	return ParseConfig(data, path)
+}
+
+// LoadProjectConfig reads dir/.mcp.json; a missing file is an empty
+// config, not an error.
+func LoadProjectConfig(dir string) (Config, error) {
+	cfg, err := LoadConfigFile(filepath.Join(dir, ProjectConfigFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{Servers: map[string]ServerConfig{}}, nil
+	}
+	return cfg, err
+}
+
+// LoadFlagConfig reads one --mcp-config value: a file path, or the JSON
+// document itself when the value starts with "{".
+func LoadFlagConfig(value string) (Config, error) {
+	if v := strings.TrimSpace(value); strings.HasPrefix(v, "{") {
+		return ParseConfig([]byte(v), "--mcp-config")
+	}
+	return LoadConfigFile(value)
+}
+
+// Merge combines configs; a server named in a later config replaces the
+// same name in an earlier one.
+func Merge(cfgs ...Config) Config {
+	out := Config{Servers: map[string]ServerConfig{}}
+	for _, c := range cfgs {
+		maps.Copy(out.Servers, c.Servers)
+	}
+	return out
+}
+
+// ResolveConfig is the CLI's view of MCP configuration: dir/.mcp.json,
+// then every --mcp-config value in order (later ones win). With strict
+// (--strict-mcp-config) only the flag values are used.
+func ResolveConfig(dir string, flagValues []string, strict bool) (Config, error) {
+	var cfgs []Config
+	if !strict {
+		c, err := LoadProjectConfig(dir)
+		if err != nil {
+			return Config{}, err
+		}
+		cfgs = append(cfgs, c)
+	}
+	for _, v := range flagValues {
+		c, err := LoadFlagConfig(v)
+		if err != nil {
+			return Config{}, err
+		}
+		cfgs = append(cfgs, c)
+	}
+	return Merge(cfgs...), nil
+}
+
+// expandEnv expands ${VAR} and ${VAR:-default} in s. Missing variables
+// without a default are reported, and expand to "".
+func expandEnv(s string, lookup func(string) (string, bool)) (string, []string) {
+	if !strings.Contains(s, "${") {
+		return s, nil
+	}
+	var b strings.Builder
+	var missing []string
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		expr := s[i+2 : i+j]
+		name, def, hasDef := strings.Cut(expr, ":-")
+		if v, ok := lookup(name); ok {
+			b.WriteString(v)
+		} else if hasDef {
+			b.WriteString(def)
+		} else {
+			missing = append(missing, name)
+		}
+		s = s[i+j+1:]
+	}
+	return b.String(), missing
+}
+
+// expanded returns c with environment references expanded, or an error
+// naming every missing variable.
+func (c ServerConfig) expanded(lookup func(string) (string, bool)) (ServerConfig, error) {
+	var missing []string
+	exp := func(s string) string {
+		v, m := expandEnv(s, lookup)
+		missing = append(missing, m...)
+		return v
+	}
+	out := c
+	out.Command = exp(c.Command)
+	out.URL = exp(c.URL)
+	out.Args = make([]string, len(c.Args))
+	for i, a := range c.Args {
+		out.Args[i] = exp(a)
+	}
+	expMap := func(m map[string]string) map[string]string {
+		if m == nil {
+			return nil
+		}
+		r := make(map[string]string, len(m))
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			r[k] = exp(m[k])
+		}
+		return r
+	}
+	out.Env = expMap(c.Env)
+	out.Headers = expMap(c.Headers)
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		missing = slices.Compact(missing)
+		return out, fmt.Errorf("environment variable(s) %s not set (referenced in %s); set them or write ${VAR:-default}",
+			strings.Join(missing, ", "), c.Source)
+	}
+	return out, nil
+}

@@ -1,0 +1,101 @@
+package mcp_test
+
+import (
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/mcp"
+)
+
+var _ = Describe("config", func() {
+	It("parses Claude Code's .mcp.json format", func() {
+		cfg, err := mcp.ParseConfig([]byte(`{"mcpServers": {
+			"fs": {"command": "npx", "args": ["-y", "server-fs", "."], "env": {"DEBUG": "1"}},
+			"remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer x"}},
+			"legacy": {"type": "sse", "url": "https://example.com/sse"},
+			"explicit": {"type": "stdio", "command": "srv"}
+		}}`), "test.json")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Names()).To(Equal([]string{"explicit", "fs", "legacy", "remote"}))
+		Expect(cfg.Servers["fs"].Transport()).To(Equal("stdio"))
+		Expect(cfg.Servers["fs"].Args).To(Equal([]string{"-y", "server-fs", "."}))
+		Expect(cfg.Servers["fs"].Env).To(HaveKeyWithValue("DEBUG", "1"))
+		Expect(cfg.Servers["remote"].Transport()).To(Equal("http"))
+		Expect(cfg.Servers["remote"].Headers).To(HaveKeyWithValue("Authorization", "Bearer x"))
+		Expect(cfg.Servers["legacy"].Transport()).To(Equal("sse"))
+		Expect(cfg.Servers["fs"].Source).To(Equal("test.json"))
+	})
+
+	DescribeTable("rejects bad entries with a message that says what to fix",
+		func(doc, want string) {
+			_, err := mcp.ParseConfig([]byte(doc), "bad.json")
+			Expect(err).To(MatchError(ContainSubstring(want)))
+			Expect(err).To(MatchError(ContainSubstring("bad.json")))
+		},
+		Entry("not JSON", `{"mcpServers": `, "not a valid MCP config"),
+		Entry("no command", `{"mcpServers": {"a": {"args": ["x"]}}}`, `server "a": a stdio server needs "command"`),
+		Entry("http without url", `{"mcpServers": {"a": {"type": "http"}}}`, `needs "url"`),
+		Entry("unknown type", `{"mcpServers": {"a": {"type": "ws", "url": "ws://x"}}}`, `unknown "type" "ws"`),
+		Entry("url on stdio", `{"mcpServers": {"a": {"command": "x", "url": "http://x"}}}`, `set "type"`),
+		Entry("wrong field type", `{"mcpServers": {"a": {"command": 3}}}`, `server "a"`),
+	)
+
+	It("treats a missing project .mcp.json as no servers", func() {
+		cfg, err := mcp.LoadProjectConfig(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Names()).To(BeEmpty())
+	})
+
+	It("merges the project file and --mcp-config values, later ones winning", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, ".mcp.json"),
+			[]byte(`{"mcpServers": {"a": {"command": "from-project"}, "b": {"command": "b"}}}`), 0o644)).To(Succeed())
+		flagFile := filepath.Join(dir, "extra.json")
+		Expect(os.WriteFile(flagFile, []byte(`{"mcpServers": {"a": {"command": "from-flag-file"}}}`), 0o644)).To(Succeed())
+
+		cfg, err := mcp.ResolveConfig(dir, []string{flagFile, `{"mcpServers": {"c": {"command": "inline"}}}`}, false)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Names()).To(Equal([]string{"a", "b", "c"}))
+		Expect(cfg.Servers["a"].Command).To(Equal("from-flag-file"))
+		Expect(cfg.Servers["c"].Source).To(Equal("--mcp-config"))
+
+		strict, err := mcp.ResolveConfig(dir, []string{flagFile}, true)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strict.Names()).To(Equal([]string{"a"}))
+	})
+
+	It("reports an unreadable --mcp-config file", func() {
+		_, err := mcp.LoadFlagConfig(filepath.Join(GinkgoT().TempDir(), "nope.json"))
+		Expect(err).To(MatchError(ContainSubstring("read MCP config")))
+	})
+})
+
+var _ = Describe("environment expansion", func() {
+	lookup := func(name string) (string, bool) {
+		v, ok := map[string]string{"HOME": "/home/u", "EMPTY": ""}[name]
+		return v, ok
+	}
+	DescribeTable("expands ${VAR} and ${VAR:-default}",
+		func(in, want string, missing []string) {
+			got, miss := mcp.ExpandEnv(in, lookup)
+			Expect(got).To(Equal(want))
+			if missing == nil {
+				Expect(miss).To(BeEmpty())
+			} else {
+				Expect(miss).To(Equal(missing))
+			}
+		},
+		Entry("no reference", "plain $HOME", "plain $HOME", nil),
+		Entry("set", "${HOME}/x", "/home/u/x", nil),
+		Entry("set but empty", "[${EMPTY}]", "[]", nil),
+		Entry("default used", "${NOPE:-dflt}", "dflt", nil),
+		Entry("default ignored", "${HOME:-dflt}", "/home/u", nil),
+		Entry("empty default", "a${NOPE:-}b", "ab", nil),
+		Entry("missing", "x${NOPE}y", "xy", []string{"NOPE"}),
+		Entry("two", "${HOME}:${HOME}", "/home/u:/home/u", nil),
+		Entry("unclosed", "${HOME", "${HOME", nil),
+	)
+})

@@ -1,0 +1,35 @@
+// Package mcp connects agentcore to the Model Context Protocol, both ways.
+//
+// As a client, a [Manager] starts the servers named in an .mcp.json file
+// (Claude Code's format, see [Config]) in the background and turns each
+// server tool into a [runtime.Tool] named mcp__<server>__<tool> ([Tool]).
+// Start-up never waits for a server: [Manager.Tools] returns what is
+// connected now and [Manager.PendingServers] names the servers still
+// connecting. A server that dies during a call gives that call an error
+// result and is started again on its next use. When any server offers
+// resources, the ListMcpResourcesTool and ReadMcpResourceTool tools read
+// them.
+//
+// How server tools map onto the runtime contract:
+//
+//   - name: "mcp__" + server + "__" + tool, every character outside
+//     [A-Za-z0-9_-] replaced by "_" ([ToolName]);
+//   - description: cut to [MaxDescriptionLength] characters;
+//   - input schema: passed through unchanged; Decode only checks that the
+//     input is a JSON object holding the schema's required keys (the server
+//     validates the rest);
+//   - annotations: readOnlyHint makes the tool read-only and
+//     concurrency-safe, destructiveHint makes it destructive; absent hints
+//     get the fail-closed answer (false);
+//   - deferral: every MCP tool is deferred (ShouldDefer) unless its _meta
+//     holds "anthropic/alwaysLoad": true ([MetaAlwaysLoad]), which makes
+//     AlwaysLoad true; "anthropic/searchHint" in _meta becomes the search
+//     hint ([MetaSearchHint]);
+//   - interrupts cancel the call (the SDK sends notifications/cancelled);
+//   - results: text and image content become text and image blocks,
+//     other content is described in text; isError becomes an is_error
+//     result.
+//
+// As a server, [Serve] exposes runtime tools over MCP (agentcore mcp
+// serve), each call run by a caller-supplied [Runner].
+package mcp

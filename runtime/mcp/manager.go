@@ -1,0 +1,672 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentcore/agentcore/runtime"
+)
+
+// DefaultConnectTimeout bounds one server's start-up (MCP_TIMEOUT, in
+// milliseconds, overrides it, as in Claude Code).
+const DefaultConnectTimeout = 30 * time.Second
+
+// Options tune a Manager; the zero value is ready to use.
+type Options struct {
+	// Dir is the working directory of stdio servers (default: the process's).
+	Dir string
+	// ConnectTimeout bounds each connection attempt of each server.
+	// Default: MCP_TIMEOUT (ms) or DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// CallTimeout bounds each tool call. Default: MCP_TOOL_TIMEOUT (ms), or
+	// none (the caller's context decides).
+	CallTimeout time.Duration
+	// TerminateDuration is how long a stdio server gets to exit after its
+	// stdin closes before it is sent SIGTERM, then SIGKILL. Default 2s.
+	TerminateDuration time.Duration
+	// MaxOutputChars caps the text of one result. Default:
+	// MAX_MCP_OUTPUT_TOKENS×4 or DefaultMaxOutputChars; negative: no cap.
+	MaxOutputChars int
+	// ClientName and ClientVersion identify agentcore to servers.
+	ClientName, ClientVersion string
+	// LookupEnv resolves ${VAR} in the config (default os.LookupEnv).
+	LookupEnv func(string) (string, bool)
+}
+
+func (o Options) withDefaults() Options {
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = envMillis("MCP_TIMEOUT", DefaultConnectTimeout)
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = envMillis("MCP_TOOL_TIMEOUT", 0)
+	}
+	if o.TerminateDuration <= 0 {
+		o.TerminateDuration = 2 * time.Second
+	}
+	if o.MaxOutputChars == 0 {
+		o.MaxOutputChars = DefaultMaxOutputChars
+		if n, err := strconv.Atoi(os.Getenv("MAX_MCP_OUTPUT_TOKENS")); err == nil && n > 0 {
+			o.MaxOutputChars = 4 * n
+		}
+	}
+	if o.ClientName == "" {
+		o.ClientName = "agentcore"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	if o.LookupEnv == nil {
+		o.LookupEnv = os.LookupEnv
+	}
+	return o
+}
+
+func envMillis(name string, def time.Duration) time.Duration {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return time.Duration(n) * time.Millisecond
+	}
+	return def
+}
+
+// State is where a server's connection stands.
+type State int
+
+const (
+	// StatePending: the first connection attempt is running.
+	StatePending State = iota
+	// StateConnected: the server is up and its tools are listed.
+	StateConnected
+	// StateFailed: connecting failed; the next use tries again.
+	StateFailed
+	// StateDisconnected: the server stopped after connecting; the next use
+	// starts it again.
+	StateDisconnected
+	// StateClosed: the Manager was closed.
+	StateClosed
+)
+
+// String returns the state's lower-case name.
+func (s State) String() string {
+	switch s {
+	case StatePending:
+		return "pending"
+	case StateConnected:
+		return "connected"
+	case StateFailed:
+		return "failed"
+	case StateDisconnected:
+		return "disconnected"
+	default:
+		return "closed"
+	}
+}
+
+// ServerStatus describes one configured server.
+type ServerStatus struct {
+	Name      string
+	Transport string
+	State     State
+	// Err is the last connection error (failed, disconnected).
+	Err error
+	// Tools is the number of tools listed; Resources whether the server
+	// offers resources.
+	Tools     int
+	Resources bool
+}
+
+// Manager runs the MCP servers of a Config: it connects to all of them in
+// the background, serves their tools, reconnects a server that died on its
+// next use, and stops them all on Close.
+type Manager struct {
+	opts    Options
+	ctx     context.Context
+	cancel  context.CancelFunc
+	servers []*server // sorted by name
+	byName  map[string]*server
+	listRes *listResourcesTool
+	readRes *readResourceTool
+
+	mu     sync.Mutex // guards closed and wg.Add
+	closed bool
+	wg     sync.WaitGroup
+
+	progressMu sync.Mutex
+	progress   map[string]func(any)
+	tokens     atomic.Uint64
+}
+
+// NewManager starts connecting to every server of cfg, each in its own
+// goroutine, and returns at once.
+func NewManager(cfg Config, opts Options) *Manager {
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{
+		opts:     opts.withDefaults(),
+		ctx:      ctx,
+		cancel:   cancel,
+		byName:   map[string]*server{},
+		progress: map[string]func(any){},
+	}
+	m.listRes = &listResourcesTool{resourceToolBase{m}}
+	m.readRes = &readResourceTool{resourceToolBase{m}}
+	for _, name := range cfg.Names() {
+		s := &server{m: m, name: name, cfg: cfg.Servers[name], settled: make(chan struct{})}
+		m.servers = append(m.servers, s)
+		m.byName[name] = s
+	}
+	for _, s := range m.servers {
+		s.mu.Lock()
+		s.startAttemptLocked()
+		s.mu.Unlock()
+	}
+	return m
+}
+
+// Tools returns the tools of every server connected so far (and of
+// servers that stopped and will be restarted on use), sorted by name, plus
+// the resource tools when any server offers resources. A name that two
+// servers produce goes to the server whose name sorts first.
+func (m *Manager) Tools() []runtime.Tool {
+	var out []runtime.Tool
+	seen := map[string]bool{}
+	resources := false
+	for _, s := range m.servers {
+		s.mu.Lock()
+		tools, res := s.tools, s.resources
+		s.mu.Unlock()
+		resources = resources || res
+		for _, t := range tools {
+			if !seen[t.name] {
+				seen[t.name] = true
+				out = append(out, t)
+			}
+		}
+	}
+	if resources {
+		out = append(out, m.listRes, m.readRes)
+	}
+	slices.SortFunc(out, func(a, b runtime.Tool) int { return compareStrings(a.Name(), b.Name()) })
+	return out
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// PendingServers names the servers still connecting (first start or
+// restart), sorted; ToolSearch reports them to the model.
+func (m *Manager) PendingServers() []string {
+	var out []string
+	for _, s := range m.servers {
+		s.mu.Lock()
+		if s.state == StatePending || s.attempt != nil {
+			out = append(out, s.name)
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Servers reports the status of every configured server, sorted by name.
+func (m *Manager) Servers() []ServerStatus {
+	out := make([]ServerStatus, 0, len(m.servers))
+	for _, s := range m.servers {
+		s.mu.Lock()
+		out = append(out, ServerStatus{
+			Name: s.name, Transport: s.cfg.Transport(), State: s.state, Err: s.err,
+			Tools: len(s.tools), Resources: s.resources,
+		})
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Wait blocks until every server's first connection attempt has ended
+// (connected or failed), or ctx is done. Commands that list the tools
+// (agentcore tools) use it; the agent loop does not.
+func (m *Manager) Wait(ctx context.Context) error {
+	for _, s := range m.servers {
+		select {
+		case <-s.settled:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Close stops every server and waits for their processes and the
+// Manager's goroutines to end. It is safe to call more than once.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	var conns []*conn
+	for _, s := range m.servers {
+		s.mu.Lock()
+		if s.conn != nil {
+			conns = append(conns, s.conn)
+			s.conn = nil
+		}
+		s.state = StateClosed
+		s.mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(c.close)
+	}
+	wg.Wait()
+	m.wg.Wait()
+	return nil
+}
+
+// goTracked runs f in a goroutine Close waits for; false when closed.
+func (m *Manager) goTracked(f func()) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return false
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		f()
+	}()
+	return true
+}
+
+func (m *Manager) server(name string) (*server, error) {
+	if s, ok := m.byName[name]; ok {
+		return s, nil
+	}
+	names := slices.Collect(maps.Keys(m.byName))
+	slices.Sort(names)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no MCP server named %q: no servers are configured", name)
+	}
+	return nil, fmt.Errorf("no MCP server named %q; configured servers: %s", name, joinQuoted(names))
+}
+
+func (m *Manager) addProgress(f func(any)) string {
+	tok := "agentcore-" + strconv.FormatUint(m.tokens.Add(1), 10)
+	m.progressMu.Lock()
+	m.progress[tok] = f
+	m.progressMu.Unlock()
+	return tok
+}
+
+func (m *Manager) removeProgress(tok string) {
+	m.progressMu.Lock()
+	delete(m.progress, tok)
+	m.progressMu.Unlock()
+}
+
+func (m *Manager) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	tok := fmt.Sprint(req.Params.ProgressToken)
+	m.progressMu.Lock()
+	f := m.progress[tok]
+	m.progressMu.Unlock()
+	if f != nil {
+		f(Progress{Message: req.Params.Message, Progress: req.Params.Progress, Total: req.Params.Total})
+	}
+}
+
+// server is one configured server and its current connection.
+type server struct {
+	m    *Manager
+	name string
+	cfg  ServerConfig
+
+	mu        sync.Mutex
+	state     State
+	conn      *conn
+	tools     []*Tool
+	resources bool
+	err       error
+	attempt   chan struct{} // closed when the running attempt ends; nil if none
+	settled   chan struct{} // closed when the first attempt ends
+	everDone  bool
+}
+
+// conn is one live session with a server.
+type conn struct {
+	cs        *sdk.ClientSession
+	stderr    *tailBuffer
+	onClose   func()
+	closeOnce sync.Once
+}
+
+func (c *conn) close() {
+	c.closeOnce.Do(func() {
+		_ = c.cs.Close()
+		if c.onClose != nil {
+			c.onClose()
+		}
+	})
+}
+
+// startAttemptLocked starts a connection attempt unless one is running,
+// and returns the channel closed when it ends. s.mu must be held.
+func (s *server) startAttemptLocked() chan struct{} {
+	if s.attempt != nil {
+		return s.attempt
+	}
+	ch := make(chan struct{})
+	s.attempt = ch
+	if !s.m.goTracked(func() { s.runAttempt(ch) }) {
+		s.attempt = nil
+		s.state = StateClosed
+		close(ch)
+	}
+	return ch
+}
+
+func (s *server) runAttempt(done chan struct{}) {
+	ctx, cancel := context.WithTimeout(s.m.ctx, s.m.opts.ConnectTimeout)
+	c, tools, resources, err := s.connect(ctx)
+	if err != nil {
+		switch {
+		case s.m.ctx.Err() != nil:
+			err = fmt.Errorf("MCP server %q: not connected: agentcore is shutting down", s.name)
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			err = fmt.Errorf("MCP server %q did not finish starting within %v (raise MCP_TIMEOUT, in milliseconds, to wait longer)%s",
+				s.name, s.m.opts.ConnectTimeout, c.stderrNote())
+		default:
+			err = fmt.Errorf("MCP server %q failed to start: %v%s", s.name, err, c.stderrNote())
+		}
+	}
+	cancel()
+
+	s.mu.Lock()
+	s.attempt = nil
+	if !s.everDone {
+		s.everDone = true
+		close(s.settled)
+	}
+	if s.state == StateClosed {
+		s.mu.Unlock()
+		if err == nil {
+			c.close()
+		}
+		close(done)
+		return
+	}
+	if err != nil {
+		s.state = StateFailed
+		s.err = err
+		s.mu.Unlock()
+		close(done)
+		return
+	}
+	s.state, s.conn, s.err = StateConnected, c, nil
+	s.tools, s.resources = tools, resources
+	s.m.goTracked(func() {
+		waitErr := c.cs.Wait()
+		s.connectionLost(c, fmt.Errorf("MCP server %q stopped (%v)%s", s.name, orExited(waitErr), c.stderrNote()))
+	})
+	s.mu.Unlock()
+	close(done)
+}
+
+func orExited(err error) string {
+	if err == nil {
+		return "connection closed"
+	}
+	return err.Error()
+}
+
+// stderrNote is "; stderr: <last lines>" when the server wrote any.
+func (c *conn) stderrNote() string {
+	if c == nil || c.stderr == nil {
+		return ""
+	}
+	if t := c.stderr.String(); t != "" {
+		return "; its stderr ends with: " + t
+	}
+	return ""
+}
+
+// connectionLost retires c after its server stopped; the next use
+// reconnects.
+func (s *server) connectionLost(c *conn, err error) {
+	s.mu.Lock()
+	if s.conn == c {
+		s.conn = nil
+		s.state = StateDisconnected
+		s.err = err
+	}
+	s.mu.Unlock()
+	c.close()
+}
+
+// connect starts the server and lists what it offers. On error the
+// returned conn (possibly nil) carries stderr for the message only.
+func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
+	cfg, err := s.cfg.expanded(s.m.opts.LookupEnv)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	c := &conn{}
+	var transport sdk.Transport
+	switch cfg.Transport() {
+	case TransportStdio:
+		cmd := exec.Command(cfg.Command, cfg.Args...)
+		cmd.Dir = s.m.opts.Dir
+		cmd.Env = os.Environ()
+		for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
+			cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
+		}
+		c.stderr = &tailBuffer{max: 2048}
+		cmd.Stderr = c.stderr
+		cmd.WaitDelay = time.Second
+		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.opts.TerminateDuration}
+	case TransportHTTP, TransportSSE:
+		rt := http.DefaultTransport.(*http.Transport).Clone()
+		c.onClose = rt.CloseIdleConnections
+		client := &http.Client{Transport: &headerTransport{base: rt, headers: cfg.Headers}}
+		if cfg.Transport() == TransportHTTP {
+			transport = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client, DisableStandaloneSSE: true}
+		} else {
+			transport = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}
+		}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: s.m.opts.ClientName, Version: s.m.opts.ClientVersion}, &sdk.ClientOptions{
+		Capabilities:                &sdk.ClientCapabilities{},
+		ProgressNotificationHandler: s.m.onProgress,
+	})
+	cs, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		if c.onClose != nil {
+			c.onClose()
+		}
+		return c, nil, false, err
+	}
+	c.cs = cs
+	var caps *sdk.ServerCapabilities
+	if ir := cs.InitializeResult(); ir != nil {
+		caps = ir.Capabilities
+	}
+	var tools []*Tool
+	if caps == nil || caps.Tools != nil {
+		for def, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				c.close()
+				return c, nil, false, fmt.Errorf("list tools: %w", err)
+			}
+			tools = append(tools, newTool(s, def))
+		}
+	}
+	slices.SortFunc(tools, func(a, b *Tool) int { return compareStrings(a.name, b.name) })
+	return c, tools, caps != nil && caps.Resources != nil, nil
+}
+
+// session returns the live connection, connecting first when the server
+// is not connected (waiting for a running attempt).
+func (s *server) session(ctx context.Context) (*conn, error) {
+	s.mu.Lock()
+	switch s.state {
+	case StateConnected:
+		c := s.conn
+		s.mu.Unlock()
+		return c, nil
+	case StateClosed:
+		s.mu.Unlock()
+		return nil, fmt.Errorf("MCP server %q is not available: the MCP manager is closed", s.name)
+	}
+	ch := s.startAttemptLocked()
+	s.mu.Unlock()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == StateConnected {
+		return s.conn, nil
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	return nil, fmt.Errorf("MCP server %q is not connected (%s)", s.name, s.state)
+}
+
+// do runs f with a live session; a transport failure retires the
+// connection so that the next use reconnects.
+func (s *server) do(ctx context.Context, what string, f func(context.Context, *sdk.ClientSession) error) error {
+	c, err := s.session(ctx)
+	if err != nil {
+		return err
+	}
+	callCtx := ctx
+	if d := s.m.opts.CallTimeout; d > 0 {
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	err = f(callCtx, c.cs)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case callCtx.Err() != nil:
+		return fmt.Errorf("MCP server %q: %s timed out after %v (MCP_TOOL_TIMEOUT, in milliseconds, sets the limit)", s.name, what, s.m.opts.CallTimeout)
+	case connectionBroken(err):
+		msg := fmt.Errorf("MCP server %q stopped during %s (%v)%s; it will be restarted on its next use", s.name, what, err, c.stderrNote())
+		s.connectionLost(c, msg)
+		return msg
+	default:
+		return fmt.Errorf("MCP server %q: %s failed: %w", s.name, what, err)
+	}
+}
+
+// connectionBroken tells a dead transport from an error the server sent.
+func connectionBroken(err error) bool {
+	if errors.Is(err, sdk.ErrConnectionClosed) {
+		return true
+	}
+	var we *jsonrpc.Error
+	return !errors.As(err, &we)
+}
+
+func (s *server) callTool(ctx context.Context, name string, args Input, onProgress func(any)) (*sdk.CallToolResult, error) {
+	if args == nil {
+		args = Input{}
+	}
+	var res *sdk.CallToolResult
+	err := s.do(ctx, "the call of tool "+strconv.Quote(name), func(ctx context.Context, cs *sdk.ClientSession) error {
+		params := &sdk.CallToolParams{Name: name, Arguments: args}
+		if onProgress != nil {
+			tok := s.m.addProgress(onProgress)
+			defer s.m.removeProgress(tok)
+			params.SetProgressToken(tok)
+		}
+		var err error
+		res, err = cs.CallTool(ctx, params)
+		return err
+	})
+	return res, err
+}
+
+// headerTransport adds configured headers to every request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range h.headers {
+			req.Header.Set(k, v)
+		}
+	}
+	return h.base.RoundTrip(req)
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(trimSpace(t.buf))
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func joinQuoted(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += strconv.Quote(n)
+	}
+	return out
+}
