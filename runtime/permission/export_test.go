@@ -1,0 +1,12 @@
+package permission
+
+// Exported for the external test package.
+var (
+	MatchCommand = matchCommand
+	MatchURL     = matchURL
+)
+
+// MatchPath matches a path pattern with the given roots.
+func MatchPath(pattern, abs, root, cwd, home string) bool {
+	return matchPath(pattern, abs, pathBase{root: root, cwd: cwd, home: home})
+}
