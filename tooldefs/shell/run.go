@@ -1,0 +1,423 @@
+// Package shell runs commands for the Bash tool: a real `bash -c` in its own
+// process group, killed whole on timeout or cancel, with stdout and stderr
+// interleaved into one output file as a terminal would show them, long
+// output cut to its head and tail (the whole kept on disk), the final working
+// directory reported back, and a registry of background shells.
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+const (
+	// DefaultTimeout is the timeout of a command that names none.
+	DefaultTimeout = 2 * time.Minute
+	// MaxTimeout is the longest timeout a command may ask for.
+	MaxTimeout = 10 * time.Minute
+	// MaxOutputChars is how much output a result carries; beyond it the
+	// head and tail are kept and the whole output stays on disk.
+	MaxOutputChars = 30000
+	// DefaultProgressInterval is how often a running command reports its
+	// last lines.
+	DefaultProgressInterval = 300 * time.Millisecond
+	// DefaultKillGrace is how long a process group has between SIGTERM and
+	// SIGKILL.
+	DefaultKillGrace = 2 * time.Second
+	// progressLines is how many trailing lines a progress report carries.
+	progressLines = 5
+)
+
+// Options describes one foreground command.
+type Options struct {
+	// Command is the bash source to run.
+	Command string
+	// Dir is the working directory; it must exist.
+	Dir string
+	// Env holds KEY=VALUE pairs added to the process environment.
+	Env []string
+	// Timeout bounds the run; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxOutputChars caps the output in the result; 0 means MaxOutputChars.
+	MaxOutputChars int
+	// OnProgress, when set, receives the last lines while the command runs,
+	// every ProgressInterval when something changed (and at least once a
+	// second for the elapsed time).
+	OnProgress func(Progress)
+	// ProgressInterval is the polling period; 0 means
+	// DefaultProgressInterval.
+	ProgressInterval time.Duration
+	// KillGrace is the time between SIGTERM and SIGKILL; 0 means
+	// DefaultKillGrace.
+	KillGrace time.Duration
+	// TempDir is where output files go; "" means OutputDir().
+	TempDir string
+}
+
+// Progress is a snapshot of a running command.
+type Progress struct {
+	// LastLines are the last few lines of output so far.
+	LastLines string
+	// TotalLines and TotalBytes count the output so far.
+	TotalLines int
+	TotalBytes int64
+	// Elapsed is the time since the command started.
+	Elapsed time.Duration
+}
+
+// Result is the outcome of a finished command.
+type Result struct {
+	// Output is the interleaved stdout and stderr, without trailing
+	// newlines; when longer than the cap, its head and tail around a note
+	// naming FullOutputPath.
+	Output string
+	// Truncated is true when Output is cut; FullOutputPath then holds the
+	// whole output.
+	Truncated      bool
+	FullOutputPath string
+	// TotalBytes, TotalChars and TotalLines measure the whole output.
+	TotalBytes int64
+	TotalChars int64
+	TotalLines int
+	// ExitCode is the shell's exit status; 128+n when killed by signal n.
+	ExitCode int
+	// TimedOut is true when the command ran past its timeout and was killed.
+	TimedOut bool
+	// Canceled is true when the context ended the command.
+	Canceled bool
+	// Cwd is the shell's working directory when it exited ("" when unknown,
+	// e.g. the command called exec or replaced the EXIT trap).
+	Cwd string
+	// Duration is the wall time of the run.
+	Duration time.Duration
+}
+
+// OutputDir is the directory under the OS temp dir that holds output files.
+func OutputDir() string { return fileDir("") }
+
+func fileDir(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	return os.TempDir() + string(os.PathSeparator) + "agentcore-bash"
+}
+
+// Run runs opts.Command with bash and waits for it, its timeout or ctx.
+// A non-zero exit status is not an error here (see Result.ExitCode); the
+// error reports a run that could not start.
+func Run(ctx context.Context, opts Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{Canceled: true}, fmt.Errorf("command not started: %w", err)
+	}
+	if strings.TrimSpace(opts.Command) == "" {
+		return Result{}, errors.New("command is empty: pass the shell command to run")
+	}
+	if fi, err := os.Stat(opts.Dir); err != nil || !fi.IsDir() {
+		return Result{}, fmt.Errorf("working directory %q does not exist or is not a directory", opts.Dir)
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	maxChars := opts.MaxOutputChars
+	if maxChars <= 0 {
+		maxChars = MaxOutputChars
+	}
+
+	dir := fileDir(opts.TempDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Result{}, fmt.Errorf("create output directory: %w", err)
+	}
+	out, err := os.CreateTemp(dir, "bash-*.log")
+	if err != nil {
+		return Result{}, fmt.Errorf("create output file: %w", err)
+	}
+	keepOutput := false
+	defer func() {
+		out.Close()
+		if !keepOutput {
+			os.Remove(out.Name())
+		}
+	}()
+	cwdFile, err := os.CreateTemp(dir, "cwd-*")
+	if err != nil {
+		return Result{}, fmt.Errorf("create cwd file: %w", err)
+	}
+	cwdFile.Close()
+	defer os.Remove(cwdFile.Name())
+
+	script, err := wrap(opts.Command, cwdFile.Name())
+	if err != nil {
+		return Result{}, err
+	}
+	cmd := newCmd(script, opts.Dir, opts.Env, out)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("start bash: %w", err)
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+
+	stopProgress := startProgress(out.Name(), start, opts)
+
+	res := Result{}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var werr error
+	select {
+	case werr = <-waitErr:
+	case <-timer.C:
+		res.TimedOut = true
+		werr = killGroup(cmd.Process.Pid, waitErr, opts.KillGrace)
+	case <-ctx.Done():
+		res.Canceled = true
+		werr = killGroup(cmd.Process.Pid, waitErr, opts.KillGrace)
+	}
+	stopProgress()
+	res.Duration = time.Since(start)
+	res.ExitCode = exitCode(cmd, werr)
+
+	if b, err := os.ReadFile(cwdFile.Name()); err == nil {
+		res.Cwd = strings.TrimRight(string(b), "\n")
+	}
+
+	st, err := readOutput(out, maxChars)
+	if err != nil {
+		return res, fmt.Errorf("read command output: %w", err)
+	}
+	res.TotalBytes, res.TotalChars, res.TotalLines = st.bytes, st.chars, st.lines
+	res.Output = st.text
+	if st.truncated {
+		keepOutput = true
+		res.Truncated = true
+		res.FullOutputPath = out.Name()
+		res.Output = st.head + truncationNote(st, out.Name()) + st.tail
+	}
+	return res, nil
+}
+
+// wrap makes the script bash runs: an EXIT trap that writes the final
+// working directory to cwdPath, then the command on the same line, so that
+// bash's line numbers in error messages stay those of the command.
+func wrap(command, cwdPath string) (string, error) {
+	q, err := syntax.Quote(cwdPath, syntax.LangBash)
+	if err != nil {
+		return "", fmt.Errorf("quote cwd file path: %w", err)
+	}
+	return "trap 'pwd -P >| " + strings.ReplaceAll(q, "'", `'\''`) + " 2>/dev/null' EXIT; " + command, nil
+}
+
+// newCmd prepares bash -c script in its own process group, with stdout and
+// stderr sharing one file description so their writes interleave as
+// written, and stdin at /dev/null.
+func newCmd(script, dir string, env []string, out *os.File) *exec.Cmd {
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout = out
+	cmd.Stderr = out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd
+}
+
+// killGroup sends SIGTERM to the process group led by pid, then SIGKILL
+// once the group has had grace to exit, and returns the leader's wait
+// error.
+func killGroup(pid int, waitErr <-chan error, grace time.Duration) error {
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var werr error
+	leaderDone := false
+wait:
+	for {
+		select {
+		case werr = <-waitErr:
+			leaderDone = true
+			if groupGone(pid) {
+				return werr
+			}
+		case <-tick.C:
+			if leaderDone && groupGone(pid) {
+				return werr
+			}
+		case <-deadline.C:
+			break wait
+		}
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	if !leaderDone {
+		werr = <-waitErr
+	}
+	return werr
+}
+
+// groupGone reports whether no live process of the group pgid is left.
+// Zombies do not count: an orphan nobody reaps (PID 1 of a container may
+// not) stays a group member but can no longer do anything.
+func groupGone(pgid int) bool {
+	if errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH) {
+		return true
+	}
+	return !liveMember(pgid)
+}
+
+// liveMember scans /proc for a process of group pgid that is not a zombie;
+// without /proc it assumes there is one.
+func liveMember(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		if f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
+}
+
+func exitCode(cmd *exec.Cmd, werr error) int {
+	if cmd.ProcessState == nil {
+		return -1
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	if werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			return -1
+		}
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// startProgress polls the output file and reports progress until the
+// returned stop function is called; stop waits for the poller to end.
+func startProgress(path string, start time.Time, opts Options) (stop func()) {
+	if opts.OnProgress == nil {
+		return func() {}
+	}
+	interval := opts.ProgressInterval
+	if interval <= 0 {
+		interval = DefaultProgressInterval
+	}
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		var tail tailer
+		lastSize := int64(-1)
+		lastReport := time.Time{}
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+			}
+			p, err := tail.poll(path)
+			if err != nil {
+				continue
+			}
+			if p.TotalBytes == lastSize && time.Since(lastReport) < time.Second {
+				continue
+			}
+			lastSize, lastReport = p.TotalBytes, time.Now()
+			p.Elapsed = time.Since(start)
+			opts.OnProgress(p)
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
+}
+
+// tailer follows a growing output file: it counts lines incrementally and
+// keeps the last lines.
+type tailer struct {
+	offset int64
+	lines  int
+	last   []byte
+}
+
+func (t *tailer) poll(path string) (Progress, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Progress{}, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(t.offset, io.SeekStart); err != nil {
+		return Progress{}, err
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			t.offset += int64(n)
+			t.lines += strings.Count(string(chunk), "\n")
+			t.last = append(t.last, chunk...)
+			if len(t.last) > 8<<10 {
+				t.last = append([]byte(nil), t.last[len(t.last)-4<<10:]...)
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	lines := t.lines
+	if len(t.last) > 0 && t.last[len(t.last)-1] != '\n' {
+		lines++
+	}
+	return Progress{LastLines: lastLines(string(t.last), progressLines), TotalLines: lines, TotalBytes: t.offset}, nil
+}
+
+// lastLines returns the last n non-empty-trailing lines of s.
+func lastLines(s string, n int) string {
+	s = strings.ToValidUTF8(strings.TrimRight(s, "\n"), "\uFFFD")
+	idx := len(s)
+	for i := 0; i < n; i++ {
+		j := strings.LastIndexByte(s[:idx], '\n')
+		if j < 0 {
+			return s
+		}
+		idx = j
+	}
+	return s[idx+1:]
+}
