@@ -97,7 +97,8 @@ type Result struct {
 	ActualOld string
 	// ActualNew is the text that was put in, adapted the same way.
 	ActualNew string
-	// CRLF is true when Old and New were adapted to CRLF line endings.
+	// CRLF is true when Old and New were adapted to the file's CRLF line
+	// endings.
 	CRLF bool
 	// QuotesNormalized is true when Old was only found once curly and
 	// straight quotes were treated as equal.
@@ -123,12 +124,21 @@ func Apply(content string, e Edit) (Result, error) {
 		old, new string
 		crlf     bool
 	}
-	cands := []candidate{{e.Old, e.New, false}}
-	if strings.Contains(content, "\r\n") && strings.Contains(e.Old, "\n") {
+	// In a file with CRLF line endings, old and new are tried with CRLF
+	// first, so that a LF in them never matches half of a CRLF and the
+	// lines new adds get the file's line ending.
+	var cands []candidate
+	if UsesCRLF(content) {
 		o, n := toCRLF(e.Old), toCRLF(e.New)
-		if o != e.Old {
+		if o != e.Old || n != e.New {
 			cands = append(cands, candidate{o, n, true})
 		}
+		if o != e.Old {
+			cands = append(cands, candidate{e.Old, e.New, false})
+		}
+	}
+	if len(cands) == 0 {
+		cands = []candidate{{e.Old, e.New, false}}
 	}
 	var (
 		spans  []span
@@ -182,6 +192,12 @@ func Apply(content string, e Edit) (Result, error) {
 		CRLF:             chosen.crlf,
 		QuotesNormalized: quoted,
 	}, nil
+}
+
+// UsesCRLF reports whether content's line endings are mostly CRLF.
+func UsesCRLF(content string) bool {
+	crlf := strings.Count(content, "\r\n")
+	return crlf > 0 && crlf >= strings.Count(content, "\n")-crlf
 }
 
 // toCRLF turns every line break of s into CRLF (existing CRLFs are kept).
