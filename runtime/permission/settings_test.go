@@ -1,0 +1,163 @@
+package permission_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/permission"
+)
+
+var _ = Describe("Load", func() {
+	var (
+		home, project, configDir string
+		tc                       *runtime.ToolContext
+	)
+
+	write := func(path, body string) {
+		Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
+		Expect(os.WriteFile(path, []byte(body), 0o644)).To(Succeed())
+	}
+
+	BeforeEach(func() {
+		home = GinkgoT().TempDir()
+		project = GinkgoT().TempDir()
+		configDir = filepath.Join(home, ".agentcore")
+		tc = runtime.NewToolContext(project)
+		GinkgoT().Setenv("AGENTCORE_CONFIG_DIR", "")
+	})
+
+	It("works with no settings files at all", func() {
+		e, err := permission.Load(project, home, permission.Flags{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Mode()).To(Equal(permission.ModeDefault))
+		Expect(e.Rules()).To(BeEmpty())
+		Expect(e.Files()).To(HaveLen(3))
+	})
+
+	It("merges user, project and local settings; deny wins; later modes override", func() {
+		write(filepath.Join(configDir, "settings.json"), `{
+			"permissions": {"allow": ["Bash(git:*)"], "defaultMode": "plan"},
+			"toolSearch": "never"}`)
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{
+			"permissions": {"deny": ["Bash(git push:*)"], "defaultMode": "acceptEdits"},
+			"toolSearch": "auto:5", "unrelated": {"x": 1}}`)
+		write(filepath.Join(project, ".agentcore", "settings.local.json"), `{
+			"permissions": {"ask": ["Bash(git commit:*)"]}}`)
+		e, err := permission.Load(project, home, permission.Flags{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Mode()).To(Equal(permission.ModeAcceptEdits))
+		Expect(e.Settings().ToolSearch).To(Equal("auto:5"))
+		ctx := context.Background()
+		Expect(e.Check(ctx, bashTool(), "git status", tc).Behavior).To(Equal(runtime.Allow))
+		Expect(e.Check(ctx, bashTool(), "git push", tc).Behavior).To(Equal(runtime.Deny))
+		Expect(e.Check(ctx, bashTool(), "git commit -m x", tc).Behavior).To(Equal(runtime.Ask))
+		d := e.Check(ctx, bashTool(), "git push", tc)
+		Expect(d.Message).To(ContainSubstring(filepath.Join(project, ".agentcore", "settings.json")))
+	})
+
+	It("lets a user deny win over a project allow", func() {
+		write(filepath.Join(configDir, "settings.json"), `{"permissions": {"deny": ["Bash(curl:*)"]}}`)
+		write(filepath.Join(project, ".agentcore", "settings.local.json"), `{"permissions": {"allow": ["Bash"]}}`)
+		e, err := permission.Load(project, home, permission.Flags{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Check(context.Background(), bashTool(), "curl x", tc).Behavior).To(Equal(runtime.Deny))
+	})
+
+	It("lets flags add rules and override the mode", func() {
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"defaultMode": "plan", "allow": ["Read"]}}`)
+		e, err := permission.Load(project, home, permission.Flags{
+			AllowedTools:    []string{"Bash(git log:*) Bash(git diff:*)", "Edit"},
+			DisallowedTools: []string{"Bash(git diff --stat)"},
+			PermissionMode:  "dontAsk",
+		})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Mode()).To(Equal(permission.ModeDontAsk))
+		ctx := context.Background()
+		Expect(e.Check(ctx, bashTool(), "git log -1", tc).Behavior).To(Equal(runtime.Allow))
+		Expect(e.Check(ctx, bashTool(), "git diff --stat", tc).Behavior).To(Equal(runtime.Deny))
+		Expect(e.Check(ctx, editTool(), "x.go", tc).Behavior).To(Equal(runtime.Allow))
+	})
+
+	It("finds the project settings from a subdirectory", func() {
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"deny": ["Bash"]}}`)
+		sub := filepath.Join(project, "a", "b")
+		Expect(os.MkdirAll(sub, 0o755)).To(Succeed())
+		e, err := permission.Load(sub, home, permission.Flags{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.DeniesTool(bashTool())).To(BeTrue())
+	})
+
+	It("reads additionalDirectories", func() {
+		extra := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(extra, "f"), nil, 0o644)).To(Succeed())
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"additionalDirectories": ["`+extra+`"]}}`)
+		e, err := permission.Load(project, home, permission.Flags{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Check(context.Background(), readTool(), filepath.Join(extra, "f"), tc).Behavior).To(Equal(runtime.Allow))
+	})
+
+	It("honours --add-dir and the config directory flag", func() {
+		extra := GinkgoT().TempDir()
+		other := GinkgoT().TempDir()
+		write(filepath.Join(other, "settings.json"), `{"permissions": {"deny": ["Read"]}}`)
+		e, err := permission.Load(project, home, permission.Flags{AddDirs: []string{extra}, ConfigDir: other})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.DeniesTool(readTool())).To(BeTrue())
+		Expect(e.WorkingDirs(tc)).To(ContainElement(mustEval(extra)))
+	})
+
+	It("reads $AGENTCORE_CONFIG_DIR", func() {
+		other := GinkgoT().TempDir()
+		write(filepath.Join(other, "settings.json"), `{"permissions": {"deny": ["Edit"]}}`)
+		GinkgoT().Setenv("AGENTCORE_CONFIG_DIR", other)
+		e, err := permission.Load(project, home, permission.Flags{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.DeniesTool(editTool())).To(BeTrue())
+	})
+
+	It("names the file with invalid JSON", func() {
+		path := filepath.Join(project, ".agentcore", "settings.json")
+		write(path, `{"permissions": [}`)
+		_, err := permission.Load(project, home, permission.Flags{})
+		Expect(err).To(MatchError(ContainSubstring(path)))
+		Expect(err).To(MatchError(ContainSubstring("not valid JSON")))
+	})
+
+	It("names every bad rule", func() {
+		write(filepath.Join(configDir, "settings.json"), `{"permissions": {"allow": ["Bash(x", "Read"]}}`)
+		_, err := permission.Load(project, home, permission.Flags{DisallowedTools: []string{"Ed it)"}})
+		Expect(err).To(MatchError(ContainSubstring(`"Bash(x"`)))
+		Expect(err).To(MatchError(ContainSubstring("--disallowedTools")))
+	})
+
+	It("rejects an unknown mode from settings or flags", func() {
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"defaultMode": "fast"}}`)
+		_, err := permission.Load(project, home, permission.Flags{})
+		Expect(err).To(MatchError(ContainSubstring(`unknown permission mode "fast"`)))
+		_, err = permission.Load(project, home, permission.Flags{PermissionMode: "acceptEdits"})
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	It("anchors /path rules at the project root", func() {
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"deny": ["Read(/private/**)"]}}`)
+		sub := filepath.Join(project, "sub")
+		Expect(os.MkdirAll(sub, 0o755)).To(Succeed())
+		e, err := permission.Load(sub, home, permission.Flags{})
+		Expect(err).NotTo(HaveOccurred())
+		subTC := runtime.NewToolContext(sub)
+		subTC.WorkingDirs = []string{project}
+		Expect(e.Check(context.Background(), readTool(), filepath.Join(project, "private", "k"), subTC).Behavior).To(Equal(runtime.Deny))
+		Expect(e.Check(context.Background(), readTool(), filepath.Join(sub, "private", "k"), subTC).Behavior).To(Equal(runtime.Allow))
+	})
+})
+
+func mustEval(p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	Expect(err).NotTo(HaveOccurred())
+	return r
+}
