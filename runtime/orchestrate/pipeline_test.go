@@ -93,7 +93,9 @@ var _ = Describe("the per-call pipeline", func() {
 		Expect(ev.Outcome).To(Equal(orchestrate.OutcomePanic))
 		Expect(ev.Result.Text()).To(ContainSubstring("ValidateInput"))
 		bad.validate = false
-		ex.CanUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision { panic("rules broke") }
+		ex.CanUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+			panic("rules broke")
+		}
 		ev = one(use("a", "Bad", nil))
 		Expect(ev.Outcome).To(Equal(orchestrate.OutcomeRejected))
 		Expect(ev.Result.Text()).To(ContainSubstring("rules broke"))
