@@ -324,8 +324,9 @@ func (w *walker) work(id int) {
 		}
 		w.stack = append(w.stack, subdirs...)
 		w.pending += len(subdirs) - 1
+		done := w.pending == 0
 		w.mu.Unlock()
-		if len(subdirs) > 1 || w.pending == 0 || err != nil {
+		if len(subdirs) > 1 || done || err != nil {
 			w.cond.Broadcast()
 		} else if len(subdirs) == 1 {
 			w.cond.Signal()
