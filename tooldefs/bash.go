@@ -1,0 +1,486 @@
+package tooldefs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/tooldefs/shell"
+	"github.com/agentcore/agentcore/tooldefs/shell/classify"
+)
+
+// Bash runs a bash command and returns its output.
+//
+// The working directory persists between commands (a cd carries over to
+// the next call, as long as it stays inside the working directories);
+// shell variables, functions and aliases do not. Each command runs in a
+// fresh, non-interactive bash with no input.
+//
+// Use it for terminal work: git, builds, tests, package managers, running
+// programs. Prefer the dedicated tools where they exist, they are faster
+// and easier for the user to review: Glob to find files (not find or ls),
+// Grep to search contents (not grep or rg), Read to read files (not cat,
+// head or tail), Edit and Write to change files (not sed, awk or echo >).
+//
+// Usage:
+// - Quote paths that contain spaces with double quotes: cd "My Documents".
+// - Prefer absolute paths over cd, to keep the working directory stable.
+// - timeout is in milliseconds, at most 600000 (10 minutes); without it a
+// command is stopped after 120000 (2 minutes). A stopped command is killed
+// together with every process it started.
+// - stdout and stderr come back interleaved, as a terminal shows them.
+// Output over 30000 characters keeps its beginning and end; the whole
+// output is saved to a file whose path the result names (read it with
+// Read or grep it).
+// - A non-zero exit status makes the call fail with the output and the exit
+// code.
+// - run_in_background starts the command and returns at once with a task
+// ID and the file receiving its output; read new output with TaskOutput,
+// stop it with TaskStop. Do not add & to the command yourself.
+// - To run independent commands, make several Bash calls in one response;
+// chain dependent ones with && (or ; when later ones must run even if
+// earlier ones fail). Do not separate commands with newlines.
+// - Write a short description (5-10 words, active voice) of what the
+// command does.
+// - Never use interactive commands (git rebase -i, editors): there is no
+// input.
+//
+// +tool:name=Bash
+// +tool:searchHint="run shell commands in bash"
+type Bash struct{}
+
+// BashInput is the input of Bash.
+type BashInput struct {
+	// The command to run.
+	Command string `json:"command" jsonschema:"minLength=1"`
+	// Optional timeout in milliseconds, at most 600000. Without it the command is stopped after 120000.
+	Timeout int `json:"timeout,omitempty" jsonschema:"minimum=0,maximum=600000"`
+	// A clear, concise description of what the command does, in 5-10 words, in active voice, e.g. "List files in the current directory".
+	Description string `json:"description,omitempty"`
+	// Run the command in the background and return at once with its task ID; read its output with TaskOutput and stop it with TaskStop.
+	RunInBackground bool `json:"run_in_background,omitempty"`
+}
+
+// BashOutput is the outcome of a Bash call.
+type BashOutput struct {
+	// Output is stdout and stderr interleaved; head and tail only when
+	// Truncated.
+	Output string `json:"output"`
+	// ExitCode is the command's exit status.
+	ExitCode int `json:"exit_code"`
+	// DurationMs is the wall time of the run.
+	DurationMs int64 `json:"duration_ms"`
+	// TotalLines and TotalChars measure the whole output.
+	TotalLines int   `json:"total_lines"`
+	TotalChars int64 `json:"total_chars"`
+	// Truncated is true when Output is cut; FullOutputPath holds it all.
+	Truncated      bool   `json:"truncated,omitempty"`
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Cwd is the working directory after the command, when it changed.
+	Cwd string `json:"cwd,omitempty"`
+	// CwdNote says why the working directory was reset.
+	CwdNote string `json:"cwd_note,omitempty"`
+	// BackgroundTaskID and BackgroundOutputPath are set for
+	// run_in_background: the task and the file receiving its output.
+	BackgroundTaskID     string `json:"background_task_id,omitempty"`
+	BackgroundOutputPath string `json:"background_output_path,omitempty"`
+}
+
+// BashProgress is reported while a command runs.
+type BashProgress struct {
+	// LastLines are the last lines of output so far.
+	LastLines string `json:"last_lines"`
+	// TotalLines and TotalBytes count the output so far.
+	TotalLines int   `json:"total_lines"`
+	TotalBytes int64 `json:"total_bytes"`
+	// ElapsedMs is the time since the command started; TimeoutMs its limit.
+	ElapsedMs int64 `json:"elapsed_ms"`
+	TimeoutMs int64 `json:"timeout_ms"`
+}
+
+// BashError is the error of a command that failed: a non-zero exit status,
+// a timeout, or an abort. Its text carries the output, so the model sees
+// what went wrong.
+type BashError struct {
+	// Output is the command's output (head and tail when long).
+	Output string
+	// ExitCode is the exit status (128+n when killed by signal n).
+	ExitCode int
+	// TimedOut is true when the command ran past TimeoutMs and was killed.
+	TimedOut  bool
+	TimeoutMs int64
+	// Canceled is true when the call was aborted; Cause is the context's
+	// error.
+	Canceled bool
+	Cause    error
+	// Note is appended to the text (e.g. a working directory reset).
+	Note string
+}
+
+// Error is the output followed by what went wrong.
+func (e *BashError) Error() string {
+	var b strings.Builder
+	if e.Output != "" {
+		b.WriteString(e.Output)
+		b.WriteString("\n")
+	}
+	switch {
+	case e.TimedOut:
+		fmt.Fprintf(&b, "Command timed out after %d ms and was killed. Run long commands with run_in_background, or give a longer timeout (at most 600000).", e.TimeoutMs)
+	case e.Canceled:
+		b.WriteString("Command was aborted before completion.")
+	default:
+		fmt.Fprintf(&b, "Exit code %d", e.ExitCode)
+	}
+	if e.Note != "" {
+		b.WriteString("\n")
+		b.WriteString(e.Note)
+	}
+	return b.String()
+}
+
+// Unwrap returns the context error of an aborted command.
+func (e *BashError) Unwrap() error { return e.Cause }
+
+// ValidateInput refuses a blank command.
+func (Bash) ValidateInput(_ context.Context, in *BashInput, _ *runtime.ToolContext) error {
+	if strings.TrimSpace(in.Command) == "" {
+		return errors.New("command is blank: pass the shell command to run")
+	}
+	return nil
+}
+
+// PermissionTarget is the command, which rules like Bash(npm run test:*)
+// match.
+func (Bash) PermissionTarget(in *BashInput) runtime.Target {
+	return runtime.Target{Kind: runtime.TargetCommand, Value: in.Command}
+}
+
+// IsReadOnly is true when the parsed command only runs allowlisted
+// read-only programs without writing (see classify.IsReadOnly).
+func (Bash) IsReadOnly(in *BashInput) bool { return classify.IsReadOnly(in.Command) }
+
+// IsConcurrencySafe is true exactly when the command is read-only.
+func (Bash) IsConcurrencySafe(in *BashInput) bool { return classify.IsReadOnly(in.Command) }
+
+// IsDestructive is true for commands that plainly delete or overwrite (rm,
+// git reset --hard…).
+func (Bash) IsDestructive(in *BashInput) bool { return classify.IsDestructive(in.Command) }
+
+// Call runs the command, in the background when asked.
+func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutput, error) {
+	tc := bashToolContext(ctx, c)
+	dir, note := bashDir(tc)
+	if note != "" {
+		root := dir
+		c.ModifyContext(func(tc *runtime.ToolContext) { tc.Cwd = root })
+	}
+	env := bashEnv(tc)
+
+	if in.RunInBackground {
+		t, err := backgroundShells(tc).Start(shell.BackgroundOptions{
+			Command: in.Command, Description: in.Description, Dir: dir, Env: env,
+		})
+		if err != nil {
+			return BashOutput{}, err
+		}
+		return BashOutput{BackgroundTaskID: t.ID, BackgroundOutputPath: t.OutputPath, CwdNote: note}, nil
+	}
+
+	timeout := shell.DefaultTimeout
+	if in.Timeout > 0 {
+		timeout = min(time.Duration(in.Timeout)*time.Millisecond, shell.MaxTimeout)
+	}
+	res, err := shell.Run(ctx, shell.Options{
+		Command: in.Command,
+		Dir:     dir,
+		Env:     env,
+		Timeout: timeout,
+		OnProgress: func(p shell.Progress) {
+			c.Progress(BashProgress{
+				LastLines: p.LastLines, TotalLines: p.TotalLines, TotalBytes: p.TotalBytes,
+				ElapsedMs: p.Elapsed.Milliseconds(), TimeoutMs: timeout.Milliseconds(),
+			})
+		},
+	})
+	if err != nil {
+		if res.Canceled {
+			return BashOutput{}, &BashError{Canceled: true, Cause: ctx.Err()}
+		}
+		return BashOutput{}, err
+	}
+	out := BashOutput{
+		Output: res.Output, ExitCode: res.ExitCode, DurationMs: res.Duration.Milliseconds(),
+		TotalLines: res.TotalLines, TotalChars: res.TotalChars,
+		Truncated: res.Truncated, FullOutputPath: res.FullOutputPath, CwdNote: note,
+	}
+	if cwd, cwdNote := bashFollowCwd(tc, dir, res.Cwd, c); cwdNote != "" {
+		out.CwdNote = cwdNote
+	} else if cwd != "" {
+		out.Cwd = cwd
+	}
+	switch {
+	case res.TimedOut:
+		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, TimedOut: true, TimeoutMs: timeout.Milliseconds(), Note: out.CwdNote}
+	case res.Canceled:
+		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Canceled: true, Cause: ctx.Err(), Note: out.CwdNote}
+	case res.ExitCode != 0:
+		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Note: out.CwdNote}
+	}
+	return out, nil
+}
+
+// bashToolContext is the call's tool context, or one rooted at the process's
+// directory when the runtime gave none.
+func bashToolContext(ctx context.Context, c *runtime.Call) *runtime.ToolContext {
+	if c != nil && c.Context != nil {
+		return c.Context
+	}
+	if tc := runtime.FromContext(ctx); tc != nil {
+		return tc
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "/"
+	}
+	return runtime.NewToolContext(wd)
+}
+
+// backgroundShells is the registry in the tool context's services, or the
+// process-wide one the three shell tools share.
+func backgroundShells(tc *runtime.ToolContext) *shell.Registry {
+	if r, ok := runtime.Service[*shell.Registry](tc); ok && r != nil {
+		return r
+	}
+	return shell.Default
+}
+
+// bashDir is the directory to run in: the context's Cwd, or the first
+// working directory (with a note) when Cwd is gone.
+func bashDir(tc *runtime.ToolContext) (dir, note string) {
+	if fi, err := os.Stat(tc.Cwd); err == nil && fi.IsDir() {
+		return tc.Cwd, ""
+	}
+	if len(tc.WorkingDirs) > 0 {
+		return tc.WorkingDirs[0], fmt.Sprintf("The working directory %s no longer exists; the shell's cwd was reset to %s.", tc.Cwd, tc.WorkingDirs[0])
+	}
+	return tc.Cwd, ""
+}
+
+// bashFollowCwd moves the context's Cwd to where the command ended, when that
+// is inside the working directories; otherwise it resets Cwd to the first
+// working directory and returns a note saying so.
+func bashFollowCwd(tc *runtime.ToolContext, ran, ended string, c *runtime.Call) (cwd, note string) {
+	if ended == "" || bashSamePath(ended, ran) {
+		return "", ""
+	}
+	if shell.Within(ended, tc.WorkingDirs) {
+		c.ModifyContext(func(tc *runtime.ToolContext) { tc.Cwd = ended })
+		return ended, ""
+	}
+	if len(tc.WorkingDirs) == 0 {
+		return "", fmt.Sprintf("The command moved to %s, but no working directories are set; the shell's cwd stays %s.", ended, ran)
+	}
+	root := tc.WorkingDirs[0]
+	c.ModifyContext(func(tc *runtime.ToolContext) { tc.Cwd = root })
+	return "", fmt.Sprintf("Shell cwd was reset to %s: %s is outside the working directories.", root, ended)
+}
+
+func bashSamePath(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}
+
+// bashEnv turns the context's extra environment into sorted KEY=VALUE.
+func bashEnv(tc *runtime.ToolContext) []string {
+	env := make([]string, 0, len(tc.Env))
+	for k, v := range tc.Env {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
+}
+
+// ResultBlocks gives the model the output, then any notes.
+func (Bash) ResultBlocks(out BashOutput) []runtime.Block {
+	var parts []string
+	if out.BackgroundTaskID != "" {
+		parts = append(parts, fmt.Sprintf("Command running in background with ID: %s. Output is being written to: %s. Read new output with TaskOutput (task_id %q) and stop it with TaskStop.",
+			out.BackgroundTaskID, out.BackgroundOutputPath, out.BackgroundTaskID))
+	} else if out.Output != "" {
+		parts = append(parts, out.Output)
+	} else {
+		parts = append(parts, "(no output)")
+	}
+	if out.CwdNote != "" {
+		parts = append(parts, out.CwdNote)
+	}
+	return []runtime.Block{runtime.TextBlock(strings.Join(parts, "\n"))}
+}
+
+// bashShort is the command on one line, at most n characters.
+func bashShort(cmd string, n int) string {
+	cmd = strings.TrimSpace(cmd)
+	first, rest, multi := strings.Cut(cmd, "\n")
+	if r := []rune(first); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	if multi && strings.TrimSpace(rest) != "" {
+		return first + " …"
+	}
+	return first
+}
+
+// RenderUse shows the command, shortened to one line.
+func (Bash) RenderUse(in *BashInput) string {
+	s := bashShort(in.Command, 160)
+	if in.RunInBackground {
+		s += " (in background)"
+	}
+	return s
+}
+
+// RenderProgress shows the last lines and how long the command has run.
+func (Bash) RenderProgress(_ *BashInput, p BashProgress) string {
+	status := fmt.Sprintf("Running… %s", bashFormatMs(p.ElapsedMs))
+	if p.TotalLines > 0 {
+		status += fmt.Sprintf(" · %d %s", p.TotalLines, bashPlural(p.TotalLines, "line", "lines"))
+	}
+	if p.TimeoutMs > 0 {
+		status += fmt.Sprintf(" (timeout %s)", bashFormatMs(p.TimeoutMs))
+	}
+	if p.LastLines == "" {
+		return status
+	}
+	return p.LastLines + "\n" + status
+}
+
+// RenderResult summarises the run: compactly for searches and reads
+// ("Found 12 lines"), else "Ran in 1.2s, 3 lines".
+func (Bash) RenderResult(in *BashInput, out BashOutput) string {
+	if out.BackgroundTaskID != "" {
+		return "Running in background with ID " + out.BackgroundTaskID
+	}
+	var s string
+	lines := fmt.Sprintf("%d %s", out.TotalLines, bashPlural(out.TotalLines, "line", "lines"))
+	switch sr := classify.IsSearchOrReadCommand(in.Command); {
+	case sr.IsSearch:
+		s = "Found " + lines
+	case sr.IsRead:
+		s = "Read " + lines
+	case sr.IsList:
+		s = "Listed " + lines
+	case out.TotalLines == 0:
+		s = "Ran in " + bashFormatMs(out.DurationMs) + ", no output"
+	default:
+		s = "Ran in " + bashFormatMs(out.DurationMs) + ", " + lines
+	}
+	if out.Truncated {
+		s += " (output truncated; full output in " + out.FullOutputPath + ")"
+	}
+	if out.CwdNote != "" {
+		s += "\n" + out.CwdNote
+	}
+	return s
+}
+
+// RenderRejected says the command did not run.
+func (Bash) RenderRejected(in *BashInput) string {
+	return "Rejected: did not run " + bashShort(in.Command, 80)
+}
+
+// RenderError shows the failure and the last lines of output.
+func (Bash) RenderError(_ *BashInput, err error) string {
+	var be *BashError
+	if !errors.As(err, &be) {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	var head string
+	switch {
+	case be.TimedOut:
+		head = "Timed out after " + bashFormatMs(be.TimeoutMs)
+	case be.Canceled:
+		head = "Interrupted"
+	default:
+		head = fmt.Sprintf("Exit code %d", be.ExitCode)
+	}
+	if tail := bashLastLines(be.Output, 3); tail != "" {
+		return head + "\n" + tail
+	}
+	return head
+}
+
+// RenderGrouped renders parallel commands: compactly when all are
+// searches, reads or listings ("Searched 2, read 1"), else one per line.
+func (Bash) RenderGrouped(ins []*BashInput) string {
+	var search, read, list int
+	compact := len(ins) > 0
+	for _, in := range ins {
+		sr := classify.IsSearchOrReadCommand(in.Command)
+		switch {
+		case sr.IsSearch:
+			search++
+		case sr.IsRead:
+			read++
+		case sr.IsList:
+			list++
+		default:
+			compact = false
+		}
+	}
+	if compact {
+		var parts []string
+		if search > 0 {
+			parts = append(parts, fmt.Sprintf("searched %d", search))
+		}
+		if read > 0 {
+			parts = append(parts, fmt.Sprintf("read %d", read))
+		}
+		if list > 0 {
+			parts = append(parts, fmt.Sprintf("listed %d", list))
+		}
+		s := strings.Join(parts, ", ")
+		return strings.ToUpper(s[:1]) + s[1:] + fmt.Sprintf(" (%d commands)", len(ins))
+	}
+	lines := make([]string, 0, len(ins))
+	for _, in := range ins {
+		lines = append(lines, "$ "+bashShort(in.Command, 120))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func bashLastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+func bashFormatMs(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+func bashPlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

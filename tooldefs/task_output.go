@@ -1,0 +1,170 @@
+package tooldefs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/tooldefs/shell"
+)
+
+// TaskOutput retrieves output from a background shell started by Bash with
+// run_in_background.
+//
+// - Takes the task_id Bash returned (e.g. "bash_1").
+// - Returns the output written since the previous TaskOutput call for the
+// same task, with the task's status (running, completed, failed, killed)
+// and, once it ended, its exit code.
+// - block (default true) waits for the task to finish, at most timeout
+// milliseconds (default 30000); block=false returns at once.
+// - The task's whole output is also in the file Bash named; Read it to see
+// everything again.
+//
+// +tool:name=TaskOutput
+// +tool:alias=BashOutput
+// +tool:readOnly
+// +tool:concurrencySafe
+// +tool:searchHint="read output of a background shell task"
+type TaskOutput struct{}
+
+// TaskOutputInput is the input of TaskOutput.
+type TaskOutputInput struct {
+	// The ID of the background task, as Bash returned it.
+	TaskID string `json:"task_id" jsonschema:"minLength=1"`
+	// Whether to wait for the task to finish. Defaults to true.
+	Block *bool `json:"block,omitempty" jsonschema:"default=true"`
+	// The longest time to wait when blocking, in milliseconds. Defaults to 30000.
+	Timeout *int `json:"timeout,omitempty" jsonschema:"minimum=0,maximum=600000,default=30000"`
+}
+
+// TaskOutputDefaultWait is how long TaskOutput blocks without a timeout.
+const TaskOutputDefaultWait = 30 * time.Second
+
+// Retrieval statuses of TaskOutputResult.
+const (
+	// RetrievalSuccess: the task has ended; Output is the rest of it.
+	RetrievalSuccess = "success"
+	// RetrievalTimeout: the wait ended before the task did.
+	RetrievalTimeout = "timeout"
+	// RetrievalNotReady: block=false and the task still runs.
+	RetrievalNotReady = "not_ready"
+)
+
+// TaskOutputResult is what TaskOutput found.
+type TaskOutputResult struct {
+	TaskID string `json:"task_id"`
+	// RetrievalStatus is success, timeout or not_ready.
+	RetrievalStatus string `json:"retrieval_status"`
+	// Status is the task's status: running, completed, failed or killed.
+	Status  string `json:"status"`
+	Command string `json:"command"`
+	// ExitCode is set once the task has ended.
+	ExitCode *int `json:"exit_code,omitempty"`
+	// Output is the output written since the previous read.
+	Output string `json:"output"`
+	// OutputPath is the file holding the whole output.
+	OutputPath string `json:"output_path"`
+}
+
+// ValidateInput refuses an unknown task.
+func (TaskOutput) ValidateInput(_ context.Context, in *TaskOutputInput, tc *runtime.ToolContext) error {
+	_, err := findTask(tc, in.TaskID)
+	return err
+}
+
+// findTask looks a task up in the shared registry.
+func findTask(tc *runtime.ToolContext, id string) (*shell.Task, error) {
+	t, ok := backgroundShells(tc).Get(id)
+	if !ok {
+		return nil, fmt.Errorf("no background task found with ID %q: use the task ID that Bash with run_in_background returned", id)
+	}
+	return t, nil
+}
+
+// Call waits as asked and returns the new output.
+func (TaskOutput) Call(ctx context.Context, in *TaskOutputInput, c *runtime.Call) (TaskOutputResult, error) {
+	t, err := findTask(bashToolContext(ctx, c), in.TaskID)
+	if err != nil {
+		return TaskOutputResult{}, err
+	}
+	block := in.Block == nil || *in.Block
+	wait := TaskOutputDefaultWait
+	if in.Timeout != nil {
+		wait = time.Duration(*in.Timeout) * time.Millisecond
+	}
+	ended := false
+	if block {
+		if ended, err = t.Wait(ctx, wait); err != nil {
+			return TaskOutputResult{}, fmt.Errorf("stopped waiting for task %s: %w", t.ID, err)
+		}
+	} else {
+		select {
+		case <-t.Done():
+			ended = true
+		default:
+		}
+	}
+	out, err := t.ReadNew(shell.MaxOutputChars)
+	if err != nil {
+		return TaskOutputResult{}, err
+	}
+	status, code := t.State()
+	res := TaskOutputResult{
+		TaskID: t.ID, Status: string(status), Command: t.Command,
+		Output: strings.TrimRight(out, "\n"), OutputPath: t.OutputPath,
+	}
+	switch {
+	case ended:
+		res.RetrievalStatus = RetrievalSuccess
+		res.ExitCode = &code
+	case block:
+		res.RetrievalStatus = RetrievalTimeout
+	default:
+		res.RetrievalStatus = RetrievalNotReady
+	}
+	return res, nil
+}
+
+// ResultBlocks tags each part, as Claude Code's TaskOutput does.
+func (TaskOutput) ResultBlocks(out TaskOutputResult) []runtime.Block {
+	parts := []string{
+		"<retrieval_status>" + out.RetrievalStatus + "</retrieval_status>",
+		"<task_id>" + out.TaskID + "</task_id>",
+		"<status>" + out.Status + "</status>",
+	}
+	if out.ExitCode != nil {
+		parts = append(parts, fmt.Sprintf("<exit_code>%d</exit_code>", *out.ExitCode))
+	}
+	if strings.TrimSpace(out.Output) != "" {
+		parts = append(parts, "<output>\n"+out.Output+"\n</output>")
+	} else {
+		parts = append(parts, "<output>(no new output)</output>")
+	}
+	return []runtime.Block{runtime.TextBlock(strings.Join(parts, "\n\n"))}
+}
+
+// RenderUse shows the task, and when it does not wait.
+func (TaskOutput) RenderUse(in *TaskOutputInput) string {
+	if in.Block != nil && !*in.Block {
+		return in.TaskID + " (non-blocking)"
+	}
+	return in.TaskID
+}
+
+// RenderResult summarises the task's state and the new output.
+func (TaskOutput) RenderResult(_ *TaskOutputInput, out TaskOutputResult) string {
+	n := 0
+	if out.Output != "" {
+		n = strings.Count(out.Output, "\n") + 1
+	}
+	s := fmt.Sprintf("%s %s", out.TaskID, out.Status)
+	if out.ExitCode != nil {
+		s += fmt.Sprintf(" (exit code %d)", *out.ExitCode)
+	}
+	if out.RetrievalStatus == RetrievalTimeout {
+		s += ", still running after the wait"
+	}
+	return s + fmt.Sprintf(", %d new %s", n, bashPlural(n, "line", "lines"))
+}
