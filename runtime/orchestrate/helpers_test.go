@@ -69,3 +69,5 @@ var bg = context.Background()
 func newTC() *runtime.ToolContext { return runtime.NewToolContext(".") }
 
 var _ = fmt.Sprint
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
