@@ -1,0 +1,534 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// structBuilder builds the decodable model of one tool's input types.
+type structBuilder struct {
+	b      *builder
+	t      *Tool
+	pkg    *packages.Package
+	docs   map[token.Pos]*ast.CommentGroup
+	done   map[*types.Named]*Struct
+	active map[*types.Named]bool
+	funcs  map[string]bool
+}
+
+// fieldDocs indexes the doc comments of every struct field in the package
+// by the position of the field's name.
+func fieldDocs(pkg *packages.Package) map[token.Pos]*ast.CommentGroup {
+	docs := map[token.Pos]*ast.CommentGroup{}
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, fl := range st.Fields.List {
+				doc := fl.Doc
+				if doc == nil {
+					doc = fl.Comment
+				}
+				for _, name := range fl.Names {
+					docs[name.Pos()] = doc
+				}
+			}
+			return true
+		})
+	}
+	return docs
+}
+
+// structOf builds the model of a named struct type, reporting problems at
+// pos (or at the offending field).
+func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
+	if s := sb.done[n]; s != nil {
+		return s
+	}
+	name := n.Obj().Name()
+	if sb.active[n] {
+		sb.b.e.add(pos, "input type %s refers to itself; recursive input types cannot be decoded or inlined in a schema", name)
+		return nil
+	}
+	if n.TypeArgs().Len() > 0 {
+		sb.b.e.add(pos, "input type %s is generic; use a non-generic struct", n)
+		return nil
+	}
+	if n.Obj().Pkg() == nil {
+		sb.b.e.add(pos, "input type %s is not a declared struct", n)
+		return nil
+	}
+	if reason := customJSON(n); reason != "" {
+		sb.b.e.add(pos, "input type %s %s; the generated decoder and schema would ignore it", name, reason)
+		return nil
+	}
+	sb.active[n] = true
+	defer delete(sb.active, n)
+	if sb.docs == nil {
+		sb.docs = fieldDocs(sb.pkg)
+	}
+	st := n.Underlying().(*types.Struct)
+	s := &Struct{Ref: Ref{Pkg: n.Obj().Pkg().Path(), Name: name}}
+	fn := lowerFirst(sb.t.TypeName) + "Decode" + name
+	if s.Ref.Pkg != sb.pkg.PkgPath {
+		fn = lowerFirst(sb.t.TypeName) + "Decode" + upperFirst(n.Obj().Pkg().Name()) + name
+	}
+	for i := 2; sb.funcs[fn]; i++ {
+		fn = fmt.Sprintf("%s%d", strings.TrimRight(fn, "0123456789"), i)
+	}
+	sb.funcs[fn] = true
+	s.Func = fn
+	ok := true
+	names := map[string]string{}
+	shape := true
+	for i := 0; i < st.NumFields(); i++ {
+		v := st.Field(i)
+		if shape {
+			ft, err := sb.b.typeRef(v.Type())
+			shape = err == "" && v.Exported() && !v.Embedded()
+			s.Shape = append(s.Shape, ShapeField{Name: v.Name(), Type: ft})
+		}
+		fpos := sb.pkg.Fset.Position(v.Pos())
+		tag := reflect.StructTag(st.Tag(i))
+		if v.Embedded() {
+			sb.b.e.add(fpos, "field %s.%s: embedded fields are not supported in input types; give it a field name and a json tag", name, v.Name())
+			ok = false
+			continue
+		}
+		if !v.Exported() {
+			continue
+		}
+		jsonTag := tag.Get("json")
+		jname, opts, _ := strings.Cut(jsonTag, ",")
+		if jname == "-" && opts == "" {
+			continue
+		}
+		schemaTag := tag.Get("jsonschema")
+		if schemaTag == "-" || strings.HasPrefix(schemaTag, "-,") {
+			continue
+		}
+		if jname == "" {
+			jname = v.Name()
+		}
+		f := &Field{GoName: v.Name(), JSONName: jname, Required: true, Pos: sb.b.e.rel(fpos)}
+		for _, o := range strings.Split(opts, ",") {
+			switch o {
+			case "omitempty", "omitzero":
+				f.Required = false
+			case "string", "inline":
+				sb.b.e.add(fpos, "field %s.%s: json option %q is not supported in input types; remove it", name, v.Name(), o)
+				ok = false
+			}
+		}
+		if prev, dup := names[jname]; dup {
+			sb.b.e.add(fpos, "field %s.%s: parameter name %q is also used by field %s; give each a distinct json name", name, v.Name(), jname, prev)
+			ok = false
+			continue
+		}
+		names[jname] = v.Name()
+		if doc := sb.docs[v.Pos()]; doc != nil {
+			ms, bad := ParseMarkers(commentLines(sb.pkg.Fset, doc), ScopeField)
+			for _, e := range bad {
+				sb.b.e.add(e.Pos, "%s", e.Msg)
+			}
+			_ = ms
+			f.Doc = docText(doc)
+		}
+		ft, err := sb.fieldType(v.Type(), fpos)
+		if err != "" {
+			sb.b.e.add(fpos, "field %s.%s: %s", name, v.Name(), err)
+			ok = false
+			continue
+		}
+		if ft == nil {
+			ok = false
+			continue
+		}
+		if err := applyTags(ft, schemaTag, f.Required); err != "" {
+			sb.b.e.add(fpos, "field %s.%s: jsonschema tag %q: %s", name, v.Name(), schemaTag, err)
+			ok = false
+			continue
+		}
+		f.Type = ft
+		s.Fields = append(s.Fields, f)
+	}
+	if !ok {
+		return nil
+	}
+	if !shape {
+		s.Shape = nil
+	}
+	sb.done[n] = s
+	sb.t.Structs = append(sb.t.Structs, s)
+	return s
+}
+
+// customJSON says why a type's JSON form is not the one toolgen derives.
+func customJSON(t types.Type) string {
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for _, m := range []string{"UnmarshalJSON", "UnmarshalText", "JSONSchema", "JSONSchemaExtend", "JSONSchemaAlias"} {
+		if ms.Lookup(nil, m) != nil {
+			return "has a " + m + " method"
+		}
+	}
+	return ""
+}
+
+const supportedTypes = "use string, bool, an integer or float kind, a pointer to one of those, a slice, a named struct, map[string]T, json.RawMessage or any"
+
+// fieldType converts an input field's type; a non-empty string says why it
+// cannot. A nil type with no message means the error was reported.
+func (sb *structBuilder) fieldType(t types.Type, pos token.Position) (*Type, string) {
+	t = types.Unalias(t)
+	if isNamed(t, "encoding/json", "RawMessage") {
+		return &Type{Kind: KRaw}, ""
+	}
+	var named *Ref
+	if n, ok := t.(*types.Named); ok {
+		if n.Obj().Pkg() == nil {
+			return nil, "type " + n.String() + " is not supported; " + supportedTypes
+		}
+		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
+			s := sb.structOf(n, pos)
+			if s == nil {
+				return nil, ""
+			}
+			return &Type{Kind: KStruct, Named: &s.Ref, Struct: s}, ""
+		}
+		if reason := customJSON(n); reason != "" {
+			return nil, "type " + n.Obj().Name() + " " + reason + "; the generated decoder and schema would ignore it"
+		}
+		if n.TypeArgs().Len() > 0 {
+			return nil, "generic type " + n.String() + " is not supported"
+		}
+		named = &Ref{Pkg: n.Obj().Pkg().Path(), Name: n.Obj().Name()}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		ty := &Type{Named: named, Basic: u.Name()}
+		switch k := u.Kind(); {
+		case k == types.String:
+			ty.Kind = KString
+		case k == types.Bool:
+			ty.Kind = KBool
+		case k >= types.Int && k <= types.Int64:
+			ty.Kind, ty.Bits = KInt, intBits(k)
+		case k >= types.Uint && k <= types.Uint64:
+			ty.Kind, ty.Bits = KUint, intBits(k)
+		case k == types.Float32:
+			ty.Kind, ty.Bits = KFloat, 32
+		case k == types.Float64:
+			ty.Kind, ty.Bits = KFloat, 64
+		default:
+			return nil, "type " + t.String() + " is not supported; " + supportedTypes
+		}
+		return ty, ""
+	case *types.Pointer:
+		if named != nil {
+			return nil, "named pointer type " + t.String() + " is not supported; use *T"
+		}
+		if _, ok := u.Elem().Underlying().(*types.Pointer); ok {
+			return nil, "pointer to pointer " + t.String() + " is not supported"
+		}
+		e, err := sb.fieldType(u.Elem(), pos)
+		if e == nil {
+			return nil, err
+		}
+		return &Type{Kind: KPointer, Elem: e}, ""
+	case *types.Slice:
+		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			return nil, "[]byte is sent as base64 text; use string, or json.RawMessage for any JSON value"
+		}
+		e, err := sb.fieldType(u.Elem(), pos)
+		if e == nil {
+			return nil, err
+		}
+		return &Type{Kind: KSlice, Named: named, Elem: e}, ""
+	case *types.Map:
+		if k, ok := u.Key().(*types.Basic); !ok || k.Kind() != types.String {
+			return nil, "map key type " + u.Key().String() + " is not supported; use map[string]T"
+		}
+		e, err := sb.fieldType(u.Elem(), pos)
+		if e == nil {
+			return nil, err
+		}
+		return &Type{Kind: KMap, Named: named, Elem: e}, ""
+	case *types.Interface:
+		if u.Empty() && named == nil {
+			return &Type{Kind: KAny}, ""
+		}
+		return nil, "interface type " + t.String() + " is not supported; use any for any JSON value"
+	case *types.Struct:
+		return nil, "anonymous struct types are not supported; declare a named struct type"
+	}
+	return nil, "type " + t.String() + " is not supported; " + supportedTypes
+}
+
+func intBits(k types.BasicKind) int {
+	switch k {
+	case types.Int8, types.Uint8:
+		return 8
+	case types.Int16, types.Uint16:
+		return 16
+	case types.Int32, types.Uint32:
+		return 32
+	}
+	return 64
+}
+
+// schemaKeys are the jsonschema tag keys toolgen accepts: the ones both
+// the schema (invopop) and the generated validator honour.
+var schemaKeys = []string{"enum", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "default"}
+
+// splitTag splits a jsonschema tag on commas not escaped with '\', as
+// invopop does.
+func splitTag(tag string) []string {
+	parts := strings.Split(tag, ",")
+	out := []string{parts[0]}
+	for _, p := range parts[1:] {
+		last := out[len(out)-1]
+		if last != "" && last[len(last)-1] == '\\' {
+			out[len(out)-1] = last[:len(last)-1] + "," + p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// deref skips pointers.
+func deref(t *Type) *Type {
+	for t.Kind == KPointer {
+		t = t.Elem
+	}
+	return t
+}
+
+// applyTags checks a jsonschema tag against the field's type and stores
+// its constraints where invopop puts them: on the value, or for a slice the
+// item keywords on its elements.
+func applyTags(t *Type, tag string, required bool) string {
+	if tag == "" {
+		return ""
+	}
+	v := deref(t)
+	var itemKeys []string
+	for _, kv := range splitTag(tag) {
+		if kv == "" {
+			continue
+		}
+		key, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Sprintf("%q is not supported; use key=value with one of %s", kv, strings.Join(schemaKeys, ", "))
+		}
+		if !contains(schemaKeys, key) {
+			return fmt.Sprintf("key %q is not supported; use %s", key, strings.Join(schemaKeys, ", "))
+		}
+		if key == "default" && required {
+			return "default never applies to a required parameter; add omitempty to its json tag"
+		}
+		if v.Kind == KSlice {
+			switch key {
+			case "minItems", "maxItems", "default":
+				if err := setKey(v, key, val); err != "" {
+					return err
+				}
+			default:
+				itemKeys = append(itemKeys, kv)
+			}
+			continue
+		}
+		if err := setKey(v, key, val); err != "" {
+			return err
+		}
+	}
+	if len(itemKeys) > 0 {
+		e := deref(v.Elem)
+		switch e.Kind {
+		case KString, KInt, KUint, KFloat, KBool:
+		default:
+			return "keys " + strings.Join(itemKeys, ",") + " would apply to the slice's elements, which are not strings, numbers or booleans"
+		}
+		for _, kv := range itemKeys {
+			key, val, _ := strings.Cut(kv, "=")
+			if key == "default" {
+				return "default on slice elements is not supported"
+			}
+			if err := setKey(e, key, val); err != "" {
+				return err
+			}
+		}
+	}
+	return ""
+}
+
+// setKey stores one keyword on a value, checking that it applies to the
+// value's kind and that its argument parses.
+func setKey(t *Type, key, val string) string {
+	c := &t.C
+	wrongKind := func() string {
+		return fmt.Sprintf("%s does not apply to a %s value", key, kindName(t))
+	}
+	uintArg := func() (int, string) {
+		n, err := strconv.ParseUint(val, 10, 31)
+		if err != nil {
+			return 0, fmt.Sprintf("%s=%s: want a non-negative integer", key, val)
+		}
+		return int(n), ""
+	}
+	switch key {
+	case "minLength", "maxLength":
+		if t.Kind != KString {
+			return wrongKind()
+		}
+		n, err := uintArg()
+		if err != "" {
+			return err
+		}
+		if key == "minLength" {
+			c.MinLength, c.HasMinLength = n, true
+		} else {
+			c.MaxLength, c.HasMaxLength = n, true
+		}
+	case "minItems", "maxItems":
+		if t.Kind != KSlice {
+			return wrongKind()
+		}
+		n, err := uintArg()
+		if err != "" {
+			return err
+		}
+		if key == "minItems" {
+			c.MinItems, c.HasMinItems = n, true
+		} else {
+			c.MaxItems, c.HasMaxItems = n, true
+		}
+	case "minimum", "maximum":
+		if err := checkNumber(t, val); err != "" {
+			return key + "=" + val + ": " + err
+		}
+		if key == "minimum" {
+			c.Minimum = val
+		} else {
+			c.Maximum = val
+		}
+	case "enum":
+		switch t.Kind {
+		case KString:
+		case KInt, KUint, KFloat:
+			if err := checkNumber(t, val); err != "" {
+				return "enum=" + val + ": " + err
+			}
+		default:
+			return wrongKind()
+		}
+		c.Enum = append(c.Enum, val)
+	case "default":
+		switch t.Kind {
+		case KString:
+		case KBool:
+			if val != "true" && val != "false" {
+				return "default=" + val + ": want true or false"
+			}
+		case KInt, KUint, KFloat:
+			if err := checkNumber(t, val); err != "" {
+				return "default=" + val + ": " + err
+			}
+		case KSlice:
+			if e := deref(t.Elem); e.Kind != KString || t.Elem.Kind == KPointer {
+				return "default on a slice is only supported for []string"
+			}
+			c.DefaultList = append(c.DefaultList, val)
+			c.HasDefault = true
+			return ""
+		default:
+			return wrongKind()
+		}
+		if c.HasDefault {
+			return "default is given twice"
+		}
+		c.Default, c.HasDefault = val, true
+	}
+	if c.HasMinLength && c.HasMaxLength && c.MinLength > c.MaxLength ||
+		c.HasMinItems && c.HasMaxItems && c.MinItems > c.MaxItems {
+		return "the minimum is larger than the maximum"
+	}
+	return ""
+}
+
+// checkNumber reports whether val is a number the value's kind can hold.
+func checkNumber(t *Type, val string) string {
+	switch t.Kind {
+	case KInt:
+		if _, err := strconv.ParseInt(val, 10, t.Bits); err != nil {
+			return fmt.Sprintf("want an integer that fits %s", t.Basic)
+		}
+	case KUint:
+		if _, err := strconv.ParseUint(val, 10, t.Bits); err != nil {
+			return fmt.Sprintf("want a non-negative integer that fits %s", t.Basic)
+		}
+	case KFloat:
+		if _, err := strconv.ParseFloat(val, t.Bits); err != nil || !isJSONNumber(val) {
+			return "want a number"
+		}
+	default:
+		return fmt.Sprintf("does not apply to a %s value", kindName(t))
+	}
+	return ""
+}
+
+// isJSONNumber reports whether s is written as a JSON number.
+func isJSONNumber(s string) bool {
+	var d struct{ n float64 }
+	_, err := fmt.Sscan(s, &d.n)
+	if err != nil || s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r == '-' || r == '+' || r == '.' || r == 'e' || r == 'E') {
+			return false
+		}
+	}
+	return s[0] != '+' && s[0] != '.'
+}
+
+func kindName(t *Type) string {
+	switch t.Kind {
+	case KString:
+		return "string"
+	case KBool:
+		return "boolean"
+	case KInt, KUint:
+		return "integer"
+	case KFloat:
+		return "number"
+	case KStruct, KMap:
+		return "object"
+	case KSlice:
+		return "array"
+	}
+	return "JSON"
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,109 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// owned lists the files in dir that toolgen owns: Go files that start with
+// the generated header, and the schemas.
+func owned(dir string) ([]string, error) {
+	var out []string
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if bytes.HasPrefix(b, []byte("// "+GeneratedHeader+"\n")) {
+			out = append(out, e.Name())
+		}
+	}
+	schemas, err := os.ReadDir(filepath.Join(dir, "schemas"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range schemas {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			out = append(out, "schemas/"+e.Name())
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Change is one difference between the output directory and the files.
+type Change struct {
+	// Path is relative to the output directory.
+	Path string
+	// Kind is "new", "changed" or "stale".
+	Kind string
+}
+
+// String returns "changed: read_tool.go".
+func (c Change) String() string { return c.Kind + ": " + c.Path }
+
+// Diff compares dir with files: files missing or different, and owned
+// files toolgen no longer produces.
+func Diff(dir string, files Files) ([]Change, error) {
+	var out []Change
+	for _, p := range files.Paths() {
+		cur, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, Change{Path: p, Kind: "new"})
+		case err != nil:
+			return nil, err
+		case !bytes.Equal(cur, files[p]):
+			out = append(out, Change{Path: p, Kind: "changed"})
+		}
+	}
+	old, err := owned(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range old {
+		if _, ok := files[p]; !ok {
+			out = append(out, Change{Path: p, Kind: "stale"})
+		}
+	}
+	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// Write brings dir in line with files: it writes new and changed files
+// only, and removes the files toolgen owns but no longer produces.
+func Write(dir string, files Files) ([]Change, error) {
+	changes, err := Diff(dir, files)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
+		p := filepath.Join(dir, filepath.FromSlash(c.Path))
+		if c.Kind == "stale" {
+			if err := os.Remove(p); err != nil {
+				return nil, fmt.Errorf("remove stale %s: %w", c.Path, err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, files[c.Path], 0o644); err != nil {
+			return nil, fmt.Errorf("write %s: %w", c.Path, err)
+		}
+	}
+	return changes, nil
+}
