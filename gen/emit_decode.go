@@ -172,7 +172,11 @@ func decodeValue(g *jen.Group, t *Type, target jen.Code, wrap wrapFn, depth int)
 		// p0 := new(T); decode into *p0; target = p0
 		p := n("p")
 		g.Id(p).Op(":=").New(typeCode(t.Elem))
-		decodeValue(g, t.Elem, jen.Op("*").Id(p), wrap, depth+1)
+		if t.Elem.Kind == KStruct {
+			g.If(jen.Err().Op(":=").Id(t.Elem.Struct.Func).Call(jen.Id("d"), jen.Id(p)), jen.Err().Op("!=").Nil()).Block(ret(jen.Err()))
+		} else {
+			decodeValue(g, t.Elem, jen.Op("*").Id(p), wrap, depth+1)
+		}
 		g.Add(target).Op("=").Id(p)
 	case KSlice:
 		sliceValue(g, t, target, wrap, depth)

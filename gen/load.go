@@ -35,7 +35,7 @@ type LoadConfig struct {
 
 // loadMode is what toolgen needs from go/packages: syntax with comments
 // for markers and docs, and full type information.
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
 	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule
 
 // variantPkg is the tooldefs package as one variant compiles it.

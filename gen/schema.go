@@ -71,7 +71,7 @@ func addSchemas(ctx context.Context, dir string, m *Model, pkgs []variantPkg) er
 	var wg sync.WaitGroup
 	for i, r := range runs {
 		var buf bytes.Buffer
-		if err := schemaProgram(r.tools).Render(&buf); err != nil {
+		if err := schemaProgram(r.tools, m.PkgPath).Render(&buf); err != nil {
 			return fmt.Errorf("schemas: render program: %w", err)
 		}
 		src := filepath.Join(tmp, r.variant.Name+".go")
@@ -114,6 +114,11 @@ func addSchemas(ctx context.Context, dir string, m *Model, pkgs []variantPkg) er
 					"its input types must not depend on the build variant", t.Name, r.variant.Name)
 			}
 			t.Schema = s
+		}
+	}
+	for _, t := range m.Tools {
+		if t.Schema == nil {
+			return fmt.Errorf("schemas: no variant reflected the input of tool %s", t.Name)
 		}
 	}
 	return nil
@@ -201,9 +206,12 @@ func commentMap(tools []*Tool) map[string]string {
 
 // schemaProgram is the program that prints the tools' schemas as one JSON
 // object keyed by tool name.
-func schemaProgram(tools []*Tool) *jen.File {
+func schemaProgram(tools []*Tool, pkgPath string) *jen.File {
 	f := jen.NewFile("main")
 	f.HeaderComment(GeneratedHeader)
+	// The tooldefs package is always imported: its init may register what
+	// input types need, and a tool's input may live in another package.
+	f.Anon(pkgPath)
 	cm := commentMap(tools)
 	keys := make([]string, 0, len(cm))
 	for k := range cm {
