@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/agentcore/agentcore/features"
+	"github.com/agentcore/agentcore/generated"
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/mcp"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/permission"
+)
+
+func init() { subcommands = append(subcommands, newMCPCmd) }
+
+func newMCPCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Model Context Protocol: serve agentcore's tools to MCP clients",
+		Long: `Commands for the Model Context Protocol.
+
+agentcore is an MCP client too: servers listed in .mcp.json (Claude Code's
+format) become tools named mcp__<server>__<tool>.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newMCPServeCmd())
+	return cmd
+}
+
+const mcpServeLong = `Serve every enabled tool of this build as an MCP server over stdin/stdout,
+for any MCP client (Claude Code, Claude Desktop, an IDE, go-sdk).
+
+Each tool is listed with its JSON schema and description; its annotations
+say readOnlyHint when the tool never changes anything and destructiveHint
+unless it is known never to destroy anything. Every call goes through the
+same pipeline as in agentcore run: input validation, then the permission
+rules and mode of the settings files (~/.agentcore/settings.json,
+.agentcore/settings.json, .agentcore/settings.local.json) and the flags
+below, then the tool. Standard input and output carry the protocol, so a
+call that would need approval ("ask") is denied, with a message saying
+which rule would allow it.
+
+Example .mcp.json entry for a client:
+
+  {"mcpServers": {"agentcore": {"command": "agentcore",
+    "args": ["mcp", "serve", "--permission-mode", "acceptEdits"]}}}`
+
+func newMCPServeCmd() *cobra.Command {
+	var perm permission.Flags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve this build's tools over MCP on stdin/stdout",
+		Long:  mcpServeLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serveMCP(cmd.Context(), perm, &sdk.StdioTransport{})
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&perm.PermissionMode, "permission-mode", "", "default, acceptEdits, plan, bypassPermissions or dontAsk (default: settings, else default)")
+	fl.StringArrayVar(&perm.AllowedTools, "allowedTools", nil, `allow rules, e.g. "Bash(git log:*) Read" (repeatable)`)
+	fl.StringArrayVar(&perm.DisallowedTools, "disallowedTools", nil, `deny rules, e.g. "Bash(rm:*)" (repeatable)`)
+	fl.StringArrayVar(&perm.AddDirs, "add-dir", nil, "another directory tools may work in (repeatable)")
+	return cmd
+}
+
+// serveMCP runs the MCP server until the client disconnects.
+func serveMCP(ctx context.Context, perm permission.Flags, transport sdk.Transport) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("no working directory: %w", err)
+	}
+	home, _ := os.UserHomeDir()
+	engine, err := permission.Load(cwd, home, perm)
+	if err != nil {
+		return err
+	}
+	var tools []runtime.Tool
+	for _, t := range generated.AllBaseTools() {
+		if !engine.DeniesTool(t) && t.IsEnabled() {
+			tools = append(tools, t)
+		}
+	}
+	tc := runtime.NewToolContext(cwd)
+	tc.WorkingDirs = engine.WorkingDirs(tc)
+	exec := &orchestrate.Executor{Tools: tools, CanUseTool: engine.CanUseTool}
+	return mcp.Serve(ctx, tools, pipelineRunner(exec, tc), transport, mcp.ServeOptions{
+		Name:    "agentcore",
+		Version: moduleVersion() + " (" + features.Variant + ")",
+	})
+}
+
+// pipelineRunner runs each MCP call as a one-call batch of the
+// orchestrator: decode and validate, permissions, then the tool, with a
+// result for every outcome. Each call works on its own copy of tc, so
+// concurrent calls never race on it; the working directory a call leaves
+// behind (Bash cd) carries over to later calls, and the file-state cache
+// is shared by all.
+func pipelineRunner(exec *orchestrate.Executor, tc *runtime.ToolContext) mcp.Runner {
+	var mu sync.Mutex
+	var ids atomic.Int64
+	return func(ctx context.Context, tool runtime.Tool, input json.RawMessage, progress func(any)) runtime.Result {
+		mu.Lock()
+		callTC := tc.Clone()
+		mu.Unlock()
+		use := orchestrate.ToolUse{ID: "mcp_" + strconv.FormatInt(ids.Add(1), 10), Name: tool.Name(), Input: input}
+		res := runtime.ErrorResult(tool.Name() + ": the call ended without a result")
+		for ev := range exec.RunTools(ctx, []orchestrate.ToolUse{use}, callTC) {
+			switch ev.Kind {
+			case orchestrate.EventProgress:
+				progress(ev.Progress)
+			case orchestrate.EventResult:
+				res = ev.Result
+			}
+		}
+		mu.Lock()
+		tc.Cwd = callTC.Cwd
+		mu.Unlock()
+		res.Modifier = nil
+		return res
+	}
+}
