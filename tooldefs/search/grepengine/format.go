@@ -1,6 +1,9 @@
 package grepengine
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Format renders the result as ripgrep prints it without a terminal
 // (--no-heading): a path per line in files_with_matches mode, "path:count"
@@ -45,6 +48,9 @@ func (r *Result) Format(name func(*FileResult) string) []string {
 					s += strconv.Itoa(l.Num) + sep
 				}
 				out = append(out, s+l.Text)
+			}
+			if f.BinaryOffset >= 0 {
+				out = append(out, fmt.Sprintf("%s: WARNING: stopped searching binary file after match (found \"\\0\" byte around offset %d)", p, f.BinaryOffset))
 			}
 		}
 	}

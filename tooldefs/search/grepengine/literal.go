@@ -370,3 +370,21 @@ func canMatchNewline(re *syntax.Regexp) bool {
 	}
 	return false
 }
+
+// hasLiteralNewline reports whether re contains a literal '\n', which
+// ripgrep refuses outside multiline mode (classes merely lose '\n').
+func hasLiteralNewline(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral {
+		for _, r := range re.Rune {
+			if r == '\n' {
+				return true
+			}
+		}
+	}
+	for _, s := range re.Sub {
+		if hasLiteralNewline(s) {
+			return true
+		}
+	}
+	return false
+}

@@ -104,6 +104,9 @@ type FileResult struct {
 	Count int
 	// Lines are the content-mode output lines.
 	Lines []Line
+	// BinaryOffset, when not -1, is the offset of a NUL byte past the
+	// first read buffer: the search stopped before it, as rg's does.
+	BinaryOffset int
 }
 
 // Result is a whole search's outcome, files sorted by path.
@@ -143,11 +146,16 @@ func New(opts Options) (*Searcher, error) {
 		}
 		return nil, fmt.Errorf("invalid regular expression %q: %v", opts.Pattern, err)
 	}
-	parsed = parsed.Simplify()
-	nl := canMatchNewline(parsed)
-	if nl && !opts.Multiline {
-		return nil, fmt.Errorf("the pattern %q can match a line break, which a line-by-line search never sees; set multiline to true to match across lines", opts.Pattern)
+	// The original parsed, for its error messages; now the Unicode form.
+	pattern := unicodeClasses(opts.Pattern)
+	if parsed, err = syntax.Parse(pattern, flags); err != nil {
+		return nil, fmt.Errorf("invalid regular expression %q: %v", opts.Pattern, err)
 	}
+	parsed = parsed.Simplify()
+	if !opts.Multiline && hasLiteralNewline(parsed) {
+		return nil, fmt.Errorf("the pattern %q contains a literal line break (\\n), which a line-by-line search never sees; set multiline to true to match across lines", opts.Pattern)
+	}
+	nl := canMatchNewline(parsed)
 	prefix := "(?m)"
 	if opts.IgnoreCase {
 		prefix = "(?mi)"
@@ -155,7 +163,7 @@ func New(opts Options) (*Searcher, error) {
 	if opts.Multiline {
 		prefix = prefix[:len(prefix)-1] + "s)"
 	}
-	re, err := regexp.Compile(prefix + opts.Pattern)
+	re, err := regexp.Compile(prefix + pattern)
 	if err != nil {
 		return nil, fmt.Errorf("invalid regular expression %q: %v", opts.Pattern, err)
 	}
@@ -239,12 +247,12 @@ func ComparePaths(a, b string) int {
 // window makes the whole file binary, one further in ends the search there.
 const binaryWindow = 64 << 10
 
-// searchable returns the part of buf ripgrep would search, and false when
-// the file is binary from the start.
-func searchable(buf []byte) ([]byte, bool) {
+// searchable returns the part of buf ripgrep would search, false when
+// the file is binary from the start, and the NUL byte's offset (-1 none).
+func searchable(buf []byte) ([]byte, bool, int) {
 	z := bytes.IndexByte(buf, 0)
 	if z < 0 {
-		return buf, true
+		return buf, true, -1
 	}
 	// Emulate ripgrep's line buffer: each fill reads up to the capacity
 	// after the last complete line; the fill that brings in the NUL is not
@@ -254,9 +262,9 @@ func searchable(buf []byte) ([]byte, bool) {
 		end := min(consumed+capacity, len(buf))
 		if z < end {
 			if consumed == 0 {
-				return nil, false
+				return nil, false, z
 			}
-			return buf[:consumed], true
+			return buf[:consumed], true, z
 		}
 		nl := bytes.LastIndexByte(buf[consumed:end], '\n')
 		if nl < 0 {
@@ -269,8 +277,12 @@ func searchable(buf []byte) ([]byte, bool) {
 
 // searchBytes searches one file's content.
 func (s *Searcher) searchBytes(buf []byte) (FileResult, bool) {
-	buf, ok := searchable(buf)
+	buf, ok, nul := searchable(buf)
 	if !ok || len(buf) == 0 {
+		return FileResult{}, false
+	}
+	if nul >= 0 && s.opts.Mode == Count {
+		// rg prints no count for a file it stopped searching as binary.
 		return FileResult{}, false
 	}
 	var spans []span
@@ -284,7 +296,7 @@ func (s *Searcher) searchBytes(buf []byte) (FileResult, bool) {
 	if count == 0 {
 		return FileResult{}, false
 	}
-	fr := FileResult{Count: count}
+	fr := FileResult{Count: count, BinaryOffset: nul}
 	if s.opts.Mode == Content {
 		fr.Lines = s.render(buf, spans)
 	}

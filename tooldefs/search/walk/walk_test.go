@@ -367,8 +367,10 @@ var _ = Describe("Walk compared with rg --files", Label("differential"), func() 
 		})
 	}
 
-	It("lists the same files as rg in this repository", func() {
-		compare(repoRoot(), walk.Options{})
+	It("lists the same files as rg in this repository (a snapshot of HEAD)", func() {
+		root := GinkgoT().TempDir()
+		Expect(searchtest.SnapshotRepo(repoRoot(), root)).To(Succeed())
+		compare(root, walk.Options{})
 	})
 })
 
