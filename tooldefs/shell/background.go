@@ -119,7 +119,7 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 	cmd := newCmd(opts.Command, opts.Dir, opts.Env, out)
 	if err := cmd.Start(); err != nil {
 		os.Remove(out.Name())
-		return nil, fmt.Errorf("start bash: %w", err)
+		return nil, startError(err)
 	}
 	t := &Task{
 		ID: id, Command: opts.Command, Description: opts.Description,

@@ -163,7 +163,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	cmd := newCmd(script, opts.Dir, opts.Env, out)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return Result{}, fmt.Errorf("start bash: %w", err)
+		return Result{}, startError(err)
 	}
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- cmd.Wait() }()
@@ -228,6 +228,15 @@ func newCmd(script, dir string, env []string, out *os.File) *exec.Cmd {
 	cmd.Stderr = out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd
+}
+
+// startError explains a failure to start bash; a missing bash says how to
+// fix it.
+func startError(err error) error {
+	if errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("start bash: %w (the Bash tool needs bash on PATH: install it, or fix PATH)", err)
+	}
+	return fmt.Errorf("start bash: %w", err)
 }
 
 // killGroup sends SIGTERM to the process group led by pid, then SIGKILL

@@ -272,3 +272,13 @@ var _ = Describe("Within", func() {
 		Expect(shell.Within(other, []string{link})).To(BeTrue())
 	})
 })
+
+var _ = Describe("a missing bash", func() {
+	It("is an error that says how to fix it", func() {
+		GinkgoT().Setenv("PATH", GinkgoT().TempDir())
+		_, err := shell.Run(context.Background(), shell.Options{Command: "ls", Dir: GinkgoT().TempDir(), TempDir: GinkgoT().TempDir()})
+		Expect(err).To(MatchError(ContainSubstring("needs bash on PATH")))
+		_, err = shell.NewRegistry().Start(shell.BackgroundOptions{Command: "ls", Dir: GinkgoT().TempDir(), TempDir: GinkgoT().TempDir()})
+		Expect(err).To(MatchError(ContainSubstring("needs bash on PATH")))
+	})
+})
