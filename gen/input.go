@@ -376,7 +376,7 @@ func applyTags(t *Type, tag string, required bool) string {
 func setKey(t *Type, key, val string) string {
 	c := &t.C
 	wrongKind := func() string {
-		return fmt.Sprintf("%s does not apply to a %s value", key, kindName(t))
+		return fmt.Sprintf("%s does not apply to %s value", key, article(kindName(t)))
 	}
 	uintArg := func() (int, string) {
 		n, err := strconv.ParseUint(val, 10, 31)
@@ -481,7 +481,7 @@ func checkNumber(t *Type, val string) string {
 			return "want a number"
 		}
 	default:
-		return fmt.Sprintf("does not apply to a %s value", kindName(t))
+		return fmt.Sprintf("does not apply to %s value", article(kindName(t)))
 	}
 	return ""
 }
@@ -517,6 +517,14 @@ func kindName(t *Type) string {
 		return "array"
 	}
 	return "JSON"
+}
+
+// article prefixes "a" or "an".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 func lowerFirst(s string) string {

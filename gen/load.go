@@ -56,6 +56,10 @@ func Load(ctx context.Context, cfg LoadConfig) (*Model, error) {
 		}
 		base = wd
 	}
+	base, err := filepath.Abs(base)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := filepath.Abs(cfg.Dir)
 	if err != nil {
 		return nil, err
@@ -304,8 +308,23 @@ func (b *builder) checkTags() {
 	}
 }
 
-// checkNames reports a name or alias used twice within one variant.
+// checkNames reports a name or alias used twice within a variant, once
+// per clash, naming the variants where it clashes.
 func (b *builder) checkNames(tools []*Tool) {
+	type clash struct {
+		t, o     *Tool
+		what, n  string
+		variants []string
+	}
+	var clashes []*clash
+	find := func(t, o *Tool, n string) *clash {
+		for _, c := range clashes {
+			if c.t == t && c.o == o && c.n == n {
+				return c
+			}
+		}
+		return nil
+	}
 	for _, v := range Variants {
 		owner := map[string]*Tool{}
 		for _, t := range tools {
@@ -313,23 +332,36 @@ func (b *builder) checkNames(tools []*Tool) {
 				continue
 			}
 			for i, n := range append([]string{t.Name}, t.Aliases...) {
-				what := "name"
-				if i > 0 {
-					what = "alias"
-				}
-				if o := owner[n]; o != nil && o != t {
-					b.e.add(t.Pos, "%s %q of tool %s is already used by tool %s (%s) in the %s variant; names and aliases must be unique",
-						what, n, t.TypeName, o.TypeName, b.e.rel(o.Pos), v.Name)
+				o := owner[n]
+				if o == nil || o == t {
+					owner[n] = t
 					continue
 				}
-				owner[n] = t
+				c := find(t, o, n)
+				if c == nil {
+					what := "name"
+					if i > 0 {
+						what = "alias"
+					}
+					c = &clash{t: t, o: o, what: what, n: n}
+					clashes = append(clashes, c)
+				}
+				c.variants = append(c.variants, v.Name)
 			}
 		}
 	}
+	for _, c := range clashes {
+		where := "the " + c.variants[0] + " variant"
+		if len(c.variants) > 1 {
+			where = "variants " + variantNames(c.variants)
+		}
+		b.e.add(c.t.Pos, "%s %q of tool %s is already used by tool %s (%s) in %s; names and aliases must be unique",
+			c.what, c.n, c.t.TypeName, c.o.TypeName, b.e.rel(c.o.Pos), where)
+	}
 	files := map[string]*Tool{}
 	for _, t := range tools {
-		if o := files[t.FileBase]; o != nil {
-			b.e.add(t.Pos, "tool %s and tool %s both generate %s_tool.go; rename one", o.Name, t.Name, t.FileBase)
+		if o := files[t.FileBase]; o != nil && o.Name != t.Name {
+			b.e.add(t.Pos, "tools %s and %s would both generate %s_tool.go; rename one", o.Name, t.Name, t.FileBase)
 		}
 		files[t.FileBase] = t
 	}

@@ -199,11 +199,12 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 		ok = s.matches(sig, callSpec)
 	}
 	if !ok {
-		if sig.Params().Len() != 3 || !isStructPtr(sig.Params().At(1).Type()) {
-			s.in = nil
+		s.in, s.out = nil, nil
+		if sig.Params().Len() >= 2 && isStructPtr(sig.Params().At(1).Type()) {
+			s.in = sig.Params().At(1).Type()
 		}
-		if sig.Results().Len() != 2 {
-			s.out = nil
+		if sig.Results().Len() >= 1 && !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+			s.out = sig.Results().At(0).Type()
 		}
 		b.e.add(callPos, "%s.Call has the wrong signature %s; want %s", recv,
 			types.TypeString(sig, qual), s.want(recv, callSpec))
@@ -229,7 +230,7 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 		}
 		if m.marker != "" && set.has(m.marker) {
 			mk, _ := set.get(m.marker)
-			b.e.add(mk.Pos, "+tool:%s: %s also has a %s method; keep one (the method decides per input, the marker for every input)",
+			b.e.add(mk.Pos, "+tool:%s: %s also has the method %s; keep one (the method decides per input, the marker for every input)",
 				m.marker, recv, m.name)
 			good = false
 			continue

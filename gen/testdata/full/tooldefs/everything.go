@@ -124,7 +124,9 @@ func (*Everything) IsReadOnly(in *EverythingInput) bool { return len(in.Edits) =
 func (Everything) IsEnabled() bool { return true }
 
 // UserFacingName names the mode.
-func (Everything) UserFacingName(in *EverythingInput) string { return "Everything(" + string(in.Mode) + ")" }
+func (Everything) UserFacingName(in *EverythingInput) string {
+	return "Everything(" + string(in.Mode) + ")"
+}
 
 // ResultBlocks renders the count.
 func (Everything) ResultBlocks(out EverythingOutput) []runtime.Block {
@@ -151,4 +153,6 @@ func (Everything) RenderRejected(*EverythingInput) string { return "no" }
 func (Everything) RenderError(_ *EverythingInput, err error) string { return "failed: " + err.Error() }
 
 // RenderGrouped counts the calls.
-func (Everything) RenderGrouped(ins []*EverythingInput) string { return fmt.Sprintf("%d calls", len(ins)) }
+func (Everything) RenderGrouped(ins []*EverythingInput) string {
+	return fmt.Sprintf("%d calls", len(ins))
+}

@@ -1,0 +1,90 @@
+package gen_test
+
+import (
+	"go/token"
+	"os"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/gen"
+)
+
+// lines makes comment lines starting at line 10, column 3 of x.go.
+func lines(text ...string) []gen.CommentLine {
+	out := make([]gen.CommentLine, len(text))
+	for i, t := range text {
+		out[i] = gen.CommentLine{Text: t, Pos: token.Position{Filename: "x.go", Line: 10 + i, Column: 3}}
+	}
+	return out
+}
+
+var _ = Describe("ParseMarkers", func() {
+	DescribeTable("well-formed markers",
+		func(line string, want gen.Marker) {
+			ms, errs := gen.ParseMarkers(lines(line), gen.ScopeType)
+			Expect(errs).To(BeEmpty())
+			Expect(ms).To(HaveLen(1))
+			Expect(ms[0].Key).To(Equal(want.Key))
+			Expect(ms[0].Value).To(Equal(want.Value))
+		},
+		Entry("a flag", " +tool:readOnly", gen.Marker{Key: "readOnly"}),
+		Entry("a bare string", " +tool:name=Glob", gen.Marker{Key: "name", Value: "Glob"}),
+		Entry("a quoted string", ` +tool:searchHint="find files, fast"`, gen.Marker{Key: "searchHint", Value: "find files, fast"}),
+		Entry("a quoted string with escapes", ` +tool:userFacingName="say \"hi\""`, gen.Marker{Key: "userFacingName", Value: `say "hi"`}),
+		Entry("spaces around", "   +tool:alias = Old  ", gen.Marker{Key: "alias", Value: "Old"}),
+		Entry("an enum word", " +tool:interrupt=cancel", gen.Marker{Key: "interrupt", Value: "cancel"}),
+	)
+
+	DescribeTable("bad markers are positioned errors",
+		func(line, want string) {
+			ms, errs := gen.ParseMarkers(lines(line), gen.ScopeType)
+			Expect(ms).To(BeEmpty())
+			Expect(errs).To(HaveLen(1))
+			Expect(errs[0].Error()).To(Equal(want))
+		},
+		Entry("unknown key with a suggestion", " +tool:readonly", "x.go:10:4: +tool:readonly: unknown marker; did you mean +tool:readOnly?"),
+		Entry("unknown key", " +tool:fast", "x.go:10:4: +tool:fast: unknown marker; known markers: name, alias, readOnly, concurrencySafe, destructive, searchHint, interrupt, shouldDefer, alwaysLoad, disabled, userFacingName"),
+		Entry("a value on a flag", " +tool:readOnly=yes", `x.go:10:4: +tool:readOnly: takes no value (got "yes")`),
+		Entry("no value on a string", " +tool:name", "x.go:10:4: +tool:name: needs a value, e.g. +tool:name=Glob"),
+		Entry("an empty value", " +tool:name=", "x.go:10:4: +tool:name: needs a value, e.g. +tool:name=Glob"),
+		Entry("a word outside the enum", " +tool:interrupt=stop", `x.go:10:4: +tool:interrupt: want one of cancel, block (got "stop")`),
+		Entry("a bad quoted string", ` +tool:searchHint="open`, `x.go:10:4: +tool:searchHint: bad quoted string "open; use Go syntax, e.g. +tool:searchHint="find files"`),
+		Entry("no key", " +tool", "x.go:10:4: +tool: marker without a key; write +tool:key or +tool:key=value"),
+	)
+
+	It("ignores lines that are not markers", func() {
+		ms, errs := gen.ParseMarkers(lines(" Glob finds files.", "", " see +tool:name in the docs", " +toolbox"), gen.ScopeType)
+		Expect(errs).To(BeEmpty())
+		Expect(ms).To(BeEmpty())
+	})
+
+	It("rejects a repeated marker but allows repeated aliases", func() {
+		ms, errs := gen.ParseMarkers(lines(" +tool:name=A", " +tool:alias=X", " +tool:alias=Y", " +tool:name=B"), gen.ScopeType)
+		Expect(ms).To(HaveLen(3))
+		Expect(errs).To(HaveLen(1))
+		Expect(errs[0].Error()).To(Equal("x.go:13:4: +tool:name: repeated (first at line 10); give it once"))
+	})
+
+	It("rejects type markers in a field doc comment", func() {
+		_, errs := gen.ParseMarkers(lines(" +tool:readOnly"), gen.ScopeField)
+		Expect(errs).To(HaveLen(1))
+		Expect(errs[0].Msg).To(Equal("+tool:readOnly: belongs in a type doc comment, not a field doc comment"))
+	})
+
+	It("is documented in tooldefs/doc.go, key by key", func() {
+		doc, err := os.ReadFile("../tooldefs/doc.go")
+		Expect(err).NotTo(HaveOccurred())
+		for _, m := range gen.Markers {
+			found := false
+			for _, l := range strings.Split(string(doc), "\n") {
+				f := strings.Fields(strings.TrimPrefix(l, "//"))
+				if len(f) >= 3 && f[0] == m.Key && strings.Contains(l, m.Example) {
+					found = true
+				}
+			}
+			Expect(found).To(BeTrue(), "tooldefs/doc.go has no table row for +tool:%s with example %s", m.Key, m.Example)
+		}
+	})
+})

@@ -1,0 +1,3 @@
+//go:build external
+
+package tooldefs
