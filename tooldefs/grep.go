@@ -20,7 +20,7 @@ import (
 //
 // Usage:
 // - ALWAYS use Grep for search tasks. NEVER invoke `grep` or `rg` as a Bash command. The Grep tool has been optimized for correct permissions and access.
-// - Supports full regex syntax (RE2, e.g. "log.*Error", "function\\s+\\w+").
+// - Supports full regex syntax (RE2, e.g. "log.*Error", "function\s+\w+").
 // - Filter files with the glob parameter (e.g. "*.js", "**/*.tsx") or the type parameter (e.g. "js", "py", "rust").
 // - Output modes: "content" shows matching lines, "files_with_matches" shows only file paths (default, newest first), "count" shows match counts.
 // - Use the Agent tool for open-ended searches requiring multiple rounds.
