@@ -186,6 +186,10 @@ var _ = Describe("IsReadOnly", func() {
 		Entry(nil, "date 010100002020", false),
 		Entry(nil, "hostname evil", false),
 		Entry(nil, "test -v 'a[$(id)]'", false),
+		Entry(nil, "x=-v; y='a[$(id)]'; printf $x $y z", false),
+		Entry(nil, "[ $x $y ]", false),
+		Entry(nil, "file $f", false),
+		Entry(nil, "[[ -f $x ]] && cat \"$x\"", true),
 		// Background, functions, odd syntax, parse failures.
 		Entry(nil, "sleep 100 &", false),
 		Entry(nil, "f() { ls; }; f", false),

@@ -25,10 +25,13 @@ func init() {
 	} {
 		allowlist[name] = anyArgs
 	}
-	allowlist["printf"] = bannedOptions(false, "v") // -v assigns, with subscript evaluation
-	allowlist["test"] = bannedOptions(false, "v", "R")
-	allowlist["["] = bannedOptions(false, "v", "R")
-	allowlist["file"] = bannedOptions(false, "C", "compile")
+	// printf -v and test -v evaluate array subscripts, which can run command
+	// substitutions; a $x argument could become -v at run time, so all
+	// arguments must be static.
+	allowlist["printf"] = bannedOptions(true, "v")
+	allowlist["test"] = bannedOptions(true, "v", "R")
+	allowlist["["] = bannedOptions(true, "v", "R")
+	allowlist["file"] = bannedOptions(true, "C", "compile")
 	allowlist["sort"] = bannedOptions(true, "o", "output", "compress-program")
 	allowlist["tree"] = bannedOptions(true, "o")
 	allowlist["rg"] = bannedOptions(true, "pre", "hostname-bin")
