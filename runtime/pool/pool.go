@@ -18,6 +18,7 @@ package pool
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
 )
@@ -65,6 +66,23 @@ type Pool struct {
 	mode     DeferMode
 	window   int
 	pending  PendingServers
+
+	docsOnce sync.Once
+	docs     map[runtime.Tool]toolDoc
+}
+
+// docOf returns the search document of a pool tool, built once.
+func (p *Pool) docOf(t runtime.Tool) toolDoc {
+	p.docsOnce.Do(func() {
+		p.docs = make(map[runtime.Tool]toolDoc, len(p.tools))
+		for _, t := range p.tools {
+			p.docs[t] = newToolDoc(t)
+		}
+	})
+	if d, ok := p.docs[t]; ok {
+		return d
+	}
+	return newToolDoc(t)
 }
 
 // Assemble runs the pipeline over the compiled-in tools (base, in any

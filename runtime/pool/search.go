@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -115,7 +114,11 @@ func Search(c Catalog, query string, maxResults int) (SearchResult, error) {
 			}
 		}
 	} else {
-		found = keywordSearch(q, deferred, all, maxResults)
+		docOf := newToolDoc
+		if p, ok := c.(*Pool); ok {
+			docOf = p.docOf
+		}
+		found = keywordSearch(q, deferred, all, maxResults, docOf)
 	}
 	for _, t := range found {
 		res.Matches = append(res.Matches, t.Name())
@@ -154,7 +157,7 @@ var stopWords = map[string]bool{
 	"please": true, "want": true, "need": true, "can": true, "how": true, "do": true,
 }
 
-func keywordSearch(q string, deferred, all []runtime.Tool, max int) []runtime.Tool {
+func keywordSearch(q string, deferred, all []runtime.Tool, max int, docOf func(runtime.Tool) toolDoc) []runtime.Tool {
 	lower := strings.ToLower(q)
 	// Exact name: the model used a bare name instead of select:.
 	if t := findFold(deferred, lower); t != nil {
@@ -193,10 +196,6 @@ func keywordSearch(q string, deferred, all []runtime.Tool, max int) []runtime.To
 		optional = meaningful
 	}
 	terms := append(slices.Clone(required), optional...)
-	pats := map[string]*regexp.Regexp{}
-	for _, t := range terms {
-		pats[t] = termPattern(t)
-	}
 	type scored struct {
 		t     runtime.Tool
 		score int
@@ -204,10 +203,10 @@ func keywordSearch(q string, deferred, all []runtime.Tool, max int) []runtime.To
 	}
 	var hits []scored
 	for i, t := range deferred {
-		doc := newToolDoc(t)
+		doc := docOf(t)
 		ok := true
 		for _, r := range required {
-			if !doc.has(r, pats[r]) {
+			if !doc.has(r) {
 				ok = false
 				break
 			}
@@ -217,7 +216,7 @@ func keywordSearch(q string, deferred, all []runtime.Tool, max int) []runtime.To
 		}
 		score := 0
 		for _, term := range terms {
-			score += doc.score(term, pats[term])
+			score += doc.score(term)
 		}
 		if score > 0 {
 			hits = append(hits, scored{t, score, i})
@@ -239,12 +238,31 @@ func keywordSearch(q string, deferred, all []runtime.Tool, max int) []runtime.To
 	return out
 }
 
-// termPattern matches a term at a word start in a description, allowing
-// a plural or verb ending ("issue" finds "issues", "creates" finds
-// "create").
-func termPattern(term string) *regexp.Regexp {
+// wordMatches reports whether a description word matches a term: the
+// same word, or the term's stem followed by at most three letters, so
+// "issue" finds "issues" and "creates" finds "create".
+func wordMatches(word, term, stem string) bool {
+	if word == term {
+		return true
+	}
+	return strings.HasPrefix(word, stem) && len(word)-len(stem) <= 3
+}
+
+func anyWord(words []string, term string) bool {
 	stem := stemOf(term)
-	return regexp.MustCompile(`\b` + regexp.QuoteMeta(stem) + `[a-z]{0,3}\b`)
+	for _, w := range words {
+		if wordMatches(w, term, stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// words splits lower-case text into words of letters and digits.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
 }
 
 // stemOf strips a plural or verb ending.
@@ -262,8 +280,8 @@ type toolDoc struct {
 	parts []string
 	full  string
 	mcp   bool
-	hint  string
-	desc  string
+	hint  []string
+	desc  []string
 }
 
 func newToolDoc(t runtime.Tool) toolDoc {
@@ -272,25 +290,25 @@ func newToolDoc(t runtime.Tool) toolDoc {
 		parts: parts,
 		full:  strings.Join(parts, " "),
 		mcp:   IsMCP(t),
-		hint:  strings.ToLower(t.SearchHint()),
-		desc:  strings.ToLower(t.Description()),
+		hint:  words(t.SearchHint()),
+		desc:  words(t.Description()),
 	}
 }
 
-func (d toolDoc) has(term string, pat *regexp.Regexp) bool {
+func (d toolDoc) has(term string) bool {
 	for _, p := range d.parts {
 		if strings.Contains(p, term) || stemOf(p) == stemOf(term) {
 			return true
 		}
 	}
-	return pat.MatchString(d.desc) || pat.MatchString(d.hint)
+	return anyWord(d.desc, term) || anyWord(d.hint, term)
 }
 
 // score weighs one term: a whole name part 10 (12 for MCP tools, whose
 // server and action names are what models search for), part of a name
 // part 5 (6), the name as a fallback 3, the search hint 4, the
 // description 2.
-func (d toolDoc) score(term string, pat *regexp.Regexp) int {
+func (d toolDoc) score(term string) int {
 	s := 0
 	exact, partial := false, false
 	for _, p := range d.parts {
@@ -312,10 +330,10 @@ func (d toolDoc) score(term string, pat *regexp.Regexp) int {
 	case strings.Contains(d.full, term):
 		s += 3
 	}
-	if d.hint != "" && pat.MatchString(d.hint) {
+	if anyWord(d.hint, term) {
 		s += 4
 	}
-	if pat.MatchString(d.desc) {
+	if anyWord(d.desc, term) {
 		s += 2
 	}
 	return s
