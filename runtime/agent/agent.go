@@ -1,0 +1,476 @@
+// Package agent is the conversation loop: it sends the conversation and the
+// tool list to a model, hands each tool_use block to the streaming executor
+// the moment it finishes streaming, sends the results back as one user
+// turn, and repeats until the model ends its turn, a turn limit is reached,
+// or the user interrupts.
+//
+// The loop keeps the conversation valid for the API whatever happens:
+// every tool_use in the history is answered by a tool_result, also after
+// an interrupt, a failed stream or a tool crash. Context modifiers (a cd in
+// Bash, a file read) change the ToolContext the next turn's calls see.
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/provider"
+)
+
+// InterruptNotice is the text the loop adds to the conversation when the
+// user interrupts a turn, as Claude Code does.
+const InterruptNotice = "[Request interrupted by user]"
+
+// Config is what an Agent is made of.
+type Config struct {
+	// Provider is the model.
+	Provider provider.Provider
+	// Tools are the tools the model may call, in the order sent to the API
+	// (keep it stable: it is part of the prompt cache key).
+	Tools []runtime.Tool
+	// Sent, if set, are the tools whose definitions go to the model (the
+	// pool without deferred tools); Tools may hold more, all callable.
+	Sent []runtime.Tool
+	// CanUseTool decides permissions; nil allows every call.
+	CanUseTool orchestrate.CanUseToolFunc
+	// MaxConcurrency caps parallel calls; 0 reads the environment.
+	MaxConcurrency int
+	// System is the system prompt.
+	System string
+	// MaxTurns caps the model requests of one Run; 0 means no cap.
+	MaxTurns int
+	// MaxTokens caps each response; 0 lets the provider choose.
+	MaxTokens int
+	// Observer, if set, sees every event. It is called from the loop's
+	// goroutine and from running tools' goroutines, so it must be safe for
+	// concurrent use, and quick.
+	Observer func(Event)
+}
+
+// Agent runs conversations. Use one Agent per conversation; Run may be
+// called again to continue it with a new prompt, but not concurrently.
+type Agent struct {
+	cfg   Config
+	tc    *runtime.ToolContext
+	exec  *orchestrate.Executor
+	tools []provider.Tool
+
+	messages []provider.Message
+
+	mu          sync.Mutex
+	turnCancel  context.CancelFunc
+	run         *orchestrate.StreamingExecutor
+	interrupted bool
+}
+
+// New returns an agent whose tools run in tc (the working directory, the
+// file-state cache); tc carries context changes from turn to turn.
+func New(cfg Config, tc *runtime.ToolContext) *Agent {
+	a := &Agent{cfg: cfg, tc: tc}
+	wrapped := make([]runtime.Tool, len(cfg.Tools))
+	for i, t := range cfg.Tools {
+		wrapped[i] = &observed{Tool: t, a: a}
+	}
+	a.exec = &orchestrate.Executor{Tools: wrapped, CanUseTool: cfg.CanUseTool, MaxConcurrency: cfg.MaxConcurrency}
+	sent := cfg.Sent
+	if sent == nil {
+		sent = cfg.Tools
+	}
+	a.tools = provider.ToolsOf(sent)
+	return a
+}
+
+// Messages returns the conversation so far.
+func (a *Agent) Messages() []provider.Message { return a.messages }
+
+// ToolContext returns the context tools run in, with every change applied.
+func (a *Agent) ToolContext() *runtime.ToolContext { return a.tc }
+
+// Interrupt interrupts the current turn: the model stream stops, running
+// calls whose interrupt behaviour is cancel stop, block calls finish, and
+// Run returns with StopInterrupted once every call has its result. It is
+// safe to call from any goroutine (a signal handler); without a running
+// turn it does nothing.
+func (a *Agent) Interrupt() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.turnCancel == nil || a.interrupted {
+		return
+	}
+	a.interrupted = true
+	a.turnCancel()
+	if a.run != nil {
+		a.run.Interrupt()
+	}
+}
+
+func (a *Agent) isInterrupted() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.interrupted
+}
+
+func (a *Agent) emit(ev Event) {
+	if a.cfg.Observer == nil {
+		return
+	}
+	if ev.At.IsZero() {
+		ev.At = time.Now()
+	}
+	a.cfg.Observer(ev)
+}
+
+// Run adds prompt as a user message and runs the loop until the model ends
+// its turn, MaxTurns is reached, the user interrupts, or ctx is cancelled
+// (cancelling ctx stops every call, whatever its interrupt behaviour). An
+// empty prompt continues the conversation as it stands.
+func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
+	start := time.Now()
+	out := &Outcome{}
+	if prompt != "" {
+		a.messages = append(a.messages, provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(prompt)}})
+	}
+	for {
+		if a.cfg.MaxTurns > 0 && out.Turns >= a.cfg.MaxTurns {
+			out.Stop = StopMaxTurns
+			break
+		}
+		out.Turns++
+		done := a.turn(ctx, out)
+		if done {
+			break
+		}
+	}
+	out.Duration = time.Since(start)
+	a.emit(Event{Kind: EventDone, Turn: out.Turns, Outcome: out})
+	return out
+}
+
+// turn makes one model request and runs its calls; it reports whether
+// the run is over (out.Stop set).
+func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
+	turnCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	streams := a.cfg.Provider.Streams()
+	var run *orchestrate.StreamingExecutor
+	if streams {
+		// The executor hangs off the session context, not the turn's: a
+		// user interrupt stops only cancel-on-interrupt calls.
+		run = orchestrate.NewStreaming(ctx, a.exec, a.tc)
+	}
+	a.mu.Lock()
+	a.turnCancel, a.run, a.interrupted = cancel, run, false
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		a.turnCancel, a.run = nil, nil
+		a.mu.Unlock()
+	}()
+
+	cwd := a.tc.Cwd // no call runs yet: safe to read
+	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: a.tools, MaxTokens: a.cfg.MaxTokens}
+	a.emit(Event{Kind: EventRequest, Turn: out.Turns})
+
+	s := &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}
+	final, streamErr := s.stream(turnCtx, req)
+	interrupted := a.isInterrupted() || (ctx.Err() != nil)
+
+	if streamErr != nil && !interrupted {
+		// The turn is dropped: nothing of it enters the history, and no
+		// result of it leaks out.
+		if run != nil {
+			run.Discard()
+			run.Wait()
+		}
+		out.Stop, out.Err = StopError, streamErr
+		return true
+	}
+
+	var msg provider.Message
+	if final != nil && !interrupted {
+		msg = final.Message
+		out.Usage = out.Usage.Add(final.Usage)
+		for _, b := range msg.Content {
+			if b.Type == provider.TextBlock && b.Text != "" {
+				out.Text = b.Text
+			}
+		}
+	} else {
+		msg = s.partial()
+		if t := s.text.String(); t != "" {
+			out.Text = t
+		}
+	}
+	uses := msg.ToolUses()
+
+	// Calls the stream did not announce one by one (a non-streaming
+	// provider, or a final message with more blocks) run now.
+	var late []orchestrate.ToolUse
+	for _, b := range uses {
+		if !s.added[b.ID] {
+			late = append(late, orchestrate.ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
+			s.queued(b)
+		}
+	}
+	if run == nil {
+		run = a.exec.Start(ctx, late, a.tc)
+		a.mu.Lock()
+		a.run = run
+		if a.interrupted {
+			run.Interrupt()
+		}
+		a.mu.Unlock()
+	} else {
+		for _, u := range late {
+			_ = run.Add(u)
+		}
+	}
+	if interrupted {
+		run.Interrupt()
+	}
+
+	if len(msg.Content) > 0 {
+		a.messages = append(a.messages, msg)
+		a.emit(Event{Kind: EventAssistant, Turn: out.Turns, Message: &msg, Stop: final.stopReason(), Usage: final.usage()})
+	}
+
+	for ev := range run.Results() {
+		s.handle(ev)
+	}
+	if a.tc.Cwd != cwd {
+		a.emit(Event{Kind: EventContext, Turn: out.Turns, Text: "working directory is now " + a.tc.Cwd})
+	}
+	interrupted = interrupted || a.isInterrupted() || ctx.Err() != nil
+
+	// Every tool_use gets its tool_result, in the blocks' order.
+	user := provider.Message{Role: provider.User}
+	for _, b := range uses {
+		ev, ok := s.results[b.ID]
+		var res runtime.Result
+		if ok {
+			res = ev.Result
+		} else {
+			res = runtime.ErrorResult("Error: the call was not run: the turn was interrupted before it could start")
+		}
+		out.ToolCalls++
+		if res.IsError {
+			out.ToolErrors++
+		}
+		user.Content = append(user.Content, provider.ToolResult(b.ID, res))
+	}
+	if interrupted {
+		user.Content = append(user.Content, provider.Text(InterruptNotice))
+	}
+	if len(user.Content) > 0 {
+		a.messages = append(a.messages, user)
+		a.emit(Event{Kind: EventUser, Turn: out.Turns, Message: &user})
+	}
+
+	switch {
+	case interrupted:
+		a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
+		out.Stop = StopInterrupted
+		return true
+	case len(uses) == 0:
+		out.Stop = StopEndTurn
+		return true
+	}
+	return false
+}
+
+// turnState is the bookkeeping of one turn.
+type turnState struct {
+	a    *Agent
+	run  *orchestrate.StreamingExecutor
+	turn int
+
+	text    strings.Builder // text of the current text block
+	blocks  []provider.Block
+	added   map[string]bool
+	results map[string]orchestrate.Event
+}
+
+type streamItem struct {
+	ev  provider.Event
+	err error
+}
+
+// finalEvent is the EventMessage of a stream.
+type finalEvent provider.Event
+
+func (f *finalEvent) stopReason() provider.StopReason {
+	if f == nil {
+		return ""
+	}
+	return f.StopReason
+}
+
+func (f *finalEvent) usage() provider.Usage {
+	if f == nil {
+		return provider.Usage{}
+	}
+	return f.Usage
+}
+
+// resultPoll is how often results finished while the model still streams
+// are picked up when the stream itself is quiet.
+const resultPoll = 15 * time.Millisecond
+
+// stream reads the response, adding finished tool_use blocks to the
+// executor and passing on results that are ready meanwhile.
+func (s *turnState) stream(ctx context.Context, req provider.Request) (*finalEvent, error) {
+	items := make(chan streamItem)
+	stop := make(chan struct{})
+	go func() {
+		defer close(items)
+		for ev, err := range s.a.cfg.Provider.Stream(ctx, req) {
+			select {
+			case items <- streamItem{ev, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		for range items { // let the reader goroutine end
+		}
+	}()
+
+	var tick <-chan time.Time
+	if s.run != nil {
+		t := time.NewTicker(resultPoll)
+		defer t.Stop()
+		tick = t.C
+	}
+	var final *finalEvent
+	for {
+		select {
+		case <-tick:
+			s.drain()
+			continue
+		case it, ok := <-items:
+			if !ok {
+				if final == nil {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+					return nil, errors.New("the model's stream ended without a message")
+				}
+				return final, nil
+			}
+			if it.err != nil {
+				return nil, it.err
+			}
+			s.apply(it.ev)
+			if it.ev.Type == provider.EventMessage {
+				f := finalEvent(it.ev)
+				final = &f
+			}
+			s.drain()
+		}
+	}
+}
+
+// apply handles one stream event.
+func (s *turnState) apply(ev provider.Event) {
+	switch ev.Type {
+	case provider.EventText:
+		s.text.WriteString(ev.Text)
+		s.a.emit(Event{Kind: EventText, Turn: s.turn, Text: ev.Text})
+	case provider.EventToolUse:
+		s.flushText()
+		b := ev.Block
+		s.blocks = append(s.blocks, b)
+		if s.run != nil {
+			if s.added == nil {
+				s.added = map[string]bool{}
+			}
+			if !s.added[b.ID] {
+				s.queued(b)
+				_ = s.run.Add(orchestrate.ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
+			}
+		}
+	}
+}
+
+// queued records that b was handed to the executor.
+func (s *turnState) queued(b provider.Block) {
+	if s.added == nil {
+		s.added = map[string]bool{}
+	}
+	s.added[b.ID] = true
+	s.a.emit(Event{Kind: EventToolQueued, Turn: s.turn, ID: b.ID, Name: b.Name,
+		Tool: runtime.Lookup(s.a.exec.Tools, b.Name), RawInput: b.Input})
+}
+
+func (s *turnState) flushText() {
+	if s.text.Len() > 0 {
+		s.blocks = append(s.blocks, provider.Text(s.text.String()))
+		s.text.Reset()
+	}
+}
+
+// partial is the message as far as it streamed: text so far and the
+// tool_use blocks that finished (an unfinished one is dropped: its input
+// is incomplete and it never ran).
+func (s *turnState) partial() provider.Message {
+	s.flushText()
+	return provider.Message{Role: provider.Assistant, Content: s.blocks}
+}
+
+// drain passes on what the executor has ready.
+func (s *turnState) drain() {
+	if s.run == nil {
+		return
+	}
+	for ev := range s.run.Ready() {
+		s.handle(ev)
+	}
+}
+
+func (s *turnState) handle(ev orchestrate.Event) {
+	if ev.Kind != orchestrate.EventResult {
+		return // progress is observed live, from the call itself
+	}
+	s.results[ev.ID] = ev
+	s.a.emit(Event{Kind: EventToolResult, Turn: s.turn, ID: ev.ID, Name: ev.Name, Tool: ev.Tool, Input: ev.Input, Call: &ev})
+}
+
+// observed wraps a tool to report when its calls start and what progress
+// they make, as it happens.
+type observed struct {
+	runtime.Tool
+	a *Agent
+}
+
+// Unwrap returns the wrapped tool.
+func (o *observed) Unwrap() runtime.Tool { return o.Tool }
+
+// Call reports the start, forwards progress to the observer, and passes
+// context modifications through.
+func (o *observed) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
+	if call == nil {
+		return o.Tool.Call(ctx, input, call)
+	}
+	name := o.Tool.Name()
+	o.a.emit(Event{Kind: EventToolStart, ID: call.ID, Name: name, Tool: o.Tool, Input: input})
+	inner := runtime.NewCall(call.ID, call.Context, func(p any) {
+		o.a.emit(Event{Kind: EventToolProgress, ID: call.ID, Name: name, Tool: o.Tool, Input: input, Progress: p})
+		call.Progress(p)
+	})
+	defer func() {
+		if m := inner.Modifier(); m != nil {
+			call.ModifyContext(m)
+		}
+	}()
+	return o.Tool.Call(ctx, input, inner)
+}

@@ -1,0 +1,109 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/provider"
+)
+
+// EventKind names what happened in the loop.
+type EventKind int
+
+const (
+	// EventRequest: a request is being sent to the model (Turn is its
+	// number, from 1).
+	EventRequest EventKind = iota
+	// EventText: a text delta from the model.
+	EventText
+	// EventToolQueued: a tool_use block finished streaming and was handed
+	// to the executor (ID, Name, Tool, RawInput).
+	EventToolQueued
+	// EventToolStart: a call began running, after its permission check
+	// (ID, Name, Tool, Input).
+	EventToolStart
+	// EventToolProgress: a running call reported progress (Progress).
+	EventToolProgress
+	// EventToolResult: a call's one result, in call order (Call).
+	EventToolResult
+	// EventAssistant: the model's whole message for this turn (Message,
+	// Stop, Usage).
+	EventAssistant
+	// EventUser: the user message the loop adds: the tool results, and the
+	// interruption notice if any (Message).
+	EventUser
+	// EventContext: tools changed the context, e.g. the working directory
+	// (Text says what).
+	EventContext
+	// EventInterrupted: the user interrupted the turn.
+	EventInterrupted
+	// EventDone: the run ended (Outcome).
+	EventDone
+)
+
+// Event is one step of a run, handed to Config.Observer.
+type Event struct {
+	Kind EventKind
+	// Turn is the number of the model request the event belongs to.
+	Turn int
+	// Text is the delta of EventText or the note of EventContext.
+	Text string
+
+	// ID and Name identify the call of a tool event; Tool is nil when the
+	// name is unknown.
+	ID, Name string
+	Tool     runtime.Tool
+	// RawInput is the call's JSON input (EventToolQueued).
+	RawInput json.RawMessage
+	// Input is the decoded input (EventToolStart, EventToolProgress).
+	Input any
+	// Progress is the progress value of EventToolProgress.
+	Progress any
+	// Call is the result of EventToolResult.
+	Call *orchestrate.Event
+
+	// Message is set on EventAssistant and EventUser.
+	Message *provider.Message
+	// Stop and Usage are set on EventAssistant.
+	Stop  provider.StopReason
+	Usage provider.Usage
+
+	// Outcome is set on EventDone.
+	Outcome *Outcome
+	// At is when the event happened.
+	At time.Time
+}
+
+// StopReason says why a run ended.
+type StopReason string
+
+const (
+	// StopEndTurn: the model finished.
+	StopEndTurn StopReason = "end_turn"
+	// StopMaxTurns: the run hit Config.MaxTurns.
+	StopMaxTurns StopReason = "max_turns"
+	// StopInterrupted: the user interrupted.
+	StopInterrupted StopReason = "interrupted"
+	// StopError: the model request failed.
+	StopError StopReason = "error"
+)
+
+// Outcome sums up one Run.
+type Outcome struct {
+	Stop StopReason `json:"stop_reason"`
+	// Turns is the number of model requests made.
+	Turns int `json:"num_turns"`
+	// Text is the model's last text.
+	Text string `json:"result"`
+	// ToolCalls and ToolErrors count the calls run and those that failed.
+	ToolCalls  int `json:"tool_calls"`
+	ToolErrors int `json:"tool_errors"`
+	// Usage sums the tokens of every response.
+	Usage provider.Usage `json:"usage"`
+	// Duration is the run's wall time.
+	Duration time.Duration `json:"-"`
+	// Err is the failure behind StopError.
+	Err error `json:"-"`
+}

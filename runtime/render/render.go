@@ -1,0 +1,231 @@
+// Package render shows an agent run to a person or a script.
+//
+// The text format is a transcript: the model's text as it streams, and
+// every tool call drawn with the tool's own render methods (the fifth
+// element of the tool protocol): the use line, a live progress line while
+// it runs (spinner, elapsed time, the last output lines), a result
+// summary, and the rejected and error forms; consecutive parallel calls of
+// one tool are grouped with RenderGrouped. On a terminal it is styled with
+// lipgloss and the running calls are redrawn in place; when the output is
+// not a terminal, or NO_COLOR is set, it is plain text, and the live
+// region is left out so the output is stable (results are printed in call
+// order when they are yielded).
+//
+// The json format prints one object when the run ends; stream-json prints
+// one JSON event per line as Claude Code's does: a system init line, each
+// assistant and user message, and the result.
+package render
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/colorprofile"
+	"golang.org/x/term"
+
+	"github.com/agentcore/agentcore/runtime/agent"
+)
+
+// Format is an output format.
+type Format string
+
+const (
+	// Text is the human transcript.
+	Text Format = "text"
+	// JSON is one result object at the end.
+	JSON Format = "json"
+	// StreamJSON is one JSON event per line.
+	StreamJSON Format = "stream-json"
+)
+
+// ParseFormat checks a --output-format value.
+func ParseFormat(s string) (Format, error) {
+	switch Format(s) {
+	case Text, JSON, StreamJSON:
+		return Format(s), nil
+	case "":
+		return Text, nil
+	}
+	return "", fmt.Errorf("unknown output format %q: use text, json or stream-json", s)
+}
+
+// Options configure a Renderer.
+type Options struct {
+	// Format is the output format; default Text.
+	Format Format
+	// Styled turns on lipgloss styles (Text only).
+	Styled bool
+	// Live turns on the live region: running calls redrawn in place with a
+	// spinner (Text only; needs a terminal).
+	Live bool
+	// Width is the terminal width for the live region; default 100.
+	Width int
+	// Session fills session_id in the JSON formats.
+	Session string
+	// Init fills the stream-json init line.
+	Init Init
+}
+
+// Init describes the session in stream-json's first line.
+type Init struct {
+	Model          string   `json:"model"`
+	Cwd            string   `json:"cwd"`
+	Tools          []string `json:"tools"`
+	PermissionMode string   `json:"permissionMode"`
+}
+
+// Detect fills Styled, Live and Width for w: styled and live on a
+// terminal, plain when w is not one, when NO_COLOR is set (no styles) or
+// TERM is dumb.
+func Detect(w io.Writer, opts Options) Options {
+	f, ok := w.(*os.File)
+	tty := ok && term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
+	opts.Live = tty
+	opts.Styled = tty && os.Getenv("NO_COLOR") == ""
+	if tty {
+		if wd, _, err := term.GetSize(int(f.Fd())); err == nil && wd > 20 {
+			opts.Width = wd
+		}
+	}
+	return opts
+}
+
+// Renderer turns agent events into output. Observe is safe for concurrent
+// use; pass it as agent.Config.Observer.
+type Renderer struct {
+	mu   sync.Mutex
+	w    io.Writer
+	opts Options
+	tx   *transcript
+	js   *jsonOut
+
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// New returns a renderer writing to w. Call Close when the run is over.
+func New(w io.Writer, opts Options) *Renderer {
+	if opts.Format == "" {
+		opts.Format = Text
+	}
+	if opts.Width <= 0 {
+		opts.Width = 100
+	}
+	r := &Renderer{opts: opts, w: w}
+	switch opts.Format {
+	case Text:
+		out := w
+		if opts.Styled {
+			out = colorprofile.NewWriter(w, os.Environ())
+		}
+		r.tx = newTranscript(out, opts)
+		if opts.Live {
+			r.stop, r.done = make(chan struct{}), make(chan struct{})
+			go r.tick()
+		}
+	default:
+		r.js = newJSON(w, opts)
+	}
+	return r
+}
+
+// Prompt shows the user's prompt.
+func (r *Renderer) Prompt(text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tx != nil {
+		r.tx.prompt(text)
+	}
+	if r.js != nil {
+		r.js.prompt(text)
+	}
+}
+
+// Notice shows a line of information to the person (text format only;
+// scripts get it nowhere).
+func (r *Renderer) Notice(text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tx != nil {
+		r.tx.notice(text)
+	}
+}
+
+// Observe renders one event.
+func (r *Renderer) Observe(ev agent.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tx != nil {
+		r.tx.observe(ev)
+	}
+	if r.js != nil {
+		r.js.observe(ev)
+	}
+}
+
+// Pause clears the live region and stops redrawing it until Resume, so
+// something else (a permission prompt) can use the terminal. It returns
+// with the renderer locked against output.
+func (r *Renderer) Pause() {
+	r.mu.Lock()
+	if r.tx != nil {
+		r.tx.clearLive()
+		r.tx.paused = true
+	}
+}
+
+// Resume undoes Pause.
+func (r *Renderer) Resume() {
+	if r.tx != nil {
+		r.tx.paused = false
+		r.tx.redraw()
+	}
+	r.mu.Unlock()
+}
+
+// Close stops the live region and finishes the output.
+func (r *Renderer) Close() {
+	r.closeOnce.Do(func() {
+		if r.stop != nil {
+			close(r.stop)
+			<-r.done
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.tx != nil {
+			r.tx.close()
+		}
+	})
+}
+
+func (r *Renderer) tick() {
+	defer close(r.done)
+	t := newTicker()
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-t.C:
+			r.mu.Lock()
+			if r.tx.hasLive() && !r.tx.paused {
+				r.tx.frame++
+				r.tx.redraw()
+			}
+			r.mu.Unlock()
+		}
+	}
+}
+
+// oneLine squeezes s onto one line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}

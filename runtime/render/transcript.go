@@ -1,0 +1,581 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+)
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// tickEvery is the live region's redraw period.
+const tickEvery = 100 * time.Millisecond
+
+func newTicker() *time.Ticker { return time.NewTicker(tickEvery) }
+
+// styles are the transcript's looks; identity functions in plain mode.
+type styles struct {
+	prompt, name, ok, fail, rejected, running, dim, errText func(string) string
+}
+
+func plainStyles() styles {
+	id := func(s string) string { return s }
+	return styles{id, id, id, id, id, id, id, id}
+}
+
+func lipglossStyles() styles {
+	r := func(s lipgloss.Style) func(string) string { return func(x string) string { return s.Render(x) } }
+	return styles{
+		prompt:   r(lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("12"))),
+		name:     r(lipgloss.NewStyle().Bold(true)),
+		ok:       r(lipgloss.NewStyle().Foreground(lipgloss.Color("10"))),
+		fail:     r(lipgloss.NewStyle().Foreground(lipgloss.Color("9"))),
+		rejected: r(lipgloss.NewStyle().Foreground(lipgloss.Color("11"))),
+		running:  r(lipgloss.NewStyle().Foreground(lipgloss.Color("14"))),
+		dim:      r(lipgloss.NewStyle().Faint(true)),
+		errText:  r(lipgloss.NewStyle().Foreground(lipgloss.Color("9"))),
+	}
+}
+
+// call is what the transcript knows of one tool call.
+type call struct {
+	id, name string
+	tool     runtime.Tool
+	raw      json.RawMessage
+	input    any
+	running  bool
+	started  time.Time
+	progress []string
+}
+
+// section is the kind of the last thing printed, for spacing.
+type section int
+
+const (
+	secNone section = iota
+	secPrompt
+	secText
+	secTool
+	secNote
+)
+
+type transcript struct {
+	out  io.Writer
+	st   styles
+	opts Options
+	now  func() time.Time
+
+	last        section
+	atLineStart bool
+	partial     string // TTY: the text line still being streamed
+
+	calls   map[string]*call
+	order   []string // calls shown in the live region
+	group   []orchestrate.Event
+	waiting time.Time // a request is out and nothing came back yet
+
+	liveLines int
+	frame     int
+	paused    bool
+}
+
+func newTranscript(out io.Writer, opts Options) *transcript {
+	st := plainStyles()
+	if opts.Styled {
+		st = lipglossStyles()
+	}
+	return &transcript{out: out, st: st, opts: opts, now: time.Now, atLineStart: true, calls: map[string]*call{}}
+}
+
+func (t *transcript) write(s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(t.out, s)
+	t.atLineStart = strings.HasSuffix(s, "\n")
+}
+
+// begin starts a new permanent piece of kind sec: clears the live region,
+// ends an open line and spaces sections apart.
+func (t *transcript) begin(sec section) {
+	t.clearLive()
+	if t.partial != "" {
+		t.write(t.partial + "\n")
+		t.partial = ""
+	}
+	if !t.atLineStart {
+		t.write("\n")
+	}
+	if t.last != secNone && t.last != sec {
+		t.write("\n")
+	}
+	t.last = sec
+}
+
+func (t *transcript) prompt(text string) {
+	t.begin(secPrompt)
+	t.write(t.st.prompt("> ") + text + "\n")
+	t.redraw()
+}
+
+func (t *transcript) notice(text string) {
+	t.begin(secNote)
+	t.write(t.st.dim(text) + "\n")
+	t.redraw()
+}
+
+func (t *transcript) observe(ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventRequest:
+		t.waiting = ev.At
+		t.redraw()
+	case agent.EventText:
+		t.waiting = time.Time{}
+		t.text(ev.Text)
+	case agent.EventToolQueued:
+		t.waiting = time.Time{}
+		t.calls[ev.ID] = &call{id: ev.ID, name: ev.Name, tool: ev.Tool, raw: ev.RawInput}
+		t.order = append(t.order, ev.ID)
+		t.redraw()
+	case agent.EventToolStart:
+		c := t.lookup(ev)
+		c.running, c.started, c.input = true, ev.At, ev.Input
+		t.redraw()
+	case agent.EventToolProgress:
+		c := t.lookup(ev)
+		c.progress = lastLines(safeString(func() string { return c.tool.RenderProgress(ev.Input, ev.Progress) }), 2)
+	case agent.EventToolResult:
+		t.result(*ev.Call)
+	case agent.EventAssistant:
+		t.waiting = time.Time{}
+		if t.partial != "" {
+			t.clearLive()
+			t.write(t.partial + "\n")
+			t.partial = ""
+			t.redraw()
+		}
+	case agent.EventUser:
+		t.flushGroup()
+	case agent.EventContext:
+		t.flushGroup()
+		t.begin(secTool)
+		t.write(t.st.dim("  ↳ "+ev.Text) + "\n")
+		t.redraw()
+	case agent.EventInterrupted:
+		t.flushGroup()
+		t.begin(secNote)
+		t.write(t.st.rejected("⏹ Interrupted") + t.st.dim(" · every started call has its result; the conversation can go on") + "\n")
+		t.redraw()
+	case agent.EventDone:
+		t.waiting = time.Time{}
+		t.flushGroup()
+		t.done(ev.Outcome)
+	}
+}
+
+func (t *transcript) lookup(ev agent.Event) *call {
+	c, ok := t.calls[ev.ID]
+	if !ok {
+		c = &call{id: ev.ID, name: ev.Name, tool: ev.Tool}
+		t.calls[ev.ID] = c
+		t.order = append(t.order, ev.ID)
+	}
+	if c.tool == nil {
+		c.tool = ev.Tool
+	}
+	return c
+}
+
+// text prints streamed text; on a terminal the unfinished line lives in
+// the live region.
+func (t *transcript) text(s string) {
+	if t.last != secText {
+		t.flushGroup()
+		t.begin(secText)
+	}
+	if !t.opts.Live {
+		t.write(s)
+		return
+	}
+	t.clearLive()
+	t.partial += s
+	if i := strings.LastIndexByte(t.partial, '\n'); i >= 0 {
+		t.write(t.partial[:i+1])
+		t.partial = t.partial[i+1:]
+	}
+	t.redraw()
+}
+
+// result takes a call's result; consecutive concurrency-safe results of
+// one tool are grouped.
+func (t *transcript) result(ev orchestrate.Event) {
+	t.dropLive(ev.ID)
+	if n := len(t.group); n > 0 {
+		prev := t.group[n-1]
+		if !(prev.Name == ev.Name && groupable(prev) && groupable(ev)) {
+			t.flushGroup()
+		}
+	}
+	t.group = append(t.group, ev)
+	if !groupable(ev) {
+		t.flushGroup()
+	}
+}
+
+// groupable: a concurrency-safe call of a known tool, which ran in
+// parallel with its same-tool neighbours.
+func groupable(ev orchestrate.Event) bool {
+	if ev.Tool == nil || ev.Input == nil {
+		return false
+	}
+	safe := false
+	func() {
+		defer func() { _ = recover() }()
+		safe = ev.Tool.IsConcurrencySafe(ev.Input)
+	}()
+	return safe
+}
+
+func (t *transcript) dropLive(id string) {
+	for i, o := range t.order {
+		if o == id {
+			t.order = append(t.order[:i], t.order[i+1:]...)
+			break
+		}
+	}
+}
+
+func (t *transcript) flushGroup() {
+	if len(t.group) == 0 {
+		return
+	}
+	g := t.group
+	t.group = nil
+	t.begin(secTool)
+	var b strings.Builder
+	if len(g) == 1 {
+		ev := g[0]
+		b.WriteString(t.bullet(g) + " " + t.useLine(ev) + "\n")
+		b.WriteString(t.resultLines(ev, ""))
+	} else {
+		inputs := make([]any, len(g))
+		for i, ev := range g {
+			inputs[i] = ev.Input
+		}
+		head := safeString(func() string { return g[0].Tool.RenderGrouped(inputs) })
+		if head == "" {
+			head = fmt.Sprintf("%d calls", len(g))
+		}
+		b.WriteString(t.bullet(g) + " " + t.st.name(t.displayName(g[0])) + " " + oneLine(head) + t.st.dim(" (parallel)") + "\n")
+		for _, ev := range g {
+			b.WriteString(t.resultLines(ev, oneLine(t.useArg(ev))))
+		}
+	}
+	t.write(b.String())
+	for _, ev := range g {
+		delete(t.calls, ev.ID)
+	}
+	t.redraw()
+}
+
+func (t *transcript) bullet(g []orchestrate.Event) string {
+	state := 0
+	for _, ev := range g {
+		switch {
+		case ev.Rejected() && state < 1:
+			state = 1
+		case ev.IsError():
+			state = 2
+		}
+	}
+	switch state {
+	case 2:
+		return t.st.fail("●")
+	case 1:
+		return t.st.rejected("●")
+	}
+	return t.st.ok("●")
+}
+
+func (t *transcript) displayName(ev orchestrate.Event) string {
+	if ev.Tool == nil {
+		return ev.Name
+	}
+	if ev.Input != nil {
+		if n := safeString(func() string { return ev.Tool.UserFacingName(ev.Input) }); n != "" {
+			return n
+		}
+	}
+	return ev.Tool.Name()
+}
+
+// useArg is the call's RenderUse, or its raw input when the input never
+// decoded.
+func (t *transcript) useArg(ev orchestrate.Event) string {
+	if ev.Tool != nil && ev.Input != nil {
+		return safeString(func() string { return ev.Tool.RenderUse(ev.Input) })
+	}
+	if c, ok := t.calls[ev.ID]; ok && len(c.raw) > 0 {
+		return compactJSON(c.raw, 60)
+	}
+	return ""
+}
+
+func (t *transcript) useLine(ev orchestrate.Event) string {
+	arg := oneLine(t.useArg(ev))
+	name := t.st.name(t.displayName(ev))
+	if arg == "" {
+		return name
+	}
+	return name + "(" + arg + ")"
+}
+
+// resultLines is the "⎿ summary" line(s) of a result; label prefixes it
+// in a group.
+func (t *transcript) resultLines(ev orchestrate.Event, label string) string {
+	var text string
+	style := t.st.dim
+	switch {
+	case ev.Rejected():
+		style = t.st.rejected
+		text = t.render(ev, func() string { return ev.Tool.RenderRejected(ev.Input) })
+	case ev.IsError():
+		style = t.st.errText
+		err := ev.Err
+		if err == nil {
+			err = errors.New(ev.Result.Text())
+		}
+		text = t.render(ev, func() string { return ev.Tool.RenderError(ev.Input, err) })
+	default:
+		text = t.render(ev, func() string { return ev.Tool.RenderResult(ev.Input, ev.Result) })
+	}
+	if label != "" {
+		text = label + " · " + text
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	const maxLines = 6
+	if len(lines) > maxLines {
+		more := len(lines) - maxLines
+		lines = append(lines[:maxLines], fmt.Sprintf("… %d more lines", more))
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		prefix := "     "
+		if i == 0 {
+			prefix = "  ⎿  "
+		}
+		b.WriteString(t.st.dim(prefix) + style(l) + "\n")
+	}
+	return b.String()
+}
+
+// render calls one render method, falling back to the result text when
+// the tool is unknown, the input never decoded, or the method gives
+// nothing or panics.
+func (t *transcript) render(ev orchestrate.Event, f func() string) string {
+	if ev.Tool != nil && ev.Input != nil {
+		if s := safeString(f); strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	if s := strings.TrimSpace(ev.Result.Text()); s != "" {
+		return s
+	}
+	if ev.IsError() {
+		return "Error"
+	}
+	return "Done"
+}
+
+func (t *transcript) done(o *agent.Outcome) {
+	if o == nil {
+		return
+	}
+	t.begin(secNote)
+	var parts []string
+	parts = append(parts, plural(o.Turns, "turn"))
+	calls := plural(o.ToolCalls, "tool call")
+	if o.ToolErrors > 0 {
+		calls += fmt.Sprintf(" (%d failed)", o.ToolErrors)
+	}
+	parts = append(parts, calls)
+	if o.Usage.InputTokens+o.Usage.OutputTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%s in / %s out tokens", tokens(o.Usage.InputTokens), tokens(o.Usage.OutputTokens)))
+	}
+	parts = append(parts, o.Duration.Round(10*time.Millisecond).String())
+	line := "─ " + strings.Join(parts, " · ")
+	switch o.Stop {
+	case agent.StopMaxTurns:
+		line += " · stopped: max turns reached"
+	case agent.StopInterrupted:
+		line += " · stopped: interrupted"
+	case agent.StopError:
+		t.write(t.st.errText("✗ "+errString(o.Err)) + "\n")
+	}
+	t.write(t.st.dim(line) + "\n")
+	t.redraw()
+}
+
+func (t *transcript) close() {
+	t.clearLive()
+	if t.partial != "" {
+		t.write(t.partial + "\n")
+		t.partial = ""
+	}
+	if !t.atLineStart {
+		t.write("\n")
+	}
+}
+
+func (t *transcript) hasLive() bool {
+	return t.opts.Live && (len(t.order) > 0 || !t.waiting.IsZero())
+}
+
+// liveView is the live region: the unfinished text line, a waiting line,
+// and one line per call not yet printed (running with spinner, elapsed
+// time and its last output lines; queued dimmed).
+func (t *transcript) liveView() []string {
+	var lines []string
+	if t.partial != "" {
+		lines = append(lines, t.partial)
+	}
+	now := t.now()
+	spin := t.st.running(spinner[t.frame%len(spinner)])
+	if len(t.order) == 0 && !t.waiting.IsZero() && t.partial == "" {
+		lines = append(lines, spin+t.st.dim(" waiting for the model · "+elapsed(now.Sub(t.waiting))))
+	}
+	for _, id := range t.order {
+		c := t.calls[id]
+		if c == nil {
+			continue
+		}
+		ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input}
+		if c.input == nil && c.tool != nil && len(c.raw) > 0 {
+			if in, err := decodeQuiet(c.tool, c.raw); err == nil {
+				ev.Input, c.input = in, in
+			}
+		}
+		use := t.useLine(ev)
+		if !c.running {
+			lines = append(lines, t.st.dim("○ ")+use+t.st.dim(" · queued"))
+			continue
+		}
+		lines = append(lines, spin+" "+use+t.st.dim(" · "+elapsed(now.Sub(c.started))))
+		for _, p := range c.progress {
+			lines = append(lines, t.st.dim("  │ "+p))
+		}
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, t.opts.Width-1, "…")
+	}
+	return lines
+}
+
+func (t *transcript) clearLive() {
+	if t.liveLines == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("\r\x1b[2K")
+	for i := 1; i < t.liveLines; i++ {
+		b.WriteString("\x1b[1A\x1b[2K")
+	}
+	io.WriteString(t.out, b.String())
+	t.liveLines = 0
+}
+
+func (t *transcript) redraw() {
+	if !t.opts.Live || t.paused {
+		return
+	}
+	t.clearLive()
+	lines := t.liveView()
+	if len(lines) == 0 {
+		return
+	}
+	io.WriteString(t.out, strings.Join(lines, "\n"))
+	t.liveLines = len(lines)
+}
+
+func decodeQuiet(tool runtime.Tool, raw json.RawMessage) (in any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			in, err = nil, fmt.Errorf("panic: %v", v)
+		}
+	}()
+	return tool.Decode(raw)
+}
+
+// safeString runs a render method; a panic gives "".
+func safeString(f func() string) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	return f()
+}
+
+func lastLines(s string, n int) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out
+}
+
+func compactJSON(raw json.RawMessage, max int) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return ""
+	}
+	s := b.String()
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}
+
+func elapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	return fmt.Sprintf("%.1fs", d.Seconds())
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func tokens(n int64) string {
+	if n >= 10000 {
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "error"
+	}
+	return "Error: " + err.Error()
+}
