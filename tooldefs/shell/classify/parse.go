@@ -178,8 +178,12 @@ func unescape(s string, quoted bool) string {
 }
 
 // hasGlobOrBrace reports unquoted characters that make bash expand a word
-// into something else: pathname globs and brace expansions.
+// into something else: pathname globs and brace expansions. It is linear in
+// the length of s.
 func hasGlobOrBrace(s string) bool {
+	lastClose := strings.LastIndexByte(s, ']')
+	lastComma := strings.LastIndexByte(s, ',')
+	lastDots := strings.LastIndex(s, "..")
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
@@ -187,11 +191,11 @@ func hasGlobOrBrace(s string) bool {
 		case '*', '?':
 			return true
 		case '[':
-			if strings.Contains(s[i+1:], "]") {
+			if i < lastClose {
 				return true // a bracket expression; a lone [ is literal
 			}
 		case '{':
-			if strings.ContainsAny(s[i:], ",") || strings.Contains(s[i:], "..") {
+			if i < lastComma || i < lastDots {
 				return true
 			}
 		case '~':
