@@ -317,6 +317,8 @@ type call struct {
 	lexical, resolved string
 	shell             *shellAnalysis
 	dirs              []string
+	// cwd is the directory relative paths of this call are resolved in.
+	cwd string
 }
 
 func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*call, error) {
@@ -329,6 +331,7 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 	if tc != nil && tc.Cwd != "" {
 		cwd = tc.Cwd
 	}
+	c.cwd = cwd
 	switch target.Kind {
 	case runtime.TargetPath:
 		p := expandHome(target.Value, e.base.home)
@@ -420,7 +423,7 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 		return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
 	case mode == ModeBypass:
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
-	case readOnly && c.autoRead():
+	case readOnly && c.autoRead() && e.argsStayInside(c, rules):
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetPath && c.target.Writes && insideAny(c.resolved, c.dirs):
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
@@ -473,6 +476,46 @@ func (c *call) autoRead() bool {
 		return c.shell.parseErr == nil && len(c.shell.taints) == 0 && !c.shell.writes
 	case runtime.TargetURL:
 		return false
+	}
+	return true
+}
+
+// argsStayInside reports, for a shell line, whether every path-like
+// argument (absolute, ~, or containing a slash or "..") lies inside the
+// working directories and no Read deny rule names it, so "cat
+// ~/.ssh/id_rsa" is not auto-allowed as read-only. Other targets pass.
+func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
+	if c.target.Kind != runtime.TargetCommand {
+		return true
+	}
+	cwd := c.cwd
+	for _, cmd := range c.shell.cmds {
+		for i, w := range cmd.words {
+			if i == 0 || !cmd.literal[i] {
+				continue
+			}
+			if j := strings.IndexByte(w, '='); j > 0 && strings.HasPrefix(w, "-") {
+				w = w[j+1:]
+			}
+			if strings.HasPrefix(w, "-") || !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
+				continue
+			}
+			p := expandHome(w, e.base.home)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(cwd, p)
+			}
+			p = filepath.Clean(p)
+			resolved := ResolvePath(p, cwd)
+			if !insideAny(resolved, c.dirs) {
+				return false
+			}
+			for _, r := range rules {
+				if r.Behavior == runtime.Deny && r.Tool == "Read" && !r.Whole() &&
+					(matchPath(r.Content, p, e.base) || matchPath(r.Content, resolved, e.base)) {
+					return false
+				}
+			}
+		}
 	}
 	return true
 }

@@ -143,6 +143,17 @@ var _ = Describe("Engine", func() {
 			Expect(check(e, ro, "ls -la").Behavior).To(Equal(runtime.Allow))
 			Expect(check(e, ro, "ls $(rm -rf x)").Behavior).To(Equal(runtime.Ask))
 			Expect(check(e, ro, "ls > listing.txt").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "cat src/a.go ./src").Behavior).To(Equal(runtime.Allow))
+			Expect(check(e, ro, "cat ~/.ssh/id_rsa").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "cat /etc/passwd").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "cat ../x").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "grep --file=/etc/passwd x").Behavior).To(Equal(runtime.Ask))
+		})
+		It("does not auto-allow read-only shell lines naming a Read-denied path", func() {
+			e := newEngine("", nil, []string{"Read(./secrets/**)"}, nil)
+			ro := bashTool()
+			ro.readOnly = true
+			Expect(check(e, ro, "cat secrets/key.pem").Behavior).To(Equal(runtime.Ask))
 		})
 		It("never auto-allows network fetches", func() {
 			e := newEngine("", []string{"WebFetch(domain:go.dev)"}, []string{"WebFetch(domain:evil.com)"}, nil)
