@@ -273,11 +273,17 @@ func (t *transcript) flushGroup() {
 		for i, ev := range g {
 			inputs[i] = ev.Input
 		}
-		head := safeString(func() string { return g[0].Tool.RenderGrouped(inputs) })
-		if head == "" {
-			head = fmt.Sprintf("%d calls", len(g))
+		name := t.displayName(g[0])
+		head := oneLine(safeString(func() string { return g[0].Tool.RenderGrouped(inputs) }))
+		switch {
+		case head == "":
+			head = t.st.name(name) + fmt.Sprintf(" × %d", len(g))
+		case strings.HasPrefix(head, name):
+			head = t.st.name(name) + head[len(name):]
+		default:
+			head = t.st.name(name) + " " + head
 		}
-		b.WriteString(t.bullet(g) + " " + t.st.name(t.displayName(g[0])) + " " + oneLine(head) + t.st.dim(" (parallel)") + "\n")
+		b.WriteString(t.bullet(g) + " " + head + t.st.dim(" · in parallel") + "\n")
 		for _, ev := range g {
 			b.WriteString(t.resultLines(ev, oneLine(t.useArg(ev))))
 		}

@@ -10,7 +10,9 @@
 package replay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	_ "embed"
 	"fmt"
 	"iter"
@@ -43,6 +45,9 @@ type Options struct {
 	Speed float64
 	// Name is shown as the provider name; default "replay".
 	Name string
+	// Cwd replaces ${CWD} in tool inputs, so a scenario can use the
+	// absolute paths file tools want wherever it is played.
+	Cwd string
 }
 
 // Provider streams a Scenario.
@@ -137,7 +142,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 				msg.Content = append(msg.Content, provider.Text(b.Text))
 				out += int64(len(b.Text)/4 + 1)
 			case provider.ToolUseBlock:
-				block := provider.ToolUse(b.ID, b.Name, b.Input)
+				block := provider.ToolUse(b.ID, b.Name, p.expand(b.Input))
 				if streams && !yield(provider.Event{Type: provider.EventToolUseStart, Index: i, Block: provider.ToolUse(b.ID, b.Name, nil)}, nil) {
 					return
 				}
@@ -194,6 +199,15 @@ func split(text string, durMS int) []string {
 		out = append(out, strings.Join(words[i:min(len(words), i+per)], ""))
 	}
 	return out
+}
+
+// expand replaces ${CWD} in a tool input with Options.Cwd.
+func (p *Provider) expand(in json.RawMessage) json.RawMessage {
+	if p.opts.Cwd == "" || !bytes.Contains(in, []byte("${CWD}")) {
+		return in
+	}
+	q, _ := json.Marshal(p.opts.Cwd)
+	return bytes.ReplaceAll(in, []byte("${CWD}"), q[1:len(q)-1])
 }
 
 func (p *Provider) sleep(ctx context.Context, ms int) error {

@@ -16,7 +16,9 @@ import (
 //
 // On disk it is JSON (one object with "turns") or JSONL: a header line
 // without "blocks", then one turn per line. Blank lines and lines starting
-// with "#" or "//" are comments.
+// with "#" or "//" are comments. In a tool input, ${CWD} stands for the
+// directory the scenario is played in (Options.Cwd), for tools that want
+// absolute paths.
 //
 //	{"name":"tour","prompt":"Look around the repo"}
 //	{"blocks":[{"type":"text","text":"Reading…"},{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"go.mod"},"delay_ms":200}]}

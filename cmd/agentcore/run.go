@@ -1,0 +1,366 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	goruntime "runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/anthropic"
+	"github.com/agentcore/agentcore/runtime/provider/replay"
+	"github.com/agentcore/agentcore/runtime/render"
+)
+
+func init() { subcommands = append(subcommands, newRunCmd) }
+
+// runFlags are the flags of agentcore run.
+type runFlags struct {
+	prompt       string
+	model        string
+	maxTurns     int
+	outputFormat string
+	record       string
+	systemPrompt string
+	perm         permission.Flags
+	pool         poolFlags
+}
+
+const runLong = `Run the agent loop: send a prompt to a model with the tool list, run the
+tool calls it makes — each one starting the moment its tool_use block has
+streamed, in parallel when the calls are concurrency-safe — send the results
+back, and repeat until the model is done.
+
+Models (--model):
+  replay               the embedded demo scenario: a scripted model, offline,
+                       no key needed (the default when ANTHROPIC_API_KEY is unset)
+  replay:FILE          a scenario file (JSON or JSONL; see examples/)
+  anthropic            the Messages API with the default model
+  anthropic:NAME       the Messages API with model NAME, e.g. anthropic:claude-sonnet-4-5
+                       (the default when ANTHROPIC_API_KEY is set)
+
+The Anthropic provider reads ANTHROPIC_API_KEY and honours ANTHROPIC_BASE_URL.
+A replay plays at real speed; AGENTCORE_REPLAY_SPEED=4 plays four times faster.
+
+The prompt comes from -p, else from the replay scenario, else from standard
+input when it is not a terminal; with none of these, agentcore asks for
+prompts one after another on the terminal (an empty line or Ctrl+D ends).
+
+Permissions: --permission-mode default|acceptEdits|plan|bypassPermissions|dontAsk,
+rules with --allowedTools / --disallowedTools in Claude Code's syntax
+("Bash(git log:*)", "Edit(src/**)"), plus the settings files
+(~/.agentcore/settings.json, .agentcore/settings.json,
+.agentcore/settings.local.json). Calls that need approval are asked about on
+the terminal; without one they are denied, with a message saying how to allow them.
+
+Ctrl+C interrupts the turn: the model stops, calls that can be cancelled
+stop, the others finish, and every call gets its result. A second Ctrl+C exits.
+
+Output (--output-format): text is the transcript (styled on a terminal, plain
+otherwise or with NO_COLOR); json prints one result object at the end;
+stream-json prints one JSON event per line (init, assistant and user
+messages, result), like Claude Code.`
+
+const runExample = `  agentcore run                                   # the offline demo scenario
+  agentcore run --model replay:examples/demo.jsonl
+  agentcore run --model anthropic -p "list the TODOs in this repo" --permission-mode acceptEdits
+  agentcore run -p "fix the failing test" --allowedTools "Bash(go test:*)" --max-turns 20
+  agentcore run --model anthropic -p "explain main.go" --record session.jsonl   # then: --model replay:session.jsonl
+  echo "what does go.mod require?" | agentcore run --model anthropic --output-format json`
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:     "run [-p PROMPT] [--model replay:FILE|anthropic:NAME]",
+		Short:   "Run the agent loop against a model (offline replay by default)",
+		Long:    runLong,
+		Example: runExample,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return f.run(cmd)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.prompt, "prompt", "p", "", "the prompt; runs once and exits")
+	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic or anthropic:NAME (default: anthropic when ANTHROPIC_API_KEY is set, else replay)")
+	fl.IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
+	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
+	fl.StringVar(&f.record, "record", "", "write the session as a replay scenario (JSONL) to this file")
+	fl.StringVar(&f.systemPrompt, "system-prompt", "", "replace the default system prompt")
+	fl.StringVar(&f.perm.PermissionMode, "permission-mode", "", "default, acceptEdits, plan, bypassPermissions or dontAsk (default: settings, else default)")
+	fl.StringArrayVar(&f.perm.AllowedTools, "allowedTools", nil, `allow rules, e.g. "Bash(git log:*) Read" (repeatable)`)
+	fl.StringArrayVar(&f.perm.DisallowedTools, "disallowedTools", nil, `deny rules, e.g. "Bash(rm:*)" (repeatable)`)
+	fl.StringArrayVar(&f.perm.AddDirs, "add-dir", nil, "another directory tools may work in (repeatable)")
+	f.pool.register(cmd)
+	return cmd
+}
+
+// modelSpec resolves --model to a provider, and the replay scenario if any.
+func modelSpec(spec string) (provider.Provider, *replay.Scenario, error) {
+	if spec == "" {
+		if os.Getenv("ANTHROPIC_API_KEY") != "" {
+			spec = "anthropic"
+		} else {
+			spec = "replay"
+		}
+	}
+	kind, arg, _ := strings.Cut(spec, ":")
+	switch kind {
+	case "replay":
+		sc := replay.Default()
+		if arg != "" {
+			var err error
+			if sc, err = replay.Load(arg); err != nil {
+				return nil, nil, err
+			}
+		}
+		speed := 1.0
+		if s := os.Getenv("AGENTCORE_REPLAY_SPEED"); s != "" {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || v < 0 {
+				return nil, nil, fmt.Errorf("AGENTCORE_REPLAY_SPEED=%q: want a number ≥ 0 (0 plays without delays)", s)
+			}
+			speed = v
+		}
+		cwd, _ := os.Getwd()
+		return replay.New(sc, replay.Options{Speed: speed, Cwd: cwd}), sc, nil
+	case "anthropic":
+		return anthropic.New(arg), nil, nil
+	}
+	return nil, nil, fmt.Errorf("unknown model %q: use replay, replay:FILE, anthropic or anthropic:NAME", spec)
+}
+
+func (f *runFlags) run(cmd *cobra.Command) error {
+	format, err := render.ParseFormat(f.outputFormat)
+	if err != nil {
+		return err
+	}
+	if f.maxTurns < 0 {
+		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
+	}
+	prov, sc, err := modelSpec(f.model)
+	if err != nil {
+		return err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("no working directory: %w", err)
+	}
+	home, _ := os.UserHomeDir()
+	engine, err := permission.Load(cwd, home, f.perm)
+	if err != nil {
+		return err
+	}
+	ctx, cancelSession := context.WithCancel(cmd.Context())
+	defer cancelSession()
+	pool, err := f.pool.assemble(ctx)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	var recorder *replay.Recorder
+	if f.record != "" {
+		out, err := os.Create(f.record)
+		if err != nil {
+			return fmt.Errorf("--record: %w", err)
+		}
+		defer out.Close()
+		recorder = replay.NewRecorder(prov, out, strings.TrimSuffix(filepath.Base(f.record), filepath.Ext(f.record)))
+		prov = recorder
+	}
+
+	stdout := cmd.OutOrStdout()
+	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
+	in := bufio.NewReader(os.Stdin)
+
+	prompt := f.prompt
+	interactive := false
+	switch {
+	case prompt != "":
+	case sc != nil && sc.Prompt != "":
+		prompt = sc.Prompt
+	case !stdinTTY:
+		data, err := io.ReadAll(in)
+		if err != nil {
+			return fmt.Errorf("read the prompt from standard input: %w", err)
+		}
+		prompt = strings.TrimSpace(string(data))
+		if prompt == "" {
+			return errors.New("no prompt: give one with -p, or on standard input")
+		}
+	default:
+		interactive = true
+	}
+
+	tc := runtime.NewToolContext(cwd)
+	tc.WorkingDirs = engine.WorkingDirs(tc)
+
+	session := newSessionID()
+	opts := render.Options{Format: format, Session: session, Init: render.Init{
+		Model: prov.Name(), Cwd: cwd, PermissionMode: string(engine.Mode()),
+	}}
+	for _, t := range pool.Sent() {
+		opts.Init.Tools = append(opts.Init.Tools, t.Name())
+	}
+	if format == render.Text {
+		opts = render.Detect(stdout, opts)
+	}
+	r := render.New(stdout, opts)
+	defer r.Close()
+
+	if stdinTTY {
+		engine.SetAsker(&pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr)})
+	}
+
+	system := f.systemPrompt
+	if system == "" {
+		system = defaultSystemPrompt(cwd)
+	}
+	ag := agent.New(agent.Config{
+		Provider:   prov,
+		Tools:      pool.Tools,
+		Sent:       pool.Sent(),
+		CanUseTool: engine.CanUseTool,
+		System:     system,
+		MaxTurns:   f.maxTurns,
+		Observer:   r.Observe,
+	}, tc)
+
+	// Ctrl+C: the first interrupts the turn, a second one exits.
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	var mu sync.Mutex
+	running := false
+	stopSignals := make(chan struct{})
+	defer close(stopSignals)
+	go func() {
+		pending := false
+		for {
+			select {
+			case <-stopSignals:
+				return
+			case <-sigs:
+			}
+			mu.Lock()
+			busy := running
+			mu.Unlock()
+			if !busy || pending {
+				cancelSession()
+				r.Close()
+				os.Exit(130)
+			}
+			pending = true
+			ag.Interrupt()
+			go func() { // a second Ctrl+C counts within two seconds
+				time.Sleep(2 * time.Second)
+				mu.Lock()
+				pending = false
+				mu.Unlock()
+			}()
+		}
+	}()
+
+	runOnce := func(p string) *agent.Outcome {
+		mu.Lock()
+		running = true
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			running = false
+			mu.Unlock()
+		}()
+		r.Prompt(p)
+		return ag.Run(ctx, p)
+	}
+
+	if !interactive {
+		out := runOnce(prompt)
+		if recorder != nil {
+			if err := recorder.Err(); err != nil {
+				return err
+			}
+		}
+		return outcomeErr(out, f.maxTurns)
+	}
+
+	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(pool.Sent())))
+	for {
+		fmt.Fprint(os.Stderr, "> ")
+		line, err := in.ReadString('\n')
+		line = strings.TrimSpace(line)
+		if line == "" {
+			if err != nil && err != io.EOF {
+				return fmt.Errorf("read prompt: %w", err)
+			}
+			return nil
+		}
+		out := runOnce(line)
+		if out.Stop == agent.StopError {
+			r.Notice("the request failed: " + out.Err.Error())
+		}
+	}
+}
+
+// outcomeErr maps a one-shot run's end to the command's error (and exit
+// status): interrupted runs exit 130.
+func outcomeErr(out *agent.Outcome, maxTurns int) error {
+	switch out.Stop {
+	case agent.StopError:
+		return out.Err
+	case agent.StopMaxTurns:
+		return fmt.Errorf("stopped after --max-turns %d: the model still wanted to call tools; raise the limit to let it finish", maxTurns)
+	case agent.StopInterrupted:
+		os.Exit(130)
+	}
+	return nil
+}
+
+// pausingAsker stops the live region while a permission prompt is on the
+// terminal.
+type pausingAsker struct {
+	r *render.Renderer
+	p *permission.Prompt
+}
+
+func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+	a.r.Pause()
+	defer a.r.Resume()
+	return a.p.Ask(ctx, req)
+}
+
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func defaultSystemPrompt(cwd string) string {
+	return fmt.Sprintf(`You are agentcore, a coding agent working in a software repository through tools.
+Use the tools to read, search, edit and run things; prefer several read-only calls in one message
+when they do not depend on each other, so they run in parallel. Read a file before editing it.
+Be brief in your text: say what you are doing and what you found.
+
+Environment:
+- working directory: %s
+- platform: %s/%s
+- date: %s`, cwd, goruntime.GOOS, goruntime.GOARCH, time.Now().Format("2006-01-02"))
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# run-demo.sh: what `make run` runs. It copies this repository (the files git
+# tracks, as they are in the working tree) to a scratch directory, makes it a
+# git repository, and plays examples/demo.jsonl there with the replay model:
+# offline, no API key, a few seconds. Your checkout is never touched.
+#
+# Environment: AGENTCORE_BIN (default bin/agentcore-external),
+# SCENARIO (default examples/demo.jsonl), KEEP=1 keeps the scratch copy.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${AGENTCORE_BIN:-$root/bin/agentcore-external}
+scenario=${SCENARIO:-examples/demo.jsonl}
+case $bin in /*) ;; *) bin=$root/$bin ;; esac
+
+if [[ ! -x $bin ]]; then
+	echo "run-demo: $bin not found; build it with: make bin/agentcore-external" >&2
+	exit 1
+fi
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/agentcore-demo.XXXXXX")
+if [[ ${KEEP:-} != 1 ]]; then
+	trap 'rm -rf "$scratch"' EXIT
+fi
+
+# Copy the tracked files (a fresh clone's content, plus local edits).
+(cd "$root" && git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$scratch"
+(cd "$scratch" && git init -q && git add -A && git -c user.name=demo -c user.email=demo@localhost commit -qm "scratch copy" >/dev/null)
+
+if [[ ! -f $scratch/$scenario ]]; then
+	cp "$root/$scenario" "$scratch/$scenario" 2>/dev/null || { echo "run-demo: no scenario $scenario" >&2; exit 1; }
+fi
+
+echo "agentcore demo: a scripted model at work on a scratch copy of this repo ($scratch)"
+echo
+cd "$scratch"
+exec "$bin" run --model "replay:$scenario" \
+	--permission-mode bypassPermissions --disallowedTools "Bash(rm:*)" "$@"
