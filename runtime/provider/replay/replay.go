@@ -12,8 +12,8 @@ package replay
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"math"
