@@ -1,28 +1,42 @@
 package grepengine
 
 import (
+	"bytes"
 	"io"
 	"os"
 )
 
 // readFile reads the whole file at path into buf's storage (growing it
-// when needed) and returns the content. It is replaced by a version with
-// fewer system calls where one exists (read_linux.go).
+// when needed) and returns the content, or only its start and true when a
+// NUL byte in the first binaryWindow bytes makes it binary. It is replaced
+// by a version with fewer system calls where one exists (read_linux.go).
 var readFile = readFileOS
 
-func readFileOS(path string, buf []byte) ([]byte, error) {
+func readFileOS(path string, buf []byte) ([]byte, bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
-	return readAll(f, buf[:0])
+	if cap(buf) < binaryWindow {
+		buf = make([]byte, 0, binaryWindow)
+	}
+	head, err := io.ReadFull(f, buf[:binaryWindow])
+	buf = buf[:head]
+	if bytes.IndexByte(buf, 0) >= 0 {
+		return buf, true, nil
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return buf, false, nil
+	}
+	if err != nil {
+		return buf, false, err
+	}
+	data, err := readAll(f, buf)
+	return data, false, err
 }
 
 func readAll(r io.Reader, buf []byte) ([]byte, error) {
-	if cap(buf) == 0 {
-		buf = make([]byte, 0, 64<<10)
-	}
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

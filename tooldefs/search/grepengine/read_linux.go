@@ -1,45 +1,66 @@
 package grepengine
 
-import "syscall"
+import (
+	"bytes"
+	"syscall"
+)
 
 func init() { readFile = readFileLinux }
 
-// readFileLinux reads with raw system calls: open, fstat, one read, close.
+// readFileLinux reads with raw system calls (open, fstat, read, close):
 // os.File would also try to register every file with the network poller.
-func readFileLinux(path string, buf []byte) ([]byte, error) {
+// It reads the first binaryWindow bytes first and stops there when they
+// hold a NUL byte, so a large binary file costs one small read.
+func readFileLinux(path string, buf []byte) ([]byte, bool, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	size := int(st.Size)
-	if cap(buf) < size+1 {
-		buf = make([]byte, 0, max(size+1, 64<<10))
+	if cap(buf) < min(size+1, binaryWindow) {
+		buf = make([]byte, 0, binaryWindow)
 	}
 	buf = buf[:0]
+	checked := false
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		end := cap(buf)
+		if !checked {
+			end = min(end, binaryWindow)
+		}
+		n, err := syscall.Read(fd, buf[len(buf):end])
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return buf, err
-		}
-		if n == 0 {
-			return buf, nil
+			return buf, false, err
 		}
 		buf = buf[:len(buf)+n]
-		if len(buf) == size && len(buf) < cap(buf) {
-			// One more read confirms EOF; skip it when the file was read in
-			// full at its stat size (files do not grow while we look).
-			return buf, nil
+		eof := n == 0
+		whole := size > 0 && len(buf) >= size // read in full at its stat size
+		if !checked && (eof || whole || len(buf) >= binaryWindow) {
+			checked = true
+			if bytes.IndexByte(buf, 0) >= 0 {
+				return buf, true, nil
+			}
+			if !eof && !whole && cap(buf) < size+1 {
+				// Text so far: make room for the rest in one go.
+				grown := make([]byte, len(buf), size+1)
+				copy(grown, buf)
+				buf = grown
+			}
+		}
+		if eof || whole {
+			// Skip the read that would confirm EOF: files do not grow
+			// while we look.
+			return buf, false, nil
 		}
 	}
 }

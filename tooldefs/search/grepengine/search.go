@@ -193,12 +193,12 @@ func (s *Searcher) Search(ctx context.Context, root string) (*Result, error) {
 	var mu sync.Mutex
 	res := &Result{opts: &s.opts, SingleFile: isFile(root)}
 	err := s.filter.Walk(ctx, root, func(e *walk.Entry) error {
-		data, err := readFile(e.Path, bufs[e.Worker])
-		if err != nil {
-			return nil // unreadable files are skipped, as rg does (with a warning)
-		}
+		data, binary, err := readFile(e.Path, bufs[e.Worker])
 		if cap(data) <= maxKeptBuffer {
 			bufs[e.Worker] = data[:0]
+		}
+		if err != nil || binary {
+			return nil // unreadable files are skipped, as rg does (with a warning)
 		}
 		fr, ok := s.searchBytes(data)
 		if !ok {
