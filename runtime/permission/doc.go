@@ -37,8 +37,10 @@
 //     allow rule names them (symlinks are resolved first)
 //  4. the tool's own CheckPermissions: deny, ask (allowed in bypass) or allow
 //  5. the mode: plan denies calls that are not read-only; bypassPermissions
-//     allows; read-only calls inside the working directories are allowed;
-//     acceptEdits allows writes inside the working directories
+//     allows; read-only calls inside the working directories are allowed
+//     (not network fetches, not MCP tools, and shell lines only when nothing
+//     in them taints them and their path arguments stay inside); acceptEdits
+//     allows writes inside the working directories
 //  6. allow rules: allow
 //  7. otherwise: ask
 //

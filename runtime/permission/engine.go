@@ -466,8 +466,9 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 // autoRead reports whether a read-only call may run without a rule in
 // default mode: a path inside the working directories (the safety step
 // has already stopped others), a shell line with nothing a prefix rule
-// could not cover and no output redirection, or a tool without a target.
-// Network fetches always need a rule or the user's word.
+// could not cover and no output redirection, or a built-in tool without a
+// target. Network fetches and MCP tools always need a rule or the user's
+// word.
 func (c *call) autoRead() bool {
 	switch c.target.Kind {
 	case runtime.TargetPath:
@@ -477,7 +478,9 @@ func (c *call) autoRead() bool {
 	case runtime.TargetURL:
 		return false
 	}
-	return true
+	// An MCP server's read-only hint is its own claim: its tools need a
+	// rule or the user's word.
+	return !strings.HasPrefix(c.tool.Name(), "mcp__")
 }
 
 // argsStayInside reports, for a shell line, whether every path-like

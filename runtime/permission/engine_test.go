@@ -155,6 +155,11 @@ var _ = Describe("Engine", func() {
 			ro.readOnly = true
 			Expect(check(e, ro, "cat secrets/key.pem").Behavior).To(Equal(runtime.Ask))
 		})
+		It("never auto-allows MCP tools on their read-only hint", func() {
+			e := newEngine("", nil, nil, nil)
+			Expect(check(e, &fakeTool{name: "mcp__db__query", readOnly: true}, "").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, &fakeTool{name: "TodoRead", readOnly: true}, "").Behavior).To(Equal(runtime.Allow))
+		})
 		It("never auto-allows network fetches", func() {
 			e := newEngine("", []string{"WebFetch(domain:go.dev)"}, []string{"WebFetch(domain:evil.com)"}, nil)
 			Expect(check(e, fetchTool(), "https://example.com/").Behavior).To(Equal(runtime.Ask))

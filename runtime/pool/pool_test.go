@@ -9,6 +9,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/pool"
@@ -220,5 +221,17 @@ var _ = Describe("Stats", func() {
 		out, err := json.Marshal(s)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(out)).To(ContainSubstring(`"deferred_shrink"`))
+	})
+})
+
+var _ = Describe("Entries", func() {
+	It("describes each tool in pool order", func() {
+		p := pool.Assemble(named("Read", "ToolSearch"), []runtime.Tool{&tool{name: "mcp__a__x", hint: "do x"}, &tool{name: "mcp__a__y", alwaysLoad: true}}, pool.Options{})
+		es := p.Entries()
+		Expect(es).To(HaveLen(4))
+		Expect(es[2]).To(MatchFields(IgnoreExtras, Fields{"Name": Equal("mcp__a__x"), "MCP": BeTrue(), "Deferred": BeTrue(), "SearchHint": Equal("do x")}))
+		Expect(es[3].Deferred).To(BeFalse())
+		Expect(es[3].AlwaysLoad).To(BeTrue())
+		Expect(es[0].Tokens).To(BeNumerically(">", 0))
 	})
 })
