@@ -147,6 +147,8 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 			a.taint("process substitution")
 		case *syntax.FuncDecl:
 			a.taint("a function definition")
+		case *syntax.CoprocClause:
+			a.taint("a coprocess")
 		case *syntax.ArithmCmd, *syntax.LetClause:
 			a.taint("an arithmetic command")
 		case *syntax.TestClause:
@@ -640,12 +642,16 @@ func unwrap(c shellCmd) (shellCmd, bool) {
 			}
 			i++
 		}
-	case "nohup", "builtin", "busybox":
+	case "nohup", "builtin", "busybox", "setsid":
 		if i < len(w) && w[i] == "--" {
 			i++
 		}
 	case "time":
 		skipOpts("|-f|-o|--format|--output|")
+	case "ionice":
+		skipOpts("|-c|-n|-p|-P|-u|--class|--classdata|")
+	case "watch":
+		skipOpts("|-n|-d|--interval|--differences|")
 	case "stdbuf":
 		skipOpts("|-i|-o|-e|--input|--output|--error|")
 	case "command":
