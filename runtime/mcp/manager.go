@@ -492,9 +492,19 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 			transport = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}
 		}
 	}
+	ready := make(chan struct{}) // c.cs is set
 	client := sdk.NewClient(&sdk.Implementation{Name: s.m.opts.ClientName, Version: s.m.opts.ClientVersion}, &sdk.ClientOptions{
 		Capabilities:                &sdk.ClientCapabilities{},
 		ProgressNotificationHandler: s.m.onProgress,
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			s.m.goTracked(func() {
+				select {
+				case <-ready:
+					s.refreshTools(c)
+				case <-s.m.ctx.Done():
+				}
+			})
+		},
 	})
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
@@ -504,22 +514,48 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 		return c, nil, false, err
 	}
 	c.cs = cs
+	close(ready)
 	var caps *sdk.ServerCapabilities
 	if ir := cs.InitializeResult(); ir != nil {
 		caps = ir.Capabilities
 	}
 	var tools []*Tool
 	if caps == nil || caps.Tools != nil {
-		for def, err := range cs.Tools(ctx, nil) {
-			if err != nil {
-				c.close()
-				return c, nil, false, fmt.Errorf("list tools: %w", err)
-			}
-			tools = append(tools, newTool(s, def))
+		if tools, err = s.listTools(ctx, cs); err != nil {
+			c.close()
+			return c, nil, false, err
 		}
 	}
-	slices.SortFunc(tools, func(a, b *Tool) int { return compareStrings(a.name, b.name) })
 	return c, tools, caps != nil && caps.Resources != nil, nil
+}
+
+// listTools lists every tool of the session, as adapters sorted by name.
+func (s *server) listTools(ctx context.Context, cs *sdk.ClientSession) ([]*Tool, error) {
+	var tools []*Tool
+	for def, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list tools: %w", err)
+		}
+		tools = append(tools, newTool(s, def))
+	}
+	slices.SortFunc(tools, func(a, b *Tool) int { return compareStrings(a.name, b.name) })
+	return tools, nil
+}
+
+// refreshTools lists the tools again after the server said its list
+// changed (notifications/tools/list_changed).
+func (s *server) refreshTools(c *conn) {
+	ctx, cancel := context.WithTimeout(s.m.ctx, s.m.opts.ConnectTimeout)
+	defer cancel()
+	tools, err := s.listTools(ctx, c.cs)
+	if err != nil {
+		return // the next failure of a call retires the connection
+	}
+	s.mu.Lock()
+	if s.conn == c {
+		s.tools = tools
+	}
+	s.mu.Unlock()
 }
 
 // session returns the live connection, connecting first when the server

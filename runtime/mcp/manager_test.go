@@ -93,7 +93,7 @@ var _ = Describe("Manager", func() {
 
 		It("lists every tool as mcp__<server>__<tool>, sorted", func() {
 			Expect(names(m.Tools())).To(Equal([]string{
-				"mcp__tools__always", "mcp__tools__block", "mcp__tools__delete_record",
+				"mcp__tools__add_tool", "mcp__tools__always", "mcp__tools__block", "mcp__tools__delete_record",
 				"mcp__tools__echo", "mcp__tools__env", "mcp__tools__fail", "mcp__tools__image",
 				"mcp__tools__long_description", "mcp__tools__progress", "mcp__tools__structured",
 				"mcp__tools__weird_name_v2",
@@ -102,7 +102,7 @@ var _ = Describe("Manager", func() {
 			st := state(m, "tools")
 			Expect(st.State).To(Equal(mcp.StateConnected))
 			Expect(st.Transport).To(Equal("stdio"))
-			Expect(st.Tools).To(Equal(11))
+			Expect(st.Tools).To(Equal(12))
 		})
 
 		It("calls a tool and returns its text", func() {
@@ -270,6 +270,14 @@ var _ = Describe("Manager", func() {
 			Expect(t.CheckPermissions(context.Background(), in, nil).Behavior).To(Equal(runtime.Passthrough))
 		})
 
+		It("lists the tools again when the server says its list changed", func() {
+			Expect(runtime.Lookup(m.Tools(), "mcp__tools__added")).To(BeNil())
+			Expect(call(find(m, "mcp__tools__add_tool"), `{}`).Text()).To(Equal("tool added"))
+			Eventually(func() runtime.Tool { return runtime.Lookup(m.Tools(), "mcp__tools__added") }).
+				WithTimeout(10 * time.Second).ShouldNot(BeNil())
+			Expect(call(find(m, "mcp__tools__added"), `{}`).Text()).To(Equal("added ok"))
+		})
+
 		It("has no resource tools when no server offers resources", func() {
 			Expect(runtime.Lookup(m.Tools(), mcp.ListResourcesToolName)).To(BeNil())
 			Expect(runtime.Lookup(m.Tools(), mcp.ReadResourceToolName)).To(BeNil())
@@ -292,7 +300,7 @@ var _ = Describe("Manager", func() {
 			seen[n]++
 		}
 		Expect(seen).To(HaveKeyWithValue("mcp__a_b__echo", 1))
-		Expect(seen).To(HaveLen(11))
+		Expect(seen).To(HaveLen(12))
 	})
 
 	It("passes env to a stdio server, expanding ${VAR}", func() {

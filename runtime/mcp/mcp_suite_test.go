@@ -42,12 +42,16 @@ var _ = SynchronizedAfterSuite(func() {}, func() {
 	gexec.CleanupBuildArtifacts()
 })
 
+// ginkgoInterceptor is Ginkgo's own output-forwarding goroutine in
+// parallel runs, restarted between specs.
+var ginkgoInterceptor = goleak.IgnoreAnyFunction("github.com/onsi/ginkgo/v2/internal.(*genericOutputInterceptor).ResumeIntercepting.func1.1")
+
 // Every spec must leave no goroutine behind: the snapshot is taken before
 // the spec, the check runs after all of the spec's own cleanups.
 var _ = BeforeEach(func() {
 	before := goleak.IgnoreCurrent()
 	DeferCleanup(func() {
-		Eventually(func() error { return goleak.Find(before) }).
+		Eventually(func() error { return goleak.Find(before, ginkgoInterceptor) }).
 			WithTimeout(15 * time.Second).WithPolling(100 * time.Millisecond).Should(Succeed())
 	})
 })

@@ -11,6 +11,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -114,6 +115,10 @@ func main() {
 				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 					ProgressToken: tok, Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i),
 				})
+				// Give the client time to handle the notification: it
+				// queues notifications but completes responses at once,
+				// and drops progress that arrives after the result.
+				time.Sleep(100 * time.Millisecond)
 			}
 		}
 		return text("progress done"), nil
@@ -143,6 +148,21 @@ func main() {
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{}, StructuredContent: map[string]any{"answer": 42}}, nil
+	})
+
+	s.AddTool(&mcp.Tool{
+		Name:        "add_tool",
+		Description: "Adds the tool \"added\" to the server, which tells clients its tool list changed.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.AddTool(&mcp.Tool{
+			Name:        "added",
+			Description: "Added at run time.",
+			InputSchema: json.RawMessage(`{"type":"object"}`),
+		}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("added ok"), nil
+		})
+		return text("tool added"), nil
 	})
 
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
