@@ -50,7 +50,11 @@ var _ = Describe("Bash tools", func() {
 
 	BeforeEach(func() {
 		ignore := goleak.IgnoreCurrent()
-		DeferCleanup(func() { goleak.VerifyNone(GinkgoT(), ignore) })
+		DeferCleanup(func() {
+			// Ginkgo's output interceptor (ginkgo -p) comes and goes on its own.
+			goleak.VerifyNone(GinkgoT(), ignore,
+				goleak.IgnoreAnyFunction("github.com/onsi/ginkgo/v2/internal.(*genericOutputInterceptor).ResumeIntercepting.func1.1"))
+		})
 
 		var err error
 		root, err = filepath.EvalSymlinks(GinkgoT().TempDir())

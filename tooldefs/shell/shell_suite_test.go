@@ -17,5 +17,9 @@ func TestShell(t *testing.T) {
 // background-task goroutines all end.
 var _ = BeforeEach(func() {
 	ignore := goleak.IgnoreCurrent()
-	DeferCleanup(func() { goleak.VerifyNone(GinkgoT(), ignore) })
+	DeferCleanup(func() {
+		// Ginkgo's output interceptor (ginkgo -p) comes and goes on its own.
+		goleak.VerifyNone(GinkgoT(), ignore,
+			goleak.IgnoreAnyFunction("github.com/onsi/ginkgo/v2/internal.(*genericOutputInterceptor).ResumeIntercepting.func1.1"))
+	})
 })
