@@ -1,0 +1,54 @@
+// Package gen is toolgen, agentcore's code generator, as a library. It turns
+// the annotated tool structs of the tooldefs package into runtime.Tool
+// wrappers, JSON schemas and one registry per build variant.
+//
+// # Pipeline
+//
+// The pipeline has a pure core; only Load (which runs the go command) and
+// Write touch anything outside memory:
+//
+//	m, err := gen.Load(ctx, gen.LoadConfig{Dir: "tooldefs"})          // load, parse, validate, model, schemas
+//	files, err := gen.Emit(m, gen.EmitConfig{Package: "generated"})  // path → bytes
+//	changes, err := gen.Write("generated", files)                    // or gen.Diff for -check
+//
+// Load runs golang.org/x/tools/go/packages once per variant (external: no
+// tag; internal: -tags internal; ant: -tags ant), because a gated tooldef
+// only type-checks under its tags, and merges the tools it finds. Every
+// package error is reported. It then parses the +tool markers of each
+// marked type (ParseMarkers, with the key registry Markers), checks the
+// tool's methods against the signatures documented in tooldefs/doc.go,
+// builds a decodable model of the input types from go/types and the
+// json/jsonschema tags, and evaluates each tooldef file's //go:build line
+// for the three variants (Gate). All problems are collected and returned
+// together as an ErrorList of file:line:col errors, for example:
+//
+//	tooldefs/read.go:12:6: type Read has +tool:name but no Call method; add: func (Read) Call(ctx context.Context, in *ReadInput, c *runtime.Call) (ReadOutput, error)
+//
+// For the schemas, Load writes a small program that imports the tooldefs
+// package and reflects every input type with github.com/invopop/jsonschema
+// (field doc comments fed in as its CommentMap), and runs it with go run
+// once per distinct variant under that variant's tags. The program lives in
+// a temporary directory outside the module and is overlaid (go run
+// -overlay) onto a directory inside it, so nothing is ever written into the
+// tree. The schemas are checked to be what the Anthropic API takes: an
+// object schema, additionalProperties false, no $schema, $id, $ref or $defs.
+//
+// Emit writes, with github.com/dave/jennifer, one <tool>_tool.go per tool
+// carrying the tooldef file's //go:build line, the schema embedded from
+// schemas/<tool>.json (so a gated tool's schema is only in the binaries of
+// its variants), a Decode that parses and validates with the generated code
+// and runtime/jsonin (no reflection), and every optional behaviour taken from
+// the tooldef's method, else its marker, else the fail-closed default.
+// registry_<variant>.go holds each variant's AllBaseTools, sorted by name.
+// Output is deterministic: everything is sorted, no map is ranged over.
+//
+// Write rewrites only the files that changed and removes the files toolgen
+// owns (Go files with the generated header, schemas/*.json) that it no
+// longer produces.
+//
+// # Tests
+//
+// gen/testdata/<case>/tooldefs is an input package; a case holds either
+// error.txt (the expected errors) or generated/ (the expected output, which
+// the tests also compile for each variant). UPDATE_GOLDEN=1 refreshes them.
+package gen
