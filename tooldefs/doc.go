@@ -74,15 +74,53 @@
 //
 // # Input fields
 //
-// Input fields carry json tags (the parameter name; omitempty makes a
-// parameter optional, otherwise it is required) and doc comments, which
-// become the schema's descriptions. Supported field types: string, bool,
-// the integer and float kinds, pointers to those (optional values), slices,
-// nested structs, map[string]T, and json.RawMessage/any (any JSON value).
+// Input fields carry json tags (the parameter name, the Go field name when
+// the tag gives none; omitempty or omitzero makes a parameter optional,
+// otherwise it is required) and doc comments, which become the schema's
+// descriptions verbatim. Fields tagged json:"-" or jsonschema:"-" and
+// unexported fields are not parameters. Supported field types: string,
+// bool, the integer and float kinds (and named types of those), pointers to
+// them (optional values that distinguish absent from zero), slices, named
+// structs (inlined in the schema), map[string]T, and json.RawMessage/any
+// (any JSON value). Not supported, each reported with its position:
+// embedded fields, anonymous structs, []byte, arrays, maps with non-string
+// keys, other interfaces, recursive types, the json options ",string" and
+// ",inline", types with their own UnmarshalJSON or JSONSchema methods, and
+// +tool markers in a field's doc comment.
+//
 // Constraints go in jsonschema tags, which both the schema and the
-// generated validator read: enum=a,enum=b, minimum=, maximum=, minLength=,
-// maxLength=, minItems=, maxItems=, default=. Any other jsonschema key is an
-// error, so the schema and the validator never disagree.
+// generated validator read: enum=a,enum=b (strings and numbers; a comma
+// inside a value is written \,), minimum= and maximum= (numbers),
+// minLength= and maxLength= (strings, in characters), minItems= and
+// maxItems= (slices), default= (applied by the decoder when the parameter
+// is absent; only on optional parameters; a []string takes one default=
+// per element). On a slice, keys other than minItems, maxItems and default
+// apply to its elements. A key that does not fit the field's type and any
+// other jsonschema key are errors, so the schema and the validator never
+// disagree.
+//
+// The generated decoder rejects unknown parameters, a missing required
+// parameter, a value of the wrong JSON type (null included, except for
+// json.RawMessage/any), and values outside the constraints or outside the
+// Go type's range (300 for an int8, -1 for a uint). A whole number written
+// 2.0 or 1e3 is an integer, as in JSON Schema. Errors name the parameter:
+//
+//	parameter "edits[1].old_string": required parameter is missing
+//	parameter "limit": expected integer, got string
+//
+// # Output
+//
+// Without a ResultBlocks method the tool_result text is the output itself
+// when Out is a string type, its String() when Out is a fmt.Stringer, and
+// its JSON otherwise.
+//
+// # Generated files
+//
+// For a tool named NotebookEdit toolgen writes generated/notebook_edit_tool.go
+// (with the tooldef file's //go:build line; it embeds the schema) and
+// generated/schemas/notebook_edit.json, plus generated/registry_<variant>.go
+// with each variant's AllBaseTools. A tool's input types must be the same in
+// every variant that has it.
 //
 // # Build variants
 //
