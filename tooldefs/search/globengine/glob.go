@@ -94,6 +94,7 @@ func Glob(ctx context.Context, root, pattern string, opts Options) (*Result, err
 	// deeper than a pattern without ** can reach.
 	base, rest := literalPrefix(pattern)
 	wo := opts.Walk
+	wo.Stat = true
 	if !strings.Contains(rest, "**") && !strings.Contains(rest, "{") {
 		wo.MaxDepth = strings.Count(rest, "/") + 1
 	}
@@ -115,16 +116,12 @@ func Glob(ctx context.Context, root, pattern string, opts Options) (*Result, err
 		if !match(e.Rel) {
 			return nil
 		}
-		info, err := os.Lstat(e.Path)
-		if err != nil {
-			return nil
-		}
 		rel := e.Rel
 		if base != "" {
 			rel = base + "/" + rel
 		}
 		mu.Lock()
-		files = append(files, File{Path: e.Path, Rel: rel, ModTime: info.ModTime()})
+		files = append(files, File{Path: e.Path, Rel: rel, ModTime: e.ModTime})
 		mu.Unlock()
 		return nil
 	})

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // VCSDirs are the version-control directories Claude Code's search tools
@@ -40,6 +41,9 @@ type Options struct {
 	// MaxDepth limits how deep files are found: 1 is the root's own files;
 	// 0 is no limit.
 	MaxDepth int
+	// Stat fills Entry.ModTime (with one fstatat per file, relative to the
+	// open directory, where the platform has it).
+	Stat bool
 }
 
 // Entry is one file found by the walk.
@@ -52,6 +56,9 @@ type Entry struct {
 	// Worker identifies the goroutine calling the visit function, in
 	// [0, Threads): per-worker state (buffers) can be indexed by it.
 	Worker int
+	// ModTime is the file's modification time when Options.Stat is set
+	// (zero if the file vanished meanwhile).
+	ModTime time.Time
 }
 
 // Filter is the compiled form of Options, reusable across walks.
@@ -255,7 +262,7 @@ func (f *Filter) Walk(ctx context.Context, root string, visit func(*Entry) error
 		return err
 	}
 	if !info.IsDir() {
-		return ignoreStop(visit(&Entry{Path: root, Rel: filepath.Base(root)}))
+		return ignoreStop(visit(&Entry{Path: root, Rel: filepath.Base(root), ModTime: info.ModTime()}))
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -340,18 +347,15 @@ func (w *walker) readDir(id int, job dirJob) ([]dirJob, error) {
 	if err := w.ctx.Err(); err != nil {
 		return nil, err
 	}
-	d, err := os.Open(job.path)
+	dir, err := openDir(job.path)
 	if err != nil {
 		return nil, nil
 	}
-	ents, err := d.ReadDir(-1)
-	d.Close()
-	if err != nil && len(ents) == 0 {
-		return nil, nil
-	}
+	defer dir.close()
+	ents := dir.list()
 	has := func(name string) bool {
-		for _, e := range ents {
-			if e.Name() == name {
+		for i := range ents {
+			if ents[i].name == name {
 				return true
 			}
 		}
@@ -365,11 +369,14 @@ func (w *walker) readDir(id int, job dirJob) ([]dirJob, error) {
 	}
 	var subdirs []dirJob
 	sep := string(filepath.Separator)
-	for _, e := range ents {
-		name := e.Name()
-		typ := e.Type()
-		isDir := typ.IsDir()
-		if !isDir && !typ.IsRegular() {
+	for i := range ents {
+		name := ents[i].name
+		typ := ents[i].typ
+		if typ == typeUnknown {
+			typ = lstatType(job.path + sep + name)
+		}
+		isDir := typ == typeDir
+		if !isDir && typ != typeFile {
 			continue // symlinks, devices, sockets: not followed, like rg
 		}
 		if w.f.skip[name] {
@@ -395,7 +402,11 @@ func (w *walker) readDir(id int, job dirJob) ([]dirJob, error) {
 			subdirs = append(subdirs, dirJob{path: path, rel: rel, node: node})
 			continue
 		}
-		if err := w.visit(&Entry{Path: path, Rel: rel, Worker: id}); err != nil {
+		e := &Entry{Path: path, Rel: rel, Worker: id}
+		if w.f.opts.Stat {
+			e.ModTime = dir.modTime(path, name)
+		}
+		if err := w.visit(e); err != nil {
 			return subdirs, err
 		}
 	}
@@ -433,4 +444,74 @@ func (f *Filter) keep(node *ignoreNode, rel, name string, isDir bool) bool {
 		return false
 	}
 	return true
+}
+
+// Directory entry types, as far as the walk cares.
+const (
+	typeUnknown = iota
+	typeFile
+	typeDir
+	typeOther
+)
+
+// dirEntry is one name in a directory listing.
+type dirEntry struct {
+	name string
+	typ  int
+}
+
+// dirHandle is an open directory: its listing, and stat of its files.
+type dirHandle interface {
+	list() []dirEntry
+	modTime(path, name string) time.Time
+	close()
+}
+
+// openDir opens a directory; a platform may replace it with a version
+// using raw system calls (dir_linux.go).
+var openDir = func(path string) (dirHandle, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &osDir{f: f}, nil
+}
+
+type osDir struct{ f *os.File }
+
+func (d *osDir) list() []dirEntry {
+	ents, _ := d.f.ReadDir(-1)
+	out := make([]dirEntry, len(ents))
+	for i, e := range ents {
+		out[i] = dirEntry{name: e.Name(), typ: modeType(e.Type())}
+	}
+	return out
+}
+
+func (d *osDir) modTime(path, _ string) time.Time {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
+func (d *osDir) close() { d.f.Close() }
+
+func modeType(m os.FileMode) int {
+	switch {
+	case m.IsDir():
+		return typeDir
+	case m.IsRegular():
+		return typeFile
+	}
+	return typeOther
+}
+
+func lstatType(path string) int {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return typeOther
+	}
+	return modeType(fi.Mode())
 }
