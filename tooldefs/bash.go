@@ -15,6 +15,11 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/shell/classify"
 )
 
+// Bash keeps the fail-closed interrupt behaviour, block, like Claude Code's
+// BashTool (which defines no interruptBehavior): a user message typed while a
+// command runs waits for it. An abort (the call's context) still kills the
+// command's whole process group.
+
 // Bash runs a bash command and returns its output.
 //
 // The working directory persists between commands (a cd carries over to
