@@ -119,8 +119,9 @@ func New(w io.Writer, opts Options) *Renderer {
 	switch opts.Format {
 	case Text:
 		out := w
-		if opts.Styled {
-			out = colorprofile.NewWriter(w, os.Environ())
+		if f, ok := w.(*os.File); ok && opts.Styled {
+			// Downsample colours to what the terminal supports.
+			out = colorprofile.NewWriter(f, os.Environ())
 		}
 		r.tx = newTranscript(out, opts)
 		if opts.Live {

@@ -151,10 +151,14 @@ func (t *transcript) observe(ev agent.Event) {
 	case agent.EventToolStart:
 		c := t.lookup(ev)
 		c.running, c.started, c.input = true, ev.At, ev.Input
+		if c.started.IsZero() {
+			c.started = t.now()
+		}
 		t.redraw()
 	case agent.EventToolProgress:
 		c := t.lookup(ev)
 		c.progress = lastLines(safeString(func() string { return c.tool.RenderProgress(ev.Input, ev.Progress) }), 2)
+		t.redraw()
 	case agent.EventToolResult:
 		t.result(*ev.Call)
 	case agent.EventAssistant:

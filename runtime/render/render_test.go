@@ -1,0 +1,180 @@
+package render_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/render"
+	"github.com/agentcore/agentcore/runtime/tooltest"
+)
+
+var (
+	readTool = &tooltest.Sim{ToolName: "Read", Safe: true, ReadOnly: true}
+	bashTool = &tooltest.Sim{ToolName: "Bash", Safe: true}
+	editTool = &tooltest.Sim{ToolName: "Edit"}
+)
+
+func input(t runtime.Tool, raw string) any {
+	in, err := t.Decode(json.RawMessage(raw))
+	Expect(err).NotTo(HaveOccurred())
+	return in
+}
+
+func queued(id string, t runtime.Tool, raw string) agent.Event {
+	return agent.Event{Kind: agent.EventToolQueued, ID: id, Name: t.Name(), Tool: t, RawInput: json.RawMessage(raw)}
+}
+
+func result(id string, t runtime.Tool, raw string, res runtime.Result, outcome orchestrate.Outcome, err error) agent.Event {
+	ev := orchestrate.Event{Kind: orchestrate.EventResult, ID: id, Name: t.Name(), Tool: t, Input: input(t, raw),
+		Result: res, Outcome: outcome, Err: err}
+	return agent.Event{Kind: agent.EventToolResult, ID: id, Name: t.Name(), Tool: t, Call: &ev}
+}
+
+func ok(text string) runtime.Result {
+	return runtime.Result{Content: []runtime.Block{runtime.TextBlock(text)}}
+}
+
+func text(s string) agent.Event { return agent.Event{Kind: agent.EventText, Text: s} }
+
+// session is a run with every form the transcript has: streamed text, a
+// parallel group, a serial call, a rejected call, an unknown tool, a
+// sibling cancellation, a context change and the summary.
+func session() (string, []agent.Event) {
+	sibling := &orchestrate.SiblingError{Desc: "Bash(false)"}
+	asst := provider.Message{Role: provider.Assistant, Content: []provider.Block{provider.Text("Reading.")}}
+	user := provider.Message{Role: provider.User, Content: []provider.Block{provider.ToolResult("r1", ok("alpha"))}}
+	return "tour the repo", []agent.Event{
+		{Kind: agent.EventRequest, Turn: 1},
+		text("Reading "), text("both files."),
+		queued("r1", readTool, `{"summary":"a.go"}`),
+		queued("r2", readTool, `{"summary":"b.go"}`),
+		{Kind: agent.EventToolStart, ID: "r1", Name: "Read", Tool: readTool, Input: input(readTool, `{"summary":"a.go"}`)},
+		{Kind: agent.EventToolProgress, ID: "r1", Name: "Read", Tool: readTool, Input: input(readTool, `{"summary":"a.go"}`), Progress: "step 1/1"},
+		result("r1", readTool, `{"summary":"a.go"}`, ok("Read 10 lines"), orchestrate.OutcomeOK, nil),
+		result("r2", readTool, `{"summary":"b.go"}`, ok("Read 20 lines\nsecond line"), orchestrate.OutcomeOK, nil),
+		{Kind: agent.EventAssistant, Turn: 1, Message: &asst},
+		{Kind: agent.EventUser, Turn: 1, Message: &user},
+		{Kind: agent.EventRequest, Turn: 2},
+		text("Editing, then checking.\n"),
+		result("e1", editTool, `{"summary":"a.go"}`, runtime.ErrorResult("denied by rule Edit"), orchestrate.OutcomeRejected, errors.New("denied")),
+		result("x1", &tooltest.Sim{ToolName: "Nope"}, `{}`, runtime.ErrorResult("Error: No such tool available: Nope"), orchestrate.OutcomeUnknownTool, nil),
+		result("b1", bashTool, `{"summary":"sleep 2"}`, runtime.ErrorResult(sibling.Error()), orchestrate.OutcomeSiblingError, sibling),
+		result("b2", bashTool, `{"summary":"false"}`, runtime.ErrorResult("Exit code 1"), orchestrate.OutcomeToolError, errors.New("Exit code 1")),
+		{Kind: agent.EventUser, Turn: 2, Message: &user},
+		{Kind: agent.EventContext, Turn: 2, Text: "working directory is now /repo/runtime"},
+		{Kind: agent.EventRequest, Turn: 3},
+		text("All done."),
+		{Kind: agent.EventDone, Turn: 3, Outcome: &agent.Outcome{Stop: agent.StopEndTurn, Turns: 3, Text: "All done.", ToolCalls: 6, ToolErrors: 4,
+			Usage: provider.Usage{InputTokens: 12345, OutputTokens: 678}, Duration: 2345 * time.Millisecond}},
+	}
+}
+
+func interrupted() (string, []agent.Event) {
+	return "wait", []agent.Event{
+		{Kind: agent.EventRequest, Turn: 1},
+		text("Sleeping"),
+		result("s1", bashTool, `{"summary":"sleep 60"}`, runtime.ErrorResult("interrupted by the user"), orchestrate.OutcomeInterrupted, orchestrate.ErrInterrupted),
+		{Kind: agent.EventInterrupted, Turn: 1},
+		{Kind: agent.EventDone, Turn: 1, Outcome: &agent.Outcome{Stop: agent.StopInterrupted, Turns: 1, ToolCalls: 1, ToolErrors: 1, Duration: time.Second}},
+	}
+}
+
+func failed() (string, []agent.Event) {
+	return "hello", []agent.Event{
+		{Kind: agent.EventRequest, Turn: 1},
+		{Kind: agent.EventDone, Turn: 1, Outcome: &agent.Outcome{Stop: agent.StopError, Turns: 1, Err: errors.New("anthropic: 401 Unauthorized"), Duration: 30 * time.Millisecond}},
+	}
+}
+
+func play(opts render.Options, prompt string, events []agent.Event) string {
+	var buf bytes.Buffer
+	r := render.New(&buf, opts)
+	r.Prompt(prompt)
+	for _, ev := range events {
+		r.Observe(ev)
+	}
+	r.Close()
+	return buf.String()
+}
+
+func golden(name, got string) {
+	path := filepath.Join("testdata", name)
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		Expect(os.WriteFile(path, []byte(got), 0o644)).To(Succeed())
+	}
+	want, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred(), "run with UPDATE_GOLDEN=1 to create %s", path)
+	Expect(cmp.Diff(string(want), got)).To(BeEmpty(), "%s differs (UPDATE_GOLDEN=1 refreshes it)", path)
+}
+
+var _ = Describe("plain text output", func() {
+	DescribeTable("matches the golden transcript",
+		func(name string, run func() (string, []agent.Event), format render.Format) {
+			p, evs := run()
+			golden(name, play(render.Options{Format: format, Session: "s-1",
+				Init: render.Init{Model: "replay:test", Cwd: "/repo", Tools: []string{"Bash", "Edit", "Read"}, PermissionMode: "default"}}, p, evs))
+		},
+		Entry("a full session", "session.txt", session, render.Text),
+		Entry("an interrupted turn", "interrupted.txt", interrupted, render.Text),
+		Entry("a failed request", "error.txt", failed, render.Text),
+		Entry("a session as json", "session.json", session, render.JSON),
+		Entry("a session as stream-json", "session.stream.jsonl", session, render.StreamJSON),
+	)
+
+	It("never styles plain output", func() {
+		p, evs := session()
+		Expect(play(render.Options{}, p, evs)).NotTo(ContainSubstring("\x1b["))
+	})
+
+	It("keeps working when a tool's render method panics", func() {
+		bad := &panicky{Sim: tooltest.Sim{ToolName: "Bad"}}
+		out := play(render.Options{}, "x", []agent.Event{result("p1", bad, `{"summary":"s"}`, ok("fine"), orchestrate.OutcomeOK, nil)})
+		Expect(out).To(ContainSubstring("● Bad"))
+		Expect(out).To(ContainSubstring("⎿  fine"))
+	})
+})
+
+var _ = Describe("styled, live output", func() {
+	It("draws running calls with their progress in a live region, then the result in place", func() {
+		p, evs := session()
+		out := play(render.Options{Styled: true, Live: true, Width: 80}, p, evs)
+		Expect(out).To(ContainSubstring("\x1b[2K"), "the live region is cleared before permanent output")
+		Expect(out).To(ContainSubstring("\x1b[1m"), "styles are on")
+		plain := stripANSI(out)
+		Expect(plain).To(ContainSubstring("│ step 1/1"), "the last progress line shows under the running call")
+		Expect(plain).To(ContainSubstring("○ Read(b.go) · queued"))
+		Expect(plain).To(ContainSubstring("● Read a.go, b.go · in parallel"), "the grouped head comes from RenderGrouped")
+	})
+})
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && !(s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 'a' && s[i] <= 'z') {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+type panicky struct{ tooltest.Sim }
+
+func (p *panicky) RenderUse(any) string                    { panic("boom") }
+func (p *panicky) RenderResult(any, runtime.Result) string { panic("boom") }
