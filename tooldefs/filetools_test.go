@@ -555,6 +555,12 @@ var _ = Describe("Edit", func() {
 		Expect(tooldefs.Edit{}.UserFacingName(&tooldefs.EditInput{OldString: "a"})).To(Equal("Update"))
 	})
 
+	It("refuses an edit that changes nothing, even one that would create an empty file", func() {
+		_, err := e.edit(tooldefs.EditInput{FilePath: e.path("empty.go"), OldString: "", NewString: ""})
+		Expect(err).To(MatchError(ContainSubstring("exactly the same")))
+		Expect(e.path("empty.go")).NotTo(BeAnExistingFile())
+	})
+
 	It("refuses a missing file with a non-empty old_string, pointing to Write", func() {
 		_, err := e.edit(tooldefs.EditInput{FilePath: e.path("nope.go"), OldString: "a", NewString: "b"})
 		Expect(err).To(MatchError(ContainSubstring("File does not exist")))
@@ -584,6 +590,7 @@ var _ = Describe("Edit", func() {
 		Entry("an addition", "x", strings.Repeat("y", 1000), false),
 		Entry("deleting a large block", strings.Repeat("line of code\n", 40), "", true),
 		Entry("replacing a large block with a stub", strings.Repeat("line of code\n", 40), "// TODO\n", true),
+		Entry("halving a large block", strings.Repeat("x", 1000), strings.Repeat("y", 500), false),
 		Entry("rewriting a large block at similar size", strings.Repeat("line of code\n", 40), strings.Repeat("new code\n", 40), false),
 	)
 

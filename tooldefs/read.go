@@ -246,13 +246,15 @@ func cutLine(s string) string {
 }
 
 // unchanged reports whether the same range of the same content was already
-// sent to the model by an earlier Read.
+// sent to the model by an earlier Read. Entries recorded by writes have
+// Offset 0, which never equals a read's offset (at least 1), so content a
+// tool wrote is always sent in full the first time it is read.
 func unchanged(tc *runtime.ToolContext, key string, now runtime.FileState) bool {
 	if tc == nil {
 		return false
 	}
 	prev, ok := tc.FileState.Get(key)
-	return ok && prev.Offset >= 1 && prev.Offset == now.Offset && prev.Limit == now.Limit && prev.Hash == now.Hash
+	return ok && prev.Offset == now.Offset && prev.Limit == now.Limit && prev.Hash == now.Hash
 }
 
 func unchangedOutput(key string, start, n int) ReadOutput {

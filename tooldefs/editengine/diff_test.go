@@ -1,6 +1,7 @@
 package editengine_test
 
 import (
+	"fmt"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -60,16 +61,39 @@ var _ = Describe("LineDiff and Unified", func() {
 	})
 
 	It("falls back to remove-then-add past the edit-distance bound and stays correct", func() {
+		// Every third line is common, but 4000 edits separate the texts:
+		// past the bound (1000) the common lines are not searched for.
 		var a, b strings.Builder
 		for i := range 3000 {
-			a.WriteString("a" + strings.Repeat("x", i%7) + "\n")
-			b.WriteString("b" + strings.Repeat("y", i%5) + "\n")
+			if i%3 == 0 {
+				a.WriteString("common\n")
+				b.WriteString("common\n")
+				continue
+			}
+			fmt.Fprintf(&a, "a%d\n", i)
+			fmt.Fprintf(&b, "b%d\n", i)
 		}
 		ops := editengine.LineDiff(a.String(), b.String())
 		add, rem := editengine.Stats(ops)
-		Expect(add).To(Equal(3000))
-		Expect(rem).To(Equal(3000))
+		Expect(add).To(Equal(2999), "everything after the common first line")
+		Expect(rem).To(Equal(2999))
 		Expect(reconstruct(ops)).To(Equal([2]string{a.String(), b.String()}))
+	})
+
+	It("finds the common lines within the bound", func() {
+		var a, b strings.Builder
+		for i := range 300 {
+			if i%3 == 0 {
+				a.WriteString("common\n")
+				b.WriteString("common\n")
+				continue
+			}
+			fmt.Fprintf(&a, "a%d\n", i)
+			fmt.Fprintf(&b, "b%d\n", i)
+		}
+		add, rem := editengine.Stats(editengine.LineDiff(a.String(), b.String()))
+		Expect(add).To(Equal(200))
+		Expect(rem).To(Equal(200))
 	})
 })
 

@@ -128,6 +128,7 @@ var _ = Describe("Apply", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(r.QuotesNormalized).To(BeTrue())
 			Expect(r.ActualOld).To(Equal("said “hello” and didn’t"))
+			Expect(r.ActualNew).To(Equal("said “goodbye” and didn’t"))
 			Expect(r.Content).To(Equal("She said “goodbye” and didn’t stop.\n"))
 		})
 
@@ -172,6 +173,13 @@ var _ = Describe("Closest", func() {
 		r := editengine.Closest("a\nsay “hi” now\nb\n", "say \"hi\" now\nb")
 		Expect(r).NotTo(BeNil())
 		Expect(r.Hint).To(ContainSubstring("differs only in quote characters"))
+	})
+
+	It("names no difference for a fragment found inside a line", func() {
+		r := editengine.Closest("a\nfoo bar baz\n", "bar")
+		Expect(r).NotTo(BeNil())
+		Expect(r.StartLine).To(Equal(2))
+		Expect(r.Hint).To(BeEmpty())
 	})
 
 	It("returns nil for an empty file or a blank old", func() {
