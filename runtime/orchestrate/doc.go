@@ -59,10 +59,22 @@
 // # Cancellation
 //
 // Contexts form a tree: the ctx given to NewStreaming/RunTools (session) →
-// the run's turn context → its sibling group (cancelled by a Bash error) →
-// one context per call (cancelled by Interrupt or CallTimeout). A
+// the run's turn context (Discard, end of run) → its sibling group
+// (cancelled by a Bash error) → the call. Calls that share a fate share
+// the leaf: the calls an interrupt cancels (InterruptBehavior cancel) hang
+// from one interruptible context, block calls directly from the group, and
+// a call with a deadline (Executor.CallTimeout) gets a context of its own —
+// which spares two map operations per call and behaves the same. A
 // cancellation reaches only the calls below it, and never changes a result
 // that is already completed. The cause (context.Cause) of a cancelled call
-// context is ErrInterrupted, ErrDiscarded, a *SiblingError or a
-// *TimeoutError. Tools must honour ctx: a call ends when Call returns.
+// context is ErrInterrupted, ErrDiscarded, a *SiblingError, a
+// *TimeoutError, or the session's own cause. Tools must honour ctx: a call
+// ends when Call returns.
+//
+// # Cost
+//
+// The batch path costs about 3 allocations and a few µs of CPU per call
+// with no-op tools (BenchmarkOverhead, against a bare goroutine per call):
+// a goroutine runs one call and, when finishing it lets the next start,
+// runs that one too.
 package orchestrate

@@ -152,18 +152,16 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call)
 	if err := context.Cause(ctx); err != nil {
 		return cancelled(p, err)
 	}
-	res, err := invoke(ctx, p, call)
+	res, err, panicked := invoke(ctx, p, call)
 	if cause := context.Cause(ctx); cause != nil {
 		// Cancelled while running: whatever Call returned is superseded.
 		return cancelled(p, cause)
 	}
-	var pe *PanicError
 	switch {
-	case errors.As(err, &pe):
+	case panicked:
 		return failure(OutcomePanic, err)
 	case err != nil:
-		o := failure(OutcomeToolError, err)
-		return o
+		return failure(OutcomeToolError, err)
 	}
 	if len(res.Content) == 0 && res.IsError {
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
@@ -211,13 +209,14 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 	return failure(OutcomeRejected, errors.New(msg))
 }
 
-func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error) {
+func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error, panicked bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			res, err = runtime.Result{}, &PanicError{Tool: p.use.Name, Method: "Call", Value: v}
+			res, err, panicked = runtime.Result{}, &PanicError{Tool: p.use.Name, Method: "Call", Value: v}, true
 		}
 	}()
-	return p.tool.Call(ctx, p.input, call)
+	res, err = p.tool.Call(ctx, p.input, call)
+	return res, err, false
 }
 
 // cancelled is the outcome of a call stopped by its context, by cause.

@@ -26,6 +26,9 @@ type StreamingExecutor struct {
 	turnCancel  context.CancelCauseFunc
 	groupCtx    context.Context
 	groupCancel context.CancelCauseFunc
+	// intrCtx is the leaf shared by the calls an interrupt cancels.
+	intrCtx    context.Context
+	intrCancel context.CancelCauseFunc
 
 	mu          sync.Mutex
 	calls       []*tracked
@@ -43,8 +46,9 @@ type StreamingExecutor struct {
 	lastSafe    bool
 	epoch       time.Time
 
-	wake chan struct{}
-	wg   sync.WaitGroup
+	wake   chan struct{}
+	wg     sync.WaitGroup
+	starts []*tracked // calls schedule moved to executing, to hand to goroutines
 }
 
 // tracked is one call in a StreamingExecutor.
@@ -55,10 +59,11 @@ type tracked struct {
 	state  State
 	states []StateChange
 	ctx    context.Context
-	cancel context.CancelCauseFunc
+	cancel context.CancelFunc // nil unless the call has its own context
 	out    *outcome
 	start  time.Time
 	end    time.Time
+	buf    [4]StateChange // backing of states for the usual four
 }
 
 // NewStreaming starts an empty streaming run: the calls of one assistant
@@ -78,17 +83,19 @@ func NewStreaming(ctx context.Context, e *Executor, tc *runtime.ToolContext) *St
 // clean-up when the reader stops early.
 func (e *Executor) Start(ctx context.Context, calls []ToolUse, tc *runtime.ToolContext) *StreamingExecutor {
 	s := newRun(ctx, e, tc)
-	ps := make([]prepared, len(calls))
+	ts := make([]tracked, len(calls)) // one allocation for the whole batch
 	for i, c := range calls {
-		ps[i] = e.prepare(c)
+		ts[i].prepared = e.prepare(c)
 	}
 	now := time.Now()
 	s.mu.Lock()
-	for _, p := range ps {
-		s.push(p, now)
+	s.calls = make([]*tracked, 0, len(calls))
+	for i := range ts {
+		s.push(&ts[i], now)
 	}
 	s.closed = true
 	s.schedule()
+	s.spawn()
 	s.mu.Unlock()
 	return s
 }
@@ -100,6 +107,7 @@ func newRun(ctx context.Context, e *Executor, tc *runtime.ToolContext) *Streamin
 	s := &StreamingExecutor{e: e, tc: tc, limit: e.maxConcurrency(), wake: make(chan struct{}, 1)}
 	s.turnCtx, s.turnCancel = context.WithCancelCause(ctx)
 	s.groupCtx, s.groupCancel = context.WithCancelCause(s.turnCtx)
+	s.intrCtx, s.intrCancel = context.WithCancelCause(s.groupCtx)
 	return s
 }
 
@@ -114,19 +122,20 @@ func (s *StreamingExecutor) Add(use ToolUse) error {
 	if s.closed || s.discarded {
 		return ErrClosed
 	}
-	s.push(p, time.Now())
+	s.push(&tracked{prepared: p}, time.Now())
 	s.schedule()
+	s.spawn()
 	s.notify()
 	return nil
 }
 
 // push appends a prepared call in the queued state. Callers hold s.mu.
-func (s *StreamingExecutor) push(p prepared, now time.Time) {
+func (s *StreamingExecutor) push(c *tracked, now time.Time) {
 	if s.epoch.IsZero() {
 		s.epoch = now
 	}
-	c := &tracked{prepared: p, idx: len(s.calls), state: StateQueued}
-	c.states = append(make([]StateChange, 0, 4), StateChange{StateQueued, now})
+	c.idx, c.state = len(s.calls), StateQueued
+	c.states = append(c.buf[:0], StateChange{StateQueued, now})
 	if !(c.safe && s.lastSafe && len(s.calls) > 0) {
 		s.lastBatch++
 	}
@@ -153,12 +162,9 @@ func (s *StreamingExecutor) Interrupt() {
 		return
 	}
 	s.interrupted = true
-	for _, c := range s.calls[s.next:] {
-		if c.state == StateExecuting && c.interrupt == runtime.InterruptCancel {
-			c.cancel(ErrInterrupted)
-		}
-	}
+	s.intrCancel(ErrInterrupted)
 	s.schedule()
+	s.spawn()
 	s.notify()
 }
 
@@ -174,15 +180,14 @@ func (s *StreamingExecutor) Discard() {
 		return
 	}
 	s.discarded, s.closed = true, true
+	s.intrCancel(ErrDiscarded)
 	now := time.Now()
 	for _, c := range s.calls[s.next:] {
-		if c.state == StateExecuting && c.interrupt == runtime.InterruptCancel {
-			c.cancel(ErrDiscarded)
-		}
 		c.states = append(c.states, StateChange{StateDiscarded, now})
 	}
 	s.progress = nil
 	s.schedule()
+	s.spawn()
 	s.notify()
 }
 
@@ -343,7 +348,8 @@ func (s *StreamingExecutor) schedule() {
 	}
 }
 
-// launch starts c in its own goroutine. Callers hold s.mu.
+// launch moves c to executing and queues it for a goroutine. Callers hold
+// s.mu.
 func (s *StreamingExecutor) launch(c *tracked) {
 	now := time.Now()
 	c.state, c.start = StateExecuting, now
@@ -352,35 +358,72 @@ func (s *StreamingExecutor) launch(c *tracked) {
 	if !c.safe {
 		s.execUnsafe++
 	}
-	parent := s.groupCtx
-	var stopTimer context.CancelFunc
+	// Calls share the leaf context of their interrupt class; a call with a
+	// deadline gets its own.
+	c.ctx = s.groupCtx
+	if c.interrupt == runtime.InterruptCancel {
+		c.ctx = s.intrCtx
+	}
 	if d := s.e.CallTimeout; d > 0 {
-		parent, stopTimer = context.WithTimeoutCause(parent, d, &TimeoutError{Tool: c.use.Name, After: d})
+		c.ctx, c.cancel = context.WithTimeoutCause(c.ctx, d, &TimeoutError{Tool: c.use.Name, After: d})
 	}
-	c.ctx, c.cancel = context.WithCancelCause(parent)
-	if stopTimer != nil {
-		cancel := c.cancel
-		c.cancel = func(err error) { cancel(err); stopTimer() }
-	}
-	call := runtime.NewCall(c.use.ID, s.tc, func(p any) { s.onProgress(c, p) })
 	s.wg.Add(1)
-	go s.run(c, call)
+	s.starts = append(s.starts, c)
 }
 
-func (s *StreamingExecutor) run(c *tracked, call *runtime.Call) {
-	defer s.wg.Done()
-	o := s.e.execute(c.ctx, &c.prepared, call)
-	now := time.Now()
-	s.mu.Lock()
-	s.executing--
-	if !c.safe {
-		s.execUnsafe--
+// spawn starts a goroutine for every call launch queued. Callers hold s.mu.
+func (s *StreamingExecutor) spawn() {
+	for i, c := range s.starts {
+		go s.worker(c)
+		s.starts[i] = nil
 	}
-	s.finish(c, o, now)
-	c.cancel(nil)
-	s.schedule()
-	s.mu.Unlock()
-	s.notify()
+	s.starts = s.starts[:0]
+}
+
+// worker runs c, then, as long as finishing a call lets another start, runs
+// that one too, sparing a goroutine per call.
+func (s *StreamingExecutor) worker(c *tracked) {
+	for c != nil {
+		call := runtime.NewCall(c.use.ID, s.tc, c.progressFunc(s))
+		o := s.e.execute(c.ctx, &c.prepared, call)
+		now := time.Now()
+		s.mu.Lock()
+		s.executing--
+		if !c.safe {
+			s.execUnsafe--
+		}
+		s.finish(c, o, now)
+		if c.cancel != nil {
+			c.cancel()
+		}
+		s.schedule()
+		c = nil
+		if n := len(s.starts); n > 0 {
+			c = s.starts[n-1]
+			s.starts[n-1] = nil
+			s.starts = s.starts[:n-1]
+			s.wg.Done() // this goroutine carries on with c
+			s.spawn()
+		}
+		wake := s.wakeful()
+		s.mu.Unlock()
+		if wake {
+			s.notify()
+		}
+	}
+	s.wg.Done()
+}
+
+// wakeful reports whether the consumer has something to take or should
+// see the end. Callers hold s.mu.
+func (s *StreamingExecutor) wakeful() bool {
+	return len(s.progress) > 0 || s.discarded ||
+		s.next < len(s.calls) && s.calls[s.next].state == StateCompleted ||
+		s.closed && s.next == len(s.calls)
+}
+
+func (c *tracked) progressFunc(s *StreamingExecutor) func(any) {
+	return func(p any) { s.onProgress(c, p) }
 }
 
 // finish records c's outcome: completed, modifier pending, and the Bash

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/tooltest"
+)
+
+var _ = Describe("agentcore exec", func() {
+	var stdin string
+
+	BeforeEach(func() {
+		old := execTools
+		execTools = func() []runtime.Tool {
+			return []runtime.Tool{
+				&tooltest.Sim{ToolName: "Glob", Safe: true},
+				&tooltest.Sim{ToolName: "Grep", Safe: true},
+				&tooltest.Sim{ToolName: "Read", Safe: true},
+				&tooltest.Sim{ToolName: "Bash", Interrupt: runtime.InterruptCancel},
+				&tooltest.Sim{ToolName: "Edit"},
+			}
+		}
+		oldCan := execCanUseTool
+		DeferCleanup(func() { execTools, execCanUseTool = old, oldCan })
+		stdin = ""
+	})
+
+	run := func(args ...string) (string, error) {
+		cmd := newRootCmd()
+		var out bytes.Buffer
+		cmd.SetArgs(append([]string{"exec"}, args...))
+		cmd.SetIn(strings.NewReader(stdin))
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		err := cmd.ExecuteContext(context.Background())
+		return out.String(), err
+	}
+
+	seedExample := `[
+	 {"id":"1","name":"Glob","input":{"summary":"*.ts"}},
+	 {"id":"2","name":"Grep","input":{"summary":"pattern"}},
+	 {"id":"3","name":"Bash","input":{"summary":"npm test"}},
+	 {"id":"4","name":"Read","input":{"summary":"a.ts"}},
+	 {"id":"5","name":"Edit","input":{"summary":"a.ts"}},
+	 {"id":"6","name":"Glob","input":{"summary":"*.json"}}]`
+
+	It("plans the seed's worked example into 5 batches (--plan --json)", func() {
+		stdin = seedExample
+		out, err := run("--plan", "--json")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(MatchJSON(`{"batches":[
+			{"concurrency_safe":true,"ids":["1","2"]},
+			{"concurrency_safe":false,"ids":["3"]},
+			{"concurrency_safe":true,"ids":["4"]},
+			{"concurrency_safe":false,"ids":["5"]},
+			{"concurrency_safe":true,"ids":["6"]}]}`))
+	})
+
+	It("prints the plan as text", func() {
+		stdin = seedExample
+		out, err := run("--plan")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(ContainSubstring("batch 1, parallel (concurrency-safe): Glob 1, Grep 2\n"))
+		Expect(out).To(ContainSubstring("batch 5, parallel (concurrency-safe): Glob 6\n"))
+	})
+
+	DescribeTable("prints results as JSON in call order, on both paths",
+		func(mode string) {
+			stdin = `[{"id":"a","name":"Read","input":{"output":"alpha","sleep_ms":3}},
+			          {"id":"b","name":"Read","input":{"output":"beta"}},
+			          {"id":"c","name":"Nope","input":{}},
+			          {"id":"d","name":"Edit","input":{"fail":"old_string not found"}}]`
+			out, err := run("--json", "--mode", mode)
+			Expect(err).NotTo(HaveOccurred())
+			var got struct {
+				Results []struct {
+					ID        string  `json:"id"`
+					Name      string  `json:"name"`
+					IsError   bool    `json:"is_error"`
+					Content   string  `json:"content"`
+					StartedMS float64 `json:"started_ms"`
+					EndedMS   float64 `json:"ended_ms"`
+					States    []struct {
+						State string  `json:"state"`
+						AtMS  float64 `json:"at_ms"`
+					} `json:"states"`
+				} `json:"results"`
+				WallMS *float64 `json:"wall_ms"`
+			}
+			Expect(json.Unmarshal([]byte(out), &got)).To(Succeed())
+			Expect(got.WallMS).NotTo(BeNil())
+			Expect(got.Results).To(HaveLen(4))
+			r := got.Results
+			Expect([]string{r[0].ID, r[1].ID, r[2].ID, r[3].ID}).To(Equal([]string{"a", "b", "c", "d"}))
+			Expect(r[0].Content).To(Equal("alpha"))
+			Expect(r[0].IsError).To(BeFalse())
+			Expect(r[0].States[0].State).To(Equal("queued"))
+			Expect(r[0].States[0].AtMS).To(BeNumerically("==", 0))
+			Expect(r[0].States[len(r[0].States)-1].State).To(Equal("yielded"))
+			Expect(r[0].EndedMS).To(BeNumerically(">=", r[0].StartedMS))
+			Expect(r[2].IsError).To(BeTrue())
+			Expect(r[2].Content).To(Equal("Error: No such tool available: Nope"))
+			Expect(r[3].Content).To(Equal("old_string not found"))
+			// the exact key set of a result
+			var raw map[string][]map[string]any
+			Expect(json.Unmarshal([]byte(out), &raw)).To(Succeed())
+			keys := []string{}
+			for k := range raw["results"][0] {
+				keys = append(keys, k)
+			}
+			Expect(keys).To(ConsistOf("id", "name", "is_error", "content", "started_ms", "ended_ms", "states"))
+		},
+		Entry("streaming", "streaming"),
+		Entry("batch", "batch"),
+	)
+
+	It("accepts an Anthropic assistant message and its content array", func() {
+		stdin = `{"role":"assistant","content":[{"type":"text","text":"hi"},{"type":"tool_use","id":"t1","name":"Read","input":{"output":"x"}}]}`
+		out, err := run("--json")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(ContainSubstring(`"id":"t1"`))
+	})
+
+	It("reads a file and renders text through the tools' render methods", func() {
+		path := filepath.Join(GinkgoT().TempDir(), "calls.json")
+		Expect(os.WriteFile(path, []byte(`[{"id":"a","name":"Read","input":{"summary":"a.go","output":"12 lines","progress":1}},
+			{"id":"b","name":"Edit","input":{"summary":"b.go","fail":"boom"}}]`), 0o644)).To(Succeed())
+		out, err := run(path, "--trace", "--mode", "batch")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(ContainSubstring("● Read(a.go)\n  ⎿  12 lines\n"))
+		Expect(out).To(ContainSubstring("  … a step 1/1\n"))
+		Expect(out).To(ContainSubstring("● Edit(b.go)\n  ⎿  Error: boom\n"))
+		Expect(out).To(MatchRegexp(`trace: queued 0\.\d+ms → executing \d+\.\d+ms → completed \d+\.\d+ms → yielded \d+\.\d+ms`))
+	})
+
+	It("renders a rejection with RenderRejected", func() {
+		execCanUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+			return runtime.PermissionDecision{Behavior: runtime.Deny, Message: "denied by rule Edit"}
+		}
+		stdin = `[{"id":"a","name":"Edit","input":{"summary":"x.go"}}]`
+		out, err := run()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(ContainSubstring("● Edit(x.go)\n  ⎿  Rejected: denied by rule Edit\n"))
+	})
+
+	It("spaces streaming arrivals with --arrival-ms and starts calls as they arrive", func() {
+		stdin = `[{"id":"a","name":"Read","input":{}},{"id":"b","name":"Read","input":{}},{"id":"c","name":"Read","input":{}}]`
+		out, err := run("--json", "--arrival-ms", "5")
+		Expect(err).NotTo(HaveOccurred())
+		var got struct {
+			Results []struct {
+				States []struct {
+					State string  `json:"state"`
+					AtMS  float64 `json:"at_ms"`
+				} `json:"states"`
+			} `json:"results"`
+			WallMS float64 `json:"wall_ms"`
+		}
+		Expect(json.Unmarshal([]byte(out), &got)).To(Succeed())
+		// c arrives two gaps after a; the wall clock includes all arrivals.
+		Expect(got.Results[2].States[0].AtMS).To(BeNumerically(">=", 10))
+		Expect(got.WallMS).To(BeNumerically(">=", 15))
+	})
+
+	DescribeTable("rejects bad input with a clear error",
+		func(input string, args []string, msg string) {
+			stdin = input
+			_, err := run(args...)
+			Expect(err).To(MatchError(ContainSubstring(msg)))
+		},
+		Entry("empty", "", nil, "no input"),
+		Entry("not JSON", "hello", nil, "parse input"),
+		Entry("object without content", `{"a":1}`, nil, `"content" array`),
+		Entry("no tool_use", `[{"type":"text","text":"x"}]`, nil, "no tool_use blocks"),
+		Entry("missing name", `[{"id":"a"}]`, nil, `missing "name"`),
+		Entry("duplicate id", `[{"id":"a","name":"Read"},{"id":"a","name":"Read"}]`, nil, `duplicate id "a"`),
+		Entry("bad mode", `[{"id":"a","name":"Read"}]`, []string{"--mode", "fast"}, "use streaming or batch"),
+		Entry("negative arrival", `[{"id":"a","name":"Read"}]`, []string{"--arrival-ms", "-1"}, "≥ 0"),
+		Entry("missing file", ``, []string{"/nonexistent/calls.json"}, "no such file"),
+	)
+
+	It("gives ids to blocks without one", func() {
+		stdin = `[{"name":"Read"},{"name":"Read"}]`
+		out, err := run("--plan", "--json")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out).To(MatchJSON(`{"batches":[{"concurrency_safe":true,"ids":["toolu_01","toolu_02"]}]}`))
+	})
+
+	It("is wired to the orchestrator's executor", func() {
+		Expect(orchestrate.DefaultMaxConcurrency).To(Equal(10))
+	})
+})
