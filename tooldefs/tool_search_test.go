@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/tooltest"
@@ -63,6 +64,14 @@ var _ = Describe("ToolSearch", func() {
 		Expect(out.Matches).To(BeEmpty())
 		Expect(c.Modifier()).To(BeNil())
 		Expect(tooldefs.ToolSearch{}.RenderResult(nil, out)).To(Equal("No tools found"))
+	})
+
+	It("keeps its own definition under 500 tokens and is never deferred", func() {
+		ts := &generated.ToolSearchTool{}
+		n := pool.EstimateTokens(ts)
+		GinkgoWriter.Printf("ToolSearch definition: %d tokens (estimate)\n", n)
+		Expect(n).To(BeNumerically("<", 500))
+		Expect(pool.Deferrable(ts)).To(BeFalse())
 	})
 
 	It("says so when the session has no pool", func() {
