@@ -288,8 +288,12 @@ func (e *toolEmitter) decode(f *jen.File) {
 //		}
 //		return t.def.IsReadOnly(in)
 //	}
-func (e *toolEmitter) inMethod(f *jen.File, doc, name string, params []jen.Code, args []jen.Code, result jen.Code, onBad, dflt jen.Code) {
+func (e *toolEmitter) inMethod(f *jen.File, doc, name string, ps []param, args []jen.Code, result jen.Code, onBad, dflt jen.Code) {
 	f.Comment(doc)
+	params := make([]jen.Code, len(ps))
+	for i, p := range ps {
+		params[i] = jen.Id(p.name).Add(p.typ())
+	}
 	if e.t.Methods[name] {
 		f.Func().Params(e.recv()).Id(name).Params(params...).Add(result).Block(
 			e.assertIn("input"),
@@ -298,11 +302,33 @@ func (e *toolEmitter) inMethod(f *jen.File, doc, name string, params []jen.Code,
 		)
 		return
 	}
-	f.Func().Params(e.recv()).Id(name).Params(params...).Add(result).Block(
+	if fmt.Sprintf("%#v", onBad) == fmt.Sprintf("%#v", dflt) {
+		// Same answer either way: func (*ReadTool) IsDestructive(any) bool { return false }
+		blank := make([]jen.Code, len(ps))
+		for i, p := range ps {
+			blank[i] = jen.Id("_").Add(p.typ())
+		}
+		f.Func().Params(e.anonRecv()).Id(name).Params(blank...).Add(result).Block(jen.Return(dflt))
+		return
+	}
+	f.Func().Params(e.anonRecv()).Id(name).Params(params...).Add(result).Block(
 		jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("input").Assert(e.inType()), jen.Op("!").Id("ok")).Block(jen.Return(onBad)),
 		jen.Return(dflt),
 	)
 }
+
+// param is a method parameter: its name and a constructor of its type
+// (jennifer statements are mutable, so each use gets a fresh one).
+type param struct {
+	name string
+	typ  func() *jen.Statement
+}
+
+var (
+	ctxParam   = param{"ctx", func() *jen.Statement { return jen.Qual("context", "Context") }}
+	inputParam = param{"input", func() *jen.Statement { return jen.Any() }}
+	tcParam    = param{"tc", func() *jen.Statement { return jen.Op("*").Qual(RuntimePath, "ToolContext") }}
+)
 
 func (e *toolEmitter) wrongInputCall() *jen.Statement {
 	return jen.Id(e.pre + "WrongInput").Call(jen.Id("input"))
@@ -312,12 +338,10 @@ func (e *toolEmitter) wrongInputCall() *jen.Statement {
 // three scheduling flags and UserFacingName.
 func (e *toolEmitter) checks(f *jen.File) {
 	t := e.t
-	ctxP := jen.Id("ctx").Qual("context", "Context")
-	inP := jen.Id("input").Any()
-	tcP := jen.Id("tc").Op("*").Qual(RuntimePath, "ToolContext")
+	ctxP, inP, tcP := ctxParam, inputParam, tcParam
 	in, ctx, tc := jen.Id("in"), jen.Id("ctx"), jen.Id("tc")
 	e.inMethod(f, "ValidateInput checks that the input is meaningful.", "ValidateInput",
-		[]jen.Code{ctxP, inP, tcP}, []jen.Code{ctx, in, tc}, jen.Error(), e.wrongInputCall(), jen.Nil())
+		[]param{ctxP, inP, tcP}, []jen.Code{ctx, in, tc}, jen.Error(), e.wrongInputCall(), jen.Nil())
 	decision := func(b string, msg jen.Code) jen.Code {
 		d := jen.Dict{jen.Id("Behavior"): jen.Qual(RuntimePath, b)}
 		if msg != nil {
@@ -326,10 +350,10 @@ func (e *toolEmitter) checks(f *jen.File) {
 		return jen.Qual(RuntimePath, "PermissionDecision").Values(d)
 	}
 	e.inMethod(f, "CheckPermissions is the tool's own permission check.", "CheckPermissions",
-		[]jen.Code{ctxP, inP, tcP}, []jen.Code{ctx, in, tc}, jen.Qual(RuntimePath, "PermissionDecision"),
+		[]param{ctxP, inP, tcP}, []jen.Code{ctx, in, tc}, jen.Qual(RuntimePath, "PermissionDecision"),
 		decision("Deny", e.wrongInputCall().Dot("Error").Call()), decision("Passthrough", nil))
 	e.inMethod(f, "PermissionTarget is what permission rules for this tool match against.", "PermissionTarget",
-		[]jen.Code{inP}, []jen.Code{in}, jen.Qual(RuntimePath, "Target"),
+		[]param{inP}, []jen.Code{in}, jen.Qual(RuntimePath, "Target"),
 		jen.Qual(RuntimePath, "Target").Values(), jen.Qual(RuntimePath, "Target").Values())
 	for _, fl := range []struct {
 		name, doc string
@@ -339,14 +363,14 @@ func (e *toolEmitter) checks(f *jen.File) {
 		{"IsReadOnly", "IsReadOnly reports whether the call changes nothing.", t.ReadOnly},
 		{"IsDestructive", "IsDestructive reports whether the call irreversibly removes or overwrites something.", t.Destructive},
 	} {
-		e.inMethod(f, fl.doc, fl.name, []jen.Code{inP}, []jen.Code{in}, jen.Bool(), jen.False(), jen.Lit(fl.marker))
+		e.inMethod(f, fl.doc, fl.name, []param{inP}, []jen.Code{in}, jen.Bool(), jen.False(), jen.Lit(fl.marker))
 	}
 	ufn := t.Name
 	if t.UserFacingName != "" {
 		ufn = t.UserFacingName
 	}
 	e.inMethod(f, "UserFacingName is the name shown to the user for this call.", "UserFacingName",
-		[]jen.Code{inP}, []jen.Code{in}, jen.String(), jen.Lit(ufn), jen.Lit(ufn))
+		[]param{inP}, []jen.Code{in}, jen.String(), jen.Lit(ufn), jen.Lit(ufn))
 }
 
 // call emits
@@ -406,7 +430,7 @@ func (e *toolEmitter) renders(f *jen.File) {
 	// RenderUse: the method, else the first required string parameter.
 	switch fl := t.RenderUseField; {
 	case t.Methods["RenderUse"] || fl == nil:
-		e.inMethod(f, "RenderUse is shown when the call starts.", "RenderUse", []jen.Code{inP}, []jen.Code{in}, jen.String(), jen.Lit(""), jen.Lit(""))
+		e.inMethod(f, "RenderUse is shown when the call starts.", "RenderUse", []param{inputParam}, []jen.Code{in}, jen.String(), jen.Lit(""), jen.Lit(""))
 	default:
 		use := jen.Id("in").Dot(fl.GoName)
 		if fl.Type.Named != nil {
@@ -455,7 +479,7 @@ func (e *toolEmitter) renders(f *jen.File) {
 			jen.Return(jen.Lit("Done")))
 	}
 	e.inMethod(f, "RenderRejected is shown when permission was denied.", "RenderRejected",
-		[]jen.Code{inP}, []jen.Code{in}, jen.String(), jen.Lit("Rejected"), jen.Lit("Rejected"))
+		[]param{inputParam}, []jen.Code{in}, jen.String(), jen.Lit("Rejected"), jen.Lit("Rejected"))
 	f.Comment("RenderError is shown when the call failed.")
 	errText := jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Lit("")))
 	if t.Methods["RenderError"] {

@@ -37,7 +37,7 @@ func (*BashTool) Aliases() []string {
 
 // Description returns the tool's description for the model.
 func (*BashTool) Description() string {
-	return "Bash runs a bash command and returns its output.\n\nThe working directory persists between commands (a cd carries over to\nthe next call, as long as it stays inside the working directories);\nshell variables, functions and aliases do not. Each command runs in a\nfresh, non-interactive bash with no input.\n\nUse it for terminal work: git, builds, tests, package managers, running\nprograms. Prefer the dedicated tools where they exist, they are faster\nand easier for the user to review: Glob to find files (not find or ls),\nGrep to search contents (not grep or rg), Read to read files (not cat,\nhead or tail), Edit and Write to change files (not sed, awk or echo >).\n\nUsage:\n- Quote paths that contain spaces with double quotes: cd \"My Documents\".\n- Prefer absolute paths over cd, to keep the working directory stable.\n- timeout is in milliseconds, at most 600000 (10 minutes); without it a\ncommand is stopped after 120000 (2 minutes). A stopped command is killed\ntogether with every process it started.\n- stdout and stderr come back interleaved, as a terminal shows them.\nOutput over 30000 characters keeps its beginning and end; the whole\noutput is saved to a file whose path the result names (read it with\nRead or grep it).\n- A non-zero exit status makes the call fail with the output and the exit\ncode.\n- run_in_background starts the command and returns at once with a task\nID and the file receiving its output; read new output with TaskOutput,\nstop it with TaskStop. Do not add & to the command yourself.\n- To run independent commands, make several Bash calls in one response;\nchain dependent ones with && (or ; when later ones must run even if\nearlier ones fail). Do not separate commands with newlines.\n- Write a short description (5-10 words, active voice) of what the\ncommand does.\n- Never use interactive commands (git rebase -i, editors): there is no\ninput."
+	return "Bash runs a bash command and returns its output.\n\nThe working directory persists between commands (a cd carries over to\nthe next call, as long as it stays inside the working directories);\nshell variables, functions and aliases do not. Each command runs in a\nfresh, non-interactive bash with no input.\n\nUse it for terminal work: git, builds, tests, package managers, running\nprograms. Prefer the dedicated tools where they exist, they are faster\nand easier for the user to review: Glob to find files (not find or ls),\nGrep to search contents (not grep or rg), Read to read files (not cat,\nhead or tail), Edit and Write to change files (not sed, awk or echo >).\n\nUsage:\n- Quote paths that contain spaces with double quotes: cd \"My Documents\".\n- Prefer absolute paths over cd, to keep the working directory stable.\n- timeout is in milliseconds, at most 600000 (10 minutes); without it a\ncommand is stopped after 120000 (2 minutes). A stopped command is killed\ntogether with every process it started.\n- stdout and stderr come back interleaved, as a terminal shows them.\nOutput over 30000 characters keeps its beginning and end; the whole\noutput is saved to a file whose path the result names (read it with\nRead or grep it).\n- A non-zero exit status makes the call fail with the output and the exit\ncode, except where the status is an answer: 1 from grep, rg, diff, find,\ntest or [ (no match, files differ…) as the last command.\n- run_in_background starts the command and returns at once with a task\nID and the file receiving its output; read new output with TaskOutput,\nstop it with TaskStop. Do not add & to the command yourself.\n- To run independent commands, make several Bash calls in one response;\nchain dependent ones with && (or ; when later ones must run even if\nearlier ones fail). Do not separate commands with newlines.\n- Write a short description (5-10 words, active voice) of what the\ncommand does.\n- Never use interactive commands (git rebase -i, editors): there is no\ninput."
 }
 
 // SearchHint returns the words ToolSearch scores besides the name.
@@ -103,7 +103,7 @@ func (t *BashTool) ValidateInput(ctx context.Context, input any, tc *runtime.Too
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *BashTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*BashTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.BashInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -150,10 +150,7 @@ func (t *BashTool) IsDestructive(input any) bool {
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *BashTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.BashInput); !ok {
-		return "Bash"
-	}
+func (*BashTool) UserFacingName(_ any) string {
 	return "Bash"
 }
 

@@ -106,7 +106,7 @@ func (t *ConfigTool) ValidateInput(ctx context.Context, input any, tc *runtime.T
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *ConfigTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*ConfigTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.ConfigInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -126,10 +126,7 @@ func (t *ConfigTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *ConfigTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.ConfigInput); !ok {
-		return false
-	}
+func (*ConfigTool) IsConcurrencySafe(_ any) bool {
 	return false
 }
 
@@ -143,18 +140,12 @@ func (t *ConfigTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *ConfigTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.ConfigInput); !ok {
-		return false
-	}
+func (*ConfigTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *ConfigTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.ConfigInput); !ok {
-		return "Config"
-	}
+func (*ConfigTool) UserFacingName(_ any) string {
 	return "Config"
 }
 
@@ -201,10 +192,7 @@ func (t *ConfigTool) RenderResult(input any, result runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *ConfigTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.ConfigInput); !ok {
-		return "Rejected"
-	}
+func (*ConfigTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

@@ -103,7 +103,7 @@ func (t *EditTool) ValidateInput(ctx context.Context, input any, tc *runtime.Too
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *EditTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*EditTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.EditInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -123,18 +123,12 @@ func (t *EditTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *EditTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.EditInput); !ok {
-		return false
-	}
+func (*EditTool) IsConcurrencySafe(_ any) bool {
 	return false
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *EditTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.EditInput); !ok {
-		return false
-	}
+func (*EditTool) IsReadOnly(_ any) bool {
 	return false
 }
 

@@ -126,7 +126,7 @@ func (t *GlobTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *GlobTool) IsConcurrencySafe(input any) bool {
+func (*GlobTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.GlobInput); !ok {
 		return false
 	}
@@ -134,7 +134,7 @@ func (t *GlobTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *GlobTool) IsReadOnly(input any) bool {
+func (*GlobTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.GlobInput); !ok {
 		return false
 	}
@@ -142,18 +142,12 @@ func (t *GlobTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *GlobTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.GlobInput); !ok {
-		return false
-	}
+func (*GlobTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *GlobTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.GlobInput); !ok {
-		return "Glob"
-	}
+func (*GlobTool) UserFacingName(_ any) string {
 	return "Glob"
 }
 

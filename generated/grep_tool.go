@@ -125,7 +125,7 @@ func (t *GrepTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *GrepTool) IsConcurrencySafe(input any) bool {
+func (*GrepTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.GrepInput); !ok {
 		return false
 	}
@@ -133,7 +133,7 @@ func (t *GrepTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *GrepTool) IsReadOnly(input any) bool {
+func (*GrepTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.GrepInput); !ok {
 		return false
 	}
@@ -141,18 +141,12 @@ func (t *GrepTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *GrepTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.GrepInput); !ok {
-		return false
-	}
+func (*GrepTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *GrepTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.GrepInput); !ok {
-		return "Grep"
-	}
+func (*GrepTool) UserFacingName(_ any) string {
 	return "Grep"
 }
 

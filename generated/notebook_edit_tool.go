@@ -103,7 +103,7 @@ func (t *NotebookEditTool) ValidateInput(ctx context.Context, input any, tc *run
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *NotebookEditTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*NotebookEditTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.NotebookEditInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -123,18 +123,12 @@ func (t *NotebookEditTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *NotebookEditTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.NotebookEditInput); !ok {
-		return false
-	}
+func (*NotebookEditTool) IsConcurrencySafe(_ any) bool {
 	return false
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *NotebookEditTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.NotebookEditInput); !ok {
-		return false
-	}
+func (*NotebookEditTool) IsReadOnly(_ any) bool {
 	return false
 }
 
@@ -148,10 +142,7 @@ func (t *NotebookEditTool) IsDestructive(input any) bool {
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *NotebookEditTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.NotebookEditInput); !ok {
-		return "NotebookEdit"
-	}
+func (*NotebookEditTool) UserFacingName(_ any) string {
 	return "NotebookEdit"
 }
 

@@ -103,7 +103,7 @@ func (t *ReadTool) ValidateInput(ctx context.Context, input any, tc *runtime.Too
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *ReadTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*ReadTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.ReadInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -123,7 +123,7 @@ func (t *ReadTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *ReadTool) IsConcurrencySafe(input any) bool {
+func (*ReadTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.ReadInput); !ok {
 		return false
 	}
@@ -131,7 +131,7 @@ func (t *ReadTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *ReadTool) IsReadOnly(input any) bool {
+func (*ReadTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.ReadInput); !ok {
 		return false
 	}
@@ -139,18 +139,12 @@ func (t *ReadTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *ReadTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.ReadInput); !ok {
-		return false
-	}
+func (*ReadTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *ReadTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.ReadInput); !ok {
-		return "Read"
-	}
+func (*ReadTool) UserFacingName(_ any) string {
 	return "Read"
 }
 

@@ -104,7 +104,7 @@ func (t *TaskOutputTool) ValidateInput(ctx context.Context, input any, tc *runti
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *TaskOutputTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*TaskOutputTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -115,15 +115,12 @@ func (t *TaskOutputTool) CheckPermissions(ctx context.Context, input any, tc *ru
 }
 
 // PermissionTarget is what permission rules for this tool match against.
-func (t *TaskOutputTool) PermissionTarget(input any) runtime.Target {
-	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
-		return runtime.Target{}
-	}
+func (*TaskOutputTool) PermissionTarget(_ any) runtime.Target {
 	return runtime.Target{}
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *TaskOutputTool) IsConcurrencySafe(input any) bool {
+func (*TaskOutputTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
 		return false
 	}
@@ -131,7 +128,7 @@ func (t *TaskOutputTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *TaskOutputTool) IsReadOnly(input any) bool {
+func (*TaskOutputTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
 		return false
 	}
@@ -139,18 +136,12 @@ func (t *TaskOutputTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *TaskOutputTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
-		return false
-	}
+func (*TaskOutputTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *TaskOutputTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
-		return "TaskOutput"
-	}
+func (*TaskOutputTool) UserFacingName(_ any) string {
 	return "TaskOutput"
 }
 
@@ -197,10 +188,7 @@ func (t *TaskOutputTool) RenderResult(input any, result runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *TaskOutputTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
-		return "Rejected"
-	}
+func (*TaskOutputTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

@@ -103,7 +103,7 @@ func (t *TaskStopTool) ValidateInput(ctx context.Context, input any, tc *runtime
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *TaskStopTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*TaskStopTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -114,42 +114,27 @@ func (t *TaskStopTool) CheckPermissions(ctx context.Context, input any, tc *runt
 }
 
 // PermissionTarget is what permission rules for this tool match against.
-func (t *TaskStopTool) PermissionTarget(input any) runtime.Target {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return runtime.Target{}
-	}
+func (*TaskStopTool) PermissionTarget(_ any) runtime.Target {
 	return runtime.Target{}
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *TaskStopTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return false
-	}
+func (*TaskStopTool) IsConcurrencySafe(_ any) bool {
 	return false
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *TaskStopTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return false
-	}
+func (*TaskStopTool) IsReadOnly(_ any) bool {
 	return false
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *TaskStopTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return false
-	}
+func (*TaskStopTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *TaskStopTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return "TaskStop"
-	}
+func (*TaskStopTool) UserFacingName(_ any) string {
 	return "TaskStop"
 }
 
@@ -196,10 +181,7 @@ func (t *TaskStopTool) RenderResult(input any, result runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *TaskStopTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return "Rejected"
-	}
+func (*TaskStopTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

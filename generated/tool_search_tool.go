@@ -96,7 +96,7 @@ func (*ToolSearchTool) Decode(raw json.RawMessage) (any, error) {
 }
 
 // ValidateInput checks that the input is meaningful.
-func (t *ToolSearchTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
+func (*ToolSearchTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
 	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
 		return toolSearchWrongInput(input)
 	}
@@ -104,7 +104,7 @@ func (t *ToolSearchTool) ValidateInput(ctx context.Context, input any, tc *runti
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *ToolSearchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*ToolSearchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -115,15 +115,12 @@ func (t *ToolSearchTool) CheckPermissions(ctx context.Context, input any, tc *ru
 }
 
 // PermissionTarget is what permission rules for this tool match against.
-func (t *ToolSearchTool) PermissionTarget(input any) runtime.Target {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return runtime.Target{}
-	}
+func (*ToolSearchTool) PermissionTarget(_ any) runtime.Target {
 	return runtime.Target{}
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *ToolSearchTool) IsConcurrencySafe(input any) bool {
+func (*ToolSearchTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
 		return false
 	}
@@ -131,7 +128,7 @@ func (t *ToolSearchTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *ToolSearchTool) IsReadOnly(input any) bool {
+func (*ToolSearchTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
 		return false
 	}
@@ -139,18 +136,12 @@ func (t *ToolSearchTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *ToolSearchTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return false
-	}
+func (*ToolSearchTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *ToolSearchTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return "ToolSearch"
-	}
+func (*ToolSearchTool) UserFacingName(_ any) string {
 	return "ToolSearch"
 }
 
@@ -197,10 +188,7 @@ func (t *ToolSearchTool) RenderResult(input any, result runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *ToolSearchTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return "Rejected"
-	}
+func (*ToolSearchTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

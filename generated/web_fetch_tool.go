@@ -103,7 +103,7 @@ func (t *WebFetchTool) ValidateInput(ctx context.Context, input any, tc *runtime
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *WebFetchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*WebFetchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -123,7 +123,7 @@ func (t *WebFetchTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *WebFetchTool) IsConcurrencySafe(input any) bool {
+func (*WebFetchTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
 		return false
 	}
@@ -131,7 +131,7 @@ func (t *WebFetchTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *WebFetchTool) IsReadOnly(input any) bool {
+func (*WebFetchTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
 		return false
 	}
@@ -139,18 +139,12 @@ func (t *WebFetchTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *WebFetchTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
-		return false
-	}
+func (*WebFetchTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *WebFetchTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
-		return "WebFetch"
-	}
+func (*WebFetchTool) UserFacingName(_ any) string {
 	return "WebFetch"
 }
 
@@ -197,10 +191,7 @@ func (t *WebFetchTool) RenderResult(input any, result runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *WebFetchTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
-		return "Rejected"
-	}
+func (*WebFetchTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

@@ -104,7 +104,7 @@ func (t *WebSearchTool) ValidateInput(ctx context.Context, input any, tc *runtim
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *WebSearchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*WebSearchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -115,15 +115,12 @@ func (t *WebSearchTool) CheckPermissions(ctx context.Context, input any, tc *run
 }
 
 // PermissionTarget is what permission rules for this tool match against.
-func (t *WebSearchTool) PermissionTarget(input any) runtime.Target {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return runtime.Target{}
-	}
+func (*WebSearchTool) PermissionTarget(_ any) runtime.Target {
 	return runtime.Target{}
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *WebSearchTool) IsConcurrencySafe(input any) bool {
+func (*WebSearchTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
 		return false
 	}
@@ -131,7 +128,7 @@ func (t *WebSearchTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *WebSearchTool) IsReadOnly(input any) bool {
+func (*WebSearchTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
 		return false
 	}
@@ -139,18 +136,12 @@ func (t *WebSearchTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *WebSearchTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return false
-	}
+func (*WebSearchTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *WebSearchTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return "WebSearch"
-	}
+func (*WebSearchTool) UserFacingName(_ any) string {
 	return "WebSearch"
 }
 
@@ -197,10 +188,7 @@ func (t *WebSearchTool) RenderResult(input any, result runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *WebSearchTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return "Rejected"
-	}
+func (*WebSearchTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

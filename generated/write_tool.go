@@ -103,7 +103,7 @@ func (t *WriteTool) ValidateInput(ctx context.Context, input any, tc *runtime.To
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *WriteTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*WriteTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.WriteInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -123,34 +123,22 @@ func (t *WriteTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *WriteTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.WriteInput); !ok {
-		return false
-	}
+func (*WriteTool) IsConcurrencySafe(_ any) bool {
 	return false
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *WriteTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.WriteInput); !ok {
-		return false
-	}
+func (*WriteTool) IsReadOnly(_ any) bool {
 	return false
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *WriteTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.WriteInput); !ok {
-		return false
-	}
+func (*WriteTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *WriteTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.WriteInput); !ok {
-		return "Write"
-	}
+func (*WriteTool) UserFacingName(_ any) string {
 	return "Write"
 }
 

@@ -142,7 +142,7 @@ func (t *EverythingTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *EverythingTool) IsDestructive(input any) bool {
+func (*EverythingTool) IsDestructive(input any) bool {
 	if _, ok := input.(*tooldefs.EverythingInput); !ok {
 		return false
 	}

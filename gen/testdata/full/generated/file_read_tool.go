@@ -95,7 +95,7 @@ func (*FileReadTool) Decode(raw json.RawMessage) (any, error) {
 }
 
 // ValidateInput checks that the input is meaningful.
-func (t *FileReadTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
+func (*FileReadTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
 	if _, ok := input.(*tooldefs.FileReadInput); !ok {
 		return fileReadWrongInput(input)
 	}
@@ -103,7 +103,7 @@ func (t *FileReadTool) ValidateInput(ctx context.Context, input any, tc *runtime
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *FileReadTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*FileReadTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.FileReadInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -114,15 +114,12 @@ func (t *FileReadTool) CheckPermissions(ctx context.Context, input any, tc *runt
 }
 
 // PermissionTarget is what permission rules for this tool match against.
-func (t *FileReadTool) PermissionTarget(input any) runtime.Target {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return runtime.Target{}
-	}
+func (*FileReadTool) PermissionTarget(_ any) runtime.Target {
 	return runtime.Target{}
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *FileReadTool) IsConcurrencySafe(input any) bool {
+func (*FileReadTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*tooldefs.FileReadInput); !ok {
 		return false
 	}
@@ -130,7 +127,7 @@ func (t *FileReadTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *FileReadTool) IsReadOnly(input any) bool {
+func (*FileReadTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*tooldefs.FileReadInput); !ok {
 		return false
 	}
@@ -138,18 +135,12 @@ func (t *FileReadTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *FileReadTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return false
-	}
+func (*FileReadTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *FileReadTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return "FileRead"
-	}
+func (*FileReadTool) UserFacingName(_ any) string {
 	return "FileRead"
 }
 
@@ -191,10 +182,7 @@ func (*FileReadTool) RenderResult(_ any, _ runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *FileReadTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return "Rejected"
-	}
+func (*FileReadTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

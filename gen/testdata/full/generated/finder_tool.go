@@ -96,7 +96,7 @@ func (*FinderTool) Decode(raw json.RawMessage) (any, error) {
 }
 
 // ValidateInput checks that the input is meaningful.
-func (t *FinderTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
+func (*FinderTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
 	if _, ok := input.(*tooldefs.FinderInput); !ok {
 		return finderWrongInput(input)
 	}
@@ -104,7 +104,7 @@ func (t *FinderTool) ValidateInput(ctx context.Context, input any, tc *runtime.T
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *FinderTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*FinderTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.FinderInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -115,42 +115,27 @@ func (t *FinderTool) CheckPermissions(ctx context.Context, input any, tc *runtim
 }
 
 // PermissionTarget is what permission rules for this tool match against.
-func (t *FinderTool) PermissionTarget(input any) runtime.Target {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return runtime.Target{}
-	}
+func (*FinderTool) PermissionTarget(_ any) runtime.Target {
 	return runtime.Target{}
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *FinderTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return false
-	}
+func (*FinderTool) IsConcurrencySafe(_ any) bool {
 	return false
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *FinderTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return false
-	}
+func (*FinderTool) IsReadOnly(_ any) bool {
 	return false
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *FinderTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return false
-	}
+func (*FinderTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *FinderTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return "Finder"
-	}
+func (*FinderTool) UserFacingName(_ any) string {
 	return "Finder"
 }
 
@@ -196,10 +181,7 @@ func (*FinderTool) RenderResult(_ any, _ runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *FinderTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return "Rejected"
-	}
+func (*FinderTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

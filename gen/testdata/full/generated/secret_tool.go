@@ -96,7 +96,7 @@ func (*SecretTool) Decode(raw json.RawMessage) (any, error) {
 }
 
 // ValidateInput checks that the input is meaningful.
-func (t *SecretTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
+func (*SecretTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
 	if _, ok := input.(*tooldefs.SecretInput); !ok {
 		return secretWrongInput(input)
 	}
@@ -104,7 +104,7 @@ func (t *SecretTool) ValidateInput(ctx context.Context, input any, tc *runtime.T
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *SecretTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*SecretTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*tooldefs.SecretInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -115,42 +115,27 @@ func (t *SecretTool) CheckPermissions(ctx context.Context, input any, tc *runtim
 }
 
 // PermissionTarget is what permission rules for this tool match against.
-func (t *SecretTool) PermissionTarget(input any) runtime.Target {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return runtime.Target{}
-	}
+func (*SecretTool) PermissionTarget(_ any) runtime.Target {
 	return runtime.Target{}
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *SecretTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return false
-	}
+func (*SecretTool) IsConcurrencySafe(_ any) bool {
 	return false
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *SecretTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return false
-	}
+func (*SecretTool) IsReadOnly(_ any) bool {
 	return false
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *SecretTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return false
-	}
+func (*SecretTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *SecretTool) UserFacingName(input any) string {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return "Secret thing"
-	}
+func (*SecretTool) UserFacingName(_ any) string {
 	return "Secret thing"
 }
 
@@ -173,10 +158,7 @@ func (t *SecretTool) Call(ctx context.Context, input any, call *runtime.Call) (r
 }
 
 // RenderUse is shown when the call starts.
-func (t *SecretTool) RenderUse(input any) string {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return ""
-	}
+func (*SecretTool) RenderUse(_ any) string {
 	return ""
 }
 
@@ -191,10 +173,7 @@ func (*SecretTool) RenderResult(_ any, _ runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *SecretTool) RenderRejected(input any) string {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return "Rejected"
-	}
+func (*SecretTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 
