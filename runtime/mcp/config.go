@@ -252,3 +252,18 @@ func (c ServerConfig) expanded(lookup func(string) (string, bool)) (ServerConfig
 	}
 	return out, nil
 }
+
+// Start resolves the MCP configuration like ResolveConfig (dir/.mcp.json,
+// then --mcp-config values; only those with strict) and starts a Manager
+// for it, with opts.Dir defaulting to dir. It returns at once; servers
+// connect in the background. The caller must Close the Manager.
+func Start(dir string, flagValues []string, strict bool, opts Options) (*Manager, error) {
+	cfg, err := ResolveConfig(dir, flagValues, strict)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Dir == "" {
+		opts.Dir = dir
+	}
+	return NewManager(cfg, opts), nil
+}

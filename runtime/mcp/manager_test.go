@@ -467,6 +467,32 @@ var _ = Describe("Manager", func() {
 		})
 	})
 
+	It("notices a server that died while idle, and restarts it on next use", func() {
+		m := start(map[string]mcp.ServerConfig{"crashy": stdio(bins.Crash)}, mcp.Options{})
+		waitAll(m)
+		pid1, err := strconv.Atoi(call(find(m, "mcp__crashy__pid"), `{}`).Text())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(syscall.Kill(pid1, syscall.SIGKILL)).To(Succeed())
+		Eventually(func() mcp.State { return state(m, "crashy").State }).
+			WithTimeout(10 * time.Second).Should(Equal(mcp.StateDisconnected))
+		Expect(state(m, "crashy").Err).To(MatchError(ContainSubstring(`MCP server "crashy" stopped`)))
+		res := call(find(m, "mcp__crashy__pid"), `{}`)
+		Expect(res.IsError).To(BeFalse(), res.Text())
+		Expect(res.Text()).NotTo(Equal(strconv.Itoa(pid1)))
+	})
+
+	It("starts from a project's .mcp.json", func() {
+		dir := GinkgoT().TempDir()
+		doc, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"docs": map[string]any{"command": bins.Resource}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(dir, ".mcp.json"), doc, 0o644)).To(Succeed())
+		m, err := mcp.Start(dir, nil, false, mcp.Options{TerminateDuration: 500 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(m.Close)
+		waitAll(m)
+		Expect(names(m.Tools())).To(Equal([]string{mcp.ListResourcesToolName, mcp.ReadResourceToolName}))
+	})
+
 	Context("with a streamable HTTP server on loopback", func() {
 		It("lists and calls its tools, sending the configured headers", func() {
 			srv := sdk.NewServer(&sdk.Implementation{Name: "web", Version: "v1"}, nil)
