@@ -66,11 +66,11 @@ func (w *mixWorld) onCall(ctx context.Context, in *tooltest.Input, call *rt.Call
 }
 
 type mixCall struct {
-	use     orchestrate.ToolUse
-	want    orchestrate.Outcome
-	modify  bool
-	blocks  bool // runs until cancelled
-	tool    string
+	use    orchestrate.ToolUse
+	want   orchestrate.Outcome
+	modify bool
+	blocks bool // runs until cancelled
+	tool   string
 }
 
 type mix struct {
