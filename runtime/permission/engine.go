@@ -37,7 +37,8 @@ type Config struct {
 	Cwd string
 	// Root is the project root, the base of "/path" patterns; Cwd if empty.
 	Root string
-	// Home is the user's home directory, the base of "~/path" patterns.
+	// Home is the user's home directory, the base of "~/path" patterns;
+	// empty means os.UserHomeDir.
 	Home string
 	// Mode is the permission mode; empty means default.
 	Mode Mode
@@ -90,6 +91,15 @@ func NewEngine(cfg Config) (*Engine, error) {
 	root := cfg.Root
 	if root == "" {
 		root = cwd
+	}
+	if cfg.Home == "" {
+		// "~" must mean the real home, or "~/.ssh" would look like a
+		// directory under the working directory.
+		if h, err := os.UserHomeDir(); err == nil {
+			cfg.Home = h
+		} else {
+			cfg.Home = "/nonexistent-home"
+		}
 	}
 	for _, r := range cfg.Rules {
 		if r.Behavior != runtime.Allow && r.Behavior != runtime.Deny && r.Behavior != runtime.Ask {

@@ -240,6 +240,21 @@ var _ = Describe("Engine", func() {
 			Expect(check(e, readTool(), "link/secret.txt").Behavior).To(Equal(runtime.Deny))
 			Expect(check(e, readTool(), "src/file-link").Behavior).To(Equal(runtime.Deny))
 		})
+		It("resolves a working directory given through a link", func() {
+			alias := filepath.Join(outside, "work-alias")
+			Expect(os.Symlink(work, alias)).To(Succeed())
+			e, err := permission.NewEngine(permission.Config{Cwd: alias, Home: home, Mode: permission.ModeAcceptEdits})
+			Expect(err).NotTo(HaveOccurred())
+			aliasTC := runtime.NewToolContext(alias)
+			Expect(e.Check(ctx, editTool(), "src/a.go", aliasTC).Behavior).To(Equal(runtime.Allow))
+			Expect(e.Check(ctx, editTool(), filepath.Join(work, "src", "a.go"), aliasTC).Behavior).To(Equal(runtime.Allow))
+			Expect(e.Check(ctx, editTool(), filepath.Join(outside, "secret.txt"), aliasTC).Behavior).To(Equal(runtime.Ask))
+		})
+		It("reads ~ as the real home even when none is configured", func() {
+			e, err := permission.NewEngine(permission.Config{Cwd: work})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(e.Check(ctx, readTool(), "~/.ssh/id_rsa", tc).Behavior).To(Equal(runtime.Ask))
+		})
 		It("protects .git reached through a link", func() {
 			Expect(os.MkdirAll(filepath.Join(outside, ".git"), 0o755)).To(Succeed())
 			e := newEngine(permission.ModeBypass, nil, nil, nil, outside)
