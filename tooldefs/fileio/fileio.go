@@ -23,7 +23,7 @@ const maxLinkDepth = 40
 
 // ErrOutside is wrapped by the error Confine returns for a path outside
 // every working directory.
-var ErrOutside = errors.New("path is outside the working directories")
+var ErrOutside = errors.New("outside the working directories")
 
 // Resolve returns the real location of an absolute path: every symlink on
 // it resolved, also when the path, or a tail of it, does not exist yet (the
@@ -112,11 +112,11 @@ func Confine(path string, roots []string) (string, error) {
 		}
 	}
 	if real != clean {
-		return "", fmt.Errorf("%s resolves to %s, which is outside the working directories (%s): %w; only files inside them can be used",
-			clean, real, strings.Join(roots, ", "), ErrOutside)
+		return "", fmt.Errorf("%s resolves to %s, which is %w (%s); only files inside them can be used",
+			clean, real, ErrOutside, strings.Join(roots, ", "))
 	}
-	return "", fmt.Errorf("%s is outside the working directories (%s): %w; only files inside them can be used",
-		clean, strings.Join(roots, ", "), ErrOutside)
+	return "", fmt.Errorf("%s is %w (%s); only files inside them can be used",
+		clean, ErrOutside, strings.Join(roots, ", "))
 }
 
 // Hash returns the hex SHA-256 of data, the form runtime.FileState.Hash
