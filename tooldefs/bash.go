@@ -44,7 +44,8 @@ import (
 // output is saved to a file whose path the result names (read it with
 // Read or grep it).
 // - A non-zero exit status makes the call fail with the output and the exit
-// code.
+// code, except where the status is an answer: 1 from grep, rg, diff, find,
+// test or [ (no match, files differ…) as the last command.
 // - run_in_background starts the command and returns at once with a task
 // ID and the file receiving its output; read new output with TaskOutput,
 // stop it with TaskStop. Do not add & to the command yourself.
@@ -77,8 +78,12 @@ type BashOutput struct {
 	// Output is stdout and stderr interleaved; head and tail only when
 	// Truncated.
 	Output string `json:"output"`
-	// ExitCode is the command's exit status.
+	// ExitCode is the command's exit status: 0, or a status that is an
+	// answer rather than a failure (grep's 1 for no match), see ExitNote.
 	ExitCode int `json:"exit_code"`
+	// ExitNote says what a non-zero, non-error exit status means, e.g.
+	// "No matches found".
+	ExitNote string `json:"exit_note,omitempty"`
 	// DurationMs is the wall time of the run.
 	DurationMs int64 `json:"duration_ms"`
 	// TotalLines and TotalChars measure the whole output.
@@ -236,7 +241,11 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	case res.Canceled:
 		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Canceled: true, Cause: ctx.Err(), Note: out.CwdNote}
 	case res.ExitCode != 0:
-		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Note: out.CwdNote}
+		isError, meaning := classify.ExitMeaning(in.Command, res.ExitCode)
+		if isError {
+			return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Note: out.CwdNote}
+		}
+		out.ExitNote = meaning
 	}
 	return out, nil
 }
@@ -324,8 +333,11 @@ func (Bash) ResultBlocks(out BashOutput) []runtime.Block {
 			out.BackgroundTaskID, out.BackgroundOutputPath, out.BackgroundTaskID))
 	} else if out.Output != "" {
 		parts = append(parts, out.Output)
-	} else {
+	} else if out.ExitNote == "" {
 		parts = append(parts, "(no output)")
+	}
+	if out.ExitNote != "" {
+		parts = append(parts, fmt.Sprintf("(exit code %d: %s)", out.ExitCode, out.ExitNote))
 	}
 	if out.CwdNote != "" {
 		parts = append(parts, out.CwdNote)
@@ -389,6 +401,9 @@ func (Bash) RenderResult(in *BashInput, out BashOutput) string {
 		s = "Ran in " + bashFormatMs(out.DurationMs) + ", no output"
 	default:
 		s = "Ran in " + bashFormatMs(out.DurationMs) + ", " + lines
+	}
+	if out.ExitNote != "" {
+		s += " · " + out.ExitNote
 	}
 	if out.Truncated {
 		s += " (output truncated; full output in " + out.FullOutputPath + ")"

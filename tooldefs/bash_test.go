@@ -121,6 +121,23 @@ var _ = Describe("Bash tools", func() {
 			Expect(bash.RenderError(nil, err)).To(Equal("Exit code 3\nbuilding\nerror: boom"))
 		})
 
+		It("treats grep's no-match status as an answer, not a failure", func() {
+			Expect(os.WriteFile(filepath.Join(root, "f.txt"), []byte("alpha\n"), 0o644)).To(Succeed())
+			in := &tooldefs.BashInput{Command: "grep beta f.txt"}
+			c := newCall()
+			out, err := bash.Call(ctx, in, c)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.ExitCode).To(Equal(1))
+			Expect(out.ExitNote).To(Equal("No matches found"))
+			Expect(text(bash.ResultBlocks(out))).To(Equal("(exit code 1: No matches found)"))
+			Expect(bash.RenderResult(in, out)).To(Equal("Found 0 lines · No matches found"))
+
+			_, _, err = run(&tooldefs.BashInput{Command: "grep beta missing.txt"})
+			Expect(err).To(MatchError(ContainSubstring("Exit code 2")), "grep's 2 is an error")
+			_, _, err = run(&tooldefs.BashInput{Command: "grep beta f.txt | wc -l; false"})
+			Expect(err).To(MatchError(ContainSubstring("Exit code 1")), "the last command decides")
+		})
+
 		It("reports a command that is not found", func() {
 			_, _, err := run(&tooldefs.BashInput{Command: "no-such-program-xyz"})
 			Expect(err).To(MatchError(And(ContainSubstring("command not found"), ContainSubstring("Exit code 127"))))
@@ -148,13 +165,14 @@ var _ = Describe("Bash tools", func() {
 				Eventually(pidFile).Should(BeAnExistingFile())
 				cancel()
 			}()
-			_, _, err := run(&tooldefs.BashInput{Command: "sleep 300 & echo $! > " + pidFile + "; sleep 300"})
+			_, _, err := run(&tooldefs.BashInput{Command: "sleep 300 & echo $! > pid.tmp; mv pid.tmp pid; sleep 300"})
 			Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 			Expect(err).To(MatchError(ContainSubstring("aborted")))
 			b, _ := os.ReadFile(pidFile)
 			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 			Eventually(func() bool { return bashAlive(pid) }).Should(BeFalse())
-			Expect(bash.RenderError(nil, err)).To(Equal("Interrupted"))
+			Expect(pid).To(BeNumerically(">", 0))
+			Expect(bash.RenderError(nil, err)).To(HavePrefix("Interrupted"))
 		})
 
 		It("refuses to start in an already cancelled call", func() {

@@ -307,3 +307,29 @@ var _ = Describe("parsing helpers", func() {
 		Expect(err).To(MatchError(ContainSubstring("1:6")))
 	})
 })
+
+var _ = Describe("ExitMeaning", func() {
+	DescribeTable("interprets exit statuses like Claude Code",
+		func(cmd string, code int, isError bool, message string) {
+			e, m := classify.ExitMeaning(cmd, code)
+			Expect(e).To(Equal(isError))
+			Expect(m).To(Equal(message))
+		},
+		Entry(nil, "grep foo file", 1, false, "No matches found"),
+		Entry(nil, "grep foo file", 2, true, ""),
+		Entry(nil, "cat file | grep foo", 1, false, "No matches found"),
+		Entry(nil, "cd src && rg foo", 1, false, "No matches found"),
+		Entry(nil, "/usr/bin/grep foo f", 1, false, "No matches found"),
+		Entry(nil, "diff a b", 1, false, "Files differ"),
+		Entry(nil, "find . -name x", 1, false, "Some directories were inaccessible"),
+		Entry(nil, "[ -f x ]", 1, false, "Condition is false"),
+		Entry(nil, "test -d y", 1, false, "Condition is false"),
+		Entry(nil, "grep foo file | wc -l", 1, true, ""),
+		Entry(nil, "grep foo file; make", 1, true, ""),
+		Entry(nil, "! grep foo file", 1, true, ""),
+		Entry(nil, "make", 1, true, ""),
+		Entry(nil, "make", 0, false, ""),
+		Entry(nil, "grep 'unterminated", 1, true, ""),
+		Entry(nil, "$GREP foo", 1, true, ""),
+	)
+})

@@ -1,0 +1,68 @@
+package classify
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// exitMeanings are the programs whose exit status 1 is an answer, not a
+// failure, with what it means (Claude Code's command semantics).
+var exitMeanings = map[string]string{
+	"grep":  "No matches found",
+	"egrep": "No matches found",
+	"fgrep": "No matches found",
+	"rg":    "No matches found",
+	"find":  "Some directories were inaccessible",
+	"diff":  "Files differ",
+	"test":  "Condition is false",
+	"[":     "Condition is false",
+}
+
+// ExitMeaning interprets a command's exit status: for grep, rg, find, diff,
+// test and [ (as the command that decides the status, i.e. the last one of
+// the last pipeline or list), status 1 is not an error and message says
+// what it means; otherwise any non-zero status is an error. A command that
+// does not parse gets the default interpretation.
+func ExitMeaning(cmd string, code int) (isError bool, message string) {
+	if code == 0 {
+		return false, ""
+	}
+	if code == 1 {
+		if m, ok := exitMeanings[lastProgram(cmd)]; ok {
+			return false, m
+		}
+	}
+	return true, ""
+}
+
+// lastProgram is the base name of the program whose status is the
+// command's: the last simple command of the last statement, following
+// pipelines and && / || lists to their right-hand side.
+func lastProgram(cmd string) string {
+	f, err := Parse(cmd)
+	if err != nil || len(f.Stmts) == 0 {
+		return ""
+	}
+	st := f.Stmts[len(f.Stmts)-1]
+	for {
+		if st.Negated || st.Background {
+			return ""
+		}
+		switch c := st.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			st = c.Y
+		case *syntax.CallExpr:
+			if len(c.Args) == 0 {
+				return ""
+			}
+			name, static := WordValue(c.Args[0])
+			if !static {
+				return ""
+			}
+			return name[strings.LastIndexByte(name, '/')+1:]
+		default:
+			return ""
+		}
+	}
+}
