@@ -47,6 +47,16 @@
 // CanUseTool resolves "ask" with an Asker (a TTY prompt, or a deny in
 // non-interactive runs); dontAsk mode turns every "ask" into a deny.
 //
+// # Use
+//
+//	engine, err := permission.Load(cwd, home, permission.Flags{
+//		AllowedTools: allowed, DisallowedTools: disallowed,
+//		PermissionMode: mode, AddDirs: dirs,
+//	})
+//	engine.SetAsker(permission.NewPrompt(os.Stdin, os.Stderr)) // or NonInteractive{}
+//	executor.CanUseTool = engine.CanUseTool     // the orchestrator's hook
+//	poolOptions.DenyTool = engine.DeniesTool    // blanket denies hide tools
+//
 // # Shell commands
 //
 // Bash commands are parsed with mvdan.cc/sh/v3, never split with regular

@@ -13,6 +13,24 @@
 // warm from run to run. Deferred tools are not sent; their names reach the
 // model in one sorted list (DeferredPrompt), and the ToolSearch tool loads
 // their definitions on demand (Search, Loaded, MarkLoaded).
+//
+// # Wiring
+//
+//	engine, _ := permission.Load(cwd, home, flags)
+//	mode, _ := pool.ResolveDeferMode(os.Getenv, engine.Settings().ToolSearch)
+//	p := pool.Assemble(generated.AllBaseTools(), mcpManager.Tools(), pool.Options{
+//		Simple: simple, DenyTool: engine.DeniesTool, Defer: mode,
+//		ContextWindow: model.ContextWindow, Pending: mcpManager,
+//	})
+//	pool.Provide(tc, p)                 // ToolSearch searches p
+//	// every turn:
+//	tools := p.Sent(pool.LoadedIn(tc))  // definitions to send
+//	system += p.DeferredPrompt()        // names of the deferred tools
+//
+// Calls are looked up with p.Lookup (deferred tools too: a model may call
+// a tool it loaded). ToolSearch's context modifier records what it loaded
+// in tc, so the conversation's ToolContext must carry modifiers from turn
+// to turn. Reassemble when MCP servers finish connecting.
 package pool
 
 import (
