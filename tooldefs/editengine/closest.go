@@ -89,9 +89,15 @@ func Closest(content, old string) *Region {
 	}
 	best, bestScore := -1, -1.0
 	for _, i := range starts {
+		// Stop scoring a window once even perfect remaining lines could
+		// not beat the best so far.
+		need := max(bestScore, 0) * float64(k)
 		total := 0.0
 		for j := 0; j < k; j++ {
 			total += s.sim(i+j, j)
+			if total+float64(k-j-1) <= need {
+				break
+			}
 		}
 		if score := total / float64(k); score > bestScore {
 			best, bestScore = i, score
