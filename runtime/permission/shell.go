@@ -126,7 +126,11 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 			visitCall(a, n, env, depth)
 		case *syntax.DeclClause:
 			c := shellCmd{assignsLiteral: true}
-			c.words = append(c.words, n.Variant.Value)
+			variant := "declare"
+			if n.Variant != nil {
+				variant = n.Variant.Value
+			}
+			c.words = append(c.words, variant)
 			c.literal = append(c.literal, true)
 			for _, as := range n.Args {
 				text, lit := assignText(as)
