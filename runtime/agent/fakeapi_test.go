@@ -18,6 +18,8 @@ type fakeAPI struct {
 
 	mu       sync.Mutex
 	scripts  []func(s *sse, body map[string]any)
+	cycle    bool // answer request n with scripts[n % len] (benchmarks)
+	onArrive func(n int, at time.Time)
 	requests []map[string]any
 	arrived  []time.Time
 	streamed []time.Time // when each response's message_stop was flushed
@@ -61,8 +63,14 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	var script func(*sse, map[string]any)
 	if n < len(f.scripts) {
 		script = f.scripts[n]
+	} else if f.cycle && len(f.scripts) > 0 {
+		script = f.scripts[n%len(f.scripts)]
 	}
+	onArrive := f.onArrive
 	f.mu.Unlock()
+	if onArrive != nil {
+		onArrive(n, now)
+	}
 	if script == nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
