@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -203,7 +204,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		return BashOutput{BackgroundTaskID: t.ID, BackgroundOutputPath: t.OutputPath, CwdNote: note}, nil
 	}
 
-	timeout := shell.DefaultTimeout
+	timeout := bashDefaultTimeout(tc)
 	if in.Timeout > 0 {
 		timeout = min(time.Duration(in.Timeout)*time.Millisecond, shell.MaxTimeout)
 	}
@@ -248,6 +249,21 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		out.ExitNote = meaning
 	}
 	return out, nil
+}
+
+// bashDefaultTimeout is the timeout of a call that names none:
+// BASH_DEFAULT_TIMEOUT_MS from the context's environment or the process's,
+// as in Claude Code, else shell.DefaultTimeout; never above
+// shell.MaxTimeout.
+func bashDefaultTimeout(tc *runtime.ToolContext) time.Duration {
+	v, ok := tc.Env["BASH_DEFAULT_TIMEOUT_MS"]
+	if !ok {
+		v = os.Getenv("BASH_DEFAULT_TIMEOUT_MS")
+	}
+	if ms, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && ms > 0 {
+		return min(time.Duration(ms)*time.Millisecond, shell.MaxTimeout)
+	}
+	return shell.DefaultTimeout
 }
 
 // bashToolContext is the call's tool context, or one rooted at the process's

@@ -156,6 +156,12 @@ var _ = Describe("Bash tools", func() {
 			Expect(c.Modifier()).To(BeNil())
 		})
 
+		It("takes its default timeout from BASH_DEFAULT_TIMEOUT_MS", func() {
+			tc.Env = map[string]string{"BASH_DEFAULT_TIMEOUT_MS": "200"}
+			_, _, err := run(&tooldefs.BashInput{Command: "sleep 300"})
+			Expect(err).To(MatchError(ContainSubstring("Command timed out after 200 ms")))
+		})
+
 		It("is killed whole when the call is cancelled", func() {
 			c, cancel := context.WithCancel(context.Background())
 			ctx = c
