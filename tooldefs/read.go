@@ -2,6 +2,7 @@ package tooldefs
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -174,24 +175,35 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 	if limit == 0 {
 		limit = ReadDefaultLines
 	}
+	// The numbered text is about the file plus a few bytes a line.
+	b := make([]byte, 0, min(fi.Size()+fi.Size()/4+64, ReadMaxOutputChars+ReadMaxLineLength*4))
 	var (
-		b     strings.Builder
+		long  []byte // a line longer than the reader's buffer, so far
 		total int
 		shown int
 	)
 	for {
-		line, err := br.ReadString('\n')
-		if line != "" {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, chunk...)
+			continue
+		}
+		line := chunk
+		if len(long) > 0 {
+			long = append(long, chunk...)
+			line = long
+		}
+		if len(line) > 0 {
 			total++
 			if total >= start && shown < limit {
 				if shown > 0 {
-					b.WriteByte('\n')
+					b = append(b, '\n')
 				}
-				b.WriteString(strconv.Itoa(total))
-				b.WriteByte('\t')
-				b.WriteString(cutLine(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")))
+				b = strconv.AppendInt(b, int64(total), 10)
+				b = append(b, '\t')
+				b = appendCut(b, bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")))
 				shown++
-				if b.Len() > ReadMaxOutputChars {
+				if len(b) > ReadMaxOutputChars {
 					return ReadOutput{}, fmt.Errorf("the %d lines from line %d are more than %d characters, too much for one result; read fewer lines with offset and limit (e.g. offset=%d, limit=%d)",
 						shown, start, ReadMaxOutputChars, start, max(1, shown/2))
 				}
@@ -200,6 +212,7 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 				return ReadOutput{}, ctx.Err()
 			}
 		}
+		long = long[:0]
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -222,7 +235,7 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 		out.Kind = ReadEmpty
 		out.Content = fmt.Sprintf("<system-reminder>Warning: the file exists but is shorter than the provided offset (%d). The file has %d lines.</system-reminder>", start, total)
 	default:
-		out.Content = b.String()
+		out.Content = string(b)
 		if last := start + shown - 1; last < total {
 			out.Content += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. To read more, call Read with offset=%d.]", start, last, total, last+1)
 		}
@@ -230,19 +243,20 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 	return out, nil
 }
 
-// cutLine shortens a line longer than ReadMaxLineLength characters.
-func cutLine(s string) string {
-	if len(s) <= ReadMaxLineLength || utf8.RuneCountInString(s) <= ReadMaxLineLength {
-		return s
+// appendCut appends a line, cut after ReadMaxLineLength characters with a
+// note saying how much was left out.
+func appendCut(b, line []byte) []byte {
+	if len(line) <= ReadMaxLineLength || utf8.RuneCount(line) <= ReadMaxLineLength {
+		return append(b, line...)
 	}
-	n := 0
-	for i := range s {
-		if n == ReadMaxLineLength {
-			return s[:i] + fmt.Sprintf("… [line cut: %d more characters]", utf8.RuneCountInString(s[i:]))
-		}
+	n, i := 0, 0
+	for i < len(line) && n < ReadMaxLineLength {
+		_, size := utf8.DecodeRune(line[i:])
+		i += size
 		n++
 	}
-	return s
+	b = append(b, line[:i]...)
+	return fmt.Appendf(b, "… [line cut: %d more characters]", utf8.RuneCount(line[i:]))
 }
 
 // unchanged reports whether the same range of the same content was already
