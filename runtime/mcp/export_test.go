@@ -10,3 +10,6 @@ var ExpandEnv = expandEnv
 func (m *Manager) ToolFor(server, remote string) *Tool {
 	return newTool(m.byName[server], &sdk.Tool{Name: remote})
 }
+
+// ObjectSchema exposes objectSchema to the tests.
+var ObjectSchema = objectSchema

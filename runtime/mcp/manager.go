@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -197,18 +198,8 @@ func (m *Manager) Tools() []runtime.Tool {
 	if resources {
 		out = append(out, m.listRes, m.readRes)
 	}
-	slices.SortFunc(out, func(a, b runtime.Tool) int { return compareStrings(a.Name(), b.Name()) })
+	slices.SortFunc(out, func(a, b runtime.Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return out
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // PendingServers names the servers still connecting (first start or
@@ -538,7 +529,7 @@ func (s *server) listTools(ctx context.Context, cs *sdk.ClientSession) ([]*Tool,
 		}
 		tools = append(tools, newTool(s, def))
 	}
-	slices.SortFunc(tools, func(a, b *Tool) int { return compareStrings(a.name, b.name) })
+	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.name, b.name) })
 	return tools, nil
 }
 
@@ -683,26 +674,14 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(trimSpace(t.buf))
+	return strings.TrimSpace(string(t.buf))
 }
 
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
+// joinQuoted is "a", "b", "c".
 func joinQuoted(names []string) string {
-	out := ""
+	quoted := make([]string, len(names))
 	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += strconv.Quote(n)
+		quoted[i] = strconv.Quote(n)
 	}
-	return out
+	return strings.Join(quoted, ", ")
 }

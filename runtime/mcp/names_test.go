@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -41,4 +42,14 @@ var _ = Describe("names", func() {
 			Expect(utf8.RuneCountInString(got)).To(Equal(mcp.MaxDescriptionLength))
 		})
 	})
+
+	DescribeTable("server input schemas become object schemas",
+		func(in any, want string) {
+			Expect(mcp.ObjectSchema(in)).To(MatchJSON(want))
+		},
+		Entry("kept", map[string]any{"type": "object", "required": []any{"a"}}, `{"type":"object","required":["a"]}`),
+		Entry("type added", map[string]any{"properties": map[string]any{}}, `{"type":"object","properties":{}}`),
+		Entry("not an object", []any{1}, `{"type":"object"}`),
+		Entry("null", json.RawMessage(`null`), `{"type":"object"}`),
+	)
 })

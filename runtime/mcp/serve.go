@@ -92,7 +92,7 @@ func serverTool(t runtime.Tool) (*sdk.Tool, error) {
 		d := tr.Destructive.Value || tr.Destructive.InputDependent
 		ann.DestructiveHint = &d
 	}
-	if n := t.UserFacingName(nil); n != "" && n != t.Name() {
+	if n := safeString(func() string { return t.UserFacingName(nil) }); n != "" && n != t.Name() {
 		ann.Title = n
 	}
 	return &sdk.Tool{
@@ -112,18 +112,30 @@ func toolHandler(t runtime.Tool, run Runner) sdk.ToolHandler {
 		progress := func(any) {}
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			var n atomic.Int64
-			decoded, _ := t.Decode(raw)
+			var decoded any
+			safeString(func() string { decoded, _ = t.Decode(raw); return "" })
 			progress = func(p any) {
 				_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
 					ProgressToken: tok,
 					Progress:      float64(n.Add(1)),
-					Message:       t.RenderProgress(decoded, p),
+					Message:       safeString(func() string { return t.RenderProgress(decoded, p) }),
 				})
 			}
 		}
 		res := run(ctx, t, raw, progress)
 		return toCallToolResult(res), nil
 	}
+}
+
+// safeString calls f, turning a panic (a tool method that cannot handle
+// a nil or foreign input) into "".
+func safeString(f func() string) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	return f()
 }
 
 // toCallToolResult maps runtime blocks to MCP content.

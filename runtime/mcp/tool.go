@@ -67,9 +67,7 @@ func newTool(srv *server, def *sdk.Tool) *Tool {
 		schema:      json.RawMessage(`{"type":"object"}`),
 	}
 	if def.InputSchema != nil {
-		if b, err := json.Marshal(def.InputSchema); err == nil && len(b) > 0 && b[0] == '{' {
-			t.schema = b
-		}
+		t.schema = objectSchema(def.InputSchema)
 	}
 	var sch struct {
 		Required []string `json:"required"`
@@ -90,6 +88,28 @@ func newTool(srv *server, def *sdk.Tool) *Tool {
 		t.searchHint = v
 	}
 	return t
+}
+
+// objectSchema is the server's schema as JSON, with "type": "object"
+// added when missing (the API insists on it); anything that is not a JSON
+// object becomes {"type":"object"}.
+func objectSchema(schema any) json.RawMessage {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	if _, ok := m["type"]; ok {
+		return b
+	}
+	m["type"] = "object"
+	if b, err = json.Marshal(m); err != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return b
 }
 
 // Server is the configured name of the tool's server.
