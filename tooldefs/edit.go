@@ -208,9 +208,22 @@ func (Edit) ResultBlocks(out EditOutput) []runtime.Block {
 	}
 	if out.Diff != "" {
 		b.WriteString("\n")
-		b.WriteString(out.Diff)
+		b.WriteString(capDiff(out.Diff))
 	}
 	return []runtime.Block{runtime.TextBlock(strings.TrimSuffix(b.String(), "\n"))}
+}
+
+// maxDiffChars caps the diff the model receives after an edit or write;
+// the output value keeps it whole.
+const maxDiffChars = 10_000
+
+// capDiff cuts a long diff at a line boundary and says how much is left.
+func capDiff(d string) string {
+	if len(d) <= maxDiffChars {
+		return d
+	}
+	cut := strings.LastIndexByte(d[:maxDiffChars], '\n') + 1
+	return d[:cut] + fmt.Sprintf("[diff cut: %d more lines; Read the file to see the rest]\n", strings.Count(d[cut:], "\n"))
 }
 
 // RenderUse shows the path relative to the working directory.

@@ -462,6 +462,12 @@ var _ = Describe("Edit", func() {
 			Expect(tooldefs.Edit{}.ResultBlocks(out)[0].Text).To(ContainSubstring("(2 replacements)"))
 		})
 
+		It("deletes whole lines with their line break", func() {
+			_, err := e.edit(tooldefs.EditInput{FilePath: p, OldString: "\tprintln(\"hi\")", NewString: ""})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(e.content(p)).To(Equal("package main\n\nfunc main() {\n}\n"))
+		})
+
 		It("refuses old_string equal to new_string", func() {
 			_, err := e.edit(tooldefs.EditInput{FilePath: p, OldString: "main", NewString: "main"})
 			Expect(err).To(MatchError(ContainSubstring("old_string and new_string are exactly the same")))
@@ -662,6 +668,17 @@ var _ = Describe("Write", func() {
 		Expect(os.SameFile(before, after)).To(BeFalse(), "replaced by rename")
 		entries, _ := os.ReadDir(e.dir)
 		Expect(entries).To(HaveLen(1))
+	})
+
+	It("sends the model at most 10 000 characters of diff, saying how much was cut", func() {
+		p := e.put("big.txt", linesFile(3000))
+		e.mustRead(p)
+		out, err := e.write(tooldefs.WriteInput{FilePath: p, Content: strings.ReplaceAll(linesFile(3000), "line", "LINE")})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(len(out.Diff)).To(BeNumerically(">", 50_000), "the output keeps the whole diff")
+		text := tooldefs.Write{}.ResultBlocks(out)[0].Text
+		Expect(len(text)).To(BeNumerically("<", 10_300))
+		Expect(text).To(MatchRegexp(`\[diff cut: \d+ more lines; Read the file to see the rest\]$`))
 	})
 
 	It("records what it wrote, so Edit can follow without a read", func() {

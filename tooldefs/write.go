@@ -145,7 +145,7 @@ func (Write) ResultBlocks(out WriteOutput) []runtime.Block {
 	}
 	msg := fmt.Sprintf("The file %s has been updated (%s, %s).", out.FilePath, filetool.Plural(out.Additions, "addition"), filetool.Plural(out.Removals, "removal"))
 	if out.Diff != "" {
-		msg += "\n" + strings.TrimSuffix(out.Diff, "\n")
+		msg += "\n" + strings.TrimSuffix(capDiff(out.Diff), "\n")
 	}
 	return []runtime.Block{runtime.TextBlock(msg)}
 }

@@ -120,6 +120,18 @@ func Apply(content string, e Edit) (Result, error) {
 	if e.Old == e.New {
 		return Result{}, ErrNoChange
 	}
+	// Deleting whole lines: when new is empty and every occurrence of old
+	// is followed by a line break, the line break goes too, so no blank
+	// line is left where the lines were (as Claude Code does).
+	if e.New == "" && !strings.HasSuffix(e.Old, "\n") {
+		eol := "\n"
+		if UsesCRLF(content) {
+			eol = "\r\n"
+		}
+		if n := strings.Count(content, e.Old+eol); n > 0 && n == strings.Count(content, e.Old) {
+			e.Old += eol
+		}
+	}
 	type candidate struct {
 		old, new string
 		crlf     bool

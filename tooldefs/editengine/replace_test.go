@@ -22,6 +22,21 @@ var _ = Describe("Apply", func() {
 		Expect(r.ActualOld).To(Equal(`"hi"`))
 	})
 
+	It("takes the line break along when deleting whole lines", func() {
+		r, err := editengine.Apply("a\nremove me\nb\n", editengine.Edit{Old: "remove me", New: ""})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Content).To(Equal("a\nb\n"))
+		r, err = editengine.Apply("a\r\nremove me\r\nb\r\n", editengine.Edit{Old: "remove me", New: ""})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Content).To(Equal("a\r\nb\r\n"))
+	})
+
+	It("keeps the line break when some occurrence is not followed by one", func() {
+		r, err := editengine.Apply("x y\nx\n", editengine.Edit{Old: "x", New: "", ReplaceAll: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Content).To(Equal(" y\n\n"))
+	})
+
 	It("refuses old equal to new", func() {
 		_, err := editengine.Apply(src, editengine.Edit{Old: "main", New: "main"})
 		Expect(err).To(MatchError(editengine.ErrNoChange))
