@@ -448,6 +448,10 @@ func (b *builder) tool(c *candidate) *Tool {
 		b.e.add(pos, "type %s: a tool must be a defined struct type, not an alias", c.name)
 		return nil
 	}
+	if named.TypeParams().Len() > 0 {
+		b.e.add(pos, "type %s is generic; a tool type cannot have type parameters", c.name)
+		return nil
+	}
 	if !b.methods(t, named, set, pkg, pos) {
 		return nil
 	}
