@@ -1,0 +1,164 @@
+//go:build !internal && !ant
+
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// runIn runs `agentcore run args…` in dir with extra environment and
+// returns stdout, stderr and the exit code.
+func runIn(dir string, env []string, args ...string) (string, string, int) {
+	cmd := exec.Command(binaries["external"], append([]string{"run"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "HOME="+dir, "AGENTCORE_CONFIG_DIR="+dir, "ANTHROPIC_API_KEY=", "AGENTCORE_REPLAY_SPEED=0"), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		Expect(err).NotTo(HaveOccurred())
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+var _ = Describe("agentcore run", func() {
+	It("plays the make-run demo on a scratch copy: parallel reads, grep, edit, a cancelled sibling, a denial, a cd", func() {
+		cmd := exec.Command(filepath.Join(repoRoot(), "scripts", "run-demo.sh"))
+		cmd.Env = append(os.Environ(), "AGENTCORE_BIN="+binaries["external"], "AGENTCORE_REPLAY_SPEED=0", "NO_COLOR=1")
+		out, err := cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		text := string(out)
+		for _, want := range []string{
+			"● Read 2 files: README.md, go.mod · in parallel",
+			"● Grep(",
+			"Updated README.md",
+			"Cancelled: parallel tool call Bash(ls CHANGELOG.md) errored",
+			"Rejected",
+			"working directory is now ",
+			"─ 6 turns · 11 tool calls (3 failed)",
+		} {
+			Expect(text).To(ContainSubstring(want))
+		}
+		Expect(text).NotTo(ContainSubstring("\x1b["), "plain when not a terminal")
+	})
+
+	It("prints one result object with --output-format json", func() {
+		dir := GinkgoT().TempDir()
+		stdout, stderr, code := runIn(dir, nil, "--model", "replay", "--output-format", "json", "--permission-mode", "bypassPermissions")
+		Expect(code).To(Equal(0), stderr)
+		var res map[string]any
+		Expect(json.Unmarshal([]byte(stdout), &res)).To(Succeed(), stdout)
+		Expect(res).To(HaveKeyWithValue("type", "result"))
+		Expect(res).To(HaveKeyWithValue("subtype", "success"))
+		Expect(res).To(HaveKeyWithValue("num_turns", BeNumerically("==", 3)))
+	})
+
+	It("prints one JSON event per line with --output-format stream-json", func() {
+		dir := GinkgoT().TempDir()
+		stdout, stderr, code := runIn(dir, nil, "--output-format", "stream-json", "--permission-mode", "bypassPermissions")
+		Expect(code).To(Equal(0), stderr)
+		var types []string
+		sc := bufio.NewScanner(strings.NewReader(stdout))
+		for sc.Scan() {
+			var ev map[string]any
+			Expect(json.Unmarshal(sc.Bytes(), &ev)).To(Succeed(), sc.Text())
+			types = append(types, ev["type"].(string))
+		}
+		Expect(types[0]).To(Equal("system"))
+		Expect(types[len(types)-1]).To(Equal("result"))
+		Expect(types).To(ContainElements("user", "assistant"))
+	})
+
+	It("records a session that replays to the same answer", func() {
+		dir := GinkgoT().TempDir()
+		rec := filepath.Join(dir, "session.jsonl")
+		first, stderr, code := runIn(dir, nil, "--output-format", "json", "--record", rec, "--permission-mode", "bypassPermissions")
+		Expect(code).To(Equal(0), stderr)
+		again, stderr, code := runIn(dir, nil, "--model", "replay:"+rec, "--output-format", "json", "--permission-mode", "bypassPermissions")
+		Expect(code).To(Equal(0), stderr)
+		var a, b map[string]any
+		Expect(json.Unmarshal([]byte(first), &a)).To(Succeed())
+		Expect(json.Unmarshal([]byte(again), &b)).To(Succeed())
+		Expect(b["result"]).To(Equal(a["result"]))
+		Expect(b["num_turns"]).To(Equal(a["num_turns"]))
+	})
+
+	DescribeTable("refuses bad flags with a message that says what to do",
+		func(want string, args ...string) {
+			_, stderr, code := runIn(GinkgoT().TempDir(), nil, args...)
+			Expect(code).To(Equal(1))
+			Expect(stderr).To(ContainSubstring(want))
+		},
+		Entry("an unknown model", "use replay, replay:FILE, anthropic or anthropic:NAME", "--model", "gpt:4"),
+		Entry("a missing scenario", "no such file", "--model", "replay:nope.jsonl"),
+		Entry("an unknown output format", "use text, json or stream-json", "--output-format", "yaml"),
+		Entry("a negative turn limit", "--max-turns must be", "--max-turns", "-1"),
+		Entry("an unknown permission mode", "bogus", "--permission-mode", "bogus"),
+	)
+
+	It("exits non-zero with --max-turns when the model wants more", func() {
+		_, stderr, code := runIn(GinkgoT().TempDir(), nil, "--max-turns", "1", "--permission-mode", "bypassPermissions")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("stopped after --max-turns 1"))
+	})
+
+	Context("on a terminal (tmux)", Label("tmux"), func() {
+		BeforeEach(func() {
+			if _, err := exec.LookPath("tmux"); err != nil {
+				Skip("tmux is not installed")
+			}
+		})
+
+		// session starts agentcore in a detached tmux session and returns a
+		// function that captures the pane.
+		session := func(dir string, args ...string) func() string {
+			name := "agentcore-test-" + filepath.Base(dir)
+			shell := "cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
+				binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60"
+			Expect(exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "150", "-y", "50", shell).Run()).To(Succeed())
+			DeferCleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", name).Run() })
+			return func() string {
+				out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", name).Output()
+				return string(out)
+			}
+		}
+		keys := func(dir string, k ...string) {
+			name := "agentcore-test-" + filepath.Base(dir)
+			Expect(exec.Command("tmux", append([]string{"send-keys", "-t", name}, k...)...).Run()).To(Succeed())
+		}
+		scenario := `{"prompt":"make a file"}
+{"blocks":[{"type":"tool_use","id":"mk","name":"Bash","input":{"command":"touch made-by-agent.txt","description":"Create a file"}}]}
+{"when":{"ok":["mk"]},"blocks":[{"type":"text","text":"The file is there."}]}
+{"when":{"errors":["mk"]},"blocks":[{"type":"text","text":"I was not allowed."}]}`
+
+		DescribeTable("asks before a call that needs approval, and obeys the answer",
+			func(answer, final string, created bool) {
+				dir := GinkgoT().TempDir()
+				Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scenario), 0o644)).To(Succeed())
+				pane := session(dir, "--model", "replay:scn.jsonl")
+				Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Allow?"))
+				Expect(pane()).To(ContainSubstring("touch made-by-agent.txt"))
+				keys(dir, answer, "Enter")
+				Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+				Expect(pane()).To(ContainSubstring(final))
+				_, err := os.Stat(filepath.Join(dir, "made-by-agent.txt"))
+				Expect(err == nil).To(Equal(created))
+			},
+			Entry("yes", "1", "The file is there.", true),
+			Entry("no", "n", "I was not allowed.", false),
+		)
+	})
+})
