@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,6 +81,16 @@ var _ = Describe("golden scenarios", Label("golden"), func() {
 			Expect(changes).To(BeEmpty(), "generated files differ (see the diffs above); UPDATE_GOLDEN=1 refreshes")
 		})
 	}
+
+	It("exits 1 from the command line, naming the file, line and what to add", Label("slow"), func() {
+		cmd := exec.Command("go", "run", "../cmd/toolgen", "-dir", "testdata/missing_call/tooldefs", "-out", GinkgoT().TempDir())
+		out, err := cmd.CombinedOutput()
+		Expect(err).To(HaveOccurred())
+		var exit *exec.ExitError
+		Expect(errors.As(err, &exit)).To(BeTrue())
+		Expect(exit.ExitCode()).To(Equal(1))
+		Expect(string(out)).To(ContainSubstring("testdata/missing_call/tooldefs/read.go:7:6: type Read has +tool:name but no Call method; add: func (Read) Call("))
+	})
 
 	It("generates byte-identical output twice", func() {
 		a, err := generate("testdata/full")

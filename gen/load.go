@@ -70,7 +70,15 @@ func Load(ctx context.Context, cfg LoadConfig) (*Model, error) {
 	}
 	e := &errs{base: base}
 	for _, vp := range pkgs {
+		typed := false
 		for _, pe := range vp.pkg.Errors {
+			typed = typed || pe.Kind != packages.ListError
+		}
+		for _, pe := range vp.pkg.Errors {
+			// The go command's compile output repeats the type errors.
+			if typed && pe.Kind == packages.ListError && strings.HasPrefix(pe.Msg, "# ") {
+				continue
+			}
 			e.add(parsePos(pe.Pos), "%s", pe.Msg)
 		}
 	}
