@@ -1,6 +1,7 @@
 package gen_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -90,6 +91,29 @@ var _ = Describe("golden scenarios", Label("golden"), func() {
 		Expect(errors.As(err, &exit)).To(BeTrue())
 		Expect(exit.ExitCode()).To(Equal(1))
 		Expect(string(out)).To(ContainSubstring("testdata/missing_call/tooldefs/read.go:7:6: type Read has +tool:name but no Call method; add: func (Read) Call("))
+	})
+
+	It("leaves an excluded tool's code, description and schema out of the binary", Label("slow", "gating"), func() {
+		dir := GinkgoT().TempDir()
+		for _, v := range []struct {
+			tags         string
+			secret, find bool
+		}{{"", false, true}, {"internal", true, true}, {"ant", true, false}} {
+			bin := filepath.Join(dir, "fixture-"+v.tags)
+			out, err := exec.Command("go", "build", "-tags="+v.tags, "-o", bin, "./testdata/full/cmd/fixture").CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "%s", out)
+			b, err := os.ReadFile(bin)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(bytes.Contains(b, []byte("SECRET-TOOL-DESCRIPTION-7f3a"))).To(Equal(v.secret), "Secret's description in -tags=%q", v.tags)
+			Expect(bytes.Contains(b, []byte("Finder is absent from the ant variant."))).To(Equal(v.find), "Finder's description in -tags=%q", v.tags)
+			nm, err := exec.Command("go", "tool", "nm", bin).CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "%s", nm)
+			Expect(strings.Contains(string(nm), "SecretTool")).To(Equal(v.secret), "SecretTool symbols in -tags=%q", v.tags)
+			Expect(strings.Contains(string(nm), "secretSchema")).To(Equal(v.secret), "Secret's embedded schema in -tags=%q", v.tags)
+			run, err := exec.Command(bin).CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "%s", run)
+			Expect(strings.Contains(string(run), "Secret ")).To(Equal(v.secret))
+		}
 	})
 
 	It("generates byte-identical output twice", func() {
