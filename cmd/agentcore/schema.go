@@ -7,38 +7,44 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/pool"
 )
 
 func init() { subcommands = append(subcommands, newSchemaCmd) }
 
 func newSchemaCmd() *cobra.Command {
 	var format string
-	var opts poolFlags
+	var opts sessionFlags
+	var stats bool
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Print the tool list exactly as a model API takes it",
 		Long: `Print the tools sent to the model (deferred tools left out) in the format an
-API takes: --format anthropic (the Messages API "tools" array, the default),
+API takes (--stats prints token estimates of the list instead): --format anthropic (the Messages API "tools" array, the default),
 openai (Chat Completions "tools" array of functions) or mcp (a tools/list
 result with read-only and destructive annotations).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := opts.assemble(cmd.Context())
+			s, err := opts.openSession(cmd.Context(), openOptions{waitMCP: true})
 			if err != nil {
 				return err
 			}
-			defer p.Close()
-			doc, err := schemaDocument(format, p.Sent())
-			if err != nil {
-				return err
-			}
+			defer s.Close()
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
+			if stats {
+				return enc.Encode(s.Pool.Stats())
+			}
+			doc, err := schemaDocument(format, s.Pool.Sent(pool.LoadedIn(s.Context)))
+			if err != nil {
+				return err
+			}
 			return enc.Encode(doc)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "anthropic", "anthropic, openai or mcp")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print token estimates instead: sent vs deferred definitions and the saving")
 	opts.register(cmd)
 	return cmd
 }

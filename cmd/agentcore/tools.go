@@ -57,7 +57,7 @@ func describeTool(t runtime.Tool, deferred bool) toolInfo {
 
 func newToolsCmd() *cobra.Command {
 	var asJSON bool
-	var opts poolFlags
+	var opts sessionFlags
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "List the tools the model would see, in pool order",
@@ -68,14 +68,15 @@ Each tool shows its scheduling flags; a flag marked "input" is decided per call
 tools are not sent to the model until ToolSearch loads them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := opts.assemble(cmd.Context())
+			s, err := opts.openSession(cmd.Context(), openOptions{waitMCP: true})
 			if err != nil {
 				return err
 			}
-			defer p.Close()
-			infos := make([]toolInfo, 0, len(p.Tools))
-			for _, t := range p.Tools {
-				infos = append(infos, describeTool(t, p.Deferred(t.Name())))
+			defer s.Close()
+			tools := s.Pool.Tools()
+			infos := make([]toolInfo, 0, len(tools))
+			for _, t := range tools {
+				infos = append(infos, describeTool(t, s.Pool.IsDeferred(t.Name())))
 			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())

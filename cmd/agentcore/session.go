@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcore/agentcore/generated"
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/mcp"
+	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/pool"
+	"github.com/agentcore/agentcore/tooldefs/shell"
+)
+
+// sessionFlags are the flags every command that assembles the tool pool
+// shares: permission mode and rules, extra working directories, MCP
+// configuration and simple mode.
+type sessionFlags struct {
+	perm       permission.Flags
+	mcpConfigs []string
+	strictMCP  bool
+	simple     bool
+}
+
+func (f *sessionFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.perm.PermissionMode, "permission-mode", "", "default, acceptEdits, plan, bypassPermissions or dontAsk (default: the settings' permissions.defaultMode, else default)")
+	fl.StringArrayVar(&f.perm.AllowedTools, "allowedTools", nil, `allow rules, e.g. "Bash(git log:*) Read" (repeatable)`)
+	fl.StringArrayVar(&f.perm.DisallowedTools, "disallowedTools", nil, `deny rules, e.g. "Bash(rm:*)" or "mcp__github" (repeatable)`)
+	fl.StringArrayVar(&f.perm.AddDirs, "add-dir", nil, "another directory the file tools may use (repeatable)")
+	fl.StringArrayVar(&f.mcpConfigs, "mcp-config", nil, "an MCP config file or JSON string in .mcp.json format (repeatable)")
+	fl.BoolVar(&f.strictMCP, "strict-mcp-config", false, "use only --mcp-config, not ./.mcp.json")
+	fl.BoolVar(&f.simple, "simple", false, "simple mode: only the Bash, Read and Edit built-ins")
+}
+
+// session is what one command run needs to run tools: the permission
+// engine, the MCP servers, the assembled pool and the tool context.
+type session struct {
+	Engine  *permission.Engine
+	MCP     *mcp.Manager
+	Pool    *pool.Pool
+	Context *runtime.ToolContext
+}
+
+// openOptions tune openSession.
+type openOptions struct {
+	// waitMCP waits (up to the MCP connect timeout) for every server's
+	// first connection, for commands that list tools.
+	waitMCP bool
+}
+
+// openSession loads the settings, starts the MCP servers in the background
+// and assembles the pool, in the process's working directory.
+func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*session, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	home, _ := os.UserHomeDir()
+	engine, err := permission.Load(cwd, home, f.perm)
+	if err != nil {
+		return nil, err
+	}
+	mgr, err := mcp.Start(cwd, f.mcpConfigs, f.strictMCP, mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()})
+	if err != nil {
+		return nil, fmt.Errorf("MCP configuration: %w", err)
+	}
+	if opts.waitMCP {
+		wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		_ = mgr.Wait(wctx)
+		cancel()
+	}
+	mode, err := pool.ResolveDeferMode(os.Getenv, engine.Settings().ToolSearch)
+	if err != nil {
+		mgr.Close()
+		return nil, err
+	}
+	base := generated.AllBaseTools()
+	engine.NormalizeAliases(func(name string) (string, bool) {
+		if t := runtime.Lookup(base, name); t != nil {
+			return t.Name(), true
+		}
+		return "", false
+	})
+	p := pool.Assemble(base, mgr.Tools(), pool.Options{
+		Simple:   f.simple,
+		DenyTool: engine.DeniesTool,
+		Defer:    mode,
+		Pending:  mgr,
+	})
+	tc := runtime.NewToolContext(cwd)
+	tc.WorkingDirs = engine.WorkingDirs(tc)
+	pool.Provide(tc, p)
+	return &session{Engine: engine, MCP: mgr, Pool: p, Context: tc}, nil
+}
+
+// Close stops the MCP servers and every background shell the session
+// started.
+func (s *session) Close() {
+	if s.MCP != nil {
+		_ = s.MCP.Close()
+	}
+	shell.Default.KillAll()
+}
