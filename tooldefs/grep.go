@@ -129,6 +129,9 @@ func grepOptions(in *GrepInput) (grepengine.Options, error) {
 			return o, fmt.Errorf("context line counts (-A, -B, -C) must not be negative")
 		}
 	}
+	if (in.HeadLimit != nil && *in.HeadLimit < 0) || in.Offset < 0 {
+		return o, fmt.Errorf("head_limit and offset must not be negative (head_limit 0 means no limit)")
+	}
 	if in.Type != "" {
 		o.Walk.Types = []string{in.Type}
 	}

@@ -270,6 +270,11 @@ var _ = Describe("Grep tool", func() {
 			Expect(err).To(HaveOccurred())
 		})
 
+		It("rejects negative numbers", func() {
+			Expect(tooldefs.Grep{}.ValidateInput(context.Background(), &tooldefs.GrepInput{Pattern: "x", HeadLimit: intp(-1)}, e.tc)).To(MatchError(ContainSubstring("must not be negative")))
+			Expect(tooldefs.Grep{}.ValidateInput(context.Background(), &tooldefs.GrepInput{Pattern: "x", OutputMode: "content", After: intp(-2)}, e.tc)).To(MatchError(ContainSubstring("must not be negative")))
+		})
+
 		It("rejects an unknown type and a bad output mode", func() {
 			Expect(tooldefs.Grep{}.ValidateInput(context.Background(), &tooldefs.GrepInput{Pattern: "x", Type: "golang"}, e.tc)).To(MatchError(ContainSubstring("unrecognized file type")))
 			Expect(tooldefs.Grep{}.ValidateInput(context.Background(), &tooldefs.GrepInput{Pattern: "x", OutputMode: "lines"}, e.tc)).To(MatchError(ContainSubstring("unknown output_mode")))
