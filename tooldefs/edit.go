@@ -89,17 +89,17 @@ func planEdit(in *EditInput, tc *runtime.ToolContext) (*editPlan, error) {
 	if in.OldString == in.NewString {
 		return nil, editengine.ErrNoChange
 	}
-	data, err := os.ReadFile(real)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	if _, err := os.Lstat(real); errors.Is(err, fs.ErrNotExist) {
 		if in.OldString == "" {
 			return &editPlan{key: key, real: real, after: in.NewString, created: true}, nil
 		}
 		return nil, fmt.Errorf("%w To create a new file, use Write, or Edit with an empty old_string", filetool.NotExist(tc, key))
-	case err != nil:
-		if fi, serr := os.Stat(real); serr == nil && fi.IsDir() {
-			return nil, fmt.Errorf("%s is a directory, not a file", key)
-		}
+	}
+	if _, err := filetool.Stat(tc, key, real); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
 	if fileio.IsBinary(data) {

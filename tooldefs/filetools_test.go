@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,6 +205,27 @@ var _ = Describe("Read", func() {
 		p := e.put("line.txt", strings.Repeat("z", 2500)+"\n")
 		out := e.mustRead(p)
 		Expect(out.Content).To(Equal("1\t" + strings.Repeat("z", 2000) + "… [line cut: 500 more characters]"))
+	})
+
+	It("keeps memory bounded on a huge file without line breaks, cutting the line", func() {
+		p := e.put("minified.js", strings.Repeat("abcdefghij", 300_000))
+		out, err := e.read(tooldefs.ReadInput{FilePath: p, Limit: 1})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Content).To(HavePrefix("1\t" + strings.Repeat("abcdefghij", 200) + "… [line cut: 2998000 more characters]"))
+		st, _ := e.tc.FileState.Get(p)
+		Expect(st.Hash).To(Equal(fileio.Hash([]byte(e.content(p)))))
+	})
+
+	It("refuses a named pipe instead of blocking on it", func() {
+		p := e.path("fifo")
+		Expect(syscall.Mkfifo(p, 0o644)).To(Succeed())
+		_, err := e.read(tooldefs.ReadInput{FilePath: p})
+		Expect(err).To(MatchError(ContainSubstring("not a regular file")))
+		e.tc.FileState.Set(p, runtime.FileState{Offset: 1})
+		_, err = e.edit(tooldefs.EditInput{FilePath: p, OldString: "a", NewString: "b"})
+		Expect(err).To(MatchError(ContainSubstring("not a regular file")))
+		_, err = e.write(tooldefs.WriteInput{FilePath: p, Content: "b"})
+		Expect(err).To(MatchError(ContainSubstring("not a regular file")))
 	})
 
 	It("shows CRLF lines without their CR", func() {

@@ -179,21 +179,32 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 	b := make([]byte, 0, min(fi.Size()+fi.Size()/4+64, ReadMaxOutputChars+ReadMaxLineLength*4))
 	var (
 		long  []byte // a line longer than the reader's buffer, so far
+		more  bool   // long holds a part of a line
+		drop  int    // bytes of the long line not kept
 		total int
 		shown int
 	)
+	// A line is kept whole only up to keepLine bytes: far more than is shown,
+	// so that a huge file without line breaks never fills memory.
+	const keepLine = 4 * ReadMaxLineLength * utf8.UTFMax
 	for {
 		chunk, err := br.ReadSlice('\n')
+		wanted := total+1 >= start && shown < limit
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
+			more = true
+			if wanted && len(long) < keepLine {
+				long = append(long, chunk...)
+			} else {
+				drop += len(chunk)
+			}
 			continue
 		}
 		line := chunk
-		if len(long) > 0 {
+		if more {
 			long = append(long, chunk...)
 			line = long
 		}
-		if len(line) > 0 {
+		if len(line) > 0 || more {
 			total++
 			if total >= start && shown < limit {
 				if shown > 0 {
@@ -201,7 +212,7 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 				}
 				b = strconv.AppendInt(b, int64(total), 10)
 				b = append(b, '\t')
-				b = appendCut(b, bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")))
+				b = appendCut(b, bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), drop)
 				shown++
 				if len(b) > ReadMaxOutputChars {
 					return ReadOutput{}, fmt.Errorf("the %d lines from line %d are more than %d characters, too much for one result; read fewer lines with offset and limit (e.g. offset=%d, limit=%d)",
@@ -212,7 +223,7 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 				return ReadOutput{}, ctx.Err()
 			}
 		}
-		long = long[:0]
+		long, more, drop = long[:0], false, 0
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -244,9 +255,10 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 }
 
 // appendCut appends a line, cut after ReadMaxLineLength characters with a
-// note saying how much was left out.
-func appendCut(b, line []byte) []byte {
-	if len(line) <= ReadMaxLineLength || utf8.RuneCount(line) <= ReadMaxLineLength {
+// note saying how much was left out; dropped counts bytes of the line that
+// were never kept.
+func appendCut(b, line []byte, dropped int) []byte {
+	if dropped == 0 && (len(line) <= ReadMaxLineLength || utf8.RuneCount(line) <= ReadMaxLineLength) {
 		return append(b, line...)
 	}
 	n, i := 0, 0
@@ -256,7 +268,7 @@ func appendCut(b, line []byte) []byte {
 		n++
 	}
 	b = append(b, line[:i]...)
-	return fmt.Appendf(b, "… [line cut: %d more characters]", utf8.RuneCount(line[i:]))
+	return fmt.Appendf(b, "… [line cut: %d more characters]", utf8.RuneCount(line[i:])+dropped)
 }
 
 // unchanged reports whether the same range of the same content was already

@@ -74,6 +74,8 @@ func planWrite(in *WriteInput, tc *runtime.ToolContext) (*writePlan, error) {
 		return nil, fmt.Errorf("stat %s: %w", key, err)
 	case fi.IsDir():
 		return nil, fmt.Errorf("%s is a directory; give the path of a file", key)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (it is a device, pipe or socket); Write only replaces regular files", key)
 	}
 	p.exists = true
 	if p.before, err = os.ReadFile(real); err != nil {

@@ -143,7 +143,7 @@ func Similar(path string) string {
 }
 
 // Stat is os.Stat with errors a model can act on: a missing file gets
-// NotExist's message, a directory is refused.
+// NotExist's message; directories, devices, pipes and sockets are refused.
 func Stat(tc *runtime.ToolContext, key, real string) (fs.FileInfo, error) {
 	fi, err := os.Stat(real)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -154,6 +154,9 @@ func Stat(tc *runtime.ToolContext, key, real string) (fs.FileInfo, error) {
 	}
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a file; list it with Bash (ls) or Glob", key)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (it is a device, pipe or socket); file tools only use regular files", key)
 	}
 	return fi, nil
 }
