@@ -14,3 +14,21 @@ func OptionalMethodNames() []string {
 	}
 	return out
 }
+
+// TagErr applies a jsonschema tag to a value of the given kind ("string",
+// "int", "uint8", "float64", "bool", "[]string", "[]int", "map", "*int")
+// and returns the error text, "" when the tag is accepted.
+func TagErr(kind, tag string, required bool) string {
+	mk := map[string]func() *Type{
+		"string":   func() *Type { return &Type{Kind: KString, Basic: "string"} },
+		"int":      func() *Type { return &Type{Kind: KInt, Basic: "int", Bits: 64} },
+		"uint8":    func() *Type { return &Type{Kind: KUint, Basic: "uint8", Bits: 8} },
+		"float64":  func() *Type { return &Type{Kind: KFloat, Basic: "float64", Bits: 64} },
+		"bool":     func() *Type { return &Type{Kind: KBool, Basic: "bool"} },
+		"[]string": func() *Type { return &Type{Kind: KSlice, Elem: &Type{Kind: KString, Basic: "string"}} },
+		"[]int":    func() *Type { return &Type{Kind: KSlice, Elem: &Type{Kind: KInt, Basic: "int", Bits: 64}} },
+		"map":      func() *Type { return &Type{Kind: KMap, Elem: &Type{Kind: KString, Basic: "string"}} },
+		"*int":     func() *Type { return &Type{Kind: KPointer, Elem: &Type{Kind: KInt, Basic: "int", Bits: 64}} },
+	}
+	return applyTags(mk[kind](), tag, required)
+}
