@@ -112,10 +112,12 @@ var _ = Describe("agentcore exec", func() {
 			Expect(r[2].Content).To(Equal("Error: No such tool available: Nope"))
 			Expect(r[3].Content).To(Equal("old_string not found"))
 			// the exact key set of a result
-			var raw map[string][]map[string]any
+			var raw struct {
+				Results []map[string]any `json:"results"`
+			}
 			Expect(json.Unmarshal([]byte(out), &raw)).To(Succeed())
 			keys := []string{}
-			for k := range raw["results"][0] {
+			for k := range raw.Results[0] {
 				keys = append(keys, k)
 			}
 			Expect(keys).To(ConsistOf("id", "name", "is_error", "content", "started_ms", "ended_ms", "states"))
@@ -198,5 +200,62 @@ var _ = Describe("agentcore exec", func() {
 
 	It("is wired to the orchestrator's executor", func() {
 		Expect(orchestrate.DefaultMaxConcurrency).To(Equal(10))
+	})
+})
+
+var _ = Describe("agentcore exec with the variant's tools", func() {
+	It("plans the seed's worked example with the real tools into 5 batches", func() {
+		names := map[string]bool{}
+		for _, t := range execTools() {
+			names[t.Name()] = true
+		}
+		for _, n := range []string{"Glob", "Grep", "Bash", "Read", "Edit"} {
+			if !names[n] {
+				Skip(n + " is not in this variant")
+			}
+		}
+		cmd := newRootCmd()
+		var out bytes.Buffer
+		cmd.SetArgs([]string{"exec", "--plan", "--json"})
+		cmd.SetIn(strings.NewReader(`[
+		 {"id":"1","name":"Glob","input":{"pattern":"*.ts"}},
+		 {"id":"2","name":"Grep","input":{"pattern":"pattern"}},
+		 {"id":"3","name":"Bash","input":{"command":"npm test"}},
+		 {"id":"4","name":"Read","input":{"file_path":"a.ts"}},
+		 {"id":"5","name":"Edit","input":{"file_path":"a.ts","old_string":"a","new_string":"b"}},
+		 {"id":"6","name":"Glob","input":{"pattern":"*.json"}}]`))
+		cmd.SetOut(&out)
+		Expect(cmd.Execute()).To(Succeed())
+		// The seed labels the Read batch unsafe; the algorithm makes it safe.
+		Expect(out.String()).To(MatchJSON(`{"batches":[
+			{"concurrency_safe":true,"ids":["1","2"]},
+			{"concurrency_safe":false,"ids":["3"]},
+			{"concurrency_safe":true,"ids":["4"]},
+			{"concurrency_safe":false,"ids":["5"]},
+			{"concurrency_safe":true,"ids":["6"]}]}`))
+	})
+
+	It("runs real tools on both paths with one result per call", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\ntwo\n"), 0o644)).To(Succeed())
+		for _, mode := range []string{"streaming", "batch"} {
+			cmd := newRootCmd()
+			var out bytes.Buffer
+			cmd.SetArgs([]string{"exec", "--json", "--mode", mode, "--cwd", dir})
+			cmd.SetIn(strings.NewReader(`[{"id":"r","name":"Read","input":{"file_path":"a.txt"}},{"id":"x","name":"NoSuchTool","input":{}}]`))
+			cmd.SetOut(&out)
+			Expect(cmd.Execute()).To(Succeed())
+			var got struct {
+				Results []struct {
+					ID      string `json:"id"`
+					IsError bool   `json:"is_error"`
+					Content string `json:"content"`
+				} `json:"results"`
+			}
+			Expect(json.Unmarshal(out.Bytes(), &got)).To(Succeed())
+			Expect(got.Results).To(HaveLen(2))
+			Expect(got.Results[0].ID).To(Equal("r"))
+			Expect(got.Results[1].IsError).To(BeTrue())
+		}
 	})
 })
