@@ -87,8 +87,20 @@ func render(f *jen.File, build string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func docFile(m *Model, pkg string) *jen.File {
+// newFile starts a generated file whose imports of the packages toolgen
+// knows carry no alias.
+func newFile(m *Model, pkg string) *jen.File {
 	f := jen.NewFile(pkg)
+	f.ImportName(RuntimePath, "runtime")
+	f.ImportName(jsoninPath, "jsonin")
+	if m.PkgName != "" {
+		f.ImportName(m.PkgPath, m.PkgName)
+	}
+	return f
+}
+
+func docFile(m *Model, pkg string) *jen.File {
+	f := newFile(m, pkg)
 	f.PackageComment("Package " + pkg + " holds the runtime.Tool wrappers, JSON schemas and per-variant")
 	f.PackageComment("registries that toolgen generates from " + m.PkgPath + ".")
 	f.PackageComment("Do not edit: change the tooldef and run `make generate`.")
@@ -97,7 +109,7 @@ func docFile(m *Model, pkg string) *jen.File {
 
 // registryFile emits one variant's AllBaseTools.
 func registryFile(m *Model, v Variant, pkg string) *jen.File {
-	f := jen.NewFile(pkg)
+	f := newFile(m, pkg)
 	var names []string
 	// // AllBaseTools returns every tool of the external variant, sorted by name.
 	// func AllBaseTools() []runtime.Tool {
@@ -146,7 +158,7 @@ func (e *toolEmitter) assertIn(v string) *jen.Statement {
 }
 
 func toolFile(m *Model, t *Tool, pkg string) *jen.File {
-	f := jen.NewFile(pkg)
+	f := newFile(m, pkg)
 	e := &toolEmitter{m: m, t: t, pre: lowerFirst(t.TypeName)}
 	f.Anon("embed")
 	e.schemaVar(f)

@@ -169,7 +169,7 @@ type candidate struct {
 }
 
 func (b *builder) build() *Model {
-	m := &Model{PkgPath: b.pkgs[0].pkg.PkgPath}
+	m := &Model{PkgPath: b.pkgs[0].pkg.PkgPath, PkgName: b.pkgs[0].pkg.Name}
 	b.checkTags()
 	var order []string
 	cands := map[string]*candidate{}

@@ -5,8 +5,9 @@ import "go/token"
 // Model is what toolgen generates from: every tool of the tooldefs package,
 // validated, with the per-variant gating and the JSON schemas resolved.
 type Model struct {
-	// PkgPath is the import path of the tooldefs package.
+	// PkgPath is the import path of the tooldefs package; PkgName its name.
 	PkgPath string
+	PkgName string
 	// Tools are sorted by Name.
 	Tools []*Tool
 }

@@ -7,9 +7,9 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	runtime "github.com/agentcore/agentcore/runtime"
-	jsonin "github.com/agentcore/agentcore/runtime/jsonin"
-	tooldefs "github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/jsonin"
+	"github.com/agentcore/agentcore/tooldefs"
 	"unicode/utf8"
 )
 

@@ -7,10 +7,10 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	runtime "github.com/agentcore/agentcore/runtime"
-	jsonin "github.com/agentcore/agentcore/runtime/jsonin"
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/jsonin"
 	pool "github.com/agentcore/agentcore/runtime/pool"
-	tooldefs "github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/tooldefs"
 	"strings"
 	"unicode/utf8"
 )

@@ -7,9 +7,9 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	fileinfo "github.com/agentcore/agentcore/examples/fileinfo"
-	runtime "github.com/agentcore/agentcore/runtime"
-	jsonin "github.com/agentcore/agentcore/runtime/jsonin"
+	"github.com/agentcore/agentcore/examples/fileinfo"
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/jsonin"
 	"strings"
 	"unicode/utf8"
 )
@@ -95,7 +95,7 @@ func (*FileInfoTool) Decode(raw json.RawMessage) (any, error) {
 }
 
 // ValidateInput checks that the input is meaningful.
-func (t *FileInfoTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
+func (*FileInfoTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
 	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
 		return fileInfoWrongInput(input)
 	}
@@ -103,7 +103,7 @@ func (t *FileInfoTool) ValidateInput(ctx context.Context, input any, tc *runtime
 }
 
 // CheckPermissions is the tool's own permission check.
-func (t *FileInfoTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+func (*FileInfoTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
@@ -123,7 +123,7 @@ func (t *FileInfoTool) PermissionTarget(input any) runtime.Target {
 }
 
 // IsConcurrencySafe reports whether the call may run beside others.
-func (t *FileInfoTool) IsConcurrencySafe(input any) bool {
+func (*FileInfoTool) IsConcurrencySafe(input any) bool {
 	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
 		return false
 	}
@@ -131,7 +131,7 @@ func (t *FileInfoTool) IsConcurrencySafe(input any) bool {
 }
 
 // IsReadOnly reports whether the call changes nothing.
-func (t *FileInfoTool) IsReadOnly(input any) bool {
+func (*FileInfoTool) IsReadOnly(input any) bool {
 	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
 		return false
 	}
@@ -139,18 +139,12 @@ func (t *FileInfoTool) IsReadOnly(input any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *FileInfoTool) IsDestructive(input any) bool {
-	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
-		return false
-	}
+func (*FileInfoTool) IsDestructive(_ any) bool {
 	return false
 }
 
 // UserFacingName is the name shown to the user for this call.
-func (t *FileInfoTool) UserFacingName(input any) string {
-	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
-		return "FileInfo"
-	}
+func (*FileInfoTool) UserFacingName(_ any) string {
 	return "FileInfo"
 }
 
@@ -201,10 +195,7 @@ func (t *FileInfoTool) RenderResult(input any, result runtime.Result) string {
 }
 
 // RenderRejected is shown when permission was denied.
-func (t *FileInfoTool) RenderRejected(input any) string {
-	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
-		return "Rejected"
-	}
+func (*FileInfoTool) RenderRejected(_ any) string {
 	return "Rejected"
 }
 

@@ -4,7 +4,7 @@
 
 package generated
 
-import runtime "github.com/agentcore/agentcore/runtime"
+import "github.com/agentcore/agentcore/runtime"
 
 // AllBaseTools returns every tool of the ant variant, sorted by name.
 func AllBaseTools() []runtime.Tool {

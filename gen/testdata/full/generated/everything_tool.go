@@ -7,9 +7,9 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	tooldefs "github.com/agentcore/agentcore/gen/testdata/full/tooldefs"
-	runtime "github.com/agentcore/agentcore/runtime"
-	jsonin "github.com/agentcore/agentcore/runtime/jsonin"
+	"github.com/agentcore/agentcore/gen/testdata/full/tooldefs"
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/jsonin"
 	"unicode/utf8"
 )
 
