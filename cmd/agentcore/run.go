@@ -249,11 +249,10 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	var mu sync.Mutex
-	running := false
+	running, presses := false, 0 // presses: Ctrl+C during this run
 	stopSignals := make(chan struct{})
 	defer close(stopSignals)
 	go func() {
-		pending := false
 		for {
 			select {
 			case <-stopSignals:
@@ -262,26 +261,31 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			}
 			mu.Lock()
 			busy := running
+			presses++
+			n := presses
 			mu.Unlock()
-			if !busy || pending {
-				cancelSession()
+			if !busy {
 				r.Close()
 				os.Exit(130)
 			}
-			pending = true
-			ag.Interrupt()
-			go func() { // a second Ctrl+C counts within two seconds
-				time.Sleep(2 * time.Second)
-				mu.Lock()
-				pending = false
-				mu.Unlock()
+			if n == 1 {
+				r.Notice("⏹ Interrupting: cancellable calls stop, the others finish. Ctrl+C again to exit.")
+				ag.Interrupt()
+				continue
+			}
+			// Second press: abort everything (running commands are
+			// killed), give the calls a moment to report, then exit.
+			cancelSession()
+			go func() {
+				time.Sleep(3 * time.Second)
+				os.Exit(130)
 			}()
 		}
 	}()
 
 	runOnce := func(p string) *agent.Outcome {
 		mu.Lock()
-		running = true
+		running, presses = true, 0
 		mu.Unlock()
 		defer func() {
 			mu.Lock()
@@ -289,7 +293,12 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			mu.Unlock()
 		}()
 		r.Prompt(p)
-		return ag.Run(ctx, p)
+		out := ag.Run(ctx, p)
+		if ctx.Err() != nil { // a second Ctrl+C
+			r.Close()
+			os.Exit(130)
+		}
+		return out
 	}
 
 	if !interactive {

@@ -471,6 +471,7 @@ func (o *observed) Call(ctx context.Context, input any, call *runtime.Call) (run
 		if m := inner.Modifier(); m != nil {
 			call.ModifyContext(m)
 		}
+		o.a.emit(Event{Kind: EventToolEnd, ID: call.ID, Name: name, Tool: o.Tool, Input: input})
 	}()
 	return o.Tool.Call(ctx, input, inner)
 }

@@ -28,6 +28,9 @@ const (
 	EventToolProgress
 	// EventToolResult: a call's one result, in call order (Call).
 	EventToolResult
+	// EventToolEnd: a call's Call returned; its result is yielded later,
+	// in call order (ID, Name, Tool, Input).
+	EventToolEnd
 	// EventAssistant: the model's whole message for this turn (Message,
 	// Stop, Usage).
 	EventAssistant

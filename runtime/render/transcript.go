@@ -55,7 +55,9 @@ type call struct {
 	raw      json.RawMessage
 	input    any
 	running  bool
+	ended    bool
 	started  time.Time
+	took     time.Duration
 	progress []string
 }
 
@@ -158,6 +160,15 @@ func (t *transcript) observe(ev agent.Event) {
 	case agent.EventToolProgress:
 		c := t.lookup(ev)
 		c.progress = lastLines(safeString(func() string { return c.tool.RenderProgress(ev.Input, ev.Progress) }), 2)
+		t.redraw()
+	case agent.EventToolEnd:
+		c := t.lookup(ev)
+		c.ended = true
+		at := ev.At
+		if at.IsZero() {
+			at = t.now()
+		}
+		c.took = at.Sub(c.started)
 		t.redraw()
 	case agent.EventToolResult:
 		t.result(*ev.Call)
@@ -479,6 +490,10 @@ func (t *transcript) liveView() []string {
 		use := t.useLine(ev)
 		if !c.running {
 			lines = append(lines, t.st.dim("○ ")+use+t.st.dim(" · queued"))
+			continue
+		}
+		if c.ended {
+			lines = append(lines, t.st.dim("● ")+use+t.st.dim(" · finished in "+elapsed(c.took)+", its result follows the earlier calls'"))
 			continue
 		}
 		lines = append(lines, spin+" "+use+t.st.dim(" · "+elapsed(now.Sub(c.started))))
