@@ -134,8 +134,9 @@ func (p *prepared) describe() (desc string) {
 
 // execute runs the rest of the pipeline for one prepared call: ValidateInput
 // → permission → Call, in ctx (the call's own context). It always returns
-// exactly one outcome; no panic escapes.
-func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call) *outcome {
+// exactly one outcome; no panic escapes. A successful outcome is written to
+// *ok (storage the caller owns, sparing an allocation) and returned.
+func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call, ok *outcome) *outcome {
 	if p.early != nil {
 		return p.early
 	}
@@ -168,7 +169,8 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call)
 	}
 	mod := combine(call.Modifier(), res.Modifier)
 	res.Modifier = nil
-	return &outcome{res: res, kind: OutcomeOK, modifier: mod}
+	*ok = outcome{res: res, kind: OutcomeOK, modifier: mod}
+	return ok
 }
 
 func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) (o *outcome) {

@@ -61,6 +61,7 @@ type tracked struct {
 	ctx    context.Context
 	cancel context.CancelFunc // nil unless the call has its own context
 	out    *outcome
+	okOut  outcome // storage of a successful outcome
 	start  time.Time
 	end    time.Time
 	buf    [4]StateChange // backing of states for the usual four
@@ -385,7 +386,7 @@ func (s *StreamingExecutor) spawn() {
 func (s *StreamingExecutor) worker(c *tracked) {
 	for c != nil {
 		call := runtime.NewCall(c.use.ID, s.tc, c.progressFunc(s))
-		o := s.e.execute(c.ctx, &c.prepared, call)
+		o := s.e.execute(c.ctx, &c.prepared, call, &c.okOut)
 		now := time.Now()
 		s.mu.Lock()
 		s.executing--
