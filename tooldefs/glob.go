@@ -220,7 +220,7 @@ func (Glob) ResultBlocks(out GlobOutput) []runtime.Block {
 
 // RenderUse shows the pattern and, when given, the directory.
 func (Glob) RenderUse(in *GlobInput) string {
-	s := fmt.Sprintf("pattern: %q", in.Pattern)
+	s := `pattern: "` + in.Pattern + `"`
 	if in.Path != "" {
 		s += fmt.Sprintf(", path: %q", filetool.Display(in.Path))
 	}
@@ -238,7 +238,7 @@ func (Glob) RenderResult(_ *GlobInput, out GlobOutput) string {
 
 // RenderRejected names the refused search.
 func (Glob) RenderRejected(in *GlobInput) string {
-	return fmt.Sprintf("Search for files matching %q was rejected", in.Pattern)
+	return `Search for files matching "` + in.Pattern + `" was rejected`
 }
 
 // RenderError shows the first line of the error.
@@ -248,7 +248,7 @@ func (Glob) RenderError(_ *GlobInput, err error) string { return filetool.FirstL
 func (Glob) RenderGrouped(ins []*GlobInput) string {
 	pats := make([]string, len(ins))
 	for i, in := range ins {
-		pats[i] = fmt.Sprintf("%q", in.Pattern)
+		pats[i] = `"` + in.Pattern + `"`
 	}
 	return "Finding files for " + filetool.Plural(len(ins), "pattern") + ": " + strings.Join(pats, ", ")
 }

@@ -346,7 +346,7 @@ func (Grep) ResultBlocks(out GrepOutput) []runtime.Block {
 
 // RenderUse shows the pattern and, when given, the path.
 func (Grep) RenderUse(in *GrepInput) string {
-	s := fmt.Sprintf("pattern: %q", in.Pattern)
+	s := `pattern: "` + in.Pattern + `"`
 	if in.Path != "" {
 		s += fmt.Sprintf(", path: %q", filetool.Display(in.Path))
 	}
@@ -370,7 +370,7 @@ func (Grep) RenderResult(_ *GrepInput, out GrepOutput) string {
 
 // RenderRejected names the refused search.
 func (Grep) RenderRejected(in *GrepInput) string {
-	return fmt.Sprintf("Search for %q was rejected", in.Pattern)
+	return `Search for "` + in.Pattern + `" was rejected`
 }
 
 // RenderError shows the first line of the error.
@@ -380,7 +380,7 @@ func (Grep) RenderError(_ *GrepInput, err error) string { return filetool.FirstL
 func (Grep) RenderGrouped(ins []*GrepInput) string {
 	pats := make([]string, len(ins))
 	for i, in := range ins {
-		pats[i] = fmt.Sprintf("%q", in.Pattern)
+		pats[i] = `"` + in.Pattern + `"`
 	}
 	return "Searched for " + filetool.Plural(len(ins), "pattern") + ": " + strings.Join(pats, ", ")
 }

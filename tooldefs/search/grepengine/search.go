@@ -142,7 +142,7 @@ func New(opts Options) (*Searcher, error) {
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("invalid regular expression %q: %s %q (the pattern uses RE2 syntax; escape literal characters such as ( [ { . * + ? with a backslash)", opts.Pattern, se.Code, se.Expr)
+			return nil, fmt.Errorf("invalid regular expression %q: %s: `%s` (the pattern uses RE2 syntax; escape literal characters such as ( [ { . * + ? with a backslash)", opts.Pattern, se.Code, se.Expr)
 		}
 		return nil, fmt.Errorf("invalid regular expression %q: %v", opts.Pattern, err)
 	}
