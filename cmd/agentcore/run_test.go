@@ -160,5 +160,21 @@ var _ = Describe("agentcore run", func() {
 			Entry("yes", "1", "The file is there.", true),
 			Entry("no", "n", "I was not allowed.", false),
 		)
+
+		It("interrupts the turn on Ctrl+C, lets block calls run, and exits on a second Ctrl+C", func() {
+			dir := GinkgoT().TempDir()
+			scn := `{"prompt":"wait"}
+{"blocks":[{"type":"text","text":"Sleeping."},{"type":"tool_use","id":"s","name":"Bash","input":{"command":"sleep 30"}}]}
+{"blocks":[{"type":"text","text":"never reached"}]}`
+			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+			pane := session(dir, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Bash(sleep 30)"))
+			keys(dir, "C-c")
+			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Ctrl+C again to exit"))
+			Consistently(pane, time.Second, 100*time.Millisecond).ShouldNot(ContainSubstring("EXIT="), "Bash blocks: it keeps running")
+			keys(dir, "C-c")
+			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=130"))
+			Expect(pane()).NotTo(ContainSubstring("never reached"))
+		})
 	})
 })
