@@ -234,8 +234,8 @@ func (s *StreamingExecutor) Results() iter.Seq[Event] {
 	}
 }
 
-// Trace returns a copy of every call's state transitions so far, in Add
-// order, keyed by nothing: index i is the i-th added call.
+// Trace returns a copy of every call's state transitions so far: index i
+// holds the transitions of the i-th added call.
 func (s *StreamingExecutor) Trace() [][]StateChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
