@@ -57,9 +57,10 @@ type EditOutput struct {
 	Created bool `json:"created,omitempty"`
 	// Replacements is the number of occurrences replaced.
 	Replacements int `json:"replacements"`
-	// Additions and Removals count the lines added and removed.
+	// Additions counts the lines added.
 	Additions int `json:"additions"`
-	Removals  int `json:"removals"`
+	// Removals counts the lines removed.
+	Removals int `json:"removals"`
 	// Diff is a unified diff of the change.
 	Diff string `json:"diff"`
 	// QuotesNormalized is true when old_string only matched once curly and

@@ -89,16 +89,18 @@ type ReadOutput struct {
 	// Content is the text sent to the model: numbered lines, a rendered
 	// notebook, or a note.
 	Content string `json:"content,omitempty"`
-	// StartLine is the first line returned (1-based); NumLines how many.
+	// StartLine is the first line returned (1-based).
 	StartLine int `json:"start_line,omitempty"`
-	NumLines  int `json:"num_lines,omitempty"`
+	// NumLines is how many lines were returned.
+	NumLines int `json:"num_lines,omitempty"`
 	// TotalLines is the file's line count.
 	TotalLines int `json:"total_lines,omitempty"`
 	// Cells is a notebook's cell count.
 	Cells int `json:"cells,omitempty"`
-	// MediaType and Size describe an image.
+	// MediaType is an image's type, e.g. image/png.
 	MediaType string `json:"media_type,omitempty"`
-	Size      int64  `json:"size,omitempty"`
+	// Size is an image's size in bytes.
+	Size int64 `json:"size,omitempty"`
 	// Blocks is the tool_result content when it is more than text (images).
 	Blocks []runtime.Block `json:"-"`
 }

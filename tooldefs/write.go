@@ -46,9 +46,10 @@ type WriteOutput struct {
 	FilePath string `json:"file_path"`
 	// Lines is the number of lines written.
 	Lines int `json:"lines"`
-	// Additions and Removals count the lines changed by an update.
+	// Additions counts the lines an update added.
 	Additions int `json:"additions"`
-	Removals  int `json:"removals"`
+	// Removals counts the lines an update removed.
+	Removals int `json:"removals"`
 	// Diff is a unified diff of an update.
 	Diff string `json:"diff,omitempty"`
 }

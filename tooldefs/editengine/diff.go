@@ -17,7 +17,9 @@ const (
 
 // Op is one line of a diff.
 type Op struct {
+	// Kind says whether the line is kept, removed or added.
 	Kind OpKind
+	// Line is the line's text, without its terminator.
 	Line string
 }
 

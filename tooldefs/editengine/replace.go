@@ -82,7 +82,9 @@ func (e *AmbiguousError) Error() string {
 
 // Edit is one replacement request.
 type Edit struct {
-	Old, New   string
+	// Old is the text to find; New replaces it.
+	Old, New string
+	// ReplaceAll replaces every occurrence instead of requiring one.
 	ReplaceAll bool
 }
 

@@ -102,8 +102,10 @@ type Output struct {
 
 // Image is one image of an output.
 type Image struct {
+	// MediaType is e.g. image/png.
 	MediaType string
-	Data      string // base64
+	// Data is the base64-encoded image.
+	Data string
 }
 
 // Cells returns a view of every cell.

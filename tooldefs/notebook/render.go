@@ -11,9 +11,12 @@ const MaxOutputChars = 10_000
 // Part is one piece of a rendered notebook: text, or an image when
 // MediaType is set.
 type Part struct {
-	Text      string
+	// Text is set for text parts.
+	Text string
+	// MediaType is set for images, e.g. image/png.
 	MediaType string
-	Data      string // base64, for images
+	// Data is the base64-encoded image.
+	Data string
 }
 
 // Render shows every cell with its outputs, for a model to read:
