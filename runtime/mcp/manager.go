@@ -428,7 +428,7 @@ func orExited(err error) string {
 	return err.Error()
 }
 
-// stderrNote is "; stderr: <last lines>" when the server wrote any.
+// stderrNote is "; its stderr ends with: …" when the server wrote any.
 func (c *conn) stderrNote() string {
 	if c == nil || c.stderr == nil {
 		return ""
@@ -480,7 +480,7 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 		if cfg.Transport() == TransportHTTP {
 			transport = &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client, DisableStandaloneSSE: true}
 		} else {
-			transport = &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}
+			transport = detached{inner: &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}, life: s.m.ctx}
 		}
 	}
 	ready := make(chan struct{}) // c.cs is set
@@ -636,6 +636,48 @@ func (s *server) callTool(ctx context.Context, name string, args Input, onProgre
 		return err
 	})
 	return res, err
+}
+
+// detached connects inner with a context that lasts as long as the
+// connection rather than the handshake: the SSE transport ties its event
+// stream to the context its Connect gets. The handshake context still
+// bounds the connecting itself.
+type detached struct {
+	inner sdk.Transport
+	life  context.Context
+}
+
+func (d detached) Connect(ctx context.Context) (sdk.Connection, error) {
+	life, cancel := context.WithCancel(d.life)
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := d.inner.Connect(life)
+	if !stop() {
+		// The handshake context ended first and cancelled life.
+		if conn != nil {
+			_ = conn.Close()
+		}
+		if err == nil {
+			err = ctx.Err()
+		}
+		return nil, err
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &cancelOnClose{Connection: conn, cancel: cancel}, nil
+}
+
+// cancelOnClose ends a detached connection's context when it closes.
+type cancelOnClose struct {
+	sdk.Connection
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
 }
 
 // headerTransport adds configured headers to every request.

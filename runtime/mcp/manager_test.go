@@ -528,6 +528,20 @@ var _ = Describe("Manager", func() {
 			Expect(auth).To(HaveEach("Bearer s3cret"))
 		})
 
+		It("speaks the older HTTP+SSE transport for type sse", func() {
+			srv := sdk.NewServer(&sdk.Implementation{Name: "legacy", Version: "v1"}, nil)
+			srv.AddTool(&sdk.Tool{Name: "ping", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+					return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "sse pong"}}}, nil
+				})
+			hs := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+			DeferCleanup(hs.Close)
+			m := start(map[string]mcp.ServerConfig{"legacy": {Type: "sse", URL: hs.URL}}, mcp.Options{})
+			waitAll(m)
+			Expect(state(m, "legacy").State).To(Equal(mcp.StateConnected), "%v", state(m, "legacy").Err)
+			Expect(call(find(m, "mcp__legacy__ping"), `{}`).Text()).To(Equal("sse pong"))
+		})
+
 		It("fails a server whose URL does not answer", func() {
 			hs := httptest.NewServer(http.NotFoundHandler())
 			url := hs.URL
