@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,9 +62,23 @@ const globTruncatedNote = "(Results are truncated. Consider using a more specifi
 
 // searchWalk is how Glob and Grep walk: hidden files included (as Claude
 // Code's rg --hidden), version-control directories skipped, .gitignore
-// honoured.
+// files honoured, the user's global gitignore included.
 func searchWalk() walk.Options {
-	return walk.Options{Hidden: true, SkipNames: walk.VCSDirs}
+	return walk.Options{Hidden: true, SkipNames: walk.VCSDirs, GlobalIgnore: true}
+}
+
+// globWalk is searchWalk with the switches Claude Code has for Glob:
+// AGENTCORE_GLOB_NO_IGNORE=1 lists ignored files too,
+// AGENTCORE_GLOB_HIDDEN=0 leaves hidden files out.
+func globWalk() walk.Options {
+	o := searchWalk()
+	if v, _ := strconv.ParseBool(os.Getenv("AGENTCORE_GLOB_NO_IGNORE")); v {
+		o.NoIgnore = true
+	}
+	if v, err := strconv.ParseBool(os.Getenv("AGENTCORE_GLOB_HIDDEN")); err == nil && !v {
+		o.Hidden = false
+	}
+	return o
 }
 
 // globTarget resolves the directory to search and the pattern relative to
@@ -180,7 +195,7 @@ func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutpu
 	if err != nil {
 		return GlobOutput{}, err
 	}
-	res, err := globengine.Glob(ctx, real, pattern, globengine.Options{Walk: searchWalk()})
+	res, err := globengine.Glob(ctx, real, pattern, globengine.Options{Walk: globWalk()})
 	if err != nil {
 		return GlobOutput{}, err
 	}

@@ -393,6 +393,20 @@ var _ = Describe("Glob tool", func() {
 		Expect(out.Filenames).To(Equal([]string{"new.go", filepath.Join("src", "mid.go"), "old.go"}))
 	})
 
+	It("lists ignored files with AGENTCORE_GLOB_NO_IGNORE=1 and drops hidden ones with AGENTCORE_GLOB_HIDDEN=0", func() {
+		e.put(".gitignore", "dist/\n", 0)
+		e.put("dist/bundle.go", "", 4*time.Hour)
+		e.put(".hidden.go", "", 5*time.Hour)
+		out, _, err := e.glob(tooldefs.GlobInput{Pattern: "**/*.go"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Filenames).To(Equal([]string{"new.go", filepath.Join("src", "mid.go"), "old.go", ".hidden.go"}))
+		GinkgoT().Setenv("AGENTCORE_GLOB_NO_IGNORE", "1")
+		GinkgoT().Setenv("AGENTCORE_GLOB_HIDDEN", "0")
+		out, _, err = e.glob(tooldefs.GlobInput{Pattern: "**/*.go"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Filenames).To(Equal([]string{"new.go", filepath.Join("src", "mid.go"), "old.go", filepath.Join("dist", "bundle.go")}))
+	})
+
 	Context("errors", func() {
 		It("rejects an invalid pattern", func() {
 			err := tooldefs.Glob{}.ValidateInput(context.Background(), &tooldefs.GlobInput{Pattern: "src/[a"}, e.tc)

@@ -26,6 +26,10 @@ var VCSDirs = []string{".git", ".svn", ".hg", ".bzr", ".jj", ".sl"}
 type Options struct {
 	// Hidden includes files and directories whose name starts with '.'.
 	Hidden bool
+	// GlobalIgnore also applies the user's global gitignore (git's
+	// core.excludesFile, by default ~/.config/git/ignore) inside git
+	// repositories, as rg does by default.
+	GlobalIgnore bool
 	// NoIgnore disables .gitignore, .ignore, .rgignore and
 	// .git/info/exclude.
 	NoIgnore bool
@@ -63,10 +67,11 @@ type Entry struct {
 
 // Filter is the compiled form of Options, reusable across walks.
 type Filter struct {
-	opts  Options
-	over  *overrides
-	types *typeFilter
-	skip  map[string]bool
+	opts   Options
+	global *IgnoreFile
+	over   *overrides
+	types  *typeFilter
+	skip   map[string]bool
 }
 
 // NewFilter compiles the globs and types of opts. Its error names the bad
@@ -81,6 +86,9 @@ func NewFilter(opts Options) (*Filter, error) {
 		return nil, err
 	}
 	f := &Filter{opts: opts, over: over, types: types, skip: map[string]bool{}}
+	if opts.GlobalIgnore && !opts.NoIgnore {
+		f.global = globalGitignore()
+	}
 	for _, n := range opts.SkipNames {
 		f.skip[n] = true
 	}
@@ -425,7 +433,11 @@ func (f *Filter) keep(node *ignoreNode, rel, name string, isDir bool) bool {
 	}
 	whitelisted := false
 	if !f.opts.NoIgnore {
-		switch node.match(rel, isDir) {
+		m := node.match(rel, isDir)
+		if m == None && f.global != nil && node.anyGit {
+			m = f.global.Match(rel, isDir)
+		}
+		switch m {
 		case Ignore:
 			return false
 		case Whitelist:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -218,6 +219,39 @@ var _ = Describe("Walk", func() {
 		It("ignores nothing with NoIgnore", func() {
 			write(map[string]string{".gitignore": "*.log\n", "a.log": ""})
 			Expect(files(root, walk.Options{NoIgnore: true})).To(Equal([]string{"a.log"}))
+		})
+	})
+
+	Context("with the global gitignore", func() {
+		BeforeEach(func() {
+			cfg := GinkgoT().TempDir()
+			GinkgoT().Setenv("XDG_CONFIG_HOME", cfg)
+			GinkgoT().Setenv("HOME", cfg)
+			Expect(searchtest.Write(cfg, map[string]string{"git/ignore": "*.secret\n"})).To(Succeed())
+			write(map[string]string{"repo/.git/HEAD": "", "repo/a.secret": "", "repo/b.txt": "", "plain/c.secret": ""})
+		})
+
+		It("applies it inside repositories when GlobalIgnore is set, as rg does", func() {
+			Expect(files(root, walk.Options{GlobalIgnore: true})).To(Equal([]string{"plain/c.secret", "repo/b.txt"}))
+			Expect(files(root, walk.Options{})).To(Equal([]string{"plain/c.secret", "repo/a.secret", "repo/b.txt"}))
+			if searchtest.RGPath() != "" {
+				cmd := exec.Command("rg", "--files", "--no-config")
+				cmd.Dir = filepath.Join(root, "repo")
+				out, err := cmd.Output()
+				Expect(err).NotTo(HaveOccurred())
+				Expect(searchtest.Lines(out)).To(Equal(files(filepath.Join(root, "repo"), walk.Options{GlobalIgnore: true})))
+			}
+		})
+
+		It("reads core.excludesFile from ~/.gitconfig", func() {
+			home := GinkgoT().TempDir()
+			GinkgoT().Setenv("HOME", home)
+			GinkgoT().Setenv("XDG_CONFIG_HOME", filepath.Join(home, "none"))
+			Expect(searchtest.Write(home, map[string]string{
+				".gitconfig": "[user]\n\tname = x\n[core]\n\texcludesFile = ~/my-ignore\n",
+				"my-ignore":  "b.txt\n",
+			})).To(Succeed())
+			Expect(files(root, walk.Options{GlobalIgnore: true})).To(Equal([]string{"plain/c.secret", "repo/a.secret"}))
 		})
 	})
 
