@@ -45,7 +45,8 @@
 // completed → yielded (Event.States and StreamingExecutor.Trace record the
 // transitions with timestamps); a call cancelled before it started goes
 // from queued straight to completed. Results are yielded in Add order;
-// progress ahead of order. Context modifiers are applied in Add order
+// progress ahead of order. The streaming path honours the same concurrency
+// cap as the batch path. Context modifiers are applied in Add order
 // whenever nothing is executing, so no call ever sees the context change
 // under it.
 //

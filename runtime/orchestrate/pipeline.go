@@ -14,6 +14,7 @@ import (
 type prepared struct {
 	use       ToolUse
 	tool      runtime.Tool
+	toolName  string // the tool's canonical name, read once at lookup
 	input     any
 	safe      bool
 	interrupt runtime.InterruptBehavior
@@ -51,6 +52,10 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 		return p
 	}
 	p.tool = tool
+	p.toolName = use.Name
+	if len(tool.Aliases()) > 0 { // looked up by alias, maybe: ask the tool
+		p.toolName = safeName(tool, use.Name)
+	}
 	input, err := decode(tool, use)
 	if err != nil {
 		p.early = failure(OutcomeInvalidInput, err)
@@ -71,6 +76,15 @@ func lookup(tools []runtime.Tool, name string) (t runtime.Tool, err error) {
 		}
 	}()
 	return runtime.Lookup(tools, name), nil
+}
+
+func safeName(tool runtime.Tool, fallback string) (name string) {
+	defer func() {
+		if recover() != nil {
+			name = fallback
+		}
+	}()
+	return tool.Name()
 }
 
 func decode(tool runtime.Tool, use ToolUse) (input any, err error) {
@@ -112,8 +126,8 @@ func interruptBehavior(tool runtime.Tool) (b runtime.InterruptBehavior) {
 // messages: Name(summary), the summary from RenderUse cut at 40 runes.
 func (p *prepared) describe() (desc string) {
 	name := p.use.Name
-	if p.tool != nil {
-		name = p.tool.Name()
+	if p.toolName != "" {
+		name = p.toolName
 	}
 	summary := ""
 	if p.tool != nil && p.input != nil {

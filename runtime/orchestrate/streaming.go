@@ -437,7 +437,7 @@ func (s *StreamingExecutor) finish(c *tracked, o *outcome, now time.Time) {
 	if o.modifier != nil {
 		s.pending = append(s.pending, c)
 	}
-	if s.siblingCancel && s.sibling == nil && o.res.IsError && c.tool != nil && c.tool.Name() == "Bash" &&
+	if s.siblingCancel && s.sibling == nil && o.res.IsError && c.toolName == "Bash" &&
 		o.kind != OutcomeRejected && o.kind != OutcomeSiblingError && o.kind != OutcomeInterrupted &&
 		o.kind != OutcomeCancelled && o.kind != OutcomeDiscarded {
 		s.sibling = &SiblingError{Desc: c.describe()}
