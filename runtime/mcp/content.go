@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -80,7 +81,8 @@ func orUnknown(s string) string {
 	return s
 }
 
-// capText cuts text blocks once their total passes maxChars (<= 0: no cap).
+// capText cuts text blocks once their total passes maxChars characters
+// (runes); maxChars <= 0 means no cap. Images are kept.
 func capText(blocks []runtime.Block, maxChars int) []runtime.Block {
 	if maxChars <= 0 {
 		return blocks
@@ -90,16 +92,19 @@ func capText(blocks []runtime.Block, maxChars int) []runtime.Block {
 		if b.Type == "image" {
 			continue
 		}
-		if total+len(b.Text) <= maxChars {
-			total += len(b.Text)
+		n := utf8.RuneCountInString(b.Text)
+		if total+n <= maxChars {
+			total += n
 			continue
 		}
-		keep := max(maxChars-total, 0)
-		for keep > 0 && keep < len(b.Text) && !utf8Start(b.Text[keep]) {
+		keep, cut := maxChars-total, 0
+		for keep > 0 && cut < len(b.Text) {
+			_, size := utf8.DecodeRuneInString(b.Text[cut:])
+			cut += size
 			keep--
 		}
 		out := append([]runtime.Block(nil), blocks[:i]...)
-		out = append(out, runtime.TextBlock(b.Text[:keep]+fmt.Sprintf(
+		out = append(out, runtime.TextBlock(b.Text[:cut]+fmt.Sprintf(
 			"\n\n[output truncated: the MCP tool returned more than %d characters; ask for less, for example with a filter or pagination]", maxChars)))
 		for _, rest := range blocks[i+1:] {
 			if rest.Type == "image" {
@@ -110,5 +115,3 @@ func capText(blocks []runtime.Block, maxChars int) []runtime.Block {
 	}
 	return blocks
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

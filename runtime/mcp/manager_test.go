@@ -303,6 +303,23 @@ var _ = Describe("Manager", func() {
 		Expect(seen).To(HaveLen(12))
 	})
 
+	It("caps a result's text at MaxOutputChars, saying so", func() {
+		m := start(map[string]mcp.ServerConfig{"tools": stdio(bins.Tool)}, mcp.Options{MaxOutputChars: 10})
+		waitAll(m)
+		res := call(find(m, "mcp__tools__echo"), `{"text":"`+strings.Repeat("é", 40)+`"}`)
+		Expect(res.IsError).To(BeFalse())
+		Expect(res.Text()).To(HavePrefix(strings.Repeat("é", 10) + "\n\n[output truncated: the MCP tool returned more than 10 characters"))
+	})
+
+	It("ends a call that outlives CallTimeout with an is_error result", func() {
+		m := start(map[string]mcp.ServerConfig{"tools": stdio(bins.Tool)}, mcp.Options{CallTimeout: 300 * time.Millisecond})
+		waitAll(m)
+		res := call(find(m, "mcp__tools__block"), `{}`)
+		Expect(res.IsError).To(BeTrue())
+		Expect(res.Text()).To(ContainSubstring("timed out after 300ms"))
+		Expect(state(m, "tools").State).To(Equal(mcp.StateConnected))
+	})
+
 	It("passes env to a stdio server, expanding ${VAR}", func() {
 		cfg := stdio(bins.Tool)
 		cfg.Env = map[string]string{"MCP_TEST_VAR": "${FROM_HOST}-${ABSENT:-dflt}"}
