@@ -8,6 +8,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	fixturedefs "github.com/agentcore/agentcore/gen/testdata/full/tooldefs"
+	"github.com/agentcore/agentcore/generated"
+	"github.com/agentcore/agentcore/runtime"
 )
 
 // readInput is a typical Read call from the model.
@@ -29,6 +31,16 @@ func BenchmarkDecodeRead(b *testing.B) {
 			}
 		}
 	})
+	if real := runtime.Lookup(generated.AllBaseTools(), "Read"); real != nil {
+		b.Run("generated-agentcore-Read", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := real.Decode(readInput); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	b.Run("json.Unmarshal", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
