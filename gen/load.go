@@ -166,6 +166,7 @@ type candidate struct {
 	file     *ast.File
 	vp       variantPkg
 	variants []string
+	files    []string
 }
 
 func (b *builder) build() *Model {
@@ -196,6 +197,9 @@ func (b *builder) build() *Model {
 						order = append(order, ts.Name.Name)
 					}
 					c.variants = append(c.variants, vp.v.Name)
+					if file := vp.pkg.Fset.Position(ts.Pos()).Filename; !slices.Contains(c.files, file) {
+						c.files = append(c.files, file)
+					}
 				}
 			}
 		}
@@ -428,6 +432,15 @@ func (b *builder) tool(c *candidate) *Tool {
 	}
 	t.FileBase = snake(t.Name)
 
+	if len(c.files) > 1 {
+		var rel []string
+		for _, f := range c.files {
+			rel = append(rel, b.e.rel(token.Position{Filename: f}).Filename)
+		}
+		b.e.add(pos, "type %s is declared in %s for different variants; declare a tool type once and gate it with its file's //go:build line",
+			c.name, strings.Join(rel, " and "))
+		return nil
+	}
 	gate, err := FileGate(fset, c.file)
 	if err == nil && len(BadTags(gate.Expr)) == 0 {
 		t.BuildLine = gate.Line()
