@@ -194,6 +194,9 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 		wanted := total+1 >= start && shown < limit
 		if errors.Is(err, bufio.ErrBufferFull) {
 			more = true
+			if drop > 0 && drop%(64<<20) < len(chunk) && ctx.Err() != nil {
+				return ReadOutput{}, ctx.Err() // a huge line: check now and then
+			}
 			if wanted && len(long) < keepLine {
 				long = append(long, chunk...)
 			} else {
