@@ -109,10 +109,24 @@ func quoteByte(c byte) string {
 // invalid value is reported as such.
 func (d *Decoder) typeErr(want string) *Error {
 	k := d.Kind()
-	if k == Invalid {
+	switch {
+	case k == Invalid:
 		return d.syntaxErr("unexpected")
+	case (k == Bool || k == Null) && !d.literal():
+		return d.syntaxErr("invalid literal starting with")
 	}
 	return Errorf("expected %s, got %s", want, k)
+}
+
+// literal reports whether true, false or null starts at d.pos.
+func (d *Decoder) literal() bool {
+	rest := d.data[d.pos:]
+	for _, lit := range []string{"true", "false", "null"} {
+		if len(rest) >= len(lit) && string(rest[:len(lit)]) == lit {
+			return true
+		}
+	}
+	return false
 }
 
 // End reports an error unless only whitespace is left.

@@ -45,6 +45,7 @@ var _ = Describe("Decoder", func() {
 		Entry("bad escape", `"\x"`, `input: invalid JSON at offset 2: invalid escape 'x'`),
 		Entry("short unicode escape", `"\u12"`, `input: invalid JSON at offset 3: invalid \u escape at '1'`),
 		Entry("nothing", ``, "input: invalid JSON: unexpected end of input"),
+		Entry("bad literal", `nul`, "input: invalid JSON at offset 0: invalid literal starting with 'n'"),
 	)
 
 	DescribeTable("Int checks range and wholeness",
@@ -117,6 +118,7 @@ var _ = Describe("Decoder", func() {
 		Entry("float64 overflow", "1e400", 64, 0.0, "input: number 1e400 is out of range for a 64-bit float"),
 		Entry("float32 overflow", "1e39", 32, 0.0, "input: number 1e39 is out of range for a 32-bit float"),
 		Entry("boolean", "true", 64, 0.0, "input: expected number, got boolean"),
+		Entry("bad literal", "tru", 64, 0.0, "input: invalid JSON at offset 0: invalid literal starting with 't'"),
 		Entry("bad exponent", "1e", 64, 0.0, "input: invalid JSON: unexpected end of input"),
 	)
 
