@@ -87,6 +87,11 @@ func globWalk() walk.Options {
 func globTarget(tc *runtime.ToolContext, in *GlobInput) (dir, pattern string) {
 	dir = searchDir(tc, in.Path)
 	pattern = in.Pattern
+	if strings.HasPrefix(pattern, "../") {
+		// Climbing out of the directory: make the pattern absolute, so that
+		// its base is what gets confined to the working directories.
+		pattern = filepath.Join(dir, pattern)
+	}
 	if base, rel := globengine.SplitPattern(pattern); base != "" {
 		dir, pattern = base, rel
 	}

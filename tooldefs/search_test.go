@@ -365,6 +365,13 @@ var _ = Describe("Glob tool", func() {
 		Expect(out.Filenames).To(Equal([]string{filepath.Join("src", "x.ts")}))
 	})
 
+	It("climbs out of path with a leading ../, still inside the working directories", func() {
+		out, _, err := e.glob(tooldefs.GlobInput{Pattern: "../*.go", Path: "src"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Filenames).To(Equal([]string{"new.go", "old.go"}))
+		Expect(tooldefs.Glob{}.CheckPermissions(context.Background(), &tooldefs.GlobInput{Pattern: "../*"}, e.tc).Behavior).To(Equal(runtime.Deny))
+	})
+
 	It("says No files found", func() {
 		_, text, err := e.glob(tooldefs.GlobInput{Pattern: "**/*.rs"})
 		Expect(err).NotTo(HaveOccurred())
