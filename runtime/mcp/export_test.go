@@ -13,3 +13,6 @@ func (m *Manager) ToolFor(server, remote string) *Tool {
 
 // ObjectSchema exposes objectSchema to the tests.
 var ObjectSchema = objectSchema
+
+// DecodeObject exposes decodeObject to the tests.
+var DecodeObject = decodeObject
