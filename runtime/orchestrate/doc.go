@@ -52,8 +52,9 @@
 //
 // When a Bash call errors, its running and queued siblings (and calls added
 // later) are cancelled and get "Cancelled: parallel tool call Bash(<summary>)
-// errored"; other tools' errors stay local, and a denied or cancelled Bash
-// cancels nothing. Discard drops the run: nothing not yet yielded comes out.
+// errored"; other tools' errors stay local. Any is_error result of Bash
+// counts (a failed command, invalid input, a panic, a timeout), except a
+// denied permission or the Bash call's own cancellation. Discard drops the run: nothing not yet yielded comes out.
 // Interrupt stops running tools whose InterruptBehavior is cancel, lets
 // block tools finish, and starts nothing more.
 //

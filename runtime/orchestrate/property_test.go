@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -79,6 +80,8 @@ type mix struct {
 	calls     []mixCall
 	// what happens to the run, and after how many adds / yields
 	interruptAt, cancelAt, discardAt int
+	// timeout sets a 2 ms CallTimeout (and lets block calls end by it).
+	timeout bool
 }
 
 func randomMix(r *rand.Rand) mix {
@@ -122,7 +125,10 @@ func randomMix(r *rand.Rand) mix {
 		c.use = orchestrate.ToolUse{ID: "c" + strconv.Itoa(i), Name: c.tool, Input: []byte(raw)}
 		m.calls = append(m.calls, c)
 	}
+	m.timeout = r.IntN(20) == 0
 	switch k := r.IntN(100); {
+	case anyBlock && m.timeout && k < 50:
+		// the timeout ends the blocked calls
 	case k < 12 || anyBlock && k < 60:
 		m.interruptAt = r.IntN(n + 1)
 	case k < 22 || anyBlock:
@@ -156,6 +162,9 @@ func checkMix(m mix) (problems []string) {
 		ex.MaxConcurrency = m.limit
 	} else {
 		ex.MaxConcurrency = 100
+	}
+	if m.timeout {
+		ex.CallTimeout = 2 * time.Millisecond
 	}
 	uses := make([]orchestrate.ToolUse, len(m.calls))
 	for i, c := range m.calls {
@@ -246,7 +255,8 @@ func checkMix(m mix) (problems []string) {
 		c := m.calls[i]
 		ok := ev.Outcome == c.want ||
 			m.streaming && bashFailed && ev.Outcome == orchestrate.OutcomeSiblingError ||
-			cancelling && (ev.Outcome == orchestrate.OutcomeInterrupted || ev.Outcome == orchestrate.OutcomeCancelled)
+			cancelling && (ev.Outcome == orchestrate.OutcomeInterrupted || ev.Outcome == orchestrate.OutcomeCancelled) ||
+			m.timeout && ev.Outcome == orchestrate.OutcomeTimeout
 		if !ok {
 			problems = append(problems, fmt.Sprintf("%s (%s): outcome %s, want %s", ev.ID, c.tool, ev.Outcome, c.want))
 		}
@@ -341,8 +351,8 @@ var _ = Describe("random call mixes", Label("property"), func() {
 			r := rand.New(rand.NewPCG(seed, uint64(i)))
 			m := randomMix(r)
 			if problems := checkMix(m); len(problems) > 0 {
-				Fail(fmt.Sprintf("mix %d (seed %d, streaming=%v, cap %d, interrupt@%d cancel@%d discard@%d) %v:\n%v",
-					i, seed, m.streaming, m.limit, m.interruptAt, m.cancelAt, m.discardAt, describeMix(m), problems))
+				Fail(fmt.Sprintf("mix %d (seed %d, streaming=%v, cap %d, interrupt@%d cancel@%d discard@%d timeout=%v) %v:\n%v",
+					i, seed, m.streaming, m.limit, m.interruptAt, m.cancelAt, m.discardAt, m.timeout, describeMix(m), problems))
 			}
 		}
 	})
