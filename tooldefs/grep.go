@@ -5,7 +5,6 @@ package tooldefs
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -255,9 +254,7 @@ func newestFirst(files []grepengine.FileResult) []grepengine.FileResult {
 	s := make([]stamped, len(files))
 	for i, f := range files {
 		s[i].f = f
-		if fi, err := os.Stat(f.Path); err == nil {
-			s[i].t = fi.ModTime().UnixNano()
-		}
+		s[i].t = f.ModTime.UnixNano()
 	}
 	slices.SortStableFunc(s, func(a, b stamped) int {
 		switch {

@@ -3,6 +3,7 @@ package grepengine
 import (
 	"bytes"
 	"syscall"
+	"time"
 )
 
 func init() { readFile = readFileLinux }
@@ -11,16 +12,17 @@ func init() { readFile = readFileLinux }
 // os.File would also try to register every file with the network poller.
 // It reads the first binaryWindow bytes first and stops there when they
 // hold a NUL byte, so a large binary file costs one small read.
-func readFileLinux(path string, buf []byte) ([]byte, bool, error) {
+func readFileLinux(path string, buf []byte) ([]byte, time.Time, bool, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, false, err
+		return nil, time.Time{}, false, err
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, false, err
+		return nil, time.Time{}, false, err
 	}
+	mtime := time.Unix(st.Mtim.Unix())
 	size := int(st.Size)
 	if cap(buf) < min(size+1, binaryWindow) {
 		buf = make([]byte, 0, binaryWindow)
@@ -40,7 +42,7 @@ func readFileLinux(path string, buf []byte) ([]byte, bool, error) {
 			continue
 		}
 		if err != nil {
-			return buf, false, err
+			return buf, mtime, false, err
 		}
 		buf = buf[:len(buf)+n]
 		eof := n == 0
@@ -48,7 +50,7 @@ func readFileLinux(path string, buf []byte) ([]byte, bool, error) {
 		if !checked && (eof || whole || len(buf) >= binaryWindow) {
 			checked = true
 			if bytes.IndexByte(buf, 0) >= 0 {
-				return buf, true, nil
+				return buf, mtime, true, nil
 			}
 			if !eof && !whole && cap(buf) < size+1 {
 				// Text so far: make room for the rest in one go.
@@ -60,7 +62,7 @@ func readFileLinux(path string, buf []byte) ([]byte, bool, error) {
 		if eof || whole {
 			// Skip the read that would confirm EOF: files do not grow
 			// while we look.
-			return buf, false, nil
+			return buf, mtime, false, nil
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
 )
@@ -107,6 +108,8 @@ type FileResult struct {
 	// BinaryOffset, when not -1, is the offset of a NUL byte past the
 	// first read buffer: the search stopped before it, as rg's does.
 	BinaryOffset int
+	// ModTime is the file's modification time when it was read.
+	ModTime time.Time
 }
 
 // Result is a whole search's outcome, files sorted by path.
@@ -193,7 +196,7 @@ func (s *Searcher) Search(ctx context.Context, root string) (*Result, error) {
 	var mu sync.Mutex
 	res := &Result{opts: &s.opts, SingleFile: isFile(root)}
 	err := s.filter.Walk(ctx, root, func(e *walk.Entry) error {
-		data, binary, err := readFile(e.Path, bufs[e.Worker])
+		data, mtime, binary, err := readFile(e.Path, bufs[e.Worker])
 		if cap(data) <= maxKeptBuffer {
 			bufs[e.Worker] = data[:0]
 		}
@@ -204,7 +207,7 @@ func (s *Searcher) Search(ctx context.Context, root string) (*Result, error) {
 		if !ok {
 			return nil
 		}
-		fr.Path, fr.Rel = e.Path, e.Rel
+		fr.Path, fr.Rel, fr.ModTime = e.Path, e.Rel, mtime
 		mu.Lock()
 		res.Files = append(res.Files, fr)
 		mu.Unlock()
