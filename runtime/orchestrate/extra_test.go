@@ -112,3 +112,29 @@ var _ = Describe("edge cases", func() {
 		Expect(string(b)).To(Equal("queued"))
 	})
 })
+
+// keepAlive holds cancel funcs of contexts that must outlive their spec.
+var keepAlive []context.CancelFunc
+
+// opaqueCtx hides its parent's type, so context must watch it with a
+// goroutine of its own until the run releases its contexts.
+type opaqueCtx struct{ context.Context }
+
+// Value hides the parent's values (and so its cancelCtx).
+func (opaqueCtx) Value(any) any { return nil }
+
+var _ = Describe("context release", func() {
+	It("leaves no context goroutine behind under a foreign context type", func() {
+		ex := &orchestrate.Executor{Tools: []runtime.Tool{&tooltest.Sim{ToolName: "Read", Safe: true}}}
+		// The parent stays alive past the goleak check: only the run's own
+		// release can end the goroutine watching it.
+		ctx, cancel := context.WithCancel(bg)
+		keepAlive = append(keepAlive, cancel)
+		s := orchestrate.NewStreaming(opaqueCtx{ctx}, ex, newTC())
+		s.Add(use("a", "Read", nil))
+		Eventually(func() int { r, _ := collect(s.Ready()); return len(r) }).Should(Equal(1))
+		res, _ := collect(s.Results())
+		Expect(res).To(BeEmpty())
+		// goleak in AfterEach fails if the run's contexts were not released.
+	})
+})

@@ -13,6 +13,10 @@ func TestOrchestrate(t *testing.T) {
 	RunSpecs(t, "Orchestrate Suite")
 }
 
-var _ = AfterEach(func() {
-	Expect(goleak.Find(goleak.IgnoreCurrent())).To(Succeed())
+// Every spec must end with no goroutine it started still running.
+var _ = BeforeEach(func() {
+	before := goleak.IgnoreCurrent()
+	DeferCleanup(func() {
+		Expect(goleak.Find(before)).To(Succeed())
+	})
 })

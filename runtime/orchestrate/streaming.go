@@ -148,6 +148,8 @@ func (s *StreamingExecutor) push(c *tracked, now time.Time) {
 func (s *StreamingExecutor) Close() {
 	s.mu.Lock()
 	s.closed = true
+	s.schedule() // releases the run's contexts when nothing is left to run
+	s.spawn()
 	s.mu.Unlock()
 	s.notify()
 }
