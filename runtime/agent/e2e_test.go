@@ -127,6 +127,10 @@ var _ = Describe("the loop against a fake Messages API through the SDK", func() 
 
 		msgs := messages(reqs[1])
 		Expect(msgs).To(HaveLen(3))
+		// ... and the newest block, so the next turn reads the history
+		// from the cache.
+		Expect(blocks(msgs[2])[1]["cache_control"]).To(HaveKeyWithValue("type", "ephemeral"))
+		Expect(blocks(msgs[2])[0]).NotTo(HaveKey("cache_control"))
 		Expect(pairingProblems(reqs[1])).To(BeEmpty())
 		assistant := blocks(msgs[1])
 		Expect(assistant[1]["input"]).To(Equal(map[string]any{"summary": "a.go", "output": "alpha"}))
@@ -159,7 +163,9 @@ var _ = Describe("the loop against a fake Messages API through the SDK", func() 
 		ag = newAgent(api)
 		rec.mu.Lock()
 		rec.on = func(ev agent.Event) {
-			if ev.Kind == agent.EventToolStart && ev.ID == "toolu_slow" {
+			// Interrupt once both complete blocks are in: the slow call
+			// runs (or is about to), the second is queued behind it.
+			if ev.Kind == agent.EventToolQueued && ev.ID == "toolu_fin" {
 				go ag.Interrupt()
 			}
 		}

@@ -3,9 +3,10 @@
 //
 // The SDK's own environment handling is kept: the key comes from
 // ANTHROPIC_API_KEY (or the SDK's other credential sources) and the base
-// URL from ANTHROPIC_BASE_URL. The system prompt and the tool list carry
-// cache_control breakpoints, so a conversation's prefix is served from the
-// prompt cache; the tool list's order is the caller's and should be stable.
+// URL from ANTHROPIC_BASE_URL. The system prompt, the tool list and the
+// newest message carry cache_control breakpoints, so a conversation's
+// prefix is served from the prompt cache; the tool list's order is the
+// caller's and should be stable.
 package anthropic
 
 import (
@@ -172,14 +173,30 @@ func (p *Provider) params(req provider.Request) (anthropic.MessageNewParams, err
 		}
 		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: tp})
 	}
-	for _, m := range req.Messages {
-		mp, err := toParam(m)
+	for i, m := range req.Messages {
+		mp, err := toParam(m, i == len(req.Messages)-1)
 		if err != nil {
 			return params, err
 		}
 		params.Messages = append(params.Messages, mp)
 	}
 	return params, nil
+}
+
+// cacheLast puts a cache breakpoint on the last block of the newest
+// message, so the next turn reads the whole conversation so far from the
+// prompt cache (three breakpoints in all, of the API's four).
+func cacheLast(blocks []anthropic.ContentBlockParamUnion) {
+	if len(blocks) == 0 {
+		return
+	}
+	b := &blocks[len(blocks)-1]
+	switch {
+	case b.OfText != nil:
+		b.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
+	case b.OfToolResult != nil:
+		b.OfToolResult.CacheControl = anthropic.NewCacheControlEphemeralParam()
+	}
 }
 
 // inputSchema splits a JSON Schema object into the SDK's typed fields.
@@ -211,8 +228,9 @@ func inputSchema(raw json.RawMessage) (anthropic.ToolInputSchemaParam, error) {
 	return s, nil
 }
 
-// toParam converts one conversation message to the SDK's form.
-func toParam(m provider.Message) (anthropic.MessageParam, error) {
+// toParam converts one conversation message to the SDK's form; the newest
+// message gets the cache breakpoint.
+func toParam(m provider.Message, newest bool) (anthropic.MessageParam, error) {
 	blocks := make([]anthropic.ContentBlockParamUnion, 0, len(m.Content))
 	for _, b := range m.Content {
 		switch b.Type {
@@ -249,6 +267,9 @@ func toParam(m provider.Message) (anthropic.MessageParam, error) {
 		default:
 			return anthropic.MessageParam{}, fmt.Errorf("anthropic: unknown content block type %q", b.Type)
 		}
+	}
+	if newest {
+		cacheLast(blocks)
 	}
 	if m.Role == provider.Assistant {
 		return anthropic.NewAssistantMessage(blocks...), nil
