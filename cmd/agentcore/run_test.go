@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,22 +123,24 @@ var _ = Describe("agentcore run", func() {
 			}
 		})
 
-		// session starts agentcore in a detached tmux session and returns a
-		// function that captures the pane.
-		session := func(dir string, args ...string) func() string {
-			name := "agentcore-test-" + filepath.Base(dir)
+		// session starts agentcore in a detached tmux session (named
+		// uniquely: parallel suites share the tmux server) and returns
+		// functions to capture the pane and to send keys.
+		session := func(dir string, args ...string) (func() string, func(...string)) {
+			name := fmt.Sprintf("agentcore-test-%d-%d", os.Getpid(), time.Now().UnixNano())
 			shell := "cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
 				binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60"
-			Expect(exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "150", "-y", "50", shell).Run()).To(Succeed())
+			out, err := exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "150", "-y", "50", shell).CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "tmux: %s", out)
 			DeferCleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", name).Run() })
-			return func() string {
+			pane := func() string {
 				out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", name).Output()
 				return string(out)
 			}
-		}
-		keys := func(dir string, k ...string) {
-			name := "agentcore-test-" + filepath.Base(dir)
-			Expect(exec.Command("tmux", append([]string{"send-keys", "-t", name}, k...)...).Run()).To(Succeed())
+			keys := func(k ...string) {
+				Expect(exec.Command("tmux", append([]string{"send-keys", "-t", name}, k...)...).Run()).To(Succeed())
+			}
+			return pane, keys
 		}
 		scenario := `{"prompt":"make a file"}
 {"blocks":[{"type":"tool_use","id":"mk","name":"Bash","input":{"command":"touch made-by-agent.txt","description":"Create a file"}}]}
@@ -148,10 +151,10 @@ var _ = Describe("agentcore run", func() {
 			func(answer, final string, created bool) {
 				dir := GinkgoT().TempDir()
 				Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scenario), 0o644)).To(Succeed())
-				pane := session(dir, "--model", "replay:scn.jsonl")
+				pane, keys := session(dir, "--model", "replay:scn.jsonl")
 				Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Allow?"))
 				Expect(pane()).To(ContainSubstring("touch made-by-agent.txt"))
-				keys(dir, answer, "Enter")
+				keys(answer, "Enter")
 				Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
 				Expect(pane()).To(ContainSubstring(final))
 				_, err := os.Stat(filepath.Join(dir, "made-by-agent.txt"))
@@ -167,12 +170,12 @@ var _ = Describe("agentcore run", func() {
 {"blocks":[{"type":"text","text":"Sleeping."},{"type":"tool_use","id":"s","name":"Bash","input":{"command":"sleep 30"}}]}
 {"blocks":[{"type":"text","text":"never reached"}]}`
 			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
-			pane := session(dir, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions")
+			pane, keys := session(dir, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions")
 			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Bash(sleep 30)"))
-			keys(dir, "C-c")
+			keys("C-c")
 			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Ctrl+C again to exit"))
 			Consistently(pane, time.Second, 100*time.Millisecond).ShouldNot(ContainSubstring("EXIT="), "Bash blocks: it keeps running")
-			keys(dir, "C-c")
+			keys("C-c")
 			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=130"))
 			Expect(pane()).NotTo(ContainSubstring("never reached"))
 		})
