@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"text/tabwriter"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -32,7 +34,109 @@ agentcore is an MCP client too: servers listed in .mcp.json (Claude Code's
 format) become tools named mcp__<server>__<tool>.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newMCPServeCmd())
+	cmd.AddCommand(newMCPServeCmd(), newMCPListCmd())
+	return cmd
+}
+
+// mcpServerInfo is one entry of `agentcore mcp list --json`.
+type mcpServerInfo struct {
+	Name      string   `json:"name"`
+	Transport string   `json:"transport"`
+	State     string   `json:"state"`
+	Tools     []string `json:"tools"`
+	Resources bool     `json:"resources"`
+	Error     string   `json:"error,omitempty"`
+}
+
+func newMCPListCmd() *cobra.Command {
+	var (
+		configs []string
+		strict  bool
+		asJSON  bool
+		timeout time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Connect to the configured MCP servers and show their state and tools",
+		Long: `Start every MCP server of .mcp.json (and --mcp-config), wait for each to
+connect (at most --timeout), and show its state and tools, then stop them.
+Use it to check an .mcp.json before a session: a server that fails shows why.
+
+.mcp.json uses Claude Code's format:
+
+  {"mcpServers": {
+     "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]},
+     "api":   {"type": "http", "url": "https://example.com/mcp",
+               "headers": {"Authorization": "Bearer ${API_TOKEN}"}}}}
+
+${VAR} and ${VAR:-default} are expanded from the environment.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cwd, err := os.Getwd()
+			if err != nil {
+				return fmt.Errorf("no working directory: %w", err)
+			}
+			m, err := mcp.Start(cwd, configs, strict, mcp.Options{ConnectTimeout: timeout})
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if err := m.Wait(ctx); err != nil {
+				return err
+			}
+			tools := map[string][]string{}
+			for _, t := range m.Tools() {
+				if mt, ok := t.(*mcp.Tool); ok {
+					tools[mt.Server()] = append(tools[mt.Server()], t.Name())
+				}
+			}
+			infos := []mcpServerInfo{}
+			for _, st := range m.Servers() {
+				info := mcpServerInfo{
+					Name: st.Name, Transport: st.Transport, State: st.State.String(),
+					Tools: tools[st.Name], Resources: st.Resources,
+				}
+				if info.Tools == nil {
+					info.Tools = []string{}
+				}
+				if st.Err != nil {
+					info.Error = st.Err.Error()
+				}
+				infos = append(infos, info)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(infos)
+			}
+			if len(infos) == 0 {
+				_, err := fmt.Fprintln(out, "No MCP servers configured (add them to .mcp.json or pass --mcp-config).")
+				return err
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			for _, i := range infos {
+				detail := fmt.Sprintf("%d tools", len(i.Tools))
+				if i.Resources {
+					detail += ", resources"
+				}
+				if i.Error != "" {
+					detail = i.Error
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", i.Name, i.Transport, i.State, detail)
+			}
+			return tw.Flush()
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&configs, "mcp-config", nil, "an MCP config file, or the JSON itself (repeatable; later ones win)")
+	fl.BoolVar(&strict, "strict-mcp-config", false, "use only --mcp-config, ignoring .mcp.json")
+	fl.BoolVar(&asJSON, "json", false, "print JSON")
+	fl.DurationVar(&timeout, "timeout", mcp.DefaultConnectTimeout, "how long each server may take to connect")
 	return cmd
 }
 

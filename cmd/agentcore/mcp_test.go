@@ -4,6 +4,7 @@ package main_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,5 +98,38 @@ var _ = Describe("agentcore mcp serve", func() {
 		isErr, text := callTool("Write", map[string]any{"file_path": filepath.Join(dir, "new.txt"), "content": "x"})
 		Expect(isErr).To(BeTrue(), text)
 		Expect(filepath.Join(dir, "new.txt")).NotTo(BeAnExistingFile())
+	})
+})
+
+var _ = Describe("agentcore mcp list", func() {
+	It("connects to the servers of .mcp.json and shows their tools and failures", func() {
+		dir := GinkgoT().TempDir()
+		cfg := map[string]any{"mcpServers": map[string]any{
+			"self":   map[string]any{"command": binaries["external"], "args": []string{"mcp", "serve"}},
+			"broken": map[string]any{"command": filepath.Join(dir, "no-such-server")},
+		}}
+		data, err := json.Marshal(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(dir, ".mcp.json"), data, 0o644)).To(Succeed())
+
+		home := GinkgoT().TempDir()
+		cmd := exec.Command(binaries["external"], "mcp", "list", "--json")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"))
+		cmd.Stderr = GinkgoWriter
+		out, err := cmd.Output()
+		Expect(err).NotTo(HaveOccurred())
+		var infos []struct {
+			Name, State, Error string
+			Tools              []string
+		}
+		Expect(json.Unmarshal(out, &infos)).To(Succeed(), string(out))
+		Expect(infos).To(HaveLen(2))
+		Expect(infos[0].Name).To(Equal("broken"))
+		Expect(infos[0].State).To(Equal("failed"))
+		Expect(infos[0].Error).To(ContainSubstring("failed to start"))
+		Expect(infos[1].Name).To(Equal("self"))
+		Expect(infos[1].State).To(Equal("connected"))
+		Expect(infos[1].Tools).To(ContainElement("mcp__self__Read"))
 	})
 })
