@@ -36,6 +36,11 @@ type Config struct {
 	// Sent, if set, are the tools whose definitions go to the model (the
 	// pool without deferred tools); Tools may hold more, all callable.
 	Sent []runtime.Tool
+	// Definitions, if set, is asked before every request for the tools to
+	// send (after the previous turn's context changes), so tools loaded
+	// during the conversation (ToolSearch) are sent from then on; it
+	// overrides Sent. runtime/pool's Pool.Sent(pool.LoadedIn(tc)) fits.
+	Definitions func(tc *runtime.ToolContext) []runtime.Tool
 	// CanUseTool decides permissions; nil allows every call.
 	CanUseTool orchestrate.CanUseToolFunc
 	// MaxConcurrency caps parallel calls; 0 reads the environment.
@@ -173,7 +178,11 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}()
 
 	cwd := a.tc.Cwd // no call runs yet: safe to read
-	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: a.tools, MaxTokens: a.cfg.MaxTokens}
+	defs := a.tools
+	if a.cfg.Definitions != nil {
+		defs = provider.ToolsOf(a.cfg.Definitions(a.tc))
+	}
+	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: defs, MaxTokens: a.cfg.MaxTokens}
 	a.emit(Event{Kind: EventRequest, Turn: out.Turns})
 
 	s := &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}
