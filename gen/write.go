@@ -98,12 +98,35 @@ func Write(dir string, files Files) ([]Change, error) {
 			}
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(p, files[c.Path], 0o644); err != nil {
+		if err := writeAtomic(p, files[c.Path]); err != nil {
 			return nil, fmt.Errorf("write %s: %w", c.Path, err)
 		}
 	}
 	return changes, nil
+}
+
+// writeAtomic writes through a temporary file renamed into place, so a
+// killed run leaves each file either old or new, never half written. The
+// temporary name starts with '.', which the go command ignores.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".toolgen-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
