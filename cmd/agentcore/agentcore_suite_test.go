@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -10,4 +12,11 @@ import (
 func TestAgentcore(t *testing.T) {
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "agentcore CLI Suite")
+}
+
+// repoRoot is the module root, two levels above this package.
+func repoRoot() string {
+	wd, err := os.Getwd()
+	Expect(err).NotTo(HaveOccurred())
+	return filepath.Join(wd, "..", "..")
 }

@@ -58,12 +58,6 @@ func agentcore(variant string, args ...string) []byte {
 	return out
 }
 
-func repoRoot() string {
-	wd, err := os.Getwd()
-	Expect(err).NotTo(HaveOccurred())
-	return filepath.Join(wd, "..", "..")
-}
-
 type listedTool struct {
 	Name string `json:"name"`
 }
