@@ -36,6 +36,7 @@ type execOptions struct {
 	json      bool
 	trace     bool
 	timeout   time.Duration
+	abandon   time.Duration
 	cwd       string
 }
 
@@ -79,6 +80,7 @@ Ctrl+C cancels everything.`,
 	f.BoolVar(&o.json, "json", false, "machine-readable JSON output")
 	f.BoolVar(&o.trace, "trace", false, "print each call's state transitions with timestamps")
 	f.DurationVar(&o.timeout, "timeout", 0, "cancel any call still running after this long (0: no limit)")
+	f.DurationVar(&o.abandon, "abandon-after", 0, "give up on a call still running this long after it was cancelled (0: wait for it)")
 	f.StringVar(&o.cwd, "cwd", ".", "working directory of the tools")
 	return cmd
 }
@@ -107,7 +109,7 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ex := &orchestrate.Executor{Tools: execTools(), CanUseTool: execCanUseTool, CallTimeout: o.timeout}
+	ex := &orchestrate.Executor{Tools: execTools(), CanUseTool: execCanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
 	if o.plan {
 		return printPlan(out, ex.Plan(calls), calls, o.json)
 	}

@@ -71,7 +71,8 @@
 // that is already completed. The cause (context.Cause) of a cancelled call
 // context is ErrInterrupted, ErrDiscarded, a *SiblingError, a
 // *TimeoutError, or the session's own cause. Tools must honour ctx: a call
-// ends when Call returns.
+// ends when Call returns — unless Executor.AbandonAfter is set, which gives
+// up on a call still running that long after its context was cancelled.
 //
 // # Cost
 //

@@ -57,6 +57,14 @@ type Executor struct {
 	// CallTimeout, when positive, bounds every Call; a call that is still
 	// running then is cancelled and its result says it timed out.
 	CallTimeout time.Duration
+	// AbandonAfter, when positive, is how long a call may keep running
+	// after its context was cancelled (timeout, interrupt, sibling error,
+	// session end). A call still running then is abandoned: it gets its
+	// cancellation result at once and the run moves on, while the tool's
+	// goroutine is left to finish on its own (it may overlap later calls,
+	// and its outcome is ignored). 0 waits for every Call to return: tools
+	// are expected to honour their context.
+	AbandonAfter time.Duration
 }
 
 // MaxConcurrencyFromEnv returns the cap set by

@@ -2,6 +2,7 @@ package orchestrate_test
 
 import (
 	"context"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -136,5 +137,58 @@ var _ = Describe("context release", func() {
 		res, _ := collect(s.Results())
 		Expect(res).To(BeEmpty())
 		// goleak in AfterEach fails if the run's contexts were not released.
+	})
+})
+
+var _ = Describe("AbandonAfter", func() {
+	It("abandons a call that ignores its cancelled context, and the run moves on", func() {
+		release := make(chan struct{})
+		stubborn := &tooltest.Sim{ToolName: "Stubborn", OnCall: func(ctx context.Context, in *tooltest.Input, call *runtime.Call) (runtime.Result, error) {
+			<-release // ignores ctx
+			return runtime.Result{}, nil
+		}}
+		ex := &orchestrate.Executor{CallTimeout: 2 * time.Millisecond, AbandonAfter: 2 * time.Millisecond,
+			Tools: []runtime.Tool{stubborn, &tooltest.Sim{ToolName: "Read", Safe: true}}}
+		res, _ := collect(ex.RunTools(bg, []orchestrate.ToolUse{use("a", "Stubborn", nil), use("b", "Read", nil)}, newTC()))
+		Expect(ids(res)).To(Equal([]string{"a", "b"}))
+		Expect(res[0].Outcome).To(Equal(orchestrate.OutcomeTimeout))
+		Expect(res[0].Result.Text()).To(ContainSubstring("timed out after 2ms"))
+		Expect(res[0].Result.Text()).To(ContainSubstring("was abandoned"))
+		Expect(res[1].IsError()).To(BeFalse())
+		close(release) // let the abandoned goroutine end before goleak looks
+	})
+
+	It("does not abandon a call that stops in time", func() {
+		ex := &orchestrate.Executor{CallTimeout: time.Millisecond, AbandonAfter: time.Hour,
+			Tools: []runtime.Tool{&tooltest.Sim{ToolName: "Read"}}}
+		res, _ := collect(ex.RunTools(bg, []orchestrate.ToolUse{use("a", "Read", map[string]any{"block": true})}, newTC()))
+		Expect(res[0].Outcome).To(Equal(orchestrate.OutcomeTimeout))
+		Expect(res[0].Result.Text()).NotTo(ContainSubstring("abandoned"))
+	})
+})
+
+var _ = Describe("AbandonAfter on interrupt", func() {
+	It("abandons a stubborn cancel tool after an interrupt and starts nothing more", func() {
+		release := make(chan struct{})
+		started := make(chan struct{})
+		ex := &orchestrate.Executor{AbandonAfter: 2 * time.Millisecond, Tools: []runtime.Tool{
+			&tooltest.Sim{ToolName: "Stubborn", Interrupt: runtime.InterruptCancel, OnCall: func(ctx context.Context, in *tooltest.Input, call *runtime.Call) (runtime.Result, error) {
+				close(started)
+				<-release
+				return runtime.Result{}, nil
+			}},
+			&tooltest.Sim{ToolName: "Edit"},
+		}}
+		s := orchestrate.NewStreaming(bg, ex, newTC())
+		s.Add(use("a", "Stubborn", nil))
+		s.Add(use("b", "Edit", nil))
+		Eventually(started).Should(BeClosed())
+		s.Interrupt()
+		res, _ := collect(s.Results())
+		Expect(ids(res)).To(Equal([]string{"a", "b"}))
+		Expect(res[0].Outcome).To(Equal(orchestrate.OutcomeInterrupted))
+		Expect(res[0].Result.Text()).To(ContainSubstring("abandoned"))
+		Expect(res[1].Outcome).To(Equal(orchestrate.OutcomeInterrupted))
+		close(release)
 	})
 })

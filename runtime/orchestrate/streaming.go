@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"slices"
 	"sync"
@@ -62,9 +63,13 @@ type tracked struct {
 	cancel context.CancelFunc // nil unless the call has its own context
 	out    *outcome
 	okOut  outcome // storage of a successful outcome
-	start  time.Time
-	end    time.Time
-	buf    [4]StateChange // backing of states for the usual four
+	// abandoned is set when the run gave up waiting for Call; stopWatch
+	// stops the AbandonAfter watch.
+	abandoned bool
+	stopWatch func()
+	start     time.Time
+	end       time.Time
+	buf       [4]StateChange // backing of states for the usual four
 }
 
 // NewStreaming starts an empty streaming run: the calls of one assistant
@@ -370,8 +375,60 @@ func (s *StreamingExecutor) launch(c *tracked) {
 	if d := s.e.CallTimeout; d > 0 {
 		c.ctx, c.cancel = context.WithTimeoutCause(c.ctx, d, &TimeoutError{Tool: c.use.Name, After: d})
 	}
+	if d := s.e.AbandonAfter; d > 0 {
+		s.watch(c, d)
+	}
 	s.wg.Add(1)
 	s.starts = append(s.starts, c)
+}
+
+// watch arranges for c to be abandoned when it keeps running d after its
+// context was cancelled. Callers hold s.mu.
+func (s *StreamingExecutor) watch(c *tracked, d time.Duration) {
+	var mu sync.Mutex
+	var timer *time.Timer
+	stopped := false
+	stopCtx := context.AfterFunc(c.ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			timer = time.AfterFunc(d, func() { s.abandon(c) })
+		}
+	})
+	c.stopWatch = func() {
+		stopCtx()
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+}
+
+// abandon gives up on c, still executing long after its context ended.
+func (s *StreamingExecutor) abandon(c *tracked) {
+	s.mu.Lock()
+	if c.state != StateExecuting || c.abandoned {
+		s.mu.Unlock()
+		return
+	}
+	c.abandoned = true
+	s.executing--
+	if !c.safe {
+		s.execUnsafe--
+	}
+	o := cancelled(&c.prepared, context.Cause(c.ctx))
+	o.res = runtime.ErrorResult(o.res.Text() + fmt.Sprintf(" (%s did not stop within %s of being cancelled and was abandoned)", c.use.Name, s.e.AbandonAfter))
+	s.finish(c, o, time.Now())
+	s.wg.Done() // the stuck goroutine no longer counts
+	s.schedule()
+	s.spawn()
+	wake := s.wakeful()
+	s.mu.Unlock()
+	if wake {
+		s.notify()
+	}
 }
 
 // spawn starts a goroutine for every call launch queued. Callers hold s.mu.
@@ -390,7 +447,14 @@ func (s *StreamingExecutor) worker(c *tracked) {
 		call := runtime.NewCall(c.use.ID, s.tc, c.progressFunc(s))
 		o := s.e.execute(c.ctx, &c.prepared, call, &c.okOut)
 		now := time.Now()
+		if c.stopWatch != nil {
+			c.stopWatch()
+		}
 		s.mu.Lock()
+		if c.abandoned { // the run already moved on without this call
+			s.mu.Unlock()
+			return
+		}
 		s.executing--
 		if !c.safe {
 			s.execUnsafe--
