@@ -136,11 +136,7 @@ func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
 		}
 		names[jname] = v.Name()
 		if doc := sb.docs[v.Pos()]; doc != nil {
-			ms, bad := ParseMarkers(commentLines(sb.pkg.Fset, doc), ScopeField)
-			for _, e := range bad {
-				sb.b.e.add(e.Pos, "%s", e.Msg)
-			}
-			_ = ms
+			// Markers here are reported by checkStrayMarkers.
 			f.Doc = docText(doc)
 		}
 		ft, err := sb.fieldType(v.Type(), fpos)

@@ -172,6 +172,7 @@ type candidate struct {
 func (b *builder) build() *Model {
 	m := &Model{PkgPath: b.pkgs[0].pkg.PkgPath, PkgName: b.pkgs[0].pkg.Name}
 	b.checkTags()
+	b.checkStrayMarkers()
 	var order []string
 	cands := map[string]*candidate{}
 	for _, vp := range b.pkgs {
@@ -316,6 +317,55 @@ func (b *builder) checkTags() {
 				continue
 			}
 			check(fset, f, name)
+		}
+	}
+}
+
+// checkStrayMarkers reports markers where toolgen would not read them: on
+// functions, variables and constants, on a parenthesised type group, and
+// in any struct field's doc comment.
+func (b *builder) checkStrayMarkers() {
+	for _, vp := range b.pkgs {
+		fset := vp.pkg.Fset
+		report := func(cg *ast.CommentGroup, where string) {
+			for _, l := range commentLines(fset, cg) {
+				if IsMarkerLine(l.Text) {
+					p := l.Pos
+					p.Column += len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
+					b.e.add(p, "%s: markers on %s are not read; put them in the doc comment of the tool's struct type", strings.TrimSpace(l.Text), where)
+				}
+			}
+		}
+		for _, f := range vp.pkg.Syntax {
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					report(d.Doc, "a function")
+				case *ast.GenDecl:
+					switch {
+					case d.Tok == token.VAR || d.Tok == token.CONST:
+						report(d.Doc, "a "+d.Tok.String()+" declaration")
+						for _, sp := range d.Specs {
+							if vs, ok := sp.(*ast.ValueSpec); ok {
+								report(vs.Doc, "a "+d.Tok.String()+" declaration")
+							}
+						}
+					case d.Tok == token.TYPE && len(d.Specs) > 1:
+						report(d.Doc, "a parenthesised type group")
+					}
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if st, ok := n.(*ast.StructType); ok {
+					for _, fl := range st.Fields.List {
+						_, bad := ParseMarkers(commentLines(fset, fl.Doc), ScopeField)
+						for _, e := range bad {
+							b.e.add(e.Pos, "%s", e.Msg)
+						}
+					}
+				}
+				return true
+			})
 		}
 	}
 }

@@ -27,3 +27,29 @@ type AInput struct {
 
 // Call does nothing.
 func (A) Call(context.Context, *AInput, *runtime.Call) (string, error) { return "", nil }
+
+// helper has markers toolgen would not read.
+//
+// +tool:readOnly
+func helper() {}
+
+// Limit is a constant with a marker.
+//
+// +tool:name=Limit
+const Limit = 3
+
+// Grouped types take no markers on the group.
+//
+// +tool:name=G
+type (
+	G1 struct{}
+	G2 struct{}
+)
+
+// Other is not an input but its fields are checked too.
+type Other struct {
+	// +tool:alias=X
+	Y int
+}
+
+var _ = helper
