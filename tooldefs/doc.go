@@ -33,6 +33,10 @@
 // +tool:key=value. String values may be bare or double-quoted (Go syntax).
 // Unknown keys, values of the wrong type, a value on a flag marker and
 // repeated non-repeatable markers are errors reported with file:line.
+// So are markers where toolgen would not read them: on a function,
+// variable or constant, on a parenthesised group of types, or in a struct
+// field's doc comment. A type with markers must have +tool:name and a
+// description.
 //
 //	key               value     example                          meaning
 //	name              string    +tool:name=Glob                  the tool's name (required)
