@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -472,6 +473,9 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 		c.stderr = &tailBuffer{max: 2048}
 		cmd.Stderr = c.stderr
 		cmd.WaitDelay = time.Second
+		// Its own process group: the terminal's Ctrl+C interrupts the
+		// agent's turn, not the MCP servers it is talking to.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.opts.TerminateDuration}
 	case TransportHTTP, TransportSSE:
 		rt := http.DefaultTransport.(*http.Transport).Clone()
