@@ -52,10 +52,7 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 		return p
 	}
 	p.tool = tool
-	p.toolName = use.Name
-	if len(tool.Aliases()) > 0 { // looked up by alias, maybe: ask the tool
-		p.toolName = safeName(tool, use.Name)
-	}
+	p.toolName = safeName(tool, use.Name)
 	input, err := decode(tool, use)
 	if err != nil {
 		p.early = failure(OutcomeInvalidInput, err)
