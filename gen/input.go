@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -21,6 +22,10 @@ type structBuilder struct {
 	done   map[*types.Named]*Struct
 	active map[*types.Named]bool
 	funcs  map[string]bool
+	// files caches sources parsed for docs of other packages' fields,
+	// with the file set that parsed each.
+	files map[string]*ast.File
+	fsets map[*ast.File]*token.FileSet
 }
 
 // fieldDocs indexes the doc comments of every struct field in the package
@@ -46,6 +51,51 @@ func fieldDocs(pkg *packages.Package) map[token.Pos]*ast.CommentGroup {
 		})
 	}
 	return docs
+}
+
+// docFor returns a field's doc comment: from the loaded syntax for the
+// tooldefs package, else by parsing the file the field's position names
+// (input types may live in another package).
+func (sb *structBuilder) docFor(v *types.Var) *ast.CommentGroup {
+	if doc, ok := sb.docs[v.Pos()]; ok {
+		return doc
+	}
+	pos := sb.pkg.Fset.Position(v.Pos())
+	if pos.Filename == "" || pos.Line == 0 {
+		return nil
+	}
+	if sb.files == nil {
+		sb.files, sb.fsets = map[string]*ast.File{}, map[*ast.File]*token.FileSet{}
+	}
+	f, seen := sb.files[pos.Filename]
+	if !seen {
+		fset := token.NewFileSet()
+		f, _ = parser.ParseFile(fset, pos.Filename, nil, parser.ParseComments)
+		sb.files[pos.Filename] = f
+		if f != nil {
+			sb.fsets[f] = fset
+		}
+	}
+	if f == nil {
+		return nil
+	}
+	var doc *ast.CommentGroup
+	ast.Inspect(f, func(n ast.Node) bool {
+		fl, ok := n.(*ast.Field)
+		if !ok {
+			return doc == nil
+		}
+		for _, name := range fl.Names {
+			if name.Name == v.Name() && sb.fsets[f].Position(name.Pos()).Line == pos.Line {
+				doc = fl.Doc
+				if doc == nil {
+					doc = fl.Comment
+				}
+			}
+		}
+		return doc == nil
+	})
+	return doc
 }
 
 // structOf builds the model of a named struct type, reporting problems at
@@ -135,7 +185,7 @@ func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
 			continue
 		}
 		names[jname] = v.Name()
-		if doc := sb.docs[v.Pos()]; doc != nil {
+		if doc := sb.docFor(v); doc != nil {
 			// Markers here are reported by checkStrayMarkers.
 			f.Doc = docText(doc)
 		}

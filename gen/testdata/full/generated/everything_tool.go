@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/full/tooldefs"
+	shared "github.com/agentcore/agentcore/gen/testdata/full/tooldefs/shared"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"unicode/utf8"
@@ -526,6 +527,12 @@ func everythingDecodeEverythingInput(d *jsonin.Decoder, v *tooldefs.EverythingIn
 				return jsonin.AtField(err, "raw")
 			}
 			v.Raw = r0
+		case "window":
+			p0 := new(shared.Range)
+			if err := everythingDecodeSharedRange(d, p0); err != nil {
+				return jsonin.AtField(err, "window")
+			}
+			v.Window = p0
 		case "Plain":
 			s0, err := d.String()
 			if err != nil {
@@ -533,7 +540,7 @@ func everythingDecodeEverythingInput(d *jsonin.Decoder, v *tooldefs.EverythingIn
 			}
 			v.Plain = s0
 		default:
-			return jsonin.Unknown(key, "mode, name, count, small, size, ratio, weight, verbose, flag, tags, globs, edits, first, spans, env, matrix, extra, raw, Plain")
+			return jsonin.Unknown(key, "mode, name, count, small, size, ratio, weight, verbose, flag, tags, globs, edits, first, spans, env, matrix, extra, raw, window, Plain")
 		}
 	}
 	if !hasMode {
@@ -550,6 +557,49 @@ func everythingDecodeEverythingInput(d *jsonin.Decoder, v *tooldefs.EverythingIn
 	}
 	if !hasEdits {
 		return jsonin.Missing("edits")
+	}
+	return nil
+}
+
+// everythingDecodeSharedRange reads a shared.Range object.
+func everythingDecodeSharedRange(d *jsonin.Decoder, v *shared.Range) error {
+	if err := d.OpenObject(); err != nil {
+		return err
+	}
+	var hasFrom bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "from":
+			n0, err := d.Int(64)
+			if err != nil {
+				return jsonin.AtField(err, "from")
+			}
+			if n0 < 1 {
+				return jsonin.AtField(jsonin.TooSmall(n0, 1), "from")
+			}
+			v.From = int(n0)
+			hasFrom = true
+		case "to":
+			p0 := new(int)
+			n1, err := d.Int(64)
+			if err != nil {
+				return jsonin.AtField(err, "to")
+			}
+			*p0 = int(n1)
+			v.To = p0
+		default:
+			return jsonin.Unknown(key, "from, to")
+		}
+	}
+	if !hasFrom {
+		return jsonin.Missing("from")
 	}
 	return nil
 }
@@ -662,6 +712,14 @@ func _(x tooldefs.Span) {
 	}(x)
 }
 
+// A changed Range breaks this until toolgen runs again.
+func _(x shared.Range) {
+	_ = struct {
+		From int
+		To   *int
+	}(x)
+}
+
 // A changed EverythingInput breaks this until toolgen runs again.
 func _(x tooldefs.EverythingInput) {
 	_ = struct {
@@ -683,6 +741,7 @@ func _(x tooldefs.EverythingInput) {
 		Matrix  [][]int
 		Extra   any
 		Raw     json.RawMessage
+		Window  *shared.Range
 		Skipped string
 		Plain   string
 	}(x)

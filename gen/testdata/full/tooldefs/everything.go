@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentcore/agentcore/gen/testdata/full/tooldefs/shared"
 	"github.com/agentcore/agentcore/runtime"
 )
 
@@ -73,6 +74,8 @@ type EverythingInput struct {
 	Extra any `json:"extra,omitempty"`
 	// Raw JSON.
 	Raw json.RawMessage `json:"raw,omitempty"`
+	// A struct from another package.
+	Window *shared.Range `json:"window,omitempty"`
 	// Skipped by json.
 	Skipped string `json:"-"`
 	// Go name used as the parameter name.
