@@ -40,7 +40,9 @@ type Options struct {
 	Globs []string
 	// Types are ripgrep --type names (`!name` excludes, like --type-not).
 	Types []string
-	// Threads is the number of walking goroutines; GOMAXPROCS when 0.
+	// Threads is the number of walking goroutines; when 0, twice
+	// GOMAXPROCS (at least 4, at most 24), so that a goroutine waiting in
+	// a system call leaves work for the others.
 	Threads int
 	// MaxDepth limits how deep files are found: 1 is the root's own files;
 	// 0 is no limit.
@@ -100,7 +102,7 @@ func (f *Filter) Threads() int {
 	if f.opts.Threads > 0 {
 		return f.opts.Threads
 	}
-	return runtime.GOMAXPROCS(0)
+	return min(max(4, 2*runtime.GOMAXPROCS(0)), 24)
 }
 
 // ErrStop may be returned by a visit function to end the walk early
@@ -331,33 +333,47 @@ func (w *walker) work(id int) {
 		w.stack = w.stack[:len(w.stack)-1]
 		w.mu.Unlock()
 
-		subdirs, err := w.readDir(id, job)
+		err := w.readDir(id, job)
 
 		w.mu.Lock()
 		if err != nil && w.err == nil {
 			w.err = err
 		}
-		w.stack = append(w.stack, subdirs...)
-		w.pending += len(subdirs) - 1
+		w.pending--
 		done := w.pending == 0
 		w.mu.Unlock()
-		if len(subdirs) > 1 || done || err != nil {
+		if done || err != nil {
 			w.cond.Broadcast()
-		} else if len(subdirs) == 1 {
-			w.cond.Signal()
 		}
 	}
 }
 
-// readDir lists one directory, visits its files and returns its
-// subdirectories to walk.
-func (w *walker) readDir(id int, job dirJob) ([]dirJob, error) {
+// push makes subdirectories available to idle workers at once, before the
+// files of their parent are visited.
+func (w *walker) push(subdirs []dirJob) {
+	if len(subdirs) == 0 {
+		return
+	}
+	w.mu.Lock()
+	w.stack = append(w.stack, subdirs...)
+	w.pending += len(subdirs)
+	w.mu.Unlock()
+	if len(subdirs) > 1 {
+		w.cond.Broadcast()
+	} else {
+		w.cond.Signal()
+	}
+}
+
+// readDir lists one directory, queues its subdirectories and visits its
+// files.
+func (w *walker) readDir(id int, job dirJob) error {
 	if err := w.ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	dir, err := openDir(job.path)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	defer dir.close()
 	ents := dir.list()
@@ -376,6 +392,8 @@ func (w *walker) readDir(id int, job dirJob) ([]dirJob, error) {
 		node.relLen = len(job.rel) + 1
 	}
 	var subdirs []dirJob
+	type file struct{ path, rel, name string }
+	var files []file
 	sep := string(filepath.Separator)
 	for i := range ents {
 		name := ents[i].name
@@ -410,15 +428,19 @@ func (w *walker) readDir(id int, job dirJob) ([]dirJob, error) {
 			subdirs = append(subdirs, dirJob{path: path, rel: rel, node: node})
 			continue
 		}
-		e := &Entry{Path: path, Rel: rel, Worker: id}
+		files = append(files, file{path, rel, name})
+	}
+	w.push(subdirs)
+	for _, f := range files {
+		e := &Entry{Path: f.path, Rel: f.rel, Worker: id}
 		if w.f.opts.Stat {
-			e.ModTime = dir.modTime(path, name)
+			e.ModTime = dir.modTime(f.path, f.name)
 		}
 		if err := w.visit(e); err != nil {
-			return subdirs, err
+			return err
 		}
 	}
-	return subdirs, nil
+	return nil
 }
 
 // keep applies ripgrep's order: overrides, ignore files, types, hidden.
