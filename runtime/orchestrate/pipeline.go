@@ -173,7 +173,11 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	case panicked:
 		return failure(OutcomePanic, err)
 	case err != nil:
-		return failure(OutcomeToolError, err)
+		// What the tool registered before failing still happened (Bash's
+		// `cd x && false` moved the shell), so its modifiers apply.
+		o := failure(OutcomeToolError, err)
+		o.modifier = call.Modifier()
+		return o
 	}
 	if len(res.Content) == 0 && res.IsError {
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}

@@ -170,13 +170,27 @@ var _ = Describe("the per-call pipeline", func() {
 		Expect(states(res[1])).To(Equal([]string{"queued", "completed", "yielded"}))
 	})
 
-	It("applies the modifiers a call registers, and drops those of failed calls", func() {
+	It("applies the modifiers a call registers, also when the call then fails", func() {
 		var applied []string
 		sim.OnModify = func(id string, _ *runtime.ToolContext) { applied = append(applied, id) }
 		run(use("a", "Sim", map[string]any{"modify": true}),
 			use("b", "Sim", map[string]any{"modify": true, "fail": "x"}),
 			use("c", "Sim", map[string]any{"modify": true}))
-		Expect(applied).To(Equal([]string{"a", "c"}))
+		Expect(applied).To(Equal([]string{"a", "b", "c"}))
+	})
+
+	It("drops the modifiers of a call that panicked", func() {
+		var applied []string
+		sim.OnModify = func(id string, _ *runtime.ToolContext) { applied = append(applied, id) }
+		sim.OnCall = func(_ context.Context, in *tooltest.Input, call *runtime.Call) (runtime.Result, error) {
+			call.ModifyContext(func(*runtime.ToolContext) { applied = append(applied, call.ID) })
+			if in.Panic != "" {
+				panic(in.Panic)
+			}
+			return runtime.Result{}, nil
+		}
+		run(use("a", "Sim", map[string]any{}), use("b", "Sim", map[string]any{"panic": "boom"}))
+		Expect(applied).To(Equal([]string{"a"}))
 	})
 })
 

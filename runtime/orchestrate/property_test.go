@@ -268,14 +268,14 @@ func checkMix(m mix) (problems []string) {
 		}
 	}
 	// Modifiers: each applied once, in call order, exactly for the calls
-	// that ended OK and asked for one.
+	// that asked for one and ended OK or with their own error.
 	w.mu.Lock()
 	applied := slices.Clone(w.applied)
 	seen := w.seen
 	w.mu.Unlock()
 	var wantApplied []string
 	for i, ev := range results {
-		if m.calls[i].modify && ev.Outcome == orchestrate.OutcomeOK {
+		if m.calls[i].modify && (ev.Outcome == orchestrate.OutcomeOK || ev.Outcome == orchestrate.OutcomeToolError) {
 			wantApplied = append(wantApplied, ev.ID)
 		}
 	}
