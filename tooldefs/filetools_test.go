@@ -21,6 +21,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/tooldefs"
 	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
@@ -356,7 +357,7 @@ var _ = Describe("Read", func() {
 			p := filepath.Join(e.outside, "secret.txt")
 			Expect(os.WriteFile(p, []byte("s"), 0o644)).To(Succeed())
 			_, err := e.read(tooldefs.ReadInput{FilePath: p})
-			Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
+			Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 			Expect(tooldefs.Read{}.ValidateInput(context.Background(), &tooldefs.ReadInput{FilePath: p}, e.tc)).
 				To(MatchError(ContainSubstring("outside the working directories")))
 		})
@@ -366,7 +367,7 @@ var _ = Describe("Read", func() {
 			Expect(os.WriteFile(secret, []byte("s"), 0o644)).To(Succeed())
 			Expect(os.Symlink(secret, e.path("innocent.txt"))).To(Succeed())
 			_, err := e.read(tooldefs.ReadInput{FilePath: e.path("innocent.txt")})
-			Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
+			Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 		})
 
 		It("reads a file in a second working directory", func() {
@@ -569,7 +570,7 @@ var _ = Describe("Edit", func() {
 		Expect(os.WriteFile(q, []byte("x"), 0o644)).To(Succeed())
 		e.tc.FileState.Set(q, runtime.FileState{Hash: fileio.Hash([]byte("x")), Offset: 1})
 		_, err := e.edit(tooldefs.EditInput{FilePath: q, OldString: "x", NewString: "y"})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
+		Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 		Expect(e.content(q)).To(Equal("x"))
 	})
 
@@ -717,14 +718,14 @@ var _ = Describe("Write", func() {
 		_, err := e.write(tooldefs.WriteInput{FilePath: e.path("d"), Content: "x"})
 		Expect(err).To(MatchError(ContainSubstring("is a directory")))
 		_, err = e.write(tooldefs.WriteInput{FilePath: filepath.Join(e.outside, "x"), Content: "x"})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
+		Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 		Expect(filepath.Join(e.outside, "x")).NotTo(BeAnExistingFile())
 	})
 
 	It("refuses to create a file through a symlinked directory that leads outside", func() {
 		Expect(os.Symlink(e.outside, e.path("escape"))).To(Succeed())
 		_, err := e.write(tooldefs.WriteInput{FilePath: e.path("escape/new.txt"), Content: "x"})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
+		Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 		Expect(filepath.Join(e.outside, "new.txt")).NotTo(BeAnExistingFile())
 	})
 
@@ -835,7 +836,7 @@ var _ = Describe("NotebookEdit", func() {
 		_, err := e.nbEdit(tooldefs.NotebookEditInput{NotebookPath: q, CellID: "a", NewSource: "x"})
 		Expect(err).To(MatchError(ContainSubstring("not a Jupyter notebook")))
 		_, err = e.nbEdit(tooldefs.NotebookEditInput{NotebookPath: filepath.Join(e.outside, "n.ipynb"), CellID: "a", NewSource: "x"})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
+		Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 	})
 
 	It("targets the path as a write and renders", func() {

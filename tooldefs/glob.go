@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/search/globengine"
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
@@ -144,7 +144,7 @@ func confineSearch(tc *runtime.ToolContext, param, dir string, wantDir bool) (st
 	if wantDir && !fi.IsDir() {
 		return "", fmt.Errorf("path is not a directory: %s; give a directory in %s (to search one file's content, use Grep)", dir, param)
 	}
-	real, err := fileio.Confine(dir, filetool.Roots(tc))
+	real, err := fspath.Confine(dir, filetool.Roots(tc))
 	if err != nil {
 		return "", err
 	}
@@ -171,7 +171,7 @@ func (Glob) CheckPermissions(_ context.Context, in *GlobInput, tc *runtime.ToolC
 // outside returns the error for a path outside the working directories
 // (symlinks resolved), and nil otherwise.
 func outside(tc *runtime.ToolContext, dir string) error {
-	if _, err := fileio.Confine(dir, filetool.Roots(tc)); errors.Is(err, fileio.ErrOutside) {
+	if _, err := fspath.Confine(dir, filetool.Roots(tc)); errors.Is(err, fspath.ErrOutside) {
 		return err
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
+	"github.com/agentcore/agentcore/runtime/fspath"
 )
 
 // FileInfo returns the metadata of a file or directory: its size, kind,
@@ -49,7 +49,7 @@ func (FileInfo) PermissionTarget(in *FileInfoInput) runtime.Target {
 // Call stats the path (without following a final symlink).
 func (FileInfo) Call(_ context.Context, in *FileInfoInput, c *runtime.Call) (FileInfoOutput, error) {
 	path := c.Context.Resolve(in.Path)
-	if _, err := fileio.Confine(path, c.Context.WorkingDirs); err != nil {
+	if _, err := fspath.Confine(path, c.Context.WorkingDirs); err != nil {
 		return FileInfoOutput{}, err
 	}
 	fi, err := os.Lstat(path)

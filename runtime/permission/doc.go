@@ -34,7 +34,9 @@
 //  2. ask rules: ask (also in bypassPermissions mode)
 //  3. safety checks: writes to protected paths (.git/, .agentcore/settings*.json)
 //     ask in every mode; paths outside the working directories ask unless an
-//     allow rule names them (symlinks are resolved first)
+//     allow rule names them (symlinks are resolved first, with
+//     runtime/fspath as the file tools do: a dangling link is judged by its
+//     target, and a path whose links loop counts as outside)
 //  4. the tool's own CheckPermissions: deny, ask (allowed in bypass) or allow
 //  5. the mode: plan denies calls that are not read-only; bypassPermissions
 //     allows; read-only calls inside the working directories are allowed

@@ -325,8 +325,12 @@ type call struct {
 	// lexical and resolved are the absolute path of a path target, before
 	// and after resolving symlinks.
 	lexical, resolved string
-	shell             *shellAnalysis
-	dirs              []string
+	// resolveErr is set when the path target's symlinks cannot be
+	// resolved (a loop); the path then counts as outside every working
+	// directory and resolved is the lexical path.
+	resolveErr error
+	shell      *shellAnalysis
+	dirs       []string
 	// cwd is the directory relative paths of this call are resolved in.
 	cwd string
 }
@@ -352,14 +356,24 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 			p = filepath.Join(cwd, p)
 		}
 		c.lexical = filepath.Clean(p)
-		c.resolved = ResolvePath(c.lexical, cwd)
+		c.resolved, c.resolveErr = ResolvePath(c.lexical, cwd)
+		if c.resolveErr != nil {
+			c.resolved = c.lexical
+		}
 	case runtime.TargetCommand:
 		c.shell = analyzeShell(target.Value, shellEnv{
 			cwd: cwd, home: e.base.home,
 			inside: func(p string) bool {
-				return insideAny(ResolvePath(p, cwd), c.dirs)
+				r, err := ResolvePath(p, cwd)
+				return err == nil && insideAny(r, c.dirs)
 			},
-			protect: func(p string) bool { return IsProtectedPath(p) || IsProtectedPath(ResolvePath(p, cwd)) },
+			protect: func(p string) bool {
+				if IsProtectedPath(p) {
+					return true
+				}
+				r, err := ResolvePath(p, cwd)
+				return err == nil && IsProtectedPath(r)
+			},
 		})
 	}
 	return c, nil
@@ -435,7 +449,7 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	case readOnly && c.autoRead() && e.argsStayInside(c, rules):
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
-	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetPath && c.target.Writes && insideAny(c.resolved, c.dirs):
+	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetPath && c.target.Writes && c.inside():
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	}
 	// 6. Allow rules.
@@ -457,9 +471,12 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 		if c.target.Writes && (IsProtectedPath(c.lexical) || IsProtectedPath(c.resolved)) {
 			return ask(fmt.Sprintf("%s wants to write %s, a protected path (.git/ and .agentcore/settings*.json always need approval).", c.tool.Name(), c.lexical)), true, false
 		}
-		if !insideAny(c.resolved, c.dirs) && !e.allowed(rules, c) {
+		if !c.inside() && !e.allowed(rules, c) {
 			where := c.lexical
-			if c.resolved != c.lexical {
+			switch {
+			case c.resolveErr != nil:
+				where = fmt.Sprintf("%s (whose symlinks cannot be resolved: %v)", c.lexical, c.resolveErr)
+			case c.resolved != c.lexical:
 				where = fmt.Sprintf("%s (really %s)", c.lexical, c.resolved)
 			}
 			return ask(fmt.Sprintf("%s wants to %s %s, outside the working directories %s. Add the directory with --add-dir to allow it.",
@@ -473,6 +490,12 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 	return runtime.PermissionDecision{}, false, false
 }
 
+// inside reports whether a path target lies in a working directory once
+// its symlinks are resolved; one that cannot be resolved does not.
+func (c *call) inside() bool {
+	return c.resolveErr == nil && insideAny(c.resolved, c.dirs)
+}
+
 // autoRead reports whether a read-only call may run without a rule in
 // default mode: a path inside the working directories (the safety step
 // has already stopped others), a shell line with nothing a prefix rule
@@ -482,7 +505,7 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 func (c *call) autoRead() bool {
 	switch c.target.Kind {
 	case runtime.TargetPath:
-		return insideAny(c.resolved, c.dirs)
+		return c.inside()
 	case runtime.TargetCommand:
 		return c.shell.parseErr == nil && len(c.shell.taints) == 0 && !c.shell.writes
 	case runtime.TargetURL:
@@ -518,8 +541,8 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 				p = filepath.Join(cwd, p)
 			}
 			p = filepath.Clean(p)
-			resolved := ResolvePath(p, cwd)
-			if !insideAny(resolved, c.dirs) {
+			resolved, err := ResolvePath(p, cwd)
+			if err != nil || !insideAny(resolved, c.dirs) {
 				return false
 			}
 			for _, r := range rules {

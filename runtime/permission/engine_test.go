@@ -260,6 +260,45 @@ var _ = Describe("Engine", func() {
 			e := newEngine(permission.ModeBypass, nil, nil, nil, outside)
 			Expect(check(e, writeTool(), "link/.git/config").Behavior).To(Equal(runtime.Ask))
 		})
+		Context("a dangling link inside the working directory that points outside", func() {
+			BeforeEach(func() {
+				Expect(os.Symlink(filepath.Join(outside, "not-yet", "f.txt"), filepath.Join(work, "src", "dangling"))).To(Succeed())
+			})
+
+			It("is outside for a write, in every mode, bypass included", func() {
+				for _, m := range []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModeBypass} {
+					d := check(newEngine(m, []string{"Bash"}, nil, nil), writeTool(), "src/dangling")
+					Expect(d.Behavior).To(Equal(runtime.Ask), "mode %s: %s", m, d.Message)
+					Expect(d.Message).To(ContainSubstring("really " + filepath.Join(outside, "not-yet", "f.txt")))
+				}
+			})
+			It("is outside for a read", func() {
+				Expect(check(newEngine("", nil, nil, nil), readTool(), "src/dangling").Behavior).To(Equal(runtime.Ask))
+			})
+			It("is denied when nobody can be asked", func() {
+				e := newEngine(permission.ModeBypass, nil, nil, nil)
+				e.SetAsker(permission.NonInteractive{})
+				Expect(e.CanUseTool(ctx, writeTool(), "src/dangling", tc).Behavior).To(Equal(runtime.Deny))
+			})
+			It("keeps a shell redirection through it from being allowed by a rule", func() {
+				e := newEngine("", []string{"Bash(echo *)"}, nil, nil)
+				Expect(check(e, bashTool(), "echo hi > src/dangling").Behavior).To(Equal(runtime.Ask))
+			})
+		})
+		It("protects .git reached through a dangling link", func() {
+			Expect(os.MkdirAll(filepath.Join(work, ".git", "hooks"), 0o755)).To(Succeed())
+			Expect(os.Symlink(filepath.Join(work, ".git", "hooks", "pre-commit"), filepath.Join(work, "hook"))).To(Succeed())
+			d := check(newEngine(permission.ModeBypass, nil, nil, nil), writeTool(), "hook")
+			Expect(d.Behavior).To(Equal(runtime.Ask))
+			Expect(d.Message).To(ContainSubstring("protected path"))
+		})
+		It("treats a symlink loop as outside", func() {
+			Expect(os.Symlink(filepath.Join(work, "loop-b"), filepath.Join(work, "loop-a"))).To(Succeed())
+			Expect(os.Symlink(filepath.Join(work, "loop-a"), filepath.Join(work, "loop-b"))).To(Succeed())
+			d := check(newEngine(permission.ModeAcceptEdits, nil, nil, nil), writeTool(), "loop-a")
+			Expect(d.Behavior).To(Equal(runtime.Ask))
+			Expect(d.Message).To(ContainSubstring("cannot be resolved"))
+		})
 		It("treats a redirection through a link as outside", func() {
 			e := newEngine("", []string{"Bash(echo *)"}, nil, nil)
 			Expect(check(e, bashTool(), "echo hi > link/x").Behavior).To(Equal(runtime.Ask))

@@ -3,48 +3,28 @@ package permission
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcore/agentcore/runtime/fspath"
 )
 
-// ResolvePath makes p absolute (against cwd) and resolves symlinks in the
-// longest part of it that exists, so a path through a link is judged by
-// where it really leads. Parts that do not exist yet (a file about to be
-// written) are appended unchanged.
-func ResolvePath(p, cwd string) string {
+// ResolvePath makes p absolute (against cwd) and resolves every symlink on
+// it with fspath.Resolve, so a path through a link is judged by where it
+// really leads: parts that do not exist yet (a file about to be written)
+// are appended to the resolved existing ancestor, and dangling links are
+// followed to their targets. A path that cannot be resolved (a symlink
+// loop) gives an error; callers judge it as outside every directory.
+func ResolvePath(p, cwd string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)
 	}
-	p = filepath.Clean(p)
-	var rest []string
-	cur := p
-	for i := 0; i < 256; i++ {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(append([]string{r}, rest...)...)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			break
-		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
-		cur = parent
-	}
-	return p
-}
-
-// within reports whether path is dir or lies beneath it; both are clean
-// absolute paths.
-func within(path, dir string) bool {
-	if path == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+	return fspath.Resolve(filepath.Clean(p))
 }
 
 // insideAny reports whether the resolved path lies in one of the resolved
 // directories.
 func insideAny(resolved string, dirs []string) bool {
 	for _, d := range dirs {
-		if within(resolved, d) {
+		if fspath.Within(resolved, d) {
 			return true
 		}
 	}
@@ -88,7 +68,12 @@ func resolveDirs(dirs []string, cwd string) []string {
 		if d == "" {
 			continue
 		}
-		r := ResolvePath(d, cwd)
+		r, err := ResolvePath(d, cwd)
+		if err != nil {
+			// A directory that cannot be resolved holds nothing the
+			// resolved paths of calls could lie in.
+			continue
+		}
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, r)

@@ -1,7 +1,7 @@
-// Package fileio is the file plumbing shared by the file tools and the
-// permission engine: confining a path to the working directories with
-// symlinks resolved, writing a file atomically with its mode kept, hashing
-// content and telling text from binary.
+// Package fileio is the file plumbing of the file tools: writing a file
+// atomically with its mode kept, hashing content and telling text from
+// binary. Resolving and confining paths (symlinks included) lives in
+// runtime/fspath, which the permission engine shares.
 package fileio
 
 import (
@@ -17,107 +17,6 @@ import (
 	"strings"
 	"unicode/utf8"
 )
-
-// maxLinkDepth bounds symlink chains followed by hand (dangling links).
-const maxLinkDepth = 40
-
-// ErrOutside is wrapped by the error Confine returns for a path outside
-// every working directory.
-var ErrOutside = errors.New("outside the working directories")
-
-// Resolve returns the real location of an absolute path: every symlink on
-// it resolved, also when the path, or a tail of it, does not exist yet (the
-// nearest existing ancestor is resolved and the rest appended). Dangling
-// symlinks are followed to where they point.
-func Resolve(path string) (string, error) {
-	if !filepath.IsAbs(path) {
-		return "", fmt.Errorf("resolve %q: not an absolute path", path)
-	}
-	return resolve(filepath.Clean(path), 0)
-}
-
-func resolve(path string, depth int) (string, error) {
-	if depth > maxLinkDepth {
-		return "", fmt.Errorf("resolve %s: too many levels of symbolic links", path)
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real, nil
-	}
-	fi, err := os.Lstat(path)
-	switch {
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		// A dangling link: resolve its target by hand.
-		target, err := os.Readlink(path)
-		if err != nil {
-			return "", fmt.Errorf("resolve %s: %w", path, err)
-		}
-		if !filepath.IsAbs(target) {
-			dir, err := resolve(filepath.Dir(path), depth+1)
-			if err != nil {
-				return "", err
-			}
-			target = filepath.Join(dir, target)
-		}
-		return resolve(filepath.Clean(target), depth+1)
-	case err == nil:
-		// Exists but EvalSymlinks failed (e.g. a parent is not searchable).
-		return "", fmt.Errorf("resolve %s: cannot resolve symbolic links", path)
-	}
-	parent := filepath.Dir(path)
-	if parent == path {
-		return path, nil
-	}
-	dir, err := resolve(parent, depth)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, filepath.Base(path)), nil
-}
-
-// Within reports whether path is root itself or inside it. Both must be
-// clean absolute paths.
-func Within(path, root string) bool {
-	if path == root {
-		return true
-	}
-	if !strings.HasSuffix(root, string(filepath.Separator)) {
-		root += string(filepath.Separator)
-	}
-	return strings.HasPrefix(path, root)
-}
-
-// Confine checks that the absolute path lies inside one of roots once every
-// symlink on it (and on the roots) is resolved, and returns the resolved
-// path, which is where reads and writes should go. A symlink inside a root
-// that points outside every root is refused like a path outside.
-func Confine(path string, roots []string) (string, error) {
-	if !filepath.IsAbs(path) {
-		return "", fmt.Errorf("%q is not an absolute path", path)
-	}
-	clean := filepath.Clean(path)
-	real, err := Resolve(clean)
-	if err != nil {
-		return "", err
-	}
-	for _, r := range roots {
-		if r == "" || !filepath.IsAbs(r) {
-			continue
-		}
-		rr, err := Resolve(filepath.Clean(r))
-		if err != nil {
-			continue
-		}
-		if Within(real, rr) {
-			return real, nil
-		}
-	}
-	if real != clean {
-		return "", fmt.Errorf("%s resolves to %s, which is %w (%s); only files inside them can be used",
-			clean, real, ErrOutside, strings.Join(roots, ", "))
-	}
-	return "", fmt.Errorf("%s is %w (%s); only files inside them can be used",
-		clean, ErrOutside, strings.Join(roots, ", "))
-}
 
 // Hash returns the hex SHA-256 of data, the form runtime.FileState.Hash
 // records.

@@ -1,7 +1,6 @@
 package fileio_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 
@@ -10,106 +9,6 @@ import (
 
 	"github.com/agentcore/agentcore/tooldefs/fileio"
 )
-
-var _ = Describe("Confine", func() {
-	var root, outside string
-
-	BeforeEach(func() {
-		base := GinkgoT().TempDir()
-		// Resolve the temp dir itself, so expectations compare real paths.
-		base, err := filepath.EvalSymlinks(base)
-		Expect(err).NotTo(HaveOccurred())
-		root = filepath.Join(base, "root")
-		outside = filepath.Join(base, "outside")
-		Expect(os.MkdirAll(filepath.Join(root, "src"), 0o755)).To(Succeed())
-		Expect(os.MkdirAll(outside, 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(root, "src", "a.go"), []byte("package a\n"), 0o644)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644)).To(Succeed())
-	})
-
-	It("accepts an existing file inside a root and returns its real path", func() {
-		p := filepath.Join(root, "src", "a.go")
-		Expect(fileio.Confine(p, []string{root})).To(Equal(p))
-	})
-
-	It("accepts a file that does not exist yet, in directories that do not exist yet", func() {
-		p := filepath.Join(root, "new", "dir", "b.go")
-		Expect(fileio.Confine(p, []string{root})).To(Equal(p))
-	})
-
-	It("accepts the root itself", func() {
-		Expect(fileio.Confine(root, []string{root})).To(Equal(root))
-	})
-
-	It("refuses a path outside every root", func() {
-		_, err := fileio.Confine(filepath.Join(outside, "secret"), []string{root})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
-		Expect(err.Error()).To(ContainSubstring("outside the working directories"))
-	})
-
-	It("refuses a sibling whose name starts with the root's name", func() {
-		sib := root + "2"
-		Expect(os.MkdirAll(sib, 0o755)).To(Succeed())
-		_, err := fileio.Confine(filepath.Join(sib, "x"), []string{root})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
-	})
-
-	It("refuses a path that climbs out with ..", func() {
-		_, err := fileio.Confine(root+"/src/../../outside/secret", []string{root})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
-	})
-
-	It("refuses a symlinked file inside the root that points outside", func() {
-		link := filepath.Join(root, "link")
-		Expect(os.Symlink(filepath.Join(outside, "secret"), link)).To(Succeed())
-		_, err := fileio.Confine(link, []string{root})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
-		Expect(err.Error()).To(ContainSubstring("resolves to " + filepath.Join(outside, "secret")))
-	})
-
-	It("refuses a new file under a symlinked directory that points outside", func() {
-		Expect(os.Symlink(outside, filepath.Join(root, "out"))).To(Succeed())
-		_, err := fileio.Confine(filepath.Join(root, "out", "new.txt"), []string{root})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
-	})
-
-	It("refuses a dangling symlink whose target would be outside", func() {
-		Expect(os.Symlink(filepath.Join(outside, "not-yet"), filepath.Join(root, "dangling"))).To(Succeed())
-		_, err := fileio.Confine(filepath.Join(root, "dangling"), []string{root})
-		Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
-	})
-
-	It("accepts a symlink inside the root that points inside it, returning the target", func() {
-		Expect(os.Symlink(filepath.Join(root, "src"), filepath.Join(root, "alias"))).To(Succeed())
-		Expect(fileio.Confine(filepath.Join(root, "alias", "a.go"), []string{root})).
-			To(Equal(filepath.Join(root, "src", "a.go")))
-	})
-
-	It("accepts a path when the root itself is reached through a symlink", func() {
-		linkRoot := filepath.Join(filepath.Dir(root), "rootlink")
-		Expect(os.Symlink(root, linkRoot)).To(Succeed())
-		Expect(fileio.Confine(filepath.Join(linkRoot, "src", "a.go"), []string{linkRoot})).
-			To(Equal(filepath.Join(root, "src", "a.go")))
-	})
-
-	It("accepts a path inside the second of several roots", func() {
-		Expect(fileio.Confine(filepath.Join(outside, "secret"), []string{root, outside})).
-			To(Equal(filepath.Join(outside, "secret")))
-	})
-
-	It("refuses a relative path", func() {
-		_, err := fileio.Confine("src/a.go", []string{root})
-		Expect(err).To(MatchError(ContainSubstring("not an absolute path")))
-	})
-
-	It("refuses a symlink loop with an error", func() {
-		a, b := filepath.Join(root, "loopa"), filepath.Join(root, "loopb")
-		Expect(os.Symlink(b, a)).To(Succeed())
-		Expect(os.Symlink(a, b)).To(Succeed())
-		_, err := fileio.Confine(a, []string{root})
-		Expect(err).To(HaveOccurred())
-	})
-})
 
 var _ = Describe("WriteAtomic", func() {
 	var dir string

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/tooldefs/fileio"
 )
 
@@ -39,7 +40,7 @@ func Path(tc *runtime.ToolContext, param, p string) (key, real string, err error
 		return "", "", fmt.Errorf("%s must be an absolute path, got %q%s", param, p, hint)
 	}
 	key = Key(p)
-	real, err = fileio.Confine(key, Roots(tc))
+	real, err = fspath.Confine(key, Roots(tc))
 	if err != nil {
 		return "", "", err
 	}

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
@@ -45,7 +46,7 @@ var _ = Describe("filetool", func() {
 			_, _, err := filetool.Path(tc, "file_path", filepath.Join(dir, "a"))
 			Expect(err).NotTo(HaveOccurred())
 			_, _, err = filetool.Path(&runtime.ToolContext{}, "file_path", filepath.Join(dir, "a"))
-			Expect(errors.Is(err, fileio.ErrOutside)).To(BeTrue())
+			Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 		})
 	})
 

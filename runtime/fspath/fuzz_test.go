@@ -1,11 +1,11 @@
-package fileio_test
+package fspath_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/agentcore/agentcore/tooldefs/fileio"
+	"github.com/agentcore/agentcore/runtime/fspath"
 )
 
 // FuzzConfine joins arbitrary relative paths (with .., symlinks in and out
@@ -42,14 +42,14 @@ func FuzzConfine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, rel string) {
 		p := filepath.Join(root, rel)
-		real, err := fileio.Confine(p, []string{root})
+		real, err := fspath.Confine(p, []string{root})
 		if err != nil {
 			return
 		}
-		if !fileio.Within(real, root) {
+		if !fspath.Within(real, root) {
 			t.Fatalf("Confine(%q) = %q, outside %q", p, real, root)
 		}
-		if fileio.Within(real, outside) {
+		if fspath.Within(real, outside) {
 			t.Fatalf("Confine(%q) = %q, inside the outside directory", p, real)
 		}
 	})
