@@ -23,6 +23,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/permission"
+	toolpool "github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
@@ -170,11 +171,11 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
-	pool, err := f.pool.assemble(ctx)
+	tp, err := f.pool.assemble(ctx)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
+	defer tp.Close()
 
 	var recorder *replay.Recorder
 	if f.record != "" {
@@ -212,12 +213,17 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 
 	tc := runtime.NewToolContext(cwd)
 	tc.WorkingDirs = engine.WorkingDirs(tc)
+	// The session's pool: blanket deny rules applied, deferred tools
+	// withheld until ToolSearch (which finds them in the catalog) loads
+	// them; the definitions sent are recomputed every turn.
+	sessionPool := toolpool.Assemble(tp.Tools, nil, toolpool.Options{DenyTool: engine.DeniesTool})
+	toolpool.Provide(tc, sessionPool)
 
 	session := newSessionID()
 	opts := render.Options{Format: format, Session: session, Init: render.Init{
 		Model: prov.Name(), Cwd: cwd, PermissionMode: string(engine.Mode()),
 	}}
-	for _, t := range pool.Sent() {
+	for _, t := range sessionPool.Sent(toolpool.LoadedIn(tc)) {
 		opts.Init.Tools = append(opts.Init.Tools, t.Name())
 	}
 	if format == render.Text {
@@ -234,10 +240,15 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if system == "" {
 		system = defaultSystemPrompt(cwd)
 	}
+	if deferred := sessionPool.DeferredPrompt(); deferred != "" {
+		system += "\n\n" + deferred
+	}
 	ag := agent.New(agent.Config{
-		Provider:   prov,
-		Tools:      pool.Tools,
-		Sent:       pool.Sent(),
+		Provider: prov,
+		Tools:    sessionPool.Tools(),
+		Definitions: func(tc *runtime.ToolContext) []runtime.Tool {
+			return sessionPool.Sent(toolpool.LoadedIn(tc))
+		},
 		CanUseTool: engine.CanUseTool,
 		System:     system,
 		MaxTurns:   f.maxTurns,
@@ -311,7 +322,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		return outcomeErr(out, f.maxTurns)
 	}
 
-	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(pool.Sent())))
+	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sessionPool.Tools())))
 	for {
 		fmt.Fprint(os.Stderr, "> ")
 		line, err := in.ReadString('\n')
