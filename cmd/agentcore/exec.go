@@ -15,18 +15,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/permission"
 )
 
 func init() { subcommands = append(subcommands, newExecCmd) }
 
-// execTools returns the tools exec runs calls against; tests replace it.
-var execTools = generated.AllBaseTools
+// execTools, when set, replaces the session's pool as the tools exec runs
+// calls against; tests set it.
+var execTools func() []runtime.Tool
 
-// execCanUseTool is exec's permission check; nil allows every call. The
-// permission engine plugs in here.
+// execCanUseTool, when set, replaces the permission engine; tests set it.
 var execCanUseTool orchestrate.CanUseToolFunc
 
 type execOptions struct {
@@ -38,6 +38,7 @@ type execOptions struct {
 	timeout   time.Duration
 	abandon   time.Duration
 	cwd       string
+	session   sessionFlags
 }
 
 func newExecCmd() *cobra.Command {
@@ -82,6 +83,7 @@ Ctrl+C cancels everything.`,
 	f.DurationVar(&o.timeout, "timeout", 0, "cancel any call still running after this long (0: no limit)")
 	f.DurationVar(&o.abandon, "abandon-after", 0, "give up on a call still running this long after it was cancelled (0: wait for it)")
 	f.StringVar(&o.cwd, "cwd", ".", "working directory of the tools")
+	o.session.register(cmd)
 	return cmd
 }
 
@@ -109,12 +111,24 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ex := &orchestrate.Executor{Tools: execTools(), CanUseTool: execCanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
+	s, err := o.session.openSession(ctx, openOptions{dir: o.cwd, waitMCP: usesMCP(calls)})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	// A script cannot answer a prompt: "ask" becomes a denied result.
+	s.Engine.SetAsker(permission.NonInteractive{})
+	ex := &orchestrate.Executor{Tools: s.Pool.Tools(), CanUseTool: s.Engine.CanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
+	if execTools != nil {
+		ex.Tools = execTools()
+	}
+	if execCanUseTool != nil {
+		ex.CanUseTool = execCanUseTool
+	}
 	if o.plan {
 		return printPlan(out, ex.Plan(calls), calls, o.json)
 	}
-	tc := runtime.NewToolContext(o.cwd)
-	return execute(ctx, out, ex, calls, tc, o)
+	return execute(ctx, out, ex, calls, s.Context, o)
 }
 
 // parseToolUses reads a JSON array of {id,name,input} objects or of
@@ -397,4 +411,15 @@ func writeJSON(out io.Writer, v any) error {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// usesMCP reports whether any call names an MCP tool (or ToolSearch, which
+// searches them), so exec waits for the servers to connect first.
+func usesMCP(calls []orchestrate.ToolUse) bool {
+	for _, c := range calls {
+		if strings.HasPrefix(c.Name, "mcp__") || c.Name == "ToolSearch" || strings.Contains(c.Name, "McpResource") {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,14 +52,22 @@ type openOptions struct {
 	// waitMCP waits (up to the MCP connect timeout) for every server's
 	// first connection, for commands that list tools.
 	waitMCP bool
+	// dir is the working directory; empty means the process's.
+	dir string
 }
 
 // openSession loads the settings, starts the MCP servers in the background
 // and assembles the pool, in the process's working directory.
 func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*session, error) {
-	cwd, err := os.Getwd()
+	cwd, err := filepath.Abs(opts.dir)
+	if opts.dir == "" {
+		cwd, err = os.Getwd()
+	}
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("working directory %s is not a directory", cwd)
 	}
 	home, _ := os.UserHomeDir()
 	engine, err := permission.Load(cwd, home, f.perm)
