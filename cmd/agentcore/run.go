@@ -294,7 +294,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		}
 	}()
 
-	runOnce := func(p string) *agent.Outcome {
+	runOnce := func(p string, echo bool) *agent.Outcome {
 		mu.Lock()
 		running, presses = true, 0
 		mu.Unlock()
@@ -303,7 +303,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			running = false
 			mu.Unlock()
 		}()
-		r.Prompt(p)
+		if echo {
+			r.Prompt(p)
+		}
 		out := ag.Run(ctx, p)
 		if ctx.Err() != nil { // a second Ctrl+C
 			r.Close()
@@ -313,7 +315,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 
 	if !interactive {
-		out := runOnce(prompt)
+		out := runOnce(prompt, true)
 		if recorder != nil {
 			if err := recorder.Err(); err != nil {
 				return err
@@ -333,7 +335,8 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			}
 			return nil
 		}
-		out := runOnce(line)
+		// The terminal shows what was typed; scripts get it as an event.
+		out := runOnce(line, format != render.Text)
 		if out.Stop == agent.StopError {
 			r.Notice("the request failed: " + out.Err.Error())
 		}
