@@ -50,9 +50,11 @@ streamed, in parallel when the calls are concurrency-safe — send the results
 back, and repeat until the model is done.
 
 Models (--model):
-  replay               the embedded demo scenario: a scripted model, offline,
-                       no key needed (the default when ANTHROPIC_API_KEY is unset)
-  replay:FILE          a scenario file (JSON or JSONL; see examples/)
+  replay               the embedded scenario, a scripted model that looks around
+                       the current directory, read-only: offline, no key needed
+                       (the default when ANTHROPIC_API_KEY is unset)
+  replay:FILE          a scenario file (JSON or JSONL; see examples/README.md;
+                       make run plays examples/demo.jsonl on a scratch copy)
   anthropic            the Messages API with the default model
   anthropic:NAME       the Messages API with model NAME, e.g. anthropic:claude-sonnet-4-5
                        (the default when ANTHROPIC_API_KEY is set)
@@ -79,7 +81,7 @@ otherwise or with NO_COLOR); json prints one result object at the end;
 stream-json prints one JSON event per line (init, assistant and user
 messages, result), like Claude Code.`
 
-const runExample = `  agentcore run                                   # the offline demo scenario
+const runExample = `  agentcore run                                   # offline: the embedded replay scenario
   agentcore run --model replay:examples/demo.jsonl
   agentcore run --model anthropic -p "list the TODOs in this repo" --permission-mode acceptEdits
   agentcore run -p "fix the failing test" --allowedTools "Bash(go test:*)" --max-turns 20
