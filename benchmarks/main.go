@@ -38,7 +38,7 @@ type suite struct {
 // ratio compares one benchmark's metric with another's.
 type ratio struct {
 	label    string
-	num, den string // benchmark names (without the -N suffix)
+	num, den string // benchmark names (without the -N suffix); no den: num's value itself
 	metric   string // "ns/op" or a custom b.ReportMetric unit
 	// target is the largest acceptable ratio; 0 means informational.
 	target float64
@@ -133,6 +133,11 @@ func run(s suite, count int) (string, int) {
 				metric = "ns/op"
 			}
 			num, den := median(results[r.num][metric]), median(results[r.den][metric])
+			if r.den == "" {
+				// An absolute figure, e.g. a ratio the benchmark computed
+				// itself against a bound measured in the same run.
+				den = 1
+			}
 			if num == 0 || den == 0 {
 				fmt.Fprintf(&b, "| %s | missing (%s or %s) | | |\n", r.label, r.num, r.den)
 				bad++
@@ -148,7 +153,14 @@ func run(s suite, count int) (string, int) {
 					bad++
 				}
 			}
-			fmt.Fprintf(&b, "| %s | %.3f× | %s | %s |\n", r.label, v, target, verdict)
+			unit := "×"
+			if r.den == "" && metric != "x-bound" {
+				unit = " " + metric
+				if r.target > 0 {
+					target = fmt.Sprintf("≤ %g", r.target)
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %.3f%s | %s | %s |\n", r.label, v, unit, target, verdict)
 		}
 	}
 	if s.notes != "" {

@@ -1,5 +1,76 @@
 package main
 
 // suites are the benchmark runs of `make bench`, each with the ratios the
-// issues set targets for.
-var suites = []suite{}
+// issues set targets for. Targets are the largest acceptable value.
+var suites = []suite{
+	{
+		title: "Generated decode + validation (toolgen)",
+		pkg:   "./gen/",
+		bench: "DecodeRead",
+		ratios: []ratio{
+			{label: "generated decode+validate / json.Unmarshal into the same struct", num: "BenchmarkDecodeRead/generated", den: "BenchmarkDecodeRead/json.Unmarshal", target: 1.3},
+			{label: "generated decode+validate / santhosh-tekuri parse+validate (≥ 2× faster)", num: "BenchmarkDecodeRead/generated", den: "BenchmarkDecodeRead/santhosh-tekuri", target: 0.5},
+			{label: "the real Read tool's decoder / json.Unmarshal", num: "BenchmarkDecodeRead/generated-agentcore-Read", den: "BenchmarkDecodeRead/json.Unmarshal", target: 1.3},
+		},
+		notes: "Input: a typical Read call (`file_path`, `offset`, `limit`). json.Unmarshal does no validation at all; the generated decoder also checks required keys, types, bounds and unknown keys.",
+	},
+	{
+		title: "Orchestration: per-call overhead with no-op tools",
+		pkg:   "./runtime/orchestrate/",
+		bench: "Overhead",
+		ratios: []ratio{
+			{label: "batch path, all safe: ns per call", num: "BenchmarkOverhead/batch/safe", metric: "ns/call", target: 5000},
+			{label: "batch path, all unsafe: ns per call", num: "BenchmarkOverhead/batch/unsafe", metric: "ns/call", target: 5000},
+			{label: "batch, all safe / goroutine-per-call baseline (CPU)", num: "BenchmarkOverhead/batch/safe", den: "BenchmarkOverhead/baseline=goroutine-per-call", metric: "cpu-ns/call"},
+			{label: "streaming, all safe / goroutine-per-call baseline (CPU)", num: "BenchmarkOverhead/streaming/safe", den: "BenchmarkOverhead/baseline=goroutine-per-call", metric: "cpu-ns/call"},
+		},
+		notes: "64 no-op calls per run; the baseline decodes and calls each in a bare goroutine joined by a WaitGroup (no lookup, validation, permission, ordering, trace or contexts). The 5 µs target is absolute, so it is the one figure here a loaded machine can push over.",
+	},
+	{
+		title: "Orchestration: the seed's scenario (five 1 s tools, streamed 400 ms apart)",
+		pkg:   "./runtime/orchestrate/",
+		bench: "Scenario",
+		// Full scale: 1 s tools; the default scale (0.05) keeps go test fast.
+		env:       []string{"AGENTCORE_BENCH_SCENARIO_SCALE=1"},
+		benchtime: "2x",
+		ratios: []ratio{
+			{label: "all-safe, streaming / critical-path bound (last arrival + 1 s)", num: "BenchmarkScenario/all-safe/streaming", metric: "x-bound", target: 1.01},
+			{label: "all-unsafe, streaming / critical-path bound (first arrival + 5 s)", num: "BenchmarkScenario/all-unsafe/streaming", metric: "x-bound", target: 1.01},
+			{label: "all-safe, streaming / batch", num: "BenchmarkScenario/all-safe/streaming", den: "BenchmarkScenario/all-safe/batch", metric: "wall-ms", target: 1.01},
+			{label: "all-unsafe, streaming / batch", num: "BenchmarkScenario/all-unsafe/streaming", den: "BenchmarkScenario/all-unsafe/batch", metric: "wall-ms", target: 1.0},
+			{label: "all-safe, batch / bound", num: "BenchmarkScenario/all-safe/batch", metric: "x-bound"},
+			{label: "all-unsafe, batch / bound", num: "BenchmarkScenario/all-unsafe/batch", metric: "x-bound"},
+		},
+		notes: "On the all-safe mix both paths share the same critical path (the last call arrives at 2.0 s and runs 1 s), so streaming vs batch is a tie up to timer noise; the 1 % allowance is the issue's own. `sched-ms` in the table above is what the executor's scheduling added to the recomputed critical path.",
+	},
+	{
+		title: "Search: native Grep and Glob vs ripgrep and fd",
+		pkg:   "./tooldefs/search/bench/",
+		bench: ".",
+		needs: []string{"rg"},
+		ratios: []ratio{
+			{label: "Grep literal vs rg (CPU)", num: "BenchmarkGrepGoroot/literal/native", den: "BenchmarkGrepGoroot/literal/rg", metric: "cpu-ns/op", target: 1.1},
+			{label: "Grep regex with a required literal vs rg (CPU)", num: "BenchmarkGrepGoroot/regex/native", den: "BenchmarkGrepGoroot/regex/rg", metric: "cpu-ns/op", target: 1.3},
+			{label: "Grep case-insensitive vs rg (CPU)", num: "BenchmarkGrepGoroot/ignorecase/native", den: "BenchmarkGrepGoroot/ignorecase/rg", metric: "cpu-ns/op", target: 2},
+			{label: "Grep count vs rg (CPU)", num: "BenchmarkGrepGoroot/count/native", den: "BenchmarkGrepGoroot/count/rg", metric: "cpu-ns/op"},
+			{label: "Glob **/*.go by mtime vs fd (CPU)", num: "BenchmarkGlobGoroot/native", den: "BenchmarkGlobGoroot/fd", metric: "cpu-ns/op", target: 1.5},
+			{label: "Grep in process vs spawning rg, small repo (wall)", num: "BenchmarkGrepRepo/native", den: "BenchmarkGrepRepo/rg", target: 1},
+			{label: "Grep literal vs rg (wall)", num: "BenchmarkGrepGoroot/literal/native", den: "BenchmarkGrepGoroot/literal/rg", target: 1.1},
+			{label: "Grep regex vs rg (wall)", num: "BenchmarkGrepGoroot/regex/native", den: "BenchmarkGrepGoroot/regex/rg", target: 1.3},
+			{label: "Grep case-insensitive vs rg (wall)", num: "BenchmarkGrepGoroot/ignorecase/native", den: "BenchmarkGrepGoroot/ignorecase/rg", target: 2},
+			{label: "Glob vs fd (wall)", num: "BenchmarkGlobGoroot/native", den: "BenchmarkGlobGoroot/fd", target: 1.5},
+		},
+		notes: "Tree: `$(go env GOROOT)/src`, warm cache. CPU time is user+system of this process for the native engines (GC included) and of the child for rg/fd; on a shared machine it is the steadier figure. fd is looked up as fd or fdfind; its benchmark skips when neither is installed.",
+	},
+	{
+		title:     "Agent loop against a fake Messages API on loopback",
+		pkg:       "./runtime/agent/",
+		bench:     ".",
+		benchtime: "30x",
+		ratios: []ratio{
+			{label: "process start → first API request / process start → exit of `version`", num: "BenchmarkProcessStartToFirstRequest", den: "BenchmarkProcessStartBaseline", metric: "ns/first-request"},
+			{label: "end of a model stream → next request / provider floor", num: "BenchmarkStreamEndToNextRequest", den: "BenchmarkStreamEndToNextRequestBaseline", metric: "ns/gap"},
+		},
+		notes: "The real SDK is pointed at an httptest server with real SSE framing through ANTHROPIC_BASE_URL. The issue sets no target for these two; they are tracked as ratios to their floors.",
+	},
+}
