@@ -278,12 +278,12 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			n := presses
 			mu.Unlock()
 			if !busy {
-				r.Close()
 				os.Exit(130)
 			}
 			if n == 1 {
-				r.Notice("⏹ Interrupting: cancellable calls stop, the others finish. Ctrl+C again to exit.")
 				ag.Interrupt()
+				// Not inline: a permission prompt may hold the terminal.
+				go r.Notice("⏹ Interrupting: cancellable calls stop, the others finish. Ctrl+C again to exit.")
 				continue
 			}
 			// Second press: abort everything (running commands are
