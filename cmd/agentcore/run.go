@@ -318,6 +318,10 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 
 	if !interactive {
 		out := runOnce(prompt, true)
+		if out.Stop == agent.StopInterrupted {
+			r.Close()
+			os.Exit(130)
+		}
 		if recorder != nil {
 			if err := recorder.Err(); err != nil {
 				return err
@@ -345,16 +349,13 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 }
 
-// outcomeErr maps a one-shot run's end to the command's error (and exit
-// status): interrupted runs exit 130.
+// outcomeErr maps a one-shot run's end to the command's error.
 func outcomeErr(out *agent.Outcome, maxTurns int) error {
 	switch out.Stop {
 	case agent.StopError:
 		return out.Err
 	case agent.StopMaxTurns:
 		return fmt.Errorf("stopped after --max-turns %d: the model still wanted to call tools; raise the limit to let it finish", maxTurns)
-	case agent.StopInterrupted:
-		os.Exit(130)
 	}
 	return nil
 }
