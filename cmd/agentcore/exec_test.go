@@ -173,8 +173,13 @@ var _ = Describe("agentcore exec", func() {
 			WallMS float64 `json:"wall_ms"`
 		}
 		Expect(json.Unmarshal([]byte(out), &got)).To(Succeed())
-		// c arrives two gaps after a; the wall clock includes all arrivals.
-		Expect(got.Results[2].States[0].AtMS).To(BeNumerically(">=", 10))
+		// Arrivals are scheduled from the start of the stream (5, 10, 15 ms)
+		// and reported from the first Add, which a loaded machine may make
+		// late: so assert the order of arrivals, and that the wall clock,
+		// measured from the stream's start, covers all three.
+		Expect(got.Results[0].States[0].AtMS).To(BeNumerically("<=", got.Results[1].States[0].AtMS))
+		Expect(got.Results[1].States[0].AtMS).To(BeNumerically("<=", got.Results[2].States[0].AtMS))
+		Expect(got.Results[2].States[0].AtMS).To(BeNumerically(">", 0))
 		Expect(got.WallMS).To(BeNumerically(">=", 15))
 	})
 
