@@ -23,8 +23,13 @@ if [[ ${KEEP:-} != 1 ]]; then
 	trap 'rm -rf "$scratch"' EXIT
 fi
 
-# Copy the tracked files (a fresh clone's content, plus local edits).
-(cd "$root" && git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$scratch"
+# Copy the tracked files (a fresh clone's content, plus local edits); from
+# an unpacked archive without .git, everything but bin/.
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$root" && git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$scratch"
+else
+	(cd "$root" && tar --exclude=./bin -cf - .) | tar -xf - -C "$scratch"
+fi
 (cd "$scratch" && git init -q && git add -A && git -c user.name=demo -c user.email=demo@localhost commit -qm "scratch copy" >/dev/null)
 
 if [[ ! -f $scratch/$scenario ]]; then
