@@ -362,7 +362,7 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 		}
 	case runtime.TargetCommand:
 		c.shell = analyzeShell(target.Value, shellEnv{
-			cwd: cwd, home: e.base.home,
+			cwd: cwd, home: e.base.home, dirs: c.dirs,
 			inside: func(p string) bool {
 				r, err := ResolvePath(p, cwd)
 				return err == nil && insideAny(r, c.dirs)
@@ -484,7 +484,8 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 		}
 	case runtime.TargetCommand:
 		if len(c.shell.protected) > 0 {
-			return ask(fmt.Sprintf("%s wants to write %s, a protected path.", c.tool.Name(), strings.Join(c.shell.protected, ", "))), true, false
+			return ask(fmt.Sprintf("%s wants to write or delete %s: protected paths (.git/ and .agentcore/settings*.json) need approval in every mode.",
+				c.tool.Name(), strings.Join(c.shell.protected, ", "))), true, false
 		}
 	}
 	return runtime.PermissionDecision{}, false, false

@@ -27,6 +27,12 @@ type shellCmd struct {
 	words []string
 	// literal[i] is true when words[i] is fully literal.
 	literal []bool
+	// shapes[i] tells globs and brace expansions in words[i]; it may be
+	// shorter than words (missing entries are plain words).
+	shapes []wordShape
+	// argsFrom names what supplies more arguments at run time ("xargs",
+	// "find -exec"), empty when the words are all there is.
+	argsFrom string
 }
 
 // text renders the command for rule matching: words joined by single
@@ -63,10 +69,22 @@ type shellAnalysis struct {
 	cmds []shellCmd
 	// taints are reasons no prefix rule may allow the line.
 	taints []string
-	// protected lists redirection targets that are protected paths.
+	// protected describes the protected paths the line writes or
+	// deletes (redirections and file-changing commands), and arguments
+	// that could name one.
 	protected []string
 	// writes is true when the line redirects output to a file.
 	writes bool
+}
+
+// protect records a protected write once.
+func (a *shellAnalysis) protect(desc string) {
+	for _, p := range a.protected {
+		if p == desc {
+			return
+		}
+	}
+	a.protected = append(a.protected, desc)
 }
 
 func (a *shellAnalysis) taint(format string, args ...any) {
@@ -79,12 +97,18 @@ func (a *shellAnalysis) taint(format string, args ...any) {
 	a.taints = append(a.taints, msg)
 }
 
-// shellEnv is what the analysis needs to judge redirection targets.
+// shellEnv is what the analysis needs to judge redirection targets and
+// the paths commands write.
 type shellEnv struct {
-	cwd     string
-	home    string
+	cwd  string
+	home string
+	// dirs are the resolved working directories.
+	dirs    []string
 	inside  func(resolved string) bool
 	protect func(path string) bool
+	// cdRisk is set while analysing a line with a cd or pushd that may
+	// enter a protected directory.
+	cdRisk bool
 }
 
 // analyzeShell parses a command line and collects its simple commands and
@@ -109,6 +133,9 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 			if w, lit := wordText(c.Args[0]); lit && (w == "cd" || w == "pushd" || w == "popd") {
 				changesDir = true
+				if w != "popd" && cdRiskOf(callWords(c), env) {
+					env.cdRisk = true
+				}
 			}
 		}
 		return true
@@ -123,7 +150,7 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 				a.taint("a coprocess")
 			}
 		case *syntax.CallExpr:
-			visitCall(a, n, env, depth)
+			visitCall(a, n, env, depth, changesDir)
 		case *syntax.DeclClause:
 			c := shellCmd{assignsLiteral: true}
 			variant := "declare"
@@ -168,7 +195,19 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 	})
 }
 
-func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int) {
+// callWords returns the words of a call, without its assignments.
+func callWords(n *syntax.CallExpr) shellCmd {
+	c := shellCmd{assignsLiteral: true}
+	for _, w := range n.Args {
+		text, lit := wordText(w)
+		c.words = append(c.words, text)
+		c.literal = append(c.literal, lit)
+		c.shapes = append(c.shapes, shapeOf(w))
+	}
+	return c
+}
+
+func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int, afterCd bool) {
 	c := shellCmd{assignsLiteral: true}
 	for _, as := range n.Assigns {
 		text, lit := assignText(as)
@@ -184,19 +223,26 @@ func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int) {
 		a.taint("a variable assignment (%s)", strings.Join(c.assigns, " "))
 		return
 	}
-	for _, w := range n.Args {
-		text, lit := wordText(w)
-		c.words = append(c.words, text)
-		c.literal = append(c.literal, lit)
-	}
+	words := callWords(n)
+	c.words, c.literal, c.shapes = words.words, words.literal, words.shapes
 	a.cmds = append(a.cmds, c)
 	if !c.literal[0] {
 		a.taint("the command name %s is not literal", c.words[0])
 	}
 	// Look through wrappers for eval, nested shells and find -exec; the
 	// commands find runs are commands of the line in their own right.
+	// Each form is also checked for writes to protected paths; a command
+	// behind xargs gets more arguments at run time.
+	argsFrom := ""
 	for _, form := range unwrapAll(c) {
+		if argsFrom != "" {
+			form.argsFrom = argsFrom
+		}
 		inspectRunner(a, form, env, depth)
+		checkWrites(a, form, env, afterCd)
+		if filepath.Base(form.name()) == "xargs" && form.literal[0] {
+			argsFrom = "xargs"
+		}
 		if filepath.Base(form.name()) == "find" {
 			for _, e := range findExecs(form) {
 				a.cmds = append(a.cmds, e)
@@ -204,6 +250,7 @@ func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int) {
 					a.taint("the command name %s is not literal", e.words[0])
 				}
 				inspectRunner(a, e, env, depth)
+				checkWrites(a, e, env, afterCd)
 			}
 		}
 	}
@@ -263,6 +310,18 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	if out {
 		a.writes = true
 	}
+	if out {
+		// A redirection writes: one that could reach a protected path
+		// needs approval in every mode.
+		shape := shapeOf(r.Word)
+		if !lit || shape.unknown {
+			a.protect(fmt.Sprintf("%s (a redirection to a path that is not literal; it could name a protected path)", target))
+		} else if d, bad := env.judge(target, shape, roleWrite, changesDir, false); bad {
+			a.protect(d)
+			a.taint("a redirection to the protected path %s", d)
+			return
+		}
+	}
 	if !lit {
 		a.taint("a redirection to %s, which is not a literal path", target)
 		return
@@ -290,7 +349,7 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	}
 	p = filepath.Clean(p)
 	if out && env.protect != nil && env.protect(p) {
-		a.protected = append(a.protected, p)
+		a.protect(p)
 		a.taint("a redirection to the protected path %s", p)
 		return
 	}
@@ -602,7 +661,11 @@ func unwrapAll(c shellCmd) []shellCmd {
 }
 
 func (c shellCmd) sub(from int) shellCmd {
-	return shellCmd{words: c.words[from:], literal: c.literal[from:], assignsLiteral: true}
+	out := shellCmd{words: c.words[from:], literal: c.literal[from:], assignsLiteral: true, argsFrom: c.argsFrom}
+	if from < len(c.shapes) {
+		out.shapes = c.shapes[from:]
+	}
+	return out
 }
 
 // unwrap returns the command a wrapper runs, e.g. "rm x" for
@@ -756,7 +819,15 @@ func findExecs(c shellCmd) []shellCmd {
 				j++
 			}
 			if j > i+1 {
-				out = append(out, shellCmd{words: w[i+1 : j], literal: c.literal[i+1 : j], assignsLiteral: true})
+				// find replaces {} with the paths it finds.
+				shapes := make([]wordShape, j-i-1)
+				for k := range shapes {
+					if i+1+k < len(c.shapes) {
+						shapes[k] = c.shapes[i+1+k]
+					}
+					shapes[k].unknown = shapes[k].unknown || strings.Contains(w[i+1+k], "{}")
+				}
+				out = append(out, shellCmd{words: w[i+1 : j], literal: c.literal[i+1 : j], shapes: shapes, assignsLiteral: true})
 			}
 			i = j
 		}

@@ -70,6 +70,8 @@ var _ = Describe("shell commands under a rule set", func() {
 		Entry("comment after a command", "git status # ; make", runtime.Allow),
 		Entry("brace expansion stays an argument", "ls {src,sub}", runtime.Allow),
 		Entry("closing an fd", "git status 3>&-", runtime.Allow),
+		Entry("reading a file in .git", "cat .git/HEAD", runtime.Allow),
+		Entry("listing .git", "ls .git", runtime.Allow),
 
 		// Asked: not covered, or tainted so that no prefix rule may pass it.
 		Entry("uncovered second command", "git status; make", runtime.Ask),
@@ -172,6 +174,172 @@ var _ = Describe("shell commands under a rule set", func() {
 		Entry("deny behind xargs -I sh -c", "ls | xargs -I{} sh -c 'rm {}'", runtime.Deny),
 		Entry("deny with more arguments after a compound", "git status && git push --force", runtime.Deny),
 	)
+})
+
+var _ = Describe("shell commands in bypassPermissions mode", func() {
+	var (
+		engine *permission.Engine
+		tc     *runtime.ToolContext
+		bash   *fakeTool
+		dir    string
+	)
+
+	BeforeEach(func() {
+		var err error
+		dir, err = filepath.EvalSymlinks(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		for _, d := range []string{".git/hooks", ".git/refs/tags", ".agentcore", "src", "sub/nested/.git"} {
+			Expect(os.MkdirAll(filepath.Join(dir, d), 0o755)).To(Succeed())
+		}
+		for _, f := range []string{".git/HEAD", ".git/config", ".agentcore/settings.json", "src/a.go", "settings.json", "x"} {
+			Expect(os.WriteFile(filepath.Join(dir, f), []byte("x\n"), 0o644)).To(Succeed())
+		}
+		Expect(os.Symlink(filepath.Join(dir, ".git"), filepath.Join(dir, "gitlink"))).To(Succeed())
+		engine, err = permission.NewEngine(permission.Config{Cwd: dir, Home: GinkgoT().TempDir(), Mode: permission.ModeBypass})
+		Expect(err).NotTo(HaveOccurred())
+		tc = runtime.NewToolContext(dir)
+		bash = bashTool()
+	})
+
+	DescribeTable("decides",
+		func(command string, want runtime.Behavior) {
+			d := engine.Check(context.Background(), bash, command, tc)
+			Expect(d.Behavior).To(Equal(want), "command %q: %s", command, d.Message)
+			if want == runtime.Ask {
+				Expect(d.Message).To(ContainSubstring("protected"), "command %q", command)
+			}
+		},
+		// Deleting or writing protected paths asks, in bypass mode too.
+		Entry("rm -rf .git", "rm -rf .git", runtime.Ask),
+		Entry("rm a file in .git", "rm .git/HEAD", runtime.Ask),
+		Entry("rm -rf ./.git", "rm -rf ./.git", runtime.Ask),
+		Entry("rm through ..", "rm -rf src/../.git", runtime.Ask),
+		Entry("rm after --", "rm -rf -- .git", runtime.Ask),
+		Entry("rm the settings file", "rm .agentcore/settings.json", runtime.Ask),
+		Entry("rm -rf .agentcore, which holds the settings", "rm -rf .agentcore", runtime.Ask),
+		Entry("rm -rf the working directory", "rm -rf .", runtime.Ask),
+		Entry("rm -rf the parent directory", "rm -rf ..", runtime.Ask),
+		Entry("rm -rf a directory holding a nested repository", "rm -rf sub/nested", runtime.Ask),
+		Entry("rm -rf through a symlink to .git", "rm -rf gitlink/refs", runtime.Ask),
+		Entry("rm a glob that matches .git", "rm -rf .g*", runtime.Ask),
+		Entry("rm a bracket glob", "rm -rf .[g]it", runtime.Ask),
+		Entry("rm .*", "rm -rf .*", runtime.Ask),
+		Entry("rm a brace expansion", "rm -rf {x,.git}", runtime.Ask),
+		Entry("rm a variable", "rm -rf $X", runtime.Ask),
+		Entry("rm a quoted variable with a suffix", `rm -rf "$X"/y`, runtime.Ask),
+		Entry("rm a command substitution", "rm -rf $(echo .git)", runtime.Ask),
+		Entry("rm behind sudo", "sudo rm -rf .git", runtime.Ask),
+		Entry("rm behind timeout", "timeout 5 rm -rf .git", runtime.Ask),
+		Entry("rm by absolute command path", "/bin/rm -rf .git", runtime.Ask),
+		Entry("rm inside bash -c", `bash -c 'rm -rf .git'`, runtime.Ask),
+		Entry("rm after a harmless command", "make && rm -rf .git", runtime.Ask),
+		Entry("rm in a subshell", "(rm -rf .git)", runtime.Ask),
+		Entry("unlink in .git", "unlink .git/HEAD", runtime.Ask),
+		Entry("rmdir in .git", "rmdir .git/refs/tags", runtime.Ask),
+		Entry("mv onto the settings file", "mv x .agentcore/settings.json", runtime.Ask),
+		Entry("mv into .agentcore under the settings name", "mv settings.json .agentcore/", runtime.Ask),
+		Entry("mv .git away", "mv .git old-git", runtime.Ask),
+		Entry("mv -t .git", "mv -t .git x", runtime.Ask),
+		Entry("mv a variable into .agentcore", "mv $F .agentcore", runtime.Ask),
+		Entry("cp onto .git/config", "cp x .git/config", runtime.Ask),
+		Entry("cp onto the local settings", "cp x .agentcore/settings.local.json", runtime.Ask),
+		Entry("cp -r into .git/hooks", "cp -r x .git/hooks/", runtime.Ask),
+		Entry("cp --target-directory=.git", "cp --target-directory=.git x", runtime.Ask),
+		Entry("tee into a hook", "echo x | tee .git/hooks/pre-commit", runtime.Ask),
+		Entry("tee -a the settings", "echo x | tee -a .agentcore/settings.json", runtime.Ask),
+		Entry("touch in .git", "touch .git/index.lock", runtime.Ask),
+		Entry("truncate in .git", "truncate -s 0 .git/HEAD", runtime.Ask),
+		Entry("ln -sf onto a hook", "ln -sf /tmp/x .git/hooks/pre-commit", runtime.Ask),
+		Entry("ln -s into .git/hooks", "ln -s x .git/hooks/", runtime.Ask),
+		Entry("chmod .git", "chmod 000 .git", runtime.Ask),
+		Entry("chmod with a mode like an option", "chmod -w .git/config", runtime.Ask),
+		Entry("chmod -R the working directory", "chmod -R 777 .", runtime.Ask),
+		Entry("chown -R .agentcore", "chown -R nobody .agentcore", runtime.Ask),
+		Entry("sed -i on .git/config", "sed -i 's/a/b/' .git/config", runtime.Ask),
+		Entry("sed -i.bak -e on the settings", "sed -i.bak -e 's/a/b/' .agentcore/settings.json", runtime.Ask),
+		Entry("sed --in-place", "sed --in-place 's/a/b/' .git/config", runtime.Ask),
+		Entry("sed -ni", "sed -ni 's/a/b/p' .git/config", runtime.Ask),
+		Entry("perl -pi -e", "perl -pi -e 's/a/b/' .git/config", runtime.Ask),
+		Entry("perl -i.bak -pe", "perl -i.bak -pe 's/a/b/' .agentcore/settings.json", runtime.Ask),
+		Entry("dd of=", "dd if=/dev/zero of=.git/HEAD bs=1 count=1", runtime.Ask),
+		Entry("install into .git/hooks", "install -m 755 x .git/hooks/pre-commit", runtime.Ask),
+		Entry("find -delete from the working directory", "find . -name '*.lock' -delete", runtime.Ask),
+		Entry("find -delete in .git", "find .git -delete", runtime.Ask),
+		Entry("find -exec rm {}", "find . -name x -exec rm -f {} +", runtime.Ask),
+		Entry("xargs rm", "echo .git | xargs rm -rf", runtime.Ask),
+		Entry("relative rm after cd .git", "cd .git && rm HEAD", runtime.Ask),
+		Entry("relative redirection after cd .git", "cd .git && echo x > HEAD", runtime.Ask),
+		Entry("relative rm after cd .agentcore", "cd .agentcore && rm settings.json", runtime.Ask),
+		Entry("relative rm after cd to a variable", "cd $D && rm -f settings.json", runtime.Ask),
+		Entry("redirection into .git", "echo x > .git/HEAD", runtime.Ask),
+		Entry("append to the settings", "echo x >> .agentcore/settings.json", runtime.Ask),
+		Entry("redirection to a glob matching the settings", "echo x > .agentcore/settings*.json", runtime.Ask),
+		Entry("redirection to a variable", `echo x > "$F"`, runtime.Ask),
+		Entry("redirection through a symlink to .git", "echo x > gitlink/HEAD", runtime.Ask),
+		Entry("write in eval", `eval "mv x .agentcore/settings.json"`, runtime.Ask),
+		Entry("unknown command name with a .git argument", "$ED .git/config", runtime.Ask),
+
+		// Reading protected paths, git itself and ordinary writes run.
+		Entry("cat .git/HEAD", "cat .git/HEAD", runtime.Allow),
+		Entry("ls .git", "ls .git", runtime.Allow),
+		Entry("ls -la .agentcore", "ls -la .agentcore", runtime.Allow),
+		Entry("grep in .git", "grep -r x .git", runtime.Allow),
+		Entry("input redirection from .git", "wc -l < .git/HEAD", runtime.Allow),
+		Entry("git commit", "git commit -am x", runtime.Allow),
+		Entry("git config", "git config user.name x", runtime.Allow),
+		Entry("git gc", "git gc --prune=now", runtime.Allow),
+		Entry("rm -rf a source directory", "rm -rf src", runtime.Allow),
+		Entry("rm -rf * (no dot files)", "rm -rf *", runtime.Allow),
+		Entry("rm a glob of objects", "rm -f src/*.o", runtime.Allow),
+		Entry("rm a brace expansion of plain files", "rm -f {a,b}.txt", runtime.Allow),
+		Entry("mv between plain files", "mv x y", runtime.Allow),
+		Entry("mv into a plain directory", "mv x src/", runtime.Allow),
+		Entry("cp out of .git", "cp .git/config backup.txt", runtime.Allow),
+		Entry("cp -r .git to a backup", "cp -r .git git-backup", runtime.Allow),
+		Entry("touch a new file", "touch new.txt", runtime.Allow),
+		Entry("sed -i on a source file", "sed -i 's/a/b/' src/a.go", runtime.Allow),
+		Entry("sed without -i on .git/config", "sed 's/a/b/' .git/config", runtime.Allow),
+		Entry("sed -n on .git/config", "sed -n 1p .git/config", runtime.Allow),
+		Entry("perl -ne on .git/config", "perl -ne 'print' .git/config", runtime.Allow),
+		Entry("dd from .git", "dd if=.git/HEAD of=head.txt", runtime.Allow),
+		Entry("find without -delete", "find .git -name HEAD", runtime.Allow),
+		Entry("find -delete in a plain directory", "find src -name '*.o' -delete", runtime.Allow),
+		Entry("find -exec of a reader", "find . -name '*.go' -exec cat {} +", runtime.Allow),
+		Entry("ln -s pointing into .git", "ln -s .git/HEAD head-link", runtime.Allow),
+		Entry("rm a symlink to .git (the link, not .git)", "rm gitlink", runtime.Allow),
+		Entry("cp into .agentcore under another name", "cp x .agentcore/", runtime.Allow),
+		Entry("chmod +x a script", "chmod +x x", runtime.Allow),
+		Entry("redirection to a file", "echo x > out.txt", runtime.Allow),
+		Entry("redirection to /dev/null", "rm -f x > /dev/null 2>&1", runtime.Allow),
+		Entry("tee a file", "echo x | tee out.txt", runtime.Allow),
+		Entry("cd then rm in a plain directory", "cd src && rm -rf build", runtime.Allow),
+		Entry("xargs of a reader", "echo .git | xargs ls", runtime.Allow),
+		Entry("an unknown command writing elsewhere", "make install", runtime.Allow),
+	)
+
+	It("names the protected path in its message", func() {
+		d := engine.Check(context.Background(), bash, "rm -rf .git", tc)
+		Expect(d.Message).To(ContainSubstring(filepath.Join(dir, ".git")))
+		d = engine.Check(context.Background(), bash, "mv x .agentcore/settings.json", tc)
+		Expect(d.Message).To(ContainSubstring(filepath.Join(dir, ".agentcore", "settings.json")))
+	})
+
+	It("denies in a non-interactive run", func() {
+		engine.SetAsker(permission.NonInteractive{})
+		d := engine.CanUseTool(context.Background(), bash, "rm -rf .git", tc)
+		Expect(d.Behavior).To(Equal(runtime.Deny))
+		Expect(d.Message).To(ContainSubstring(".git"))
+	})
+
+	It("judges paths against the command's own working directory", func() {
+		subTC := runtime.NewToolContext(dir)
+		subTC.Cwd = filepath.Join(dir, "sub", "nested")
+		Expect(engine.Check(context.Background(), bash, "rm -rf .git", subTC).Behavior).To(Equal(runtime.Ask))
+		srcTC := runtime.NewToolContext(dir)
+		srcTC.Cwd = filepath.Join(dir, "src")
+		Expect(engine.Check(context.Background(), bash, "rm -rf ../.git", srcTC).Behavior).To(Equal(runtime.Ask))
+		Expect(engine.Check(context.Background(), bash, "rm -f a.go", srcTC).Behavior).To(Equal(runtime.Allow))
+	})
 })
 
 // mustRules parses allow, deny and ask rule lists.
