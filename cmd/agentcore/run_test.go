@@ -7,10 +7,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -95,6 +98,45 @@ var _ = Describe("agentcore run", func() {
 		Expect(json.Unmarshal([]byte(again), &b)).To(Succeed())
 		Expect(b["result"]).To(Equal(a["result"]))
 		Expect(b["num_turns"]).To(Equal(a["num_turns"]))
+	})
+
+	It("drives the Messages API through the SDK when given a key (fake API on loopback)", func() {
+		var mu sync.Mutex
+		var bodies []map[string]any
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			mu.Lock()
+			bodies = append(bodies, body)
+			mu.Unlock()
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, ev := range []string{
+				`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"pong"}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`,
+				`{"type":"message_stop"}`,
+			} {
+				var probe struct{ Type string }
+				_ = json.Unmarshal([]byte(ev), &probe)
+				fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
+			}
+		}))
+		DeferCleanup(srv.Close)
+		stdout, stderr, code := runIn(GinkgoT().TempDir(), []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"--model", "anthropic:fake", "-p", "ping", "--output-format", "json")
+		Expect(code).To(Equal(0), stderr)
+		var res map[string]any
+		Expect(json.Unmarshal([]byte(stdout), &res)).To(Succeed(), stdout)
+		Expect(res).To(HaveKeyWithValue("result", "pong"))
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(bodies).To(HaveLen(1))
+		Expect(bodies[0]).To(HaveKeyWithValue("model", "fake"))
+		Expect(bodies[0]).To(HaveKeyWithValue("stream", true))
+		Expect(bodies[0]["tools"]).NotTo(BeEmpty())
+		Expect(bodies[0]["system"].([]any)[0]).To(HaveKeyWithValue("cache_control", HaveKeyWithValue("type", "ephemeral")))
 	})
 
 	DescribeTable("refuses bad flags with a message that says what to do",
