@@ -220,6 +220,8 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// them; the definitions sent are recomputed every turn.
 	sessionPool := toolpool.Assemble(tp.Tools, nil, toolpool.Options{DenyTool: engine.DeniesTool})
 	toolpool.Provide(tc, sessionPool)
+	// Tools that talk to the model themselves (a sub-agent) find it here.
+	runtime.WithService[provider.Provider](tc, prov)
 
 	session := newSessionID()
 	opts := render.Options{Format: format, Session: session, Init: render.Init{
