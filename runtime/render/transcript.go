@@ -476,30 +476,72 @@ func (t *transcript) liveView() []string {
 	if len(t.order) == 0 && !t.waiting.IsZero() && t.partial == "" {
 		lines = append(lines, spin+t.st.dim(" waiting for the model · "+elapsed(now.Sub(t.waiting))))
 	}
+	var live []*call
 	for _, id := range t.order {
-		c := t.calls[id]
-		if c == nil {
-			continue
-		}
-		ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input}
-		if c.input == nil && c.tool != nil && len(c.raw) > 0 {
-			if in, err := decodeQuiet(c.tool, c.raw); err == nil {
-				ev.Input, c.input = in, in
+		if c := t.calls[id]; c != nil {
+			if c.input == nil && c.tool != nil && len(c.raw) > 0 {
+				if in, err := decodeQuiet(c.tool, c.raw); err == nil {
+					c.input = in
+				}
 			}
+			live = append(live, c)
 		}
+	}
+	for i := 0; i < len(live); {
+		c := live[i]
+		ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input}
 		use := t.useLine(ev)
-		if !c.running {
+		switch {
+		case !c.running:
 			lines = append(lines, t.st.dim("○ ")+use+t.st.dim(" · queued"))
+			i++
 			continue
-		}
-		if c.ended {
+		case c.ended:
 			lines = append(lines, t.st.dim("● ")+use+t.st.dim(" · finished in "+elapsed(c.took)+", its result follows the earlier calls'"))
+			i++
 			continue
 		}
-		lines = append(lines, spin+" "+use+t.st.dim(" · "+elapsed(now.Sub(c.started))))
-		for _, p := range c.progress {
+		// Parallel running calls of one tool share a line (RenderGrouped).
+		j := i + 1
+		for j < len(live) && live[j].running && !live[j].ended && live[j].name == c.name && groupable(ev) &&
+			groupable(orchestrate.Event{Tool: live[j].tool, Input: live[j].input}) {
+			j++
+		}
+		if j-i == 1 {
+			lines = append(lines, spin+" "+use+t.st.dim(" · "+elapsed(now.Sub(c.started))))
+			for _, p := range c.progress {
+				lines = append(lines, t.st.dim("  │ "+p))
+			}
+			i++
+			continue
+		}
+		group := live[i:j]
+		inputs := make([]any, len(group))
+		oldest := c.started
+		var progress []string
+		for k, g := range group {
+			inputs[k] = g.input
+			if g.started.Before(oldest) {
+				oldest = g.started
+			}
+			progress = append(progress, g.progress...)
+		}
+		name := t.displayName(ev)
+		head := oneLine(safeString(func() string { return c.tool.RenderGrouped(inputs) }))
+		switch {
+		case head == "":
+			head = fmt.Sprintf("%d calls", len(group))
+		case strings.HasPrefix(head, name):
+			head = strings.TrimSpace(head[len(name):])
+		}
+		lines = append(lines, spin+" "+t.st.name(name)+" "+head+t.st.dim(fmt.Sprintf(" · %d in parallel · %s", len(group), elapsed(now.Sub(oldest)))))
+		if len(progress) > 2 {
+			progress = progress[len(progress)-2:]
+		}
+		for _, p := range progress {
 			lines = append(lines, t.st.dim("  │ "+p))
 		}
+		i = j
 	}
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, t.opts.Width-1, "…")
