@@ -160,6 +160,23 @@ var _ = Describe("styled, live output", func() {
 	})
 })
 
+var _ = Describe("the live region", func() {
+	It("draws parallel running calls of one tool on one line, with RenderGrouped", func() {
+		start := func(id, raw string) agent.Event {
+			return agent.Event{Kind: agent.EventToolStart, ID: id, Name: "Bash", Tool: bashTool, Input: input(bashTool, raw), At: time.Now()}
+		}
+		out := play(render.Options{Live: true, Width: 100}, "go", []agent.Event{
+			queued("b1", bashTool, `{"summary":"sleep 1"}`),
+			queued("b2", bashTool, `{"summary":"sleep 2"}`),
+			queued("e1", editTool, `{"summary":"a.go"}`),
+			start("b1", `{"summary":"sleep 1"}`),
+			start("b2", `{"summary":"sleep 2"}`),
+		})
+		Expect(out).To(ContainSubstring("Bash sleep 1, sleep 2 · 2 in parallel"))
+		Expect(out).To(ContainSubstring("○ Edit(a.go) · queued"))
+	})
+})
+
 func stripANSI(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
