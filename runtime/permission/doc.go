@@ -71,4 +71,25 @@
 // when the line contains command or process substitution, eval, a nested
 // shell, a function definition, a bare assignment, or a redirection to a
 // file outside the working directories.
+//
+// # Protected paths in shell commands
+//
+// A command line that writes to or deletes a protected path asks in every
+// mode, bypassPermissions included (a non-interactive run denies it), and
+// the message names the path. That covers redirections and the usual
+// file-changing commands: rm, unlink, rmdir, mkdir, mv (sources and
+// destination), cp, ln and install (destination, and the file a source
+// becomes in a destination directory), tee, touch, truncate, chmod,
+// chown, chgrp, sed -i, perl -i, dd of= and find -delete/-fprint. Paths
+// are resolved against the command's working directory with symlinks
+// followed (a final symlink that rm or mv acts on is not), and a
+// recursive delete, move or chmod -R of a directory that holds a
+// .git or .agentcore (".", "..", the project root) counts too. The check
+// is conservative where only the shell knows: an argument that is not
+// literal ($X, "$X"/y, $(…)), a glob or brace pattern that could match
+// .git or .agentcore (.g*, .[g]it, .*, {x,.git}), arguments that xargs or
+// find -exec's {} supply, and relative paths after a cd that may enter a
+// protected directory all ask. Reading protected paths (cat .git/HEAD,
+// ls .git) is not affected, and git is left alone: git writing .git is
+// its job.
 package permission

@@ -53,6 +53,15 @@ func shapeOf(w *syntax.Word) wordShape {
 			s.glob = true
 		}
 	}
+	braces := false
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			braces = true
+		}
+	}
+	if !braces {
+		return s
+	}
 	cp := *w
 	cp.Parts = append([]syntax.WordPart(nil), w.Parts...)
 	if !syntax.SplitBraces(&cp) {
@@ -259,9 +268,12 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 			return all(pa.pos, roleWrite), true
 		}
 		return copyLike(pa, false, nil), true
-	case "tee", "touch", "truncate", "split", "csplit", "patch":
-		pa := parseArgs(c, "|-d|-t|-r|-s|-o|-i|--date|--reference|--size|--output|--input|", "")
-		return all(pa.pos, roleWrite), true
+	case "tee":
+		return all(parseArgs(c, "", "").pos, roleWrite), true
+	case "touch":
+		return all(parseArgs(c, "|-d|-t|-r|--date|--reference|", "").pos, roleWrite), true
+	case "truncate":
+		return all(parseArgs(c, "|-s|-r|--size|--reference|", "").pos, roleWrite), true
 	case "chmod", "chown", "chgrp", "chattr", "setfacl":
 		pa := parseArgs(c, "|--reference|", "")
 		if pa.has("R", "recursive") {
