@@ -80,7 +80,8 @@
 // file-changing commands: rm, unlink, rmdir, mkdir, mv (sources and
 // destination), cp, ln and install (destination, and the file a source
 // becomes in a destination directory), tee, touch, truncate, chmod,
-// chown, chgrp, sed -i, perl -i, dd of= and find -delete/-fprint. Paths
+// chown, chgrp, sed -i, perl -i, dd of=, sponge, rsync (destination),
+// curl -o, wget -O and find -delete/-fprint. Paths
 // are resolved against the command's working directory with symlinks
 // followed (a final symlink that rm or mv acts on is not), and a
 // recursive delete, move or chmod -R of a directory that holds a

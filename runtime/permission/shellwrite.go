@@ -300,6 +300,27 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 			files = files[1:] // the script file
 		}
 		return all(files, roleWrite), true
+	case "sponge":
+		return all(parseArgs(c, "", "").pos, roleWrite), true
+	case "rsync":
+		pa := parseArgs(c, "|-e|-f|-B|-T|--rsh|--filter|--exclude|--include|--exclude-from|--include-from|--files-from|--temp-dir|--backup-dir|--block-size|--rsync-path|--chmod|--log-file|", "")
+		if len(pa.pos) < 2 {
+			return nil, true
+		}
+		// A source with a trailing slash copies its content, not itself.
+		var srcs []int
+		for _, i := range pa.pos[:len(pa.pos)-1] {
+			if !c.literal[i] || !strings.HasSuffix(c.words[i], "/") {
+				srcs = append(srcs, i)
+			}
+		}
+		return []writeArg{{idx: pa.pos[len(pa.pos)-1], role: roleWrite, intoDir: srcs}}, true
+	case "curl":
+		pa := parseArgs(c, "|-o|--output|-d|--data|-H|--header|-X|--request|-u|--user|-A|--user-agent|-e|--referer|-b|--cookie|-c|--cookie-jar|-F|--form|-T|--upload-file|-x|--proxy|-m|--max-time|-w|--write-out|--url|-K|--config|-D|--dump-header|", "")
+		return optTargets(pa, "o", "output", "c", "cookie-jar", "D", "dump-header"), true
+	case "wget":
+		pa := parseArgs(c, "|-O|--output-document|-o|--output-file|-a|--append-output|-P|--directory-prefix|-U|--user-agent|--header|-e|--execute|-t|--tries|-T|--timeout|", "")
+		return optTargets(pa, "O", "output-document", "o", "output-file", "a", "append-output"), true
 	case "dd":
 		var out []writeArg
 		for i := 1; i < len(c.words); i++ {
@@ -315,6 +336,24 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		return findWrites(c)
 	}
 	return nil, false
+}
+
+// optTargets returns the values of the named options (short or long) as
+// paths the command writes.
+func optTargets(pa parsedArgs, names ...string) []writeArg {
+	var out []writeArg
+	for _, n := range names {
+		v, ok := pa.opts[n]
+		if !ok {
+			continue
+		}
+		if i, ok := pa.optIdx[n]; ok {
+			out = append(out, writeArg{idx: i, role: roleWrite})
+		} else if v != "" && v != "-" {
+			out = append(out, writeArg{idx: -1, text: v, role: roleWrite})
+		}
+	}
+	return out
 }
 
 // findWrites returns what find changes itself: its start paths with
