@@ -61,7 +61,7 @@ bench:
 
 ## run: the main job, offline, with the built-in replay model
 run: bin/agentcore-external
-	./scripts/run-demo.sh
+	./examples/run-demo.sh
 
 clean:
 	rm -rf bin

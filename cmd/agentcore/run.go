@@ -40,8 +40,7 @@ type runFlags struct {
 	outputFormat string
 	record       string
 	systemPrompt string
-	perm         permission.Flags
-	pool         poolFlags
+	session      sessionFlags
 }
 
 const runLong = `Run the agent loop: send a prompt to a model with the tool list, run the
@@ -107,11 +106,7 @@ func newRunCmd() *cobra.Command {
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
 	fl.StringVar(&f.record, "record", "", "write the session as a replay scenario (JSONL) to this file")
 	fl.StringVar(&f.systemPrompt, "system-prompt", "", "replace the default system prompt")
-	fl.StringVar(&f.perm.PermissionMode, "permission-mode", "", "default, acceptEdits, plan, bypassPermissions or dontAsk (default: settings, else default)")
-	fl.StringArrayVar(&f.perm.AllowedTools, "allowedTools", nil, `allow rules, e.g. "Bash(git log:*) Read" (repeatable)`)
-	fl.StringArrayVar(&f.perm.DisallowedTools, "disallowedTools", nil, `deny rules, e.g. "Bash(rm:*)" (repeatable)`)
-	fl.StringArrayVar(&f.perm.AddDirs, "add-dir", nil, "another directory tools may work in (repeatable)")
-	f.pool.register(cmd)
+	f.session.register(cmd)
 	return cmd
 }
 
@@ -162,22 +157,17 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("no working directory: %w", err)
-	}
-	home, _ := os.UserHomeDir()
-	engine, err := permission.Load(cwd, home, f.perm)
-	if err != nil {
-		return err
-	}
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
-	tp, err := f.pool.assemble(ctx)
+	// MCP servers connect in the background; the pool holds the tools of
+	// those connected by now (ToolSearch names the ones still connecting).
+	sess, err := f.session.openSession(ctx, openOptions{})
 	if err != nil {
 		return err
 	}
-	defer tp.Close()
+	defer sess.Close()
+	engine, tc, sessionPool := sess.Engine, sess.Context, sess.Pool
+	cwd := tc.Cwd
 
 	var recorder *replay.Recorder
 	if f.record != "" {
@@ -213,13 +203,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		interactive = true
 	}
 
-	tc := runtime.NewToolContext(cwd)
-	tc.WorkingDirs = engine.WorkingDirs(tc)
 	// The session's pool: blanket deny rules applied, deferred tools
 	// withheld until ToolSearch (which finds them in the catalog) loads
 	// them; the definitions sent are recomputed every turn.
-	sessionPool := toolpool.Assemble(tp.Tools, nil, toolpool.Options{DenyTool: engine.DeniesTool})
-	toolpool.Provide(tc, sessionPool)
 	// Tools that talk to the model themselves (a sub-agent) find it here.
 	runtime.WithService[provider.Provider](tc, prov)
 

@@ -40,7 +40,7 @@ func runIn(dir string, env []string, args ...string) (string, string, int) {
 
 var _ = Describe("agentcore run", func() {
 	It("plays the make-run demo on a scratch copy: parallel reads, grep, edit, a cancelled sibling, a denial, a cd", func() {
-		cmd := exec.Command(filepath.Join(repoRoot(), "scripts", "run-demo.sh"))
+		cmd := exec.Command(filepath.Join(repoRoot(), "examples", "run-demo.sh"))
 		cmd.Env = append(os.Environ(), "AGENTCORE_BIN="+binaries["external"], "AGENTCORE_REPLAY_SPEED=0", "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
