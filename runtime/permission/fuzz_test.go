@@ -17,6 +17,8 @@ func FuzzCheckShell(f *testing.F) {
 		"git status", "git status; rm -rf x", "echo $(whoami)", "cat <<'EOF'\nhi\nEOF", "ls > /tmp/x",
 		`eval "rm x"`, "f() { ls; }; f", "env -S 'rm x'", "find . -exec rm {} \\;", "$'\\x72m' x",
 		"for PATH in /tmp; do ls; done", "a=(1 2); echo ${a[$(rm)]}", "coproc ls", "((x++))", "[[ a < b ]]",
+		"rm -rf .g*", "mv x .agentcore/", "cp -t .git x", "find . -delete", "dd of=.git/HEAD", "rm {a,b}{1..3}",
+		"cd $X && rm y", "rm {1..100000}", "sed -ni.bak -e p .git/config", "ln -s x", "echo x | xargs -I{} rm {}",
 	} {
 		f.Add(s)
 	}
