@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -109,6 +110,9 @@ type shellEnv struct {
 	// cdRisk is set while analysing a line with a cd or pushd that may
 	// enter a protected directory.
 	cdRisk bool
+	// placeholders is set while analysing code that xargs or find -exec
+	// runs, where {} stands for paths known only at run time.
+	placeholders bool
 }
 
 // analyzeShell parses a command line and collects its simple commands and
@@ -260,6 +264,11 @@ func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int, af
 // those strings when they are literal, so deny rules see inside them.
 func inspectRunner(a *shellAnalysis, c shellCmd, env shellEnv, depth int) {
 	name := filepath.Base(c.name())
+	// Code run for each input of xargs or find -exec gets its paths
+	// through {}: inside it, {} is not a literal path.
+	if c.argsFrom != "" || slices.ContainsFunc(c.words, func(w string) bool { return strings.Contains(w, "{}") }) {
+		env.placeholders = true
+	}
 	switch name {
 	case "eval":
 		a.taint("eval")
@@ -286,6 +295,12 @@ func inspectRunner(a *shellAnalysis, c shellCmd, env shellEnv, depth int) {
 func nested(a *shellAnalysis, words []string, literal []bool, env shellEnv, depth int) {
 	for _, l := range literal {
 		if !l {
+			// The code is decided at run time; it cannot be analysed, but
+			// code that names a protected directory may write it.
+			code := strings.Join(words, " ")
+			if strings.Contains(code, ".git") || strings.Contains(code, ".agentcore") {
+				a.protect(fmt.Sprintf("%q (code that is not literal and names a protected directory)", code))
+			}
 			return
 		}
 	}

@@ -275,6 +275,10 @@ var _ = Describe("shell commands in bypassPermissions mode", func() {
 		Entry("find -delete in .git", "find .git -delete", runtime.Ask),
 		Entry("find -exec rm {}", "find . -name x -exec rm -f {} +", runtime.Ask),
 		Entry("xargs rm", "echo .git | xargs rm -rf", runtime.Ask),
+		Entry("xargs -I{} rm {}", "echo .git | xargs -I{} rm -rf {}", runtime.Ask),
+		Entry("xargs -I{} sh -c 'rm {}'", "echo .git | xargs -I{} sh -c 'rm -rf {}'", runtime.Ask),
+		Entry("find -exec sh -c 'rm {}'", `find . -name x -exec sh -c 'rm -rf {}' \;`, runtime.Ask),
+		Entry("bash -c of code that is not literal and names .git", `bash -c "rm -rf .git $X"`, runtime.Ask),
 		Entry("relative rm after cd .git", "cd .git && rm HEAD", runtime.Ask),
 		Entry("relative redirection after cd .git", "cd .git && echo x > HEAD", runtime.Ask),
 		Entry("relative rm after cd .agentcore", "cd .agentcore && rm settings.json", runtime.Ask),
@@ -327,6 +331,8 @@ var _ = Describe("shell commands in bypassPermissions mode", func() {
 		Entry("tee a file", "echo x | tee out.txt", runtime.Allow),
 		Entry("cd then rm in a plain directory", "cd src && rm -rf build", runtime.Allow),
 		Entry("xargs of a reader", "echo .git | xargs ls", runtime.Allow),
+		Entry("bash -c of code that is not literal", `bash -c "echo $X"`, runtime.Allow),
+		Entry("sh -c writing a plain file", `sh -c 'echo x > out.txt'`, runtime.Allow),
 		Entry("an unknown command writing elsewhere", "make install", runtime.Allow),
 	)
 

@@ -610,7 +610,7 @@ func (env shellEnv) judgeWord(c shellCmd, idx int, role argRole, afterCd, noFoll
 	if idx < len(c.shapes) {
 		shape = c.shapes[idx]
 	}
-	if !c.literal[idx] || shape.unknown {
+	if !c.literal[idx] || shape.unknown || (env.placeholders && strings.Contains(c.words[idx], "{}")) {
 		return fmt.Sprintf("%s (not a literal path; it could name a protected path)", c.words[idx]), true
 	}
 	return env.judge(c.words[idx], shape, role, afterCd, noFollow)
