@@ -13,6 +13,9 @@ import (
 	"sync"
 
 	"github.com/dave/jennifer/jen"
+	// The schema program toolgen writes imports invopop; this import keeps
+	// the module a direct requirement of go.mod, so go mod tidy keeps it.
+	_ "github.com/invopop/jsonschema"
 )
 
 // invopopPath is the schema reflector the schema program runs.
