@@ -138,5 +138,8 @@ func (Config) RenderResult(_ *ConfigInput, out ConfigOutput) string {
 	if out.Operation == "set" {
 		return fmt.Sprintf("Set %s to %s", out.Setting, val)
 	}
+	if out.Value == nil {
+		return out.Setting + " is not set"
+	}
 	return fmt.Sprintf("%s is %s", out.Setting, val)
 }
