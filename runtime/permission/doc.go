@@ -89,7 +89,9 @@
 // is conservative where only the shell knows: an argument that is not
 // literal ($X, "$X"/y, $(…)), a glob or brace pattern that could match
 // .git or .agentcore (.g*, .[g]it, .*, {x,.git}), arguments that xargs or
-// find -exec's {} supply, and relative paths after a cd that may enter a
+// find -exec's {} supply (also inside sh -c code they run), code for
+// eval or sh -c that is not literal and names .git or .agentcore, and
+// relative paths after a cd, pushd, env -C or sudo -D that may enter a
 // protected directory all ask. Reading protected paths (cat .git/HEAD,
 // ls .git) is not affected, and git is left alone: git writing .git is
 // its job.

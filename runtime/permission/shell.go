@@ -244,6 +244,13 @@ func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int, af
 		}
 		inspectRunner(a, form, env, depth)
 		checkWrites(a, form, env, afterCd)
+		// env -C and sudo -D run the command in another directory.
+		if dir, ok := chdirOf(form); ok {
+			afterCd = true
+			if cdRiskOf(dir, env) {
+				env.cdRisk = true
+			}
+		}
 		if filepath.Base(form.name()) == "xargs" && form.literal[0] {
 			argsFrom = "xargs"
 		}
@@ -290,6 +297,37 @@ func inspectRunner(a *shellAnalysis, c shellCmd, env shellEnv, depth int) {
 			}
 		}
 	}
+}
+
+// chdirOf returns the directory env -C/--chdir or sudo -D/--chdir gives
+// the command they run, as a cd command for cdRiskOf.
+func chdirOf(c shellCmd) (shellCmd, bool) {
+	if len(c.words) == 0 || !c.literal[0] {
+		return shellCmd{}, false
+	}
+	var short string
+	switch filepath.Base(c.words[0]) {
+	case "env":
+		short = "-C"
+	case "sudo":
+		short = "-D"
+	default:
+		return shellCmd{}, false
+	}
+	for i := 1; i < len(c.words); i++ {
+		w := c.words[i]
+		switch {
+		case (w == short || w == "--chdir") && i+1 < len(c.words):
+			return shellCmd{words: []string{"cd", c.words[i+1]}, literal: []bool{true, c.literal[i+1]}}, true
+		case strings.HasPrefix(w, "--chdir="):
+			return shellCmd{words: []string{"cd", strings.TrimPrefix(w, "--chdir=")}, literal: []bool{true, c.literal[i]}}, true
+		case strings.HasPrefix(w, short) && len(w) > len(short):
+			return shellCmd{words: []string{"cd", w[len(short):]}, literal: []bool{true, c.literal[i]}}, true
+		case !strings.HasPrefix(w, "-"):
+			return shellCmd{}, false
+		}
+	}
+	return shellCmd{}, false
 }
 
 func nested(a *shellAnalysis, words []string, literal []bool, env shellEnv, depth int) {
