@@ -15,15 +15,9 @@ import (
 
 // This file finds the simple commands of a shell line that write to or
 // delete protected paths (.git/, .agentcore/settings*.json), so that they
-// need the user's word in every mode, bypassPermissions included, like
-// the file tools' writes do. It knows the usual file-changing commands
-// (rm, rmdir, mv, cp, ln, install, tee, touch, truncate, chmod, chown,
-// chgrp, sed -i, perl -i, dd of=, find -delete) and is conservative where
-// the shell would decide: an argument that is not literal ($X, $(…)), a
-// glob or brace pattern that could match a protected name, arguments that
-// xargs or find -exec supply, and relative paths after a cd into a
-// protected directory all count as protected. git is left alone: git
-// writing .git is its job.
+// need the user's word in every mode, like the file tools' writes do. The
+// package doc ("Protected paths in shell commands") lists the commands it
+// knows and where it is conservative.
 
 // maxWordAlternatives bounds brace expansion of one word; a word with more
 // alternatives counts as not literal.
@@ -48,15 +42,11 @@ func shapeOf(w *syntax.Word) wordShape {
 	if w == nil {
 		return s
 	}
-	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && hasGlobMeta(l.Value) {
-			s.glob = true
-		}
-	}
 	braces := false
 	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
-			braces = true
+		if l, ok := p.(*syntax.Lit); ok {
+			s.glob = s.glob || hasGlobMeta(l.Value)
+			braces = braces || strings.Contains(l.Value, "{")
 		}
 	}
 	if !braces {
@@ -684,14 +674,11 @@ func (env shellEnv) judgeInto(a *shellAnalysis, dest string, c shellCmd, s int, 
 // anyNameProtected reports whether some file created in the directory dir
 // would be protected: dir is inside a .git or is an .agentcore.
 func (env shellEnv) anyNameProtected(dir string) bool {
-	for _, d := range []string{dir, ""} {
-		if d == "" {
-			r, err := ResolvePath(dir, env.cwd)
-			if err != nil {
-				return true
-			}
-			d = r
-		}
+	real, err := ResolvePath(dir, env.cwd)
+	if err != nil {
+		return true
+	}
+	for _, d := range []string{dir, real} {
 		if IsProtectedPath(filepath.Join(d, "x")) || filepath.Base(d) == ".agentcore" {
 			return true
 		}
