@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentcore/agentcore/tooldefs/fileio"
 )
 
 // Kind is the JSON type a setting holds.
@@ -180,34 +182,17 @@ func (s Store) load() (map[string]any, error) {
 	return doc, nil
 }
 
-// write replaces the file atomically: a temp file in the same directory,
-// fsynced, then renamed over the old one.
+// write replaces the file atomically (fileio.WriteAtomic: a temp file in
+// the same directory, fsynced, renamed over the old one).
 func (s Store) write(doc map[string]any) error {
 	data, err := marshalSorted(doc)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(s.Path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
 		return fmt.Errorf("create settings directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".settings-*.json")
-	if err != nil {
-		return fmt.Errorf("write settings: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write settings: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write settings: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write settings: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), s.Path); err != nil {
+	if err := fileio.WriteAtomic(s.Path, data, 0o644); err != nil {
 		return fmt.Errorf("write settings: %w", err)
 	}
 	return nil
