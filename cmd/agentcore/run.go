@@ -166,7 +166,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer sess.Close()
-	engine, tc, sessionPool := sess.Engine, sess.Context, sess.Pool
+	engine, tc := sess.Engine, sess.Context
 	cwd := tc.Cwd
 
 	var recorder *replay.Recorder
@@ -213,7 +213,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	opts := render.Options{Format: format, Session: session, Init: render.Init{
 		Model: prov.Name(), Cwd: cwd, PermissionMode: string(engine.Mode()),
 	}}
-	for _, t := range sessionPool.Sent(toolpool.LoadedIn(tc)) {
+	for _, t := range sess.Pool.Sent(toolpool.LoadedIn(tc)) {
 		opts.Init.Tools = append(opts.Init.Tools, t.Name())
 	}
 	if format == render.Text {
@@ -230,14 +230,17 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if system == "" {
 		system = defaultSystemPrompt(cwd)
 	}
-	if deferred := sessionPool.DeferredPrompt(); deferred != "" {
+	if deferred := sess.Pool.DeferredPrompt(); deferred != "" {
 		system += "\n\n" + deferred
 	}
 	ag := agent.New(agent.Config{
 		Provider: prov,
-		Tools:    sessionPool.Tools(),
+		Tools:    sess.Pool.Tools(),
+		// Servers that finish connecting after start-up join the pool
+		// between turns.
+		Refresh: sess.Refresh,
 		Definitions: func(tc *runtime.ToolContext) []runtime.Tool {
-			return sessionPool.Sent(toolpool.LoadedIn(tc))
+			return sess.Pool.Sent(toolpool.LoadedIn(tc))
 		},
 		CanUseTool: engine.CanUseTool,
 		System:     system,
@@ -318,7 +321,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		return outcomeErr(out, f.maxTurns)
 	}
 
-	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sessionPool.Tools())))
+	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sess.Pool.Tools())))
 	for {
 		fmt.Fprint(os.Stderr, "> ")
 		line, err := in.ReadString('\n')

@@ -45,6 +45,10 @@ type session struct {
 	MCP     *mcp.Manager
 	Pool    *pool.Pool
 	Context *runtime.ToolContext
+
+	base     []runtime.Tool
+	mcpTools []runtime.Tool
+	poolOpts pool.Options
 }
 
 // openOptions tune openSession.
@@ -95,16 +99,47 @@ func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*sess
 		}
 		return "", false
 	})
-	p := pool.Assemble(base, mgr.Tools(), pool.Options{
+	tc := runtime.NewToolContext(cwd)
+	tc.WorkingDirs = engine.WorkingDirs(tc)
+	s := &session{Engine: engine, MCP: mgr, Context: tc, base: base, poolOpts: pool.Options{
 		Simple:   f.simple,
 		DenyTool: engine.DeniesTool,
 		Defer:    mode,
 		Pending:  mgr,
-	})
-	tc := runtime.NewToolContext(cwd)
-	tc.WorkingDirs = engine.WorkingDirs(tc)
-	pool.Provide(tc, p)
-	return &session{Engine: engine, MCP: mgr, Pool: p, Context: tc}, nil
+	}}
+	s.assemble(mgr.Tools())
+	return s, nil
+}
+
+// assemble builds the pool from the built-ins and mcpTools and gives it
+// to ToolSearch.
+func (s *session) assemble(mcpTools []runtime.Tool) {
+	s.mcpTools = mcpTools
+	s.Pool = pool.Assemble(s.base, mcpTools, s.poolOpts)
+	pool.Provide(s.Context, s.Pool)
+}
+
+// Refresh reassembles the pool when the MCP servers' tools changed since
+// the last assembly (a slow server finished connecting, one listed new
+// tools) and returns the pool's tools. Call it between turns only.
+func (s *session) Refresh() []runtime.Tool {
+	now := s.MCP.Tools()
+	if !sameToolNames(now, s.mcpTools) {
+		s.assemble(now)
+	}
+	return s.Pool.Tools()
+}
+
+func sameToolNames(a, b []runtime.Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name() != b[i].Name() {
+			return false
+		}
+	}
+	return true
 }
 
 // Close stops the MCP servers and every background shell the session

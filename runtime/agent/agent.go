@@ -41,6 +41,10 @@ type Config struct {
 	// during the conversation (ToolSearch) are sent from then on; it
 	// overrides Sent. runtime/pool's Pool.Sent(pool.LoadedIn(tc)) fits.
 	Definitions func(tc *runtime.ToolContext) []runtime.Tool
+	// Refresh, if set, is asked before every request for the tools calls
+	// may use, replacing Tools from then on: MCP servers that finished
+	// connecting since the last turn add theirs.
+	Refresh func() []runtime.Tool
 	// CanUseTool decides permissions; nil allows every call.
 	CanUseTool orchestrate.CanUseToolFunc
 	// MaxConcurrency caps parallel calls; 0 reads the environment.
@@ -77,17 +81,24 @@ type Agent struct {
 // file-state cache); tc carries context changes from turn to turn.
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
 	a := &Agent{cfg: cfg, tc: tc}
-	wrapped := make([]runtime.Tool, len(cfg.Tools))
-	for i, t := range cfg.Tools {
-		wrapped[i] = &observed{Tool: t, a: a}
-	}
-	a.exec = &orchestrate.Executor{Tools: wrapped, CanUseTool: cfg.CanUseTool, MaxConcurrency: cfg.MaxConcurrency}
+	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, MaxConcurrency: cfg.MaxConcurrency}
+	a.setTools(cfg.Tools)
 	sent := cfg.Sent
 	if sent == nil {
 		sent = cfg.Tools
 	}
 	a.tools = provider.ToolsOf(sent)
 	return a
+}
+
+// setTools makes tools the ones calls are looked up in, each observed for
+// its start and progress events. Only between turns: no call may run.
+func (a *Agent) setTools(tools []runtime.Tool) {
+	wrapped := make([]runtime.Tool, len(tools))
+	for i, t := range tools {
+		wrapped[i] = &observed{Tool: t, a: a}
+	}
+	a.exec.Tools = wrapped
 }
 
 // Messages returns the conversation so far.
@@ -178,6 +189,9 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}()
 
 	cwd := a.tc.Cwd // no call runs yet: safe to read
+	if a.cfg.Refresh != nil {
+		a.setTools(a.cfg.Refresh())
+	}
 	defs := a.tools
 	if a.cfg.Definitions != nil {
 		defs = provider.ToolsOf(a.cfg.Definitions(a.tc))

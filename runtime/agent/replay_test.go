@@ -111,6 +111,33 @@ var _ = Describe("the loop with the replay model", func() {
 		checkPairing(hist)
 	})
 
+	It("asks Refresh for the callable tools before every request", func() {
+		// A tool that appears between turns (an MCP server that finished
+		// connecting) is callable from the next turn on.
+		sc, err := replay.Parse([]byte(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"a","name":"Late"}]}
+{"blocks":[{"type":"tool_use","id":"b","name":"Late"}]}
+{"blocks":[{"type":"text","text":"done"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		refreshes := 0
+		late := &tooltest.Sim{ToolName: "Late", Safe: true}
+		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: tools, Refresh: func() []runtime.Tool {
+			refreshes++
+			if refreshes == 1 {
+				return tools
+			}
+			return append(tools[:len(tools):len(tools)], late)
+		}}, runtime.NewToolContext(GinkgoT().TempDir()))
+		out := ag.Run(context.Background(), sc.Prompt)
+		Expect(out.Err).NotTo(HaveOccurred())
+		Expect(refreshes).To(Equal(3))
+		res := ag.Messages()
+		Expect(res[2].Content[0].Content[0].Text).To(ContainSubstring("No such tool available: Late"))
+		Expect(res[2].Content[0].IsError).To(BeTrue())
+		Expect(res[4].Content[0].IsError).To(BeFalse())
+		checkPairing(res)
+	})
+
 	It("continues the conversation with a new prompt", func() {
 		sc, _ := replay.Parse([]byte(`{"blocks":[{"type":"text","text":"first"}]}
 {"blocks":[{"type":"text","text":"second"}]}`))
