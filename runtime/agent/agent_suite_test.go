@@ -6,6 +6,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"go.uber.org/goleak"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 func TestAgent(t *testing.T) {
@@ -13,14 +15,12 @@ func TestAgent(t *testing.T) {
 	RunSpecs(t, "Agent Suite")
 }
 
-var _ = AfterEach(func() {
+var _ = BeforeEach(func() {
 	// Every run must leave no goroutine behind: stream readers, calls,
 	// executors, HTTP handlers. The SDK's idle keep-alive connections are
 	// not ours.
-	goleak.VerifyNone(GinkgoT(),
-		goleak.IgnoreCurrent(),
+	DeferCleanup(tooltest.LeakCheck(GinkgoT(),
 		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
-		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
-	)
+	))
 })

@@ -5,7 +5,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"go.uber.org/goleak"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 func TestOrchestrate(t *testing.T) {
@@ -14,9 +15,4 @@ func TestOrchestrate(t *testing.T) {
 }
 
 // Every spec must end with no goroutine it started still running.
-var _ = BeforeEach(func() {
-	before := goleak.IgnoreCurrent()
-	DeferCleanup(func() {
-		Expect(goleak.Find(before)).To(Succeed())
-	})
-})
+var _ = BeforeEach(func() { DeferCleanup(tooltest.LeakCheck(GinkgoT())) })

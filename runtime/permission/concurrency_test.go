@@ -10,16 +10,15 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"go.uber.org/goleak"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
 var _ = Describe("CanUseTool under concurrency", func() {
-	var ignore goleak.Option
-	BeforeEach(func() { ignore = goleak.IgnoreCurrent() })
-	AfterEach(func() { goleak.VerifyNone(GinkgoT(), ignore) })
+	BeforeEach(func() { DeferCleanup(tooltest.LeakCheck(GinkgoT())) })
 
 	It("asks one call at a time, and an 'always' answer settles the waiting calls", func() {
 		dir := GinkgoT().TempDir()

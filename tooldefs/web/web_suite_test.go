@@ -6,6 +6,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"go.uber.org/goleak"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 func TestWeb(t *testing.T) {
@@ -13,6 +15,9 @@ func TestWeb(t *testing.T) {
 	RunSpecs(t, "Web Suite")
 }
 
-var _ = AfterSuite(func() {
-	Expect(goleak.Find(goleak.IgnoreCurrent())).To(Succeed())
+var _ = BeforeEach(func() {
+	// The test servers' and clients' idle keep-alive connections close
+	// with them; anything else left running is a leak.
+	DeferCleanup(tooltest.LeakCheck(GinkgoT(), goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop")))
 })

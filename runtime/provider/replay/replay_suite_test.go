@@ -5,7 +5,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"go.uber.org/goleak"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 func TestReplay(t *testing.T) {
@@ -13,6 +14,4 @@ func TestReplay(t *testing.T) {
 	RunSpecs(t, "Replay Suite")
 }
 
-var _ = AfterEach(func() {
-	goleak.VerifyNone(GinkgoT(), goleak.IgnoreCurrent())
-})
+var _ = BeforeEach(func() { DeferCleanup(tooltest.LeakCheck(GinkgoT())) })

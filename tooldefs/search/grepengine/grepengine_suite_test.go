@@ -5,7 +5,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"go.uber.org/goleak"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 func TestGrepengine(t *testing.T) {
@@ -15,6 +16,5 @@ func TestGrepengine(t *testing.T) {
 
 // Every walk starts goroutines; none may outlive the call.
 var _ = BeforeEach(func() {
-	running := goleak.IgnoreCurrent()
-	DeferCleanup(func() { goleak.VerifyNone(GinkgoT(), running) })
+	DeferCleanup(tooltest.LeakCheck(GinkgoT()))
 })
