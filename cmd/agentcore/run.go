@@ -157,6 +157,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	model := prov // before --record wraps it: tools' own requests are not the session's
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
 	// MCP servers connect in the background; the pool holds the tools of
@@ -208,6 +209,12 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// them; the definitions sent are recomputed every turn.
 	// Tools that talk to the model themselves (a sub-agent) find it here.
 	runtime.WithService[provider.Provider](tc, prov)
+	if sc == nil {
+		// A real model applies WebFetch's prompt to the page; a replay
+		// scenario scripts only the conversation, so WebFetch returns the
+		// page itself.
+		runtime.WithService[runtime.Summarizer](tc, provider.Summarizer{Model: model})
+	}
 
 	session := newSessionID()
 	opts := render.Options{Format: format, Session: session, Init: render.Init{
