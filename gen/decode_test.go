@@ -203,12 +203,15 @@ var _ = Describe("generated wrappers", func() {
 		Expect(runtime.Lookup(fixtureTools, "Cat")).To(BeIdenticalTo(fr))
 		Expect(fr.Description()).To(Equal("FileRead reads a text file and returns it with line numbers."))
 		Expect(fr.SearchHint()).To(Equal("read a file"))
-		Expect(fr.InterruptBehavior()).To(Equal(runtime.InterruptCancel))
-		Expect(fr.Traits()).To(Equal(runtime.Traits{ReadOnly: runtime.Flag{Value: true}, ConcurrencySafe: runtime.Flag{Value: true}}))
+		frIn, err := fr.Decode(json.RawMessage(`{"file_path":"a.txt"}`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(fr.InterruptBehavior(frIn)).To(Equal(runtime.InterruptCancel))
+		Expect(fr.InterruptBehavior("not its input")).To(Equal(runtime.InterruptBlock), "a foreign input gets the fail-closed answer")
+		Expect(fr.Traits()).To(Equal(runtime.Traits{ReadOnly: runtime.Flag{Value: true}, ConcurrencySafe: runtime.Flag{Value: true}, Interrupt: runtime.InterruptCancel}))
 		Expect(fr.IsEnabled()).To(BeTrue())
 		Expect(fr.ShouldDefer()).To(BeFalse())
 
-		Expect(ev.InterruptBehavior()).To(Equal(runtime.InterruptBlock))
+		Expect(ev.InterruptBehavior(nil)).To(Equal(runtime.InterruptBlock))
 		Expect(ev.ShouldDefer()).To(BeTrue())
 		Expect(ev.Traits()).To(Equal(runtime.Traits{
 			ReadOnly:        runtime.Flag{InputDependent: true},

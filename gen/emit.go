@@ -225,8 +225,7 @@ func (e *toolEmitter) identity(f *jen.File) {
 		jen.Qual(jsonPath, "RawMessage"), jen.Id(e.pre+"Schema"))
 }
 
-// flags emits IsEnabled, ShouldDefer, AlwaysLoad, InterruptBehavior and
-// Traits.
+// flags emits IsEnabled, ShouldDefer, AlwaysLoad and Traits.
 func (e *toolEmitter) flags(f *jen.File) {
 	t := e.t
 	// func (t *ReadTool) IsEnabled() bool { return t.def.IsEnabled() }
@@ -238,12 +237,6 @@ func (e *toolEmitter) flags(f *jen.File) {
 	}
 	e.constMethod(f, "ShouldDefer reports whether the definition waits for ToolSearch.", "ShouldDefer", jen.Bool(), jen.Lit(t.ShouldDefer))
 	e.constMethod(f, "AlwaysLoad reports whether the tool is never deferred.", "AlwaysLoad", jen.Bool(), jen.Lit(t.AlwaysLoad))
-	ib := "InterruptBlock"
-	if t.InterruptCancel {
-		ib = "InterruptCancel"
-	}
-	e.constMethod(f, "InterruptBehavior says what a user interrupt does to a running call.", "InterruptBehavior",
-		jen.Qual(RuntimePath, "InterruptBehavior"), jen.Qual(RuntimePath, ib))
 	// runtime.Flag{Value: true} or runtime.Flag{InputDependent: true}
 	flag := func(method string, marker bool) jen.Code {
 		d := jen.Dict{}
@@ -254,12 +247,25 @@ func (e *toolEmitter) flags(f *jen.File) {
 		}
 		return jen.Qual(RuntimePath, "Flag").Values(d)
 	}
-	e.constMethod(f, "Traits describes the scheduling flags statically.", "Traits", jen.Qual(RuntimePath, "Traits"),
-		jen.Qual(RuntimePath, "Traits").Values(jen.Dict{
-			jen.Id("ReadOnly"):        flag("IsReadOnly", t.ReadOnly),
-			jen.Id("ConcurrencySafe"): flag("IsConcurrencySafe", t.ConcurrencySafe),
-			jen.Id("Destructive"):     flag("IsDestructive", t.Destructive),
-		}))
+	traits := jen.Dict{
+		jen.Id("ReadOnly"):        flag("IsReadOnly", t.ReadOnly),
+		jen.Id("ConcurrencySafe"): flag("IsConcurrencySafe", t.ConcurrencySafe),
+		jen.Id("Destructive"):     flag("IsDestructive", t.Destructive),
+	}
+	if t.InterruptCancel {
+		traits[jen.Id("Interrupt")] = jen.Qual(RuntimePath, "InterruptCancel")
+	}
+	if t.Methods["InterruptBehavior"] {
+		traits[jen.Id("InterruptDependent")] = jen.True()
+	}
+	if t.CancelsSiblingsOnError {
+		traits[jen.Id("CancelsSiblingsOnError")] = jen.True()
+	}
+	if fam := familyConst(t.PermissionFamily); fam != "" {
+		traits[jen.Id("PermissionFamily")] = jen.Qual(RuntimePath, fam)
+	}
+	e.constMethod(f, "Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.",
+		"Traits", jen.Qual(RuntimePath, "Traits"), jen.Qual(RuntimePath, "Traits").Values(traits))
 }
 
 // decode emits
@@ -347,7 +353,7 @@ func (e *toolEmitter) wrongInputCall() *jen.Statement {
 }
 
 // checks emits ValidateInput, CheckPermissions, PermissionTarget, the
-// three scheduling flags and UserFacingName.
+// three scheduling flags, InterruptBehavior and UserFacingName.
 func (e *toolEmitter) checks(f *jen.File) {
 	t := e.t
 	ctxP, inP, tcP := ctxParam, inputParam, tcParam
@@ -377,6 +383,13 @@ func (e *toolEmitter) checks(f *jen.File) {
 	} {
 		e.inMethod(f, fl.doc, fl.name, []param{inP}, []jen.Code{in}, jen.Bool(), jen.False(), jen.Lit(fl.marker))
 	}
+	ib := "InterruptBlock"
+	if t.InterruptCancel {
+		ib = "InterruptCancel"
+	}
+	e.inMethod(f, "InterruptBehavior says what a user interrupt does to this call while it runs.", "InterruptBehavior",
+		[]param{inP}, []jen.Code{in}, jen.Qual(RuntimePath, "InterruptBehavior"),
+		jen.Qual(RuntimePath, "InterruptBlock"), jen.Qual(RuntimePath, ib))
 	ufn := t.Name
 	if t.UserFacingName != "" {
 		ufn = t.UserFacingName
@@ -601,4 +614,20 @@ func quoteList(vals []string, quote bool) string {
 		out[i] = v
 	}
 	return strings.Join(out, ", ")
+}
+
+// familyConst is the runtime constant for a +tool:permissionFamily value,
+// or "" for none.
+func familyConst(marker string) string {
+	switch marker {
+	case "read-path":
+		return "FamilyReadPath"
+	case "edit-path":
+		return "FamilyEditPath"
+	case "command":
+		return "FamilyCommand"
+	case "url":
+		return "FamilyURL"
+	}
+	return ""
 }

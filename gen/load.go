@@ -470,6 +470,10 @@ func (b *builder) tool(c *candidate) *Tool {
 	if m, ok := set.get("interrupt"); ok {
 		t.InterruptCancel = m.Value == "cancel"
 	}
+	if m, ok := set.get("permissionFamily"); ok {
+		t.PermissionFamily = m.Value
+	}
+	t.CancelsSiblingsOnError = set.has("cancelsSiblingsOnError")
 	t.ReadOnly, t.ConcurrencySafe, t.Destructive = set.has("readOnly"), set.has("concurrencySafe"), set.has("destructive")
 	t.Disabled, t.ShouldDefer, t.AlwaysLoad = set.has("disabled"), set.has("shouldDefer"), set.has("alwaysLoad")
 	if t.ShouldDefer && t.AlwaysLoad {

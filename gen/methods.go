@@ -31,6 +31,7 @@ var optionalMethods = []methodSpec{
 	{name: "IsReadOnly", params: []string{"in"}, results: []string{"bool"}, marker: "readOnly"},
 	{name: "IsDestructive", params: []string{"in"}, results: []string{"bool"}, marker: "destructive"},
 	{name: "IsEnabled", results: []string{"bool"}, marker: "disabled"},
+	{name: "InterruptBehavior", params: []string{"in"}, results: []string{"interrupt"}, marker: "interrupt"},
 	{name: "UserFacingName", params: []string{"in"}, results: []string{"string"}, marker: "userFacingName"},
 	{name: "ResultBlocks", params: []string{"out"}, results: []string{"blocks"}},
 	{name: "RenderUse", params: []string{"in"}, results: []string{"string"}},
@@ -78,6 +79,8 @@ func (s sigCtx) text(word string, param bool) string {
 		return "runtime.PermissionDecision"
 	case "target":
 		return "runtime.Target"
+	case "interrupt":
+		return "runtime.InterruptBehavior"
 	case "blocks":
 		return "[]runtime.Block"
 	}
@@ -124,6 +127,8 @@ func (s sigCtx) match(word string, t types.Type) bool {
 		return isNamed(t, RuntimePath, "PermissionDecision")
 	case "target":
 		return isNamed(t, RuntimePath, "Target")
+	case "interrupt":
+		return isNamed(t, RuntimePath, "InterruptBehavior")
 	case "blocks":
 		sl, ok := t.(*types.Slice)
 		return ok && isNamed(sl.Elem(), RuntimePath, "Block")

@@ -41,6 +41,10 @@ type Tool struct {
 	ReadOnly, ConcurrencySafe, Destructive bool
 	Disabled, ShouldDefer, AlwaysLoad      bool
 	InterruptCancel                        bool
+	// CancelsSiblingsOnError is the +tool:cancelsSiblingsOnError flag.
+	CancelsSiblingsOnError bool
+	// PermissionFamily is the +tool:permissionFamily value, or "".
+	PermissionFamily string
 	// Methods holds the optional methods the tooldef defines.
 	Methods map[string]bool
 	// Input is the input struct; Structs every struct type to decode,

@@ -65,17 +65,14 @@ func (*BashTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*BashTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*BashTool) Traits() runtime.Traits {
 	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{InputDependent: true},
-		Destructive:     runtime.Flag{InputDependent: true},
-		ReadOnly:        runtime.Flag{InputDependent: true},
+		CancelsSiblingsOnError: true,
+		ConcurrencySafe:        runtime.Flag{InputDependent: true},
+		Destructive:            runtime.Flag{InputDependent: true},
+		PermissionFamily:       runtime.FamilyCommand,
+		ReadOnly:               runtime.Flag{InputDependent: true},
 	}
 }
 
@@ -147,6 +144,11 @@ func (t *BashTool) IsDestructive(input any) bool {
 		return false
 	}
 	return t.def.IsDestructive(in)
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*BashTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.

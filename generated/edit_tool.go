@@ -65,17 +65,13 @@ func (*EditTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*EditTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*EditTool) Traits() runtime.Traits {
 	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{InputDependent: true},
-		ReadOnly:        runtime.Flag{},
+		ConcurrencySafe:  runtime.Flag{},
+		Destructive:      runtime.Flag{InputDependent: true},
+		PermissionFamily: runtime.FamilyEditPath,
+		ReadOnly:         runtime.Flag{},
 	}
 }
 
@@ -139,6 +135,11 @@ func (t *EditTool) IsDestructive(input any) bool {
 		return false
 	}
 	return t.def.IsDestructive(in)
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*EditTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.

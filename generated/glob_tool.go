@@ -67,16 +67,12 @@ func (*GlobTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*GlobTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptCancel
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*GlobTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
+		Interrupt:       runtime.InterruptCancel,
 		ReadOnly:        runtime.Flag{Value: true},
 	}
 }
@@ -144,6 +140,14 @@ func (*GlobTool) IsReadOnly(input any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*GlobTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*GlobTool) InterruptBehavior(input any) runtime.InterruptBehavior {
+	if _, ok := input.(*tooldefs.GlobInput); !ok {
+		return runtime.InterruptBlock
+	}
+	return runtime.InterruptCancel
 }
 
 // UserFacingName is the name shown to the user for this call.

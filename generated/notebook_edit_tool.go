@@ -65,12 +65,7 @@ func (*NotebookEditTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*NotebookEditTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*NotebookEditTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
@@ -139,6 +134,11 @@ func (t *NotebookEditTool) IsDestructive(input any) bool {
 		return false
 	}
 	return t.def.IsDestructive(in)
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*NotebookEditTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -65,17 +65,13 @@ func (*ReadTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*ReadTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*ReadTool) Traits() runtime.Traits {
 	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{Value: true},
+		ConcurrencySafe:  runtime.Flag{Value: true},
+		Destructive:      runtime.Flag{},
+		PermissionFamily: runtime.FamilyReadPath,
+		ReadOnly:         runtime.Flag{Value: true},
 	}
 }
 
@@ -141,6 +137,11 @@ func (*ReadTool) IsReadOnly(input any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*ReadTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*ReadTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -65,17 +65,14 @@ func (*WebFetchTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*WebFetchTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptCancel
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*WebFetchTool) Traits() runtime.Traits {
 	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{Value: true},
+		ConcurrencySafe:  runtime.Flag{Value: true},
+		Destructive:      runtime.Flag{},
+		Interrupt:        runtime.InterruptCancel,
+		PermissionFamily: runtime.FamilyURL,
+		ReadOnly:         runtime.Flag{Value: true},
 	}
 }
 
@@ -141,6 +138,14 @@ func (*WebFetchTool) IsReadOnly(input any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*WebFetchTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*WebFetchTool) InterruptBehavior(input any) runtime.InterruptBehavior {
+	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
+		return runtime.InterruptBlock
+	}
+	return runtime.InterruptCancel
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -66,16 +66,12 @@ func (*WebSearchTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*WebSearchTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptCancel
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*WebSearchTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
+		Interrupt:       runtime.InterruptCancel,
 		ReadOnly:        runtime.Flag{Value: true},
 	}
 }
@@ -138,6 +134,14 @@ func (*WebSearchTool) IsReadOnly(input any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*WebSearchTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*WebSearchTool) InterruptBehavior(input any) runtime.InterruptBehavior {
+	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
+		return runtime.InterruptBlock
+	}
+	return runtime.InterruptCancel
 }
 
 // UserFacingName is the name shown to the user for this call.

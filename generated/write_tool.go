@@ -65,12 +65,7 @@ func (*WriteTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*WriteTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*WriteTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
@@ -135,6 +130,11 @@ func (*WriteTool) IsReadOnly(_ any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*WriteTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*WriteTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -35,3 +35,54 @@ type PermissionDecision struct {
 	// Message tells the model (on deny) or the user (on ask) why.
 	Message string
 }
+
+// PermissionFamily is a family of calls that permission rules written with
+// one tool's name govern beyond that tool's own calls, the way Claude
+// Code's Read(./secrets/**) also stops Grep and Glob from reading
+// ./secrets. A tool declares the family its rules stand for; the
+// permission engine learns it from the session's tools.
+type PermissionFamily int
+
+const (
+	// FamilyNone: the tool's rules govern only its own calls.
+	FamilyNone PermissionFamily = iota
+	// FamilyReadPath: the tool's path rules govern every call that reads
+	// a path (a TargetPath that does not write).
+	FamilyReadPath
+	// FamilyEditPath: the tool's path rules govern every call that writes
+	// a path; its allow rules also allow reading one.
+	FamilyEditPath
+	// FamilyCommand: the tool's rules govern every shell command call
+	// (TargetCommand).
+	FamilyCommand
+	// FamilyURL: the tool's rules govern every URL fetch (TargetURL).
+	FamilyURL
+)
+
+// PermissionFamilies are the families' names as the +tool:permissionFamily
+// marker writes them, indexed by PermissionFamily.
+var PermissionFamilies = [...]string{"none", "read-path", "edit-path", "command", "url"}
+
+// String returns the family's marker name, e.g. "read-path".
+func (f PermissionFamily) String() string {
+	if f < 0 || int(f) >= len(PermissionFamilies) {
+		return "none"
+	}
+	return PermissionFamilies[f]
+}
+
+// Covers reports whether rules of a tool of family f govern a call with
+// target t; allow tells an allow rule from a deny or ask rule.
+func (f PermissionFamily) Covers(t Target, allow bool) bool {
+	switch f {
+	case FamilyReadPath:
+		return t.Kind == TargetPath && !t.Writes
+	case FamilyEditPath:
+		return t.Kind == TargetPath && (t.Writes || allow)
+	case FamilyCommand:
+		return t.Kind == TargetCommand
+	case FamilyURL:
+		return t.Kind == TargetURL
+	}
+	return false
+}

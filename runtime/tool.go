@@ -28,8 +28,9 @@ type Tool interface {
 	ShouldDefer() bool
 	// AlwaysLoad reports whether the tool is sent even when deferrable.
 	AlwaysLoad() bool
-	// InterruptBehavior says what a user interrupt does to a running call.
-	InterruptBehavior() InterruptBehavior
+	// InterruptBehavior says what a user interrupt does to this call while
+	// it runs: cancel an install at once, let a test suite finish.
+	InterruptBehavior(input any) InterruptBehavior
 	// Traits describes the scheduling flags statically, for listings.
 	Traits() Traits
 
@@ -104,11 +105,25 @@ type Flag struct {
 	InputDependent bool
 }
 
-// Traits is the static knowledge of a tool's scheduling attributes.
+// Traits is the static knowledge of a tool: its scheduling attributes and
+// what the runtime treats differently about it. The runtime reads these
+// instead of matching on tool names.
 type Traits struct {
 	ReadOnly        Flag
 	ConcurrencySafe Flag
 	Destructive     Flag
+	// Interrupt is the static interrupt behaviour; InterruptDependent is
+	// true when the tool decides per input.
+	Interrupt          InterruptBehavior
+	InterruptDependent bool
+	// CancelsSiblingsOnError is true when an error result of this tool
+	// cancels its running and queued siblings in the streaming executor
+	// (Claude Code does this for Bash: a failed command usually means the
+	// commands beside it are moot). Other tools' errors stay local.
+	CancelsSiblingsOnError bool
+	// PermissionFamily is the family of calls that permission rules
+	// written with this tool's name govern, beyond the tool's own calls.
+	PermissionFamily PermissionFamily
 }
 
 // TargetKind says what a permission rule's content is matched against.

@@ -59,6 +59,8 @@ import (
 // input.
 //
 // +tool:name=Bash
+// +tool:cancelsSiblingsOnError
+// +tool:permissionFamily=command
 // +tool:searchHint="run shell commands in bash"
 type Bash struct{}
 

@@ -45,7 +45,9 @@
 //	concurrencySafe   none      +tool:concurrencySafe            IsConcurrencySafe is true for every input
 //	destructive       none      +tool:destructive                IsDestructive is true for every input
 //	searchHint        string    +tool:searchHint="find files"    extra words ToolSearch scores
-//	interrupt         enum      +tool:interrupt=cancel           cancel or block (the default)
+//	interrupt         enum      +tool:interrupt=cancel           cancel or block (the default), for every input
+//	cancelsSiblingsOnError none +tool:cancelsSiblingsOnError     an error result cancels the running and queued sibling calls
+//	permissionFamily  enum      +tool:permissionFamily=read-path rules written with this tool's name govern every call of the family
 //	shouldDefer       none      +tool:shouldDefer                withheld until ToolSearch loads it
 //	alwaysLoad        none      +tool:alwaysLoad                 never deferred
 //	disabled          none      +tool:disabled                   IsEnabled is false
@@ -67,6 +69,8 @@
 //	IsReadOnly(in *In) bool                  marker readOnly                              default: false
 //	IsDestructive(in *In) bool               marker destructive                           default: false
 //	IsEnabled() bool                         marker disabled                              default: true
+//	InterruptBehavior(in *In) runtime.InterruptBehavior
+//	                                         marker interrupt                             default: InterruptBlock
 //	UserFacingName(in *In) string            marker userFacingName                        default: the name
 //	ResultBlocks(out Out) []runtime.Block                     default: text of Out (string, Stringer or JSON)
 //	RenderUse(in *In) string                                  default: the first required string parameter

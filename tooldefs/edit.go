@@ -34,6 +34,7 @@ import (
 // use NotebookEdit.
 //
 // +tool:name=Edit
+// +tool:permissionFamily=edit-path
 // +tool:searchHint="modify a file by replacing exact text"
 type Edit struct{}
 

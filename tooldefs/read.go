@@ -56,6 +56,7 @@ const (
 // be useful in parallel.
 //
 // +tool:name=Read
+// +tool:permissionFamily=read-path
 // +tool:readOnly
 // +tool:concurrencySafe
 // +tool:searchHint="read a file, image or notebook with line numbers"

@@ -21,6 +21,7 @@ import (
 // - Results are cached for 15 minutes, so repeated fetches are cheap.
 //
 // +tool:name=WebFetch
+// +tool:permissionFamily=url
 // +tool:readOnly
 // +tool:concurrencySafe
 // +tool:interrupt=cancel

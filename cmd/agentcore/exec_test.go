@@ -27,7 +27,7 @@ var _ = Describe("agentcore exec", func() {
 				&tooltest.Sim{ToolName: "Glob", Safe: true},
 				&tooltest.Sim{ToolName: "Grep", Safe: true},
 				&tooltest.Sim{ToolName: "Read", Safe: true},
-				&tooltest.Sim{ToolName: "Bash", Interrupt: runtime.InterruptCancel},
+				&tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, Interrupt: runtime.InterruptCancel},
 				&tooltest.Sim{ToolName: "Edit"},
 			}
 		}

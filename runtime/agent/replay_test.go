@@ -45,7 +45,7 @@ var _ = Describe("the loop with the replay model", func() {
 	BeforeEach(func() {
 		tools = []runtime.Tool{
 			&tooltest.Sim{ToolName: "Read", Safe: true, ReadOnly: true},
-			&tooltest.Sim{ToolName: "Bash", Safe: true, Interrupt: runtime.InterruptCancel},
+			&tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, Safe: true, Interrupt: runtime.InterruptCancel},
 			&tooltest.Sim{ToolName: "Edit"},
 		}
 		rec = &recorder{}

@@ -137,7 +137,7 @@ var _ = Describe("Manager", func() {
 		It("defers every tool, except one whose _meta asks to always load", func() {
 			for _, t := range m.Tools() {
 				Expect(t.ShouldDefer()).To(BeTrue(), t.Name())
-				Expect(t.InterruptBehavior()).To(Equal(runtime.InterruptCancel), t.Name())
+				Expect(t.InterruptBehavior(nil)).To(Equal(runtime.InterruptCancel), t.Name())
 				Expect(t.IsEnabled()).To(BeTrue())
 				if t.Name() != "mcp__tools__always" {
 					Expect(t.AlwaysLoad()).To(BeFalse(), t.Name())

@@ -50,7 +50,7 @@ func (resourceToolBase) SearchHint() string { return "mcp resources files docume
 func (resourceToolBase) IsEnabled() bool    { return true }
 func (resourceToolBase) ShouldDefer() bool  { return true }
 func (resourceToolBase) AlwaysLoad() bool   { return false }
-func (resourceToolBase) InterruptBehavior() runtime.InterruptBehavior {
+func (resourceToolBase) InterruptBehavior(any) runtime.InterruptBehavior {
 	return runtime.InterruptCancel
 }
 func (resourceToolBase) Traits() runtime.Traits {

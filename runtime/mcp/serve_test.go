@@ -41,7 +41,7 @@ func (f *fakeTool) InputSchema() json.RawMessage {
 func (f *fakeTool) IsEnabled() bool                              { return !f.disabled }
 func (f *fakeTool) ShouldDefer() bool                            { return false }
 func (f *fakeTool) AlwaysLoad() bool                             { return false }
-func (f *fakeTool) InterruptBehavior() runtime.InterruptBehavior { return runtime.InterruptBlock }
+func (f *fakeTool) InterruptBehavior(any) runtime.InterruptBehavior { return runtime.InterruptBlock }
 func (f *fakeTool) Traits() runtime.Traits                       { return f.traits }
 func (f *fakeTool) Decode(raw json.RawMessage) (any, error) {
 	var in map[string]any

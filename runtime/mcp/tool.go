@@ -143,7 +143,7 @@ func (t *Tool) ShouldDefer() bool { return true }
 func (t *Tool) AlwaysLoad() bool { return t.alwaysLoad }
 
 // InterruptBehavior is cancel: an interrupt cancels the request.
-func (t *Tool) InterruptBehavior() runtime.InterruptBehavior { return runtime.InterruptCancel }
+func (t *Tool) InterruptBehavior(any) runtime.InterruptBehavior { return runtime.InterruptCancel }
 
 // Traits reports the annotations: readOnlyHint gives read-only and
 // concurrency-safe, destructiveHint gives destructive.

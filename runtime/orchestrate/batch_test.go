@@ -19,7 +19,7 @@ func standIns(mon *tooltest.Monitor) []runtime.Tool {
 		&tooltest.Sim{ToolName: "Glob", Safe: true, ReadOnly: true, Monitor: mon},
 		&tooltest.Sim{ToolName: "Grep", Safe: true, ReadOnly: true, Monitor: mon},
 		&tooltest.Sim{ToolName: "Read", Safe: true, ReadOnly: true, Monitor: mon},
-		&tooltest.Sim{ToolName: "Bash", Monitor: mon, Interrupt: runtime.InterruptCancel},
+		&tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, Monitor: mon, Interrupt: runtime.InterruptCancel},
 		&tooltest.Sim{ToolName: "Edit", Monitor: mon},
 	}
 }

@@ -77,7 +77,7 @@ var _ = Describe("edge cases", func() {
 	It("recognises Bash by its name when called through an alias", func() {
 		g := newGate()
 		ex = &orchestrate.Executor{Tools: []runtime.Tool{
-			&tooltest.Sim{ToolName: "Bash", ToolAliases: []string{"Shell"}, Safe: true},
+			&tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, ToolAliases: []string{"Shell"}, Safe: true},
 			&tooltest.Sim{ToolName: "Read", Safe: true, OnCall: g.onCall},
 		}}
 		s := orchestrate.NewStreaming(bg, ex, newTC())

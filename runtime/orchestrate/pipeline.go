@@ -18,6 +18,8 @@ type prepared struct {
 	input     any
 	safe      bool
 	interrupt runtime.InterruptBehavior
+	// cancelsSiblings is the tool's CancelsSiblingsOnError trait.
+	cancelsSiblings bool
 	// early, when set, is the call's final failure, known before it runs
 	// (unknown tool, invalid input).
 	early   *outcome
@@ -60,7 +62,8 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 	}
 	p.input = input
 	p.safe = isSafe(tool, input)
-	p.interrupt = interruptBehavior(tool)
+	p.interrupt = interruptBehavior(tool, input)
+	p.cancelsSiblings = cancelsSiblings(tool)
 	return p
 }
 
@@ -110,13 +113,24 @@ func isSafe(tool runtime.Tool, input any) (safe bool) {
 	return tool.IsConcurrencySafe(input)
 }
 
-func interruptBehavior(tool runtime.Tool) (b runtime.InterruptBehavior) {
+func interruptBehavior(tool runtime.Tool, input any) (b runtime.InterruptBehavior) {
 	defer func() {
 		if recover() != nil {
 			b = runtime.InterruptBlock
 		}
 	}()
-	return tool.InterruptBehavior()
+	return tool.InterruptBehavior(input)
+}
+
+// cancelsSiblings reports the tool's CancelsSiblingsOnError trait; a
+// panicking Traits cancels nothing.
+func cancelsSiblings(tool runtime.Tool) (yes bool) {
+	defer func() {
+		if recover() != nil {
+			yes = false
+		}
+	}()
+	return tool.Traits().CancelsSiblingsOnError
 }
 
 // describe is the short description of a call used in sibling-error

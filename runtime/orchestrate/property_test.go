@@ -152,7 +152,7 @@ func mustJSON(v any) string {
 func checkMix(m mix) (problems []string) {
 	w := &mixWorld{mon: tooltest.NewMonitor(), seen: map[string]int{}}
 	sim := func(name string, safe bool, ib rt.InterruptBehavior) rt.Tool {
-		return &tooltest.Sim{ToolName: name, Safe: safe, Interrupt: ib, Monitor: w.mon, OnCall: w.onCall}
+		return &tooltest.Sim{ToolName: name, Safe: safe, Interrupt: ib, Monitor: w.mon, OnCall: w.onCall, CancelsSiblings: name == "Bash"}
 	}
 	ex := &orchestrate.Executor{MaxConcurrency: m.limit, Tools: []rt.Tool{
 		sim("Safe", true, rt.InterruptBlock), sim("Unsafe", false, rt.InterruptBlock), sim("Bash", false, rt.InterruptCancel),

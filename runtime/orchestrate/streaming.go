@@ -493,8 +493,8 @@ func (c *tracked) progressFunc(s *StreamingExecutor) func(any) {
 	return func(p any) { s.onProgress(c, p) }
 }
 
-// finish records c's outcome: completed, modifier pending, and the Bash
-// rule. Callers hold s.mu.
+// finish records c's outcome: completed, modifier pending, and sibling
+// cancellation when c's tool declares CancelsSiblingsOnError. Callers hold s.mu.
 func (s *StreamingExecutor) finish(c *tracked, o *outcome, now time.Time) {
 	c.out, c.end, c.state = o, now, StateCompleted
 	if !s.discarded {
@@ -503,7 +503,7 @@ func (s *StreamingExecutor) finish(c *tracked, o *outcome, now time.Time) {
 	if o.modifier != nil {
 		s.pending = append(s.pending, c)
 	}
-	if s.siblingCancel && s.sibling == nil && o.res.IsError && c.toolName == "Bash" &&
+	if s.siblingCancel && s.sibling == nil && o.res.IsError && c.cancelsSiblings &&
 		o.kind != OutcomeRejected && o.kind != OutcomeSiblingError && o.kind != OutcomeInterrupted &&
 		o.kind != OutcomeCancelled && o.kind != OutcomeDiscarded {
 		s.sibling = &SiblingError{Desc: c.describe()}

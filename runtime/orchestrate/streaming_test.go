@@ -76,7 +76,7 @@ var _ = Describe("the streaming path", func() {
 		ex = &orchestrate.Executor{Tools: []runtime.Tool{
 			&tooltest.Sim{ToolName: "Read", Safe: true, Monitor: mon, OnCall: g.onCall, Interrupt: runtime.InterruptCancel},
 			&tooltest.Sim{ToolName: "Grep", Safe: true, Monitor: mon, OnCall: g.onCall},
-			&tooltest.Sim{ToolName: "Bash", Monitor: mon, OnCall: g.onCall, Interrupt: runtime.InterruptCancel},
+			&tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, Monitor: mon, OnCall: g.onCall, Interrupt: runtime.InterruptCancel},
 			&tooltest.Sim{ToolName: "SafeBash", Safe: true, Monitor: mon, OnCall: g.onCall},
 			&tooltest.Sim{ToolName: "Edit", Monitor: mon, OnCall: g.onCall},
 		}}

@@ -28,7 +28,7 @@ func (f *fakeTool) InputSchema() json.RawMessage { return json.RawMessage(`{"typ
 func (f *fakeTool) IsEnabled() bool              { return !f.disabled }
 func (f *fakeTool) ShouldDefer() bool            { return false }
 func (f *fakeTool) AlwaysLoad() bool             { return false }
-func (f *fakeTool) InterruptBehavior() runtime.InterruptBehavior {
+func (f *fakeTool) InterruptBehavior(any) runtime.InterruptBehavior {
 	return runtime.InterruptBlock
 }
 func (f *fakeTool) Traits() runtime.Traits                  { return runtime.Traits{} }

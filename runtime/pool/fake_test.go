@@ -37,7 +37,7 @@ func (t *tool) InputSchema() json.RawMessage {
 func (t *tool) IsEnabled() bool   { return !t.disabled }
 func (t *tool) ShouldDefer() bool { return t.deferFlag || strings.HasPrefix(t.name, "mcp__") }
 func (t *tool) AlwaysLoad() bool  { return t.alwaysLoad }
-func (t *tool) InterruptBehavior() runtime.InterruptBehavior {
+func (t *tool) InterruptBehavior(any) runtime.InterruptBehavior {
 	return runtime.InterruptBlock
 }
 func (t *tool) Traits() runtime.Traits                  { return runtime.Traits{} }

@@ -23,7 +23,7 @@ import (
 
 var (
 	readTool = &tooltest.Sim{ToolName: "Read", Safe: true, ReadOnly: true}
-	bashTool = &tooltest.Sim{ToolName: "Bash", Safe: true}
+	bashTool = &tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, Safe: true}
 	editTool = &tooltest.Sim{ToolName: "Edit"}
 )
 

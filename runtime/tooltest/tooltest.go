@@ -77,6 +77,9 @@ type Sim struct {
 	ReadOnly bool
 	// Interrupt is the interrupt behaviour.
 	Interrupt rt.InterruptBehavior
+	// CancelsSiblings makes an error result cancel the call's siblings,
+	// as Bash's does (Traits.CancelsSiblingsOnError).
+	CancelsSiblings bool
 	// Default is merged into every decoded input (input fields win).
 	Default Input
 	// Permission is the tool's own CheckPermissions answer.
@@ -122,13 +125,15 @@ func (s *Sim) ShouldDefer() bool { return false }
 func (s *Sim) AlwaysLoad() bool { return false }
 
 // InterruptBehavior returns Interrupt.
-func (s *Sim) InterruptBehavior() rt.InterruptBehavior { return s.Interrupt }
+func (s *Sim) InterruptBehavior(any) rt.InterruptBehavior { return s.Interrupt }
 
 // Traits reports the static flags.
 func (s *Sim) Traits() rt.Traits {
 	return rt.Traits{
-		ReadOnly:        rt.Flag{Value: s.ReadOnly},
-		ConcurrencySafe: rt.Flag{Value: s.Safe, InputDependent: true},
+		ReadOnly:               rt.Flag{Value: s.ReadOnly},
+		ConcurrencySafe:        rt.Flag{Value: s.Safe, InputDependent: true},
+		Interrupt:              s.Interrupt,
+		CancelsSiblingsOnError: s.CancelsSiblings,
 	}
 }
 
@@ -404,7 +409,7 @@ func (n *NoOp) ShouldDefer() bool { return false }
 func (n *NoOp) AlwaysLoad() bool { return false }
 
 // InterruptBehavior is cancel.
-func (n *NoOp) InterruptBehavior() rt.InterruptBehavior { return rt.InterruptCancel }
+func (n *NoOp) InterruptBehavior(any) rt.InterruptBehavior { return rt.InterruptCancel }
 
 // Traits reports Safe.
 func (n *NoOp) Traits() rt.Traits {

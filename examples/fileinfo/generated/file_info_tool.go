@@ -66,12 +66,7 @@ func (*FileInfoTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*FileInfoTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*FileInfoTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{Value: true},
@@ -141,6 +136,11 @@ func (*FileInfoTool) IsReadOnly(input any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*FileInfoTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*FileInfoTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -66,12 +66,7 @@ func (*EverythingTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*EverythingTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*EverythingTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{InputDependent: true},
@@ -148,6 +143,11 @@ func (*EverythingTool) IsDestructive(input any) bool {
 		return false
 	}
 	return true
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*EverythingTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -66,16 +66,12 @@ func (*FileReadTool) AlwaysLoad() bool {
 	return false
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*FileReadTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptCancel
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*FileReadTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
+		Interrupt:       runtime.InterruptCancel,
 		ReadOnly:        runtime.Flag{Value: true},
 	}
 }
@@ -137,6 +133,14 @@ func (*FileReadTool) IsReadOnly(input any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*FileReadTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*FileReadTool) InterruptBehavior(input any) runtime.InterruptBehavior {
+	if _, ok := input.(*tooldefs.FileReadInput); !ok {
+		return runtime.InterruptBlock
+	}
+	return runtime.InterruptCancel
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -67,12 +67,7 @@ func (*FinderTool) AlwaysLoad() bool {
 	return true
 }
 
-// InterruptBehavior says what a user interrupt does to a running call.
-func (*FinderTool) InterruptBehavior() runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// Traits describes the scheduling flags statically.
+// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*FinderTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
@@ -132,6 +127,11 @@ func (*FinderTool) IsReadOnly(_ any) bool {
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
 func (*FinderTool) IsDestructive(_ any) bool {
 	return false
+}
+
+// InterruptBehavior says what a user interrupt does to this call while it runs.
+func (*FinderTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
+	return runtime.InterruptBlock
 }
 
 // UserFacingName is the name shown to the user for this call.
