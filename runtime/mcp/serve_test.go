@@ -38,11 +38,11 @@ func (f *fakeTool) InputSchema() json.RawMessage {
 	}
 	return json.RawMessage(`{"type":"object","properties":{"msg":{"type":"string"}},"required":["msg"],"additionalProperties":false}`)
 }
-func (f *fakeTool) IsEnabled() bool                              { return !f.disabled }
-func (f *fakeTool) ShouldDefer() bool                            { return false }
-func (f *fakeTool) AlwaysLoad() bool                             { return false }
+func (f *fakeTool) IsEnabled() bool                                 { return !f.disabled }
+func (f *fakeTool) ShouldDefer() bool                               { return false }
+func (f *fakeTool) AlwaysLoad() bool                                { return false }
 func (f *fakeTool) InterruptBehavior(any) runtime.InterruptBehavior { return runtime.InterruptBlock }
-func (f *fakeTool) Traits() runtime.Traits                       { return f.traits }
+func (f *fakeTool) Traits() runtime.Traits                          { return f.traits }
 func (f *fakeTool) Decode(raw json.RawMessage) (any, error) {
 	var in map[string]any
 	if err := json.Unmarshal(raw, &in); err != nil {
