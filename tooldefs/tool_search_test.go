@@ -21,13 +21,13 @@ var _ = Describe("ToolSearch", func() {
 
 	BeforeEach(func() {
 		tc = runtime.NewToolContext(GinkgoT().TempDir())
-		base := []runtime.Tool{&tooltest.Sim{ToolName: "Read"}, &tooltest.Sim{ToolName: pool.ToolSearchName}}
+		base := []runtime.Tool{&tooltest.Sim{ToolName: "Read"}, &tooltest.Sim{ToolName: "ToolSearch"}}
 		mcp := []runtime.Tool{
 			&tooltest.Sim{ToolName: "mcp__github__create_issue"},
 			&tooltest.Sim{ToolName: "mcp__github__list_issues"},
 			&tooltest.Sim{ToolName: "mcp__slack__send_message"},
 		}
-		p = pool.Assemble(base, mcp, pool.Options{})
+		p = pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch"})
 		pool.Provide(tc, p)
 	})
 
@@ -71,7 +71,7 @@ var _ = Describe("ToolSearch", func() {
 		n := pool.EstimateTokens(ts)
 		GinkgoWriter.Printf("ToolSearch definition: %d tokens (estimate)\n", n)
 		Expect(n).To(BeNumerically("<", 500))
-		Expect(pool.Deferrable(ts)).To(BeFalse())
+		Expect(p.Deferrable(ts)).To(BeFalse())
 	})
 
 	It("says so when the session has no pool", func() {

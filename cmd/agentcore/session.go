@@ -38,6 +38,13 @@ func (f *sessionFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.simple, "simple", false, "simple mode: only the Bash, Read and Edit built-ins")
 }
 
+// The Claude Code defaults the pool is assembled with: simple mode keeps
+// Bash, Edit and Read; ToolSearch loads deferred tools.
+var (
+	simpleModeTools = []string{"Bash", "Edit", "Read"}
+	searchTool      = "ToolSearch"
+)
+
 // session is what one command run needs to run tools: the permission
 // engine, the MCP servers, the assembled pool and the tool context.
 type session struct {
@@ -93,19 +100,16 @@ func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*sess
 		return nil, err
 	}
 	base := generated.AllBaseTools()
-	engine.NormalizeAliases(func(name string) (string, bool) {
-		if t := runtime.Lookup(base, name); t != nil {
-			return t.Name(), true
-		}
-		return "", false
-	})
+	engine.UseTools(base)
 	tc := runtime.NewToolContext(cwd)
 	tc.WorkingDirs = engine.WorkingDirs(tc)
 	s := &session{Engine: engine, MCP: mgr, Context: tc, base: base, poolOpts: pool.Options{
-		Simple:   f.simple,
-		DenyTool: engine.DeniesTool,
-		Defer:    mode,
-		Pending:  mgr,
+		Simple:      f.simple,
+		SimpleTools: simpleModeTools,
+		SearchTool:  searchTool,
+		DenyTool:    engine.DeniesTool,
+		Defer:       mode,
+		Pending:     mgr,
 	}}
 	s.assemble(mgr.Tools())
 	return s, nil

@@ -13,7 +13,7 @@ import (
 
 // toolSearch stands in for the generated ToolSearch tool: the pool defers
 // nothing without one.
-var toolSearch = []runtime.Tool{&fakeTool{name: pool.ToolSearchName}}
+var toolSearch = []runtime.Tool{&fakeTool{name: "ToolSearch"}}
 
 // These specs check the MCP tools against the pool and ToolSearch, the
 // way the CLI assembles them (issue 5, "Done means").
@@ -23,7 +23,7 @@ var _ = Describe("MCP tools in the pool", func() {
 			"alpha": stdio(bins.Tool), "crashy": stdio(bins.Crash), "docs": stdio(bins.Resource),
 		}, mcp.Options{})
 		waitAll(m)
-		p := pool.Assemble(toolSearch, m.Tools(), pool.Options{Pending: m})
+		p := pool.Assemble(toolSearch, m.Tools(), pool.Options{SearchTool: "ToolSearch", Pending: m})
 
 		Expect(p.IsDeferred("mcp__alpha__echo")).To(BeTrue())
 		Expect(p.IsDeferred("mcp__crashy__pid")).To(BeTrue())
@@ -49,7 +49,7 @@ var _ = Describe("MCP tools in the pool", func() {
 		slow := stdio(bins.Slow)
 		slow.Env = map[string]string{"SLOW_GATE": filepath.Join(GinkgoT().TempDir(), "never")}
 		m := start(map[string]mcp.ServerConfig{"slow": slow}, mcp.Options{})
-		p := pool.Assemble(toolSearch, m.Tools(), pool.Options{Pending: m})
+		p := pool.Assemble(toolSearch, m.Tools(), pool.Options{SearchTool: "ToolSearch", Pending: m})
 		res, err := pool.Search(p, "say hello", 5)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Matches).To(BeEmpty())

@@ -50,11 +50,12 @@
 // whenever nothing is executing, so no call ever sees the context change
 // under it.
 //
-// When a Bash call errors, its running and queued siblings (and calls added
-// later) are cancelled and get "Cancelled: parallel tool call Bash(<summary>)
-// errored"; other tools' errors stay local. Any is_error result of Bash
-// counts (a failed command, invalid input, a panic, a timeout), except a
-// denied permission or the Bash call's own cancellation. Discard drops the run: nothing not yet yielded comes out.
+// When a call of a tool whose Traits declare CancelsSiblingsOnError (Bash,
+// as in Claude Code) errors, its running and queued siblings (and calls
+// added later) are cancelled and get "Cancelled: parallel tool call
+// Bash(<summary>) errored"; other tools' errors stay local. Any is_error
+// result of such a tool counts (a failed command, invalid input, a panic,
+// a timeout), except a denied permission or the call's own cancellation. Discard drops the run: nothing not yet yielded comes out.
 // Interrupt stops running tools whose InterruptBehavior is cancel, lets
 // block tools finish, and starts nothing more.
 //

@@ -114,7 +114,8 @@ const (
 	OutcomePanic
 	// OutcomeTimeout: the call outlived Executor.CallTimeout.
 	OutcomeTimeout
-	// OutcomeSiblingError: a parallel Bash call errored and cancelled it.
+	// OutcomeSiblingError: a parallel call of a tool that cancels its
+	// siblings on error (Bash) errored and cancelled it.
 	OutcomeSiblingError
 	// OutcomeInterrupted: the user interrupted it.
 	OutcomeInterrupted
@@ -218,8 +219,8 @@ var (
 	ErrClosed = errors.New("orchestrate: no more calls may be added (closed or discarded)")
 )
 
-// SiblingError is the cause of calls cancelled because a parallel Bash call
-// errored.
+// SiblingError is the cause of calls cancelled because a parallel call of
+// a tool declaring CancelsSiblingsOnError (Bash) errored.
 type SiblingError struct {
 	// Desc describes the failed call, e.g. "Bash(npm test)".
 	Desc string

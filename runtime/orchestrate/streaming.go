@@ -20,7 +20,8 @@ type StreamingExecutor struct {
 	e     *Executor
 	tc    *runtime.ToolContext
 	limit int
-	// siblingCancel enables the Bash-error rule (streaming path only).
+	// siblingCancel enables sibling cancellation by tools that declare
+	// CancelsSiblingsOnError (streaming path only).
 	siblingCancel bool
 
 	turnCtx     context.Context

@@ -53,6 +53,10 @@ type Config struct {
 	Files []SettingsFile
 	// Asker answers "ask" in CanUseTool; nil denies (NonInteractive).
 	Asker Asker
+	// Tools are the session's tools, as UseTools takes them. Without
+	// them a rule governs only the tool it names: Read(./secrets/**)
+	// would not stop Grep.
+	Tools []runtime.Tool
 }
 
 // Engine is the permission pipeline of one session. It is safe for
@@ -68,6 +72,9 @@ type Engine struct {
 	files    []SettingsFile
 	asker    Asker
 	askMu    sync.Mutex
+	// families maps a tool name or alias to the permission family its
+	// rules govern (UseTools).
+	families map[string]runtime.PermissionFamily
 }
 
 // NewEngine builds an engine from explicit values.
@@ -117,7 +124,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 		dirs = append(dirs, d)
 	}
-	return &Engine{
+	e := &Engine{
 		mode:     mode,
 		rules:    append([]Rule(nil), cfg.Rules...),
 		base:     pathBase{root: root, cwd: cwd, home: cfg.Home},
@@ -125,7 +132,9 @@ func NewEngine(cfg Config) (*Engine, error) {
 		settings: cfg.Settings,
 		files:    cfg.Files,
 		asker:    cfg.Asker,
-	}, nil
+	}
+	e.UseTools(cfg.Tools)
+	return e, nil
 }
 
 // Load builds the session's engine from the settings files and flags.
@@ -272,19 +281,57 @@ func (e *Engine) AddSessionRule(r Rule) {
 	e.session = append(e.session, r)
 }
 
-// NormalizeAliases rewrites rule tool names that are aliases to the
-// tools' names; lookup returns the name for an alias, ok=false for an
-// unknown name. (Matching also accepts aliases; this is for listings.)
-func (e *Engine) NormalizeAliases(lookup func(name string) (string, bool)) {
+// UseTools tells the engine the session's tools. Rules naming a tool by
+// an alias are rewritten to its name (matching accepts aliases anyway;
+// this is for listings), and each tool's Traits().PermissionFamily
+// decides which other tools' calls its rules govern: Read declares
+// read-path, so Read(./secrets/**) also stops Grep reading ./secrets.
+// Call it again when the tools change; the last call wins.
+func (e *Engine) UseTools(tools []runtime.Tool) {
+	families := map[string]runtime.PermissionFamily{}
+	names := map[string]string{}
+	for _, t := range tools {
+		name, aliases, fam, ok := describeTool(t)
+		if !ok {
+			continue
+		}
+		for _, n := range append([]string{name}, aliases...) {
+			if _, dup := names[n]; !dup {
+				names[n] = name
+				if fam != runtime.FamilyNone {
+					families[n] = fam
+				}
+			}
+		}
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.families = families
 	for _, rs := range [][]Rule{e.rules, e.session} {
 		for i := range rs {
-			if n, ok := lookup(rs[i].Tool); ok {
+			if n, ok := names[rs[i].Tool]; ok {
 				rs[i].Tool = n
 			}
 		}
 	}
+}
+
+// describeTool reads what UseTools needs of t; ok is false when t
+// panics.
+func describeTool(t runtime.Tool) (name string, aliases []string, fam runtime.PermissionFamily, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return t.Name(), t.Aliases(), t.Traits().PermissionFamily, true
+}
+
+// family is the permission family rules naming tool govern.
+func (e *Engine) family(tool string) runtime.PermissionFamily {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.families[tool]
 }
 
 // DeniesTool reports whether a blanket deny rule (Bash, Bash(*),
@@ -519,7 +566,8 @@ func (c *call) autoRead() bool {
 
 // argsStayInside reports, for a shell line, whether every path-like
 // argument (absolute, ~, or containing a slash or "..") lies inside the
-// working directories and no Read deny rule names it, so "cat
+// working directories and no deny rule of the read-path family (Read's)
+// names it, so "cat
 // ~/.ssh/id_rsa" is not auto-allowed as read-only. Other targets pass.
 func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 	if c.target.Kind != runtime.TargetCommand {
@@ -547,7 +595,7 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 				return false
 			}
 			for _, r := range rules {
-				if r.Behavior == runtime.Deny && r.Tool == "Read" && !r.Whole() &&
+				if r.Behavior == runtime.Deny && e.family(r.Tool) == runtime.FamilyReadPath && !r.Whole() &&
 					(matchPath(r.Content, p, e.base) || matchPath(r.Content, resolved, e.base)) {
 					return false
 				}
@@ -572,29 +620,25 @@ func (c *call) describeTarget() string {
 	return ""
 }
 
-// applies reports whether the rule concerns the call's tool. Read and
-// Edit path rules apply to every tool that reads or writes files; an Edit
-// allow rule also allows reading.
-func (c *call) applies(r Rule) bool {
+// applies reports whether the rule concerns the call's tool: the rule
+// names it, or the rule's tool declares a permission family the call
+// belongs to (Read's path rules apply to every tool that reads a path,
+// Edit's to every tool that writes one, and an Edit allow rule also
+// allows reading). A blanket rule (Read, Edit) governs its tool only.
+func (e *Engine) applies(r Rule, c *call) bool {
 	if r.matchesToolName(c.tool) {
 		return true
 	}
-	if c.target.Kind != runtime.TargetPath || r.Whole() {
+	if r.Whole() {
 		return false
 	}
-	switch r.Tool {
-	case "Read":
-		return !c.target.Writes
-	case "Edit":
-		return c.target.Writes || r.Behavior == runtime.Allow
-	}
-	return false
+	return e.family(r.Tool).Covers(c.target, r.Behavior == runtime.Allow)
 }
 
 // matches reports whether a deny or ask rule matches the call: for a
 // shell line, any simple command in any of its forms.
 func (e *Engine) matches(r Rule, c *call) bool {
-	if !c.applies(r) {
+	if !e.applies(r, c) {
 		return false
 	}
 	if r.Whole() {
@@ -626,7 +670,7 @@ func (e *Engine) matches(r Rule, c *call) bool {
 func (e *Engine) allowed(rules []Rule, c *call) bool {
 	var allows []Rule
 	for _, r := range rules {
-		if r.Behavior == runtime.Allow && c.applies(r) {
+		if r.Behavior == runtime.Allow && e.applies(r, c) {
 			if r.Whole() {
 				return true
 			}

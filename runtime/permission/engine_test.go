@@ -24,7 +24,7 @@ var _ = Describe("Engine", func() {
 
 	newEngine := func(mode permission.Mode, allow, deny, ask []string, addDirs ...string) *permission.Engine {
 		e, err := permission.NewEngine(permission.Config{
-			Cwd: work, Home: home, Mode: mode, Rules: mustRules(allow, deny, ask), AddDirs: addDirs,
+			Cwd: work, Home: home, Mode: mode, Rules: mustRules(allow, deny, ask), AddDirs: addDirs, Tools: sessionTools(),
 		})
 		Expect(err).NotTo(HaveOccurred())
 		return e
@@ -310,13 +310,29 @@ var _ = Describe("Engine", func() {
 		It("normalises aliases: a rule naming an alias applies to the tool", func() {
 			e := newEngine("", nil, []string{"Shell(rm:*)"}, nil)
 			Expect(check(e, bashTool(), "rm x").Behavior).To(Equal(runtime.Deny))
-			e.NormalizeAliases(func(n string) (string, bool) {
-				if n == "Shell" {
-					return "Bash", true
-				}
-				return "", false
-			})
-			Expect(e.Rules()[0].String()).To(Equal("Bash(rm:*)"))
+			Expect(e.Rules()[0].String()).To(Equal("Bash(rm:*)"), "Config.Tools normalised the alias")
+			raw, err := permission.NewEngine(permission.Config{Cwd: work, Home: home, Rules: mustRules(nil, []string{"Shell(rm:*)"}, nil)})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(raw.Rules()[0].String()).To(Equal("Shell(rm:*)"))
+			raw.UseTools([]runtime.Tool{bashTool()})
+			Expect(raw.Rules()[0].String()).To(Equal("Bash(rm:*)"))
+		})
+		It("lets path rules govern other tools by the family their tool declares, not by its name", func() {
+			rules := mustRules(nil, []string{"Peek(./secret/**)", "Scribble(./locked/**)"}, nil)
+			peek := &fakeTool{name: "Peek", kind: runtime.TargetPath, readOnly: true, family: runtime.FamilyReadPath}
+			scribble := &fakeTool{name: "Scribble", kind: runtime.TargetPath, writes: true, family: runtime.FamilyEditPath}
+			e, err := permission.NewEngine(permission.Config{Cwd: work, Home: home, Rules: rules, Tools: []runtime.Tool{peek, scribble, grepTool(), writeTool()}})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(check(e, grepTool(), "secret/key").Behavior).To(Equal(runtime.Deny))
+			Expect(check(e, writeTool(), "locked/x").Behavior).To(Equal(runtime.Deny))
+			Expect(check(e, grepTool(), "locked/x").Behavior).NotTo(Equal(runtime.Deny), "an edit-path deny does not stop reads")
+			Expect(check(e, writeTool(), "secret/key").Behavior).NotTo(Equal(runtime.Deny), "a read-path deny does not stop writes")
+
+			alone, err := permission.NewEngine(permission.Config{Cwd: work, Home: home, Rules: mustRules(nil, []string{"Read(./secret/**)"}, nil)})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(check(alone, grepTool(), "secret/key").Behavior).NotTo(Equal(runtime.Deny), "without the session's tools a rule governs only its own tool")
+			alone.UseTools(sessionTools())
+			Expect(check(alone, grepTool(), "secret/key").Behavior).To(Equal(runtime.Deny))
 		})
 		DescribeTable("blanket deny rules remove tools",
 			func(rule string, name string, want bool) {

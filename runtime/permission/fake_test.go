@@ -18,6 +18,7 @@ type fakeTool struct {
 	own      runtime.PermissionDecision
 	panics   bool
 	disabled bool
+	family   runtime.PermissionFamily
 }
 
 func (f *fakeTool) Name() string                 { return f.name }
@@ -31,7 +32,7 @@ func (f *fakeTool) AlwaysLoad() bool             { return false }
 func (f *fakeTool) InterruptBehavior(any) runtime.InterruptBehavior {
 	return runtime.InterruptBlock
 }
-func (f *fakeTool) Traits() runtime.Traits                  { return runtime.Traits{} }
+func (f *fakeTool) Traits() runtime.Traits                  { return runtime.Traits{PermissionFamily: f.family} }
 func (f *fakeTool) Decode(raw json.RawMessage) (any, error) { return string(raw), nil }
 func (f *fakeTool) ValidateInput(context.Context, any, *runtime.ToolContext) error {
 	return nil
@@ -61,20 +62,26 @@ func (f *fakeTool) RenderError(any, error) string           { return "" }
 func (f *fakeTool) RenderGrouped([]any) string              { return "" }
 
 func bashTool() *fakeTool {
-	return &fakeTool{name: "Bash", aliases: []string{"Shell"}, kind: runtime.TargetCommand}
+	return &fakeTool{name: "Bash", aliases: []string{"Shell"}, kind: runtime.TargetCommand, family: runtime.FamilyCommand}
 }
 func readTool() *fakeTool {
-	return &fakeTool{name: "Read", kind: runtime.TargetPath, readOnly: true}
+	return &fakeTool{name: "Read", kind: runtime.TargetPath, readOnly: true, family: runtime.FamilyReadPath}
 }
 func grepTool() *fakeTool {
 	return &fakeTool{name: "Grep", kind: runtime.TargetPath, readOnly: true}
 }
 func editTool() *fakeTool {
-	return &fakeTool{name: "Edit", kind: runtime.TargetPath, writes: true}
+	return &fakeTool{name: "Edit", kind: runtime.TargetPath, writes: true, family: runtime.FamilyEditPath}
 }
 func writeTool() *fakeTool {
 	return &fakeTool{name: "Write", kind: runtime.TargetPath, writes: true}
 }
 func fetchTool() *fakeTool {
-	return &fakeTool{name: "WebFetch", kind: runtime.TargetURL, readOnly: true}
+	return &fakeTool{name: "WebFetch", kind: runtime.TargetURL, readOnly: true, family: runtime.FamilyURL}
+}
+
+// sessionTools are the fakes of the built-ins whose families the engine
+// learns (Config.Tools).
+func sessionTools() []runtime.Tool {
+	return []runtime.Tool{bashTool(), readTool(), grepTool(), editTool(), writeTool(), fetchTool()}
 }

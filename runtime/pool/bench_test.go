@@ -29,7 +29,7 @@ func BenchmarkAssemble(b *testing.B) {
 	base, mcp := benchTools()
 	b.ReportAllocs()
 	for b.Loop() {
-		pool.Assemble(base, mcp, pool.Options{})
+		pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch"})
 	}
 }
 
@@ -37,7 +37,7 @@ func BenchmarkAssemble(b *testing.B) {
 // deferred tools.
 func BenchmarkSearchKeywords(b *testing.B) {
 	base, mcp := benchTools()
-	p := pool.Assemble(base, mcp, pool.Options{})
+	p := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch"})
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := pool.Search(p, "server3 update records", 5); err != nil {

@@ -21,8 +21,9 @@ func ExampleAssemble() {
 	base := named("Read", "Bash", "ToolSearch", "Write")
 	mcp := named("mcp__github__list_issues", "mcp__github__create_issue")
 	p := pool.Assemble(base, mcp, pool.Options{
-		Defer:    mode,
-		DenyTool: func(t runtime.Tool) bool { return t.Name() == "Write" }, // engine.DeniesTool
+		SearchTool: "ToolSearch",
+		Defer:      mode,
+		DenyTool:   func(t runtime.Tool) bool { return t.Name() == "Write" }, // engine.DeniesTool
 	})
 
 	tc := runtime.NewToolContext(".")

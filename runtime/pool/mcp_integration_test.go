@@ -50,8 +50,8 @@ var _ = Describe("with real MCP servers", Label("mcp", "slow"), Ordered, func() 
 		})
 		Eventually(m.PendingServers).WithTimeout(60 * time.Second).WithPolling(20 * time.Millisecond).Should(Equal([]string{"slow"}))
 
-		base := []runtime.Tool{&tool{name: "Bash"}, &tool{name: "Read"}, &tool{name: pool.ToolSearchName}}
-		p := pool.Assemble(base, m.Tools(), pool.Options{Pending: m})
+		base := []runtime.Tool{&tool{name: "Bash"}, &tool{name: "Read"}, &tool{name: "ToolSearch"}}
+		p := pool.Assemble(base, m.Tools(), pool.Options{SearchTool: "ToolSearch", Pending: m})
 		Expect(p.DeferredNames()).To(ContainElements("mcp__alpha__echo", "mcp__beta__delete_record", "mcp__alpha__weird_name_v2"))
 		for _, t := range p.Tools() {
 			if pool.IsMCP(t) && !t.AlwaysLoad() {
@@ -82,7 +82,7 @@ var _ = Describe("with real MCP servers", Label("mcp", "slow"), Ordered, func() 
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		Expect(m.Wait(ctx)).To(Succeed())
-		p = pool.Assemble(base, m.Tools(), pool.Options{Pending: m})
+		p = pool.Assemble(base, m.Tools(), pool.Options{SearchTool: "ToolSearch", Pending: m})
 		found := search("say hello")
 		Expect(found.Matches).To(Equal([]string{"mcp__slow__hello"}))
 		Expect(strings.Join(p.DeferredNames(), ",")).To(ContainSubstring("mcp__slow__hello"))

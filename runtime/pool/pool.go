@@ -34,19 +34,13 @@
 package pool
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
 )
-
-// ToolSearchName is the name of the deferred-discovery tool. It is never
-// deferred.
-const ToolSearchName = "ToolSearch"
-
-// SimpleModeTools are the only built-ins simple mode keeps.
-var SimpleModeTools = []string{"Bash", "Edit", "Read"}
 
 // DefaultContextWindow is the context window, in tokens, auto mode
 // measures against when Options.ContextWindow is zero.
@@ -60,9 +54,17 @@ type PendingServers interface {
 
 // Options steer Assemble.
 type Options struct {
-	// Simple keeps only Bash, Read and Edit among the built-ins (MCP tools
-	// are still added).
+	// Simple keeps only the built-ins named in SimpleTools (MCP tools are
+	// still added).
 	Simple bool
+	// SimpleTools are the built-ins simple mode keeps; Claude Code keeps
+	// Bash, Edit and Read.
+	SimpleTools []string
+	// SearchTool names the deferred-discovery tool (Claude Code's
+	// ToolSearch). It is never deferred, it is sent only while something
+	// is deferred, and without it in the pool nothing is deferred: a
+	// deferred tool could never be found.
+	SearchTool string
 	// DenyTool reports whether a blanket deny rule removes a tool
 	// (permission.Engine.DeniesTool); nil removes nothing.
 	DenyTool func(runtime.Tool) bool
@@ -84,6 +86,7 @@ type Pool struct {
 	mode     DeferMode
 	window   int
 	pending  PendingServers
+	search   string
 
 	docsOnce sync.Once
 	docs     map[runtime.Tool]toolDoc
@@ -123,7 +126,7 @@ func Assemble(base, mcp []runtime.Tool, opts Options) *Pool {
 		if t == nil {
 			continue
 		}
-		if opts.Simple && !IsMCP(t) && !slices.Contains(SimpleModeTools, t.Name()) {
+		if opts.Simple && !IsMCP(t) && !slices.Contains(opts.SimpleTools, t.Name()) {
 			continue
 		}
 		if keep(t) {
@@ -155,7 +158,7 @@ func Assemble(base, mcp []runtime.Tool, opts Options) *Pool {
 		seen[t.Name()] = true
 		tools = append(tools, t)
 	}
-	p := &Pool{tools: tools, mode: opts.Defer, window: opts.ContextWindow, pending: opts.Pending}
+	p := &Pool{tools: tools, mode: opts.Defer, window: opts.ContextWindow, pending: opts.Pending, search: opts.SearchTool}
 	if p.window <= 0 {
 		p.window = DefaultContextWindow
 	}
@@ -166,11 +169,11 @@ func Assemble(base, mcp []runtime.Tool, opts Options) *Pool {
 // IsMCP reports whether t is an MCP tool (its name starts with "mcp__").
 func IsMCP(t runtime.Tool) bool { return strings.HasPrefix(t.Name(), "mcp__") }
 
-// Deferrable reports whether t may be withheld until ToolSearch loads it:
-// ToolSearch never; a tool asking to always load never; MCP tools and
-// tools marked shouldDefer otherwise.
-func Deferrable(t runtime.Tool) bool {
-	if t.Name() == ToolSearchName || safeBool(t.AlwaysLoad) {
+// Deferrable reports whether t may be withheld until the search tool
+// loads it: the search tool never; a tool asking to always load never;
+// MCP tools and tools marked shouldDefer otherwise.
+func (p *Pool) Deferrable(t runtime.Tool) bool {
+	if t.Name() == p.search || safeBool(t.AlwaysLoad) {
 		return false
 	}
 	return IsMCP(t) || safeBool(t.ShouldDefer)
@@ -178,13 +181,13 @@ func Deferrable(t runtime.Tool) bool {
 
 func (p *Pool) decideDeferral() map[string]bool {
 	out := map[string]bool{}
-	if p.mode.Kind == DeferNever || runtime.Lookup(p.tools, ToolSearchName) == nil {
-		// Without ToolSearch a deferred tool could never be found.
+	if p.mode.Kind == DeferNever || p.search == "" || runtime.Lookup(p.tools, p.search) == nil {
+		// Without the search tool a deferred tool could never be found.
 		return out
 	}
 	var candidates []runtime.Tool
 	for _, t := range p.tools {
-		if Deferrable(t) {
+		if p.Deferrable(t) {
 			candidates = append(candidates, t)
 		}
 	}
@@ -235,13 +238,13 @@ func (p *Pool) DeferredNames() []string {
 
 // Sent returns the tools whose definitions go to the API this turn, in
 // pool order: every tool not deferred, plus the deferred tools loaded in
-// the conversation. ToolSearch is left out when nothing is deferred.
+// the conversation. The search tool is left out when nothing is deferred.
 func (p *Pool) Sent(loaded Loaded) []runtime.Tool {
 	var out []runtime.Tool
 	for _, t := range p.tools {
 		name := t.Name()
 		switch {
-		case name == ToolSearchName && len(p.deferred) == 0:
+		case name == p.search && len(p.deferred) == 0:
 		case p.deferred[name] && !loaded.Has(name):
 		default:
 			out = append(out, t)
@@ -260,7 +263,7 @@ func (p *Pool) DeferredPrompt() string {
 	}
 	var b strings.Builder
 	b.WriteString("<available-deferred-tools>\n")
-	b.WriteString("Load one with ToolSearch (\"select:<name>\" or keywords) before calling it.\n")
+	fmt.Fprintf(&b, "Load one with %s (\"select:<name>\" or keywords) before calling it.\n", p.search)
 	for _, n := range names {
 		b.WriteString(n)
 		b.WriteByte('\n')

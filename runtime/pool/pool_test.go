@@ -19,7 +19,7 @@ var _ = Describe("Assemble", func() {
 	It("sorts built-ins by name, then MCP tools by name", func() {
 		base := named("Write", "Bash", "Read", "mcp__z__late", "Agent")
 		mcp := named("mcp__b__two", "mcp__a__one", "mcp__b__one")
-		p := pool.Assemble(base, mcp, pool.Options{Defer: pool.DeferMode{Kind: pool.DeferNever}})
+		p := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch", Defer: pool.DeferMode{Kind: pool.DeferNever}})
 		Expect(names(p.Tools())).To(Equal([]string{
 			"Agent", "Bash", "Read", "Write",
 			"mcp__a__one", "mcp__b__one", "mcp__b__two", "mcp__z__late",
@@ -31,7 +31,7 @@ var _ = Describe("Assemble", func() {
 		fromMCP := &tool{name: "ListMcpResources", origin: "mcp"}
 		first := &tool{name: "mcp__a__x", origin: "first"}
 		second := &tool{name: "mcp__a__x", origin: "second"}
-		p := pool.Assemble([]runtime.Tool{builtin}, []runtime.Tool{fromMCP, first, second}, pool.Options{})
+		p := pool.Assemble([]runtime.Tool{builtin}, []runtime.Tool{fromMCP, first, second}, pool.Options{SearchTool: "ToolSearch"})
 		Expect(names(p.Tools())).To(Equal([]string{"ListMcpResources", "mcp__a__x"}))
 		Expect(p.Tools()[0].(*tool).origin).To(Equal("base"))
 		Expect(p.Tools()[1].(*tool).origin).To(Equal("first"))
@@ -39,7 +39,7 @@ var _ = Describe("Assemble", func() {
 
 	It("keeps only Bash, Read and Edit built-ins in simple mode", func() {
 		p := pool.Assemble(named("Bash", "Edit", "Glob", "Read", "Write", "ToolSearch"), named("mcp__a__x"),
-			pool.Options{Simple: true})
+			pool.Options{SearchTool: "ToolSearch", Simple: true, SimpleTools: []string{"Bash", "Edit", "Read"}})
 		Expect(names(p.Tools())).To(Equal([]string{"Bash", "Edit", "Read", "mcp__a__x"}))
 		// Without ToolSearch nothing can be deferred.
 		Expect(p.IsDeferred("mcp__a__x")).To(BeFalse())
@@ -49,13 +49,13 @@ var _ = Describe("Assemble", func() {
 		deny := func(t runtime.Tool) bool {
 			return t.Name() == "Bash" || strings.HasPrefix(t.Name(), "mcp__gh__")
 		}
-		p := pool.Assemble(named("Bash", "Read"), named("mcp__gh__a", "mcp__db__q"), pool.Options{DenyTool: deny})
+		p := pool.Assemble(named("Bash", "Read"), named("mcp__gh__a", "mcp__db__q"), pool.Options{SearchTool: "ToolSearch", DenyTool: deny})
 		Expect(names(p.Tools())).To(Equal([]string{"Read", "mcp__db__q"}))
 	})
 
 	It("drops disabled tools and nil entries", func() {
 		p := pool.Assemble([]runtime.Tool{&tool{name: "Read"}, nil, &tool{name: "TodoWrite", disabled: true}},
-			[]runtime.Tool{&tool{name: "mcp__a__x", disabled: true}}, pool.Options{})
+			[]runtime.Tool{&tool{name: "mcp__a__x", disabled: true}}, pool.Options{SearchTool: "ToolSearch"})
 		Expect(names(p.Tools())).To(Equal([]string{"Read"}))
 	})
 
@@ -77,13 +77,13 @@ var _ = Describe("Assemble", func() {
 			buf.WriteString(p.DeferredPrompt())
 			return buf.Bytes()
 		}
-		want := render(pool.Assemble(base, mcp, pool.Options{}))
+		want := render(pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch"}))
 		r := rand.New(rand.NewPCG(1, 2))
 		for i := 0; i < 50; i++ {
 			b, m := slices.Clone(base), slices.Clone(mcp)
 			r.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
 			r.Shuffle(len(m), func(i, j int) { m[i], m[j] = m[j], m[i] })
-			Expect(render(pool.Assemble(b, m, pool.Options{}))).To(Equal(want))
+			Expect(render(pool.Assemble(b, m, pool.Options{SearchTool: "ToolSearch"}))).To(Equal(want))
 		}
 	})
 })
@@ -103,20 +103,20 @@ var _ = Describe("deferral", func() {
 	})
 
 	It("always: defers MCP tools and shouldDefer tools, never ToolSearch or alwaysLoad", func() {
-		p := pool.Assemble(base, mcp, pool.Options{})
+		p := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch"})
 		Expect(p.DeferredNames()).To(Equal([]string{"NotebookEdit", "mcp__gh__create_issue", "mcp__gh__list_issues"}))
 		Expect(names(p.Sent(pool.Loaded{}))).To(Equal([]string{"Bash", "Read", "ToolSearch", "mcp__fs__read"}))
 		Expect(names(p.Deferred())).To(Equal([]string{"NotebookEdit", "mcp__gh__create_issue", "mcp__gh__list_issues"}))
 	})
 
 	It("sends loaded tools from then on", func() {
-		p := pool.Assemble(base, mcp, pool.Options{})
+		p := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch"})
 		loaded := pool.NewLoaded("mcp__gh__list_issues")
 		Expect(names(p.Sent(loaded))).To(Equal([]string{"Bash", "Read", "ToolSearch", "mcp__fs__read", "mcp__gh__list_issues"}))
 	})
 
 	It("never: sends everything and leaves ToolSearch out", func() {
-		p := pool.Assemble(base, mcp, pool.Options{Defer: pool.DeferMode{Kind: pool.DeferNever}})
+		p := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch", Defer: pool.DeferMode{Kind: pool.DeferNever}})
 		Expect(p.DeferredNames()).To(BeEmpty())
 		Expect(p.DeferredPrompt()).To(BeEmpty())
 		Expect(names(p.Sent(pool.Loaded{}))).NotTo(ContainElement("ToolSearch"))
@@ -126,16 +126,16 @@ var _ = Describe("deferral", func() {
 	It("auto: defers only past N% of the context window", func() {
 		tokens := pool.EstimateTokens(base[3], mcp[0], mcp[1])
 		// Just under the threshold: 10% of a window a little over 10× the tokens.
-		under := pool.Assemble(base, mcp, pool.Options{Defer: pool.DeferMode{Kind: pool.DeferAuto, Percent: 10}, ContextWindow: tokens*10 + 10})
+		under := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch", Defer: pool.DeferMode{Kind: pool.DeferAuto, Percent: 10}, ContextWindow: tokens*10 + 10})
 		Expect(under.DeferredNames()).To(BeEmpty())
-		over := pool.Assemble(base, mcp, pool.Options{Defer: pool.DeferMode{Kind: pool.DeferAuto, Percent: 10}, ContextWindow: tokens*10 - 10})
+		over := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch", Defer: pool.DeferMode{Kind: pool.DeferAuto, Percent: 10}, ContextWindow: tokens*10 - 10})
 		Expect(over.DeferredNames()).To(HaveLen(3))
 		// The default threshold is 10% of 200k tokens.
-		Expect(pool.Assemble(base, mcp, pool.Options{Defer: pool.DeferMode{Kind: pool.DeferAuto}}).DeferredNames()).To(BeEmpty())
+		Expect(pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch", Defer: pool.DeferMode{Kind: pool.DeferAuto}}).DeferredNames()).To(BeEmpty())
 	})
 
 	It("lists deferred names sorted in the prompt", func() {
-		p := pool.Assemble(base, mcp, pool.Options{})
+		p := pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch"})
 		Expect(p.DeferredPrompt()).To(HavePrefix("<available-deferred-tools>\n"))
 		Expect(p.DeferredPrompt()).To(ContainSubstring("NotebookEdit\nmcp__gh__create_issue\nmcp__gh__list_issues\n</available-deferred-tools>"))
 	})
@@ -209,7 +209,7 @@ var _ = Describe("Stats", func() {
 					`"body":{"type":"string","description":"Body in Markdown"}},"required":["owner","repo"]}`,
 			})
 		}
-		p := pool.Assemble(named("Bash", "Read", "ToolSearch"), mcp, pool.Options{})
+		p := pool.Assemble(named("Bash", "Read", "ToolSearch"), mcp, pool.Options{SearchTool: "ToolSearch"})
 		s := p.Stats()
 		Expect(s.Tools).To(Equal(8))
 		Expect(s.DeferredTools).To(Equal(5))
@@ -226,7 +226,7 @@ var _ = Describe("Stats", func() {
 
 var _ = Describe("Entries", func() {
 	It("describes each tool in pool order", func() {
-		p := pool.Assemble(named("Read", "ToolSearch"), []runtime.Tool{&tool{name: "mcp__a__x", hint: "do x"}, &tool{name: "mcp__a__y", alwaysLoad: true}}, pool.Options{})
+		p := pool.Assemble(named("Read", "ToolSearch"), []runtime.Tool{&tool{name: "mcp__a__x", hint: "do x"}, &tool{name: "mcp__a__y", alwaysLoad: true}}, pool.Options{SearchTool: "ToolSearch"})
 		es := p.Entries()
 		Expect(es).To(HaveLen(4))
 		Expect(es[2]).To(MatchFields(IgnoreExtras, Fields{"Name": Equal("mcp__a__x"), "MCP": BeTrue(), "Deferred": BeTrue(), "SearchHint": Equal("do x")}))

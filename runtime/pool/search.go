@@ -76,7 +76,7 @@ func (r SearchResult) Text() string {
 // maxResults ≤ 0 means DefaultMaxResults; select: is not capped.
 func Search(c Catalog, query string, maxResults int) (SearchResult, error) {
 	if c == nil {
-		return SearchResult{}, errors.New("ToolSearch has no tool pool to search; the runtime must register one with pool.Provide")
+		return SearchResult{}, errors.New("the tool search has no tool pool to search; the runtime must register one with pool.Provide")
 	}
 	q := strings.TrimSpace(query)
 	if q == "" {

@@ -28,7 +28,7 @@ var _ = Describe("Search", func() {
 			&tool{name: "mcp__db__run_query", desc: "Run a read-only SQL query against the database and return rows."},
 			&tool{name: "mcp__weather__forecast", desc: "Get the weather forecast for a city."},
 		}
-		p = pool.Assemble(base, mcp, pool.Options{Pending: pending{"jira", "confluence"}})
+		p = pool.Assemble(base, mcp, pool.Options{SearchTool: "ToolSearch", Pending: pending{"jira", "confluence"}})
 	})
 
 	search := func(q string, max int) pool.SearchResult {

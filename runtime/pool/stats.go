@@ -43,7 +43,7 @@ func (p *Pool) Stats() Stats {
 		DeferredTools: len(p.deferred),
 	}
 	for _, t := range p.tools {
-		if t.Name() != ToolSearchName {
+		if t.Name() != p.search {
 			s.AllTokens += EstimateTokens(t)
 		}
 		if p.deferred[t.Name()] {
@@ -53,7 +53,7 @@ func (p *Pool) Stats() Stats {
 	for _, t := range sent {
 		n := EstimateTokens(t)
 		s.DefinitionTokens += n
-		if t.Name() == ToolSearchName {
+		if t.Name() == p.search {
 			s.ToolSearchTokens = n
 		}
 	}
