@@ -71,6 +71,7 @@ func (*BashTool) Traits() runtime.Traits {
 		CancelsSiblingsOnError: true,
 		ConcurrencySafe:        runtime.Flag{InputDependent: true},
 		Destructive:            runtime.Flag{InputDependent: true},
+		InterruptDependent:     true,
 		PermissionFamily:       runtime.FamilyCommand,
 		ReadOnly:               runtime.Flag{InputDependent: true},
 	}
@@ -147,8 +148,12 @@ func (t *BashTool) IsDestructive(input any) bool {
 }
 
 // InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*BashTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
+func (t *BashTool) InterruptBehavior(input any) runtime.InterruptBehavior {
+	in, ok := input.(*tooldefs.BashInput)
+	if !ok {
+		return runtime.InterruptBlock
+	}
+	return t.def.InterruptBehavior(in)
 }
 
 // UserFacingName is the name shown to the user for this call.

@@ -186,6 +186,16 @@ func (Bash) IsConcurrencySafe(in *BashInput) bool { return classify.IsReadOnly(i
 // git reset --hard…).
 func (Bash) IsDestructive(in *BashInput) bool { return classify.IsDestructive(in.Command) }
 
+// InterruptBehavior lets a test suite or a build finish when the user
+// interrupts (its result is still worth having) and stops anything else at
+// once: an install, a download, a server, a sleep.
+func (Bash) InterruptBehavior(in *BashInput) runtime.InterruptBehavior {
+	if classify.FinishOnInterrupt(in.Command) {
+		return runtime.InterruptBlock
+	}
+	return runtime.InterruptCancel
+}
+
 // Call runs the command, in the background when asked.
 func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutput, error) {
 	tc := bashToolContext(ctx, c)

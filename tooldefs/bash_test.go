@@ -87,6 +87,13 @@ var _ = Describe("Bash tools", func() {
 	text := func(blocks []runtime.Block) string { return runtime.Result{Content: blocks}.Text() }
 
 	Describe("Bash", func() {
+		It("lets a test suite finish on interrupt and cancels anything else", func() {
+			Expect(bash.InterruptBehavior(&tooldefs.BashInput{Command: "go test ./..."})).To(Equal(runtime.InterruptBlock))
+			Expect(bash.InterruptBehavior(&tooldefs.BashInput{Command: "cd web && npm test"})).To(Equal(runtime.InterruptBlock))
+			Expect(bash.InterruptBehavior(&tooldefs.BashInput{Command: "npm install"})).To(Equal(runtime.InterruptCancel))
+			Expect(bash.InterruptBehavior(&tooldefs.BashInput{Command: "curl -sO https://example.com/x"})).To(Equal(runtime.InterruptCancel))
+		})
+
 		It("runs the command in a real bash and returns its output", func() {
 			_, out, err := run(&tooldefs.BashInput{Command: "echo hello; echo $0"})
 			Expect(err).NotTo(HaveOccurred())

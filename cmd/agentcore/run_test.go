@@ -206,7 +206,24 @@ var _ = Describe("agentcore run", func() {
 			Entry("no", "n", "I was not allowed.", false),
 		)
 
-		It("interrupts the turn on Ctrl+C, lets block calls run, and exits on a second Ctrl+C", func() {
+		It("interrupts the turn on Ctrl+C, lets a test suite run, and exits on a second Ctrl+C", func() {
+			dir := GinkgoT().TempDir()
+			Expect(os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\tsleep 30\n"), 0o644)).To(Succeed())
+			scn := `{"prompt":"wait"}
+{"blocks":[{"type":"text","text":"Testing."},{"type":"tool_use","id":"s","name":"Bash","input":{"command":"make test"}}]}
+{"blocks":[{"type":"text","text":"never reached"}]}`
+			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+			pane, keys := session(dir, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Bash(make test)"))
+			keys("C-c")
+			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Ctrl+C again to exit"))
+			Consistently(pane, time.Second, 100*time.Millisecond).ShouldNot(ContainSubstring("EXIT="), "a test suite blocks: it keeps running")
+			keys("C-c")
+			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=130"))
+			Expect(pane()).NotTo(ContainSubstring("never reached"))
+		})
+
+		It("stops a command that is not a test suite or a build at the first Ctrl+C", func() {
 			dir := GinkgoT().TempDir()
 			scn := `{"prompt":"wait"}
 {"blocks":[{"type":"text","text":"Sleeping."},{"type":"tool_use","id":"s","name":"Bash","input":{"command":"sleep 30"}}]}
@@ -215,10 +232,8 @@ var _ = Describe("agentcore run", func() {
 			pane, keys := session(dir, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions")
 			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Bash(sleep 30)"))
 			keys("C-c")
-			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Ctrl+C again to exit"))
-			Consistently(pane, time.Second, 100*time.Millisecond).ShouldNot(ContainSubstring("EXIT="), "Bash blocks: it keeps running")
-			keys("C-c")
 			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=130"))
+			Expect(pane()).To(ContainSubstring("interrupted by the user"))
 			Expect(pane()).NotTo(ContainSubstring("never reached"))
 		})
 	})

@@ -22,6 +22,13 @@ type toolInfo struct {
 	Destructive     bool     `json:"destructive"`
 	Enabled         bool     `json:"enabled"`
 	Deferred        bool     `json:"deferred"`
+	// Interrupt is "cancel" or "block": what a user interrupt does to a
+	// running call (the fail-closed answer when input-dependent).
+	Interrupt string `json:"interrupt"`
+	// CancelsSiblingsOnError: an error result cancels the parallel calls.
+	CancelsSiblingsOnError bool `json:"cancels_siblings_on_error"`
+	// PermissionFamily is the family of calls the tool's rules govern.
+	PermissionFamily string `json:"permission_family"`
 	// InputDependent says, per flag, whether the tool decides per input;
 	// for those flags the static field holds the fail-closed answer.
 	InputDependent inputDependence `json:"input_dependent"`
@@ -31,6 +38,7 @@ type inputDependence struct {
 	ReadOnly        bool `json:"read_only"`
 	ConcurrencySafe bool `json:"concurrency_safe"`
 	Destructive     bool `json:"destructive"`
+	Interrupt       bool `json:"interrupt"`
 }
 
 func describeTool(t runtime.Tool, deferred bool) toolInfo {
@@ -47,11 +55,15 @@ func describeTool(t runtime.Tool, deferred bool) toolInfo {
 		Destructive:     tr.Destructive.Value,
 		Enabled:         t.IsEnabled(),
 		Deferred:        deferred,
+		Interrupt:       tr.Interrupt.String(),
 		InputDependent: inputDependence{
 			ReadOnly:        tr.ReadOnly.InputDependent,
 			ConcurrencySafe: tr.ConcurrencySafe.InputDependent,
 			Destructive:     tr.Destructive.InputDependent,
+			Interrupt:       tr.InterruptDependent,
 		},
+		CancelsSiblingsOnError: tr.CancelsSiblingsOnError,
+		PermissionFamily:       tr.PermissionFamily.String(),
 	}
 }
 
@@ -63,8 +75,9 @@ func newToolsCmd() *cobra.Command {
 		Short: "List the tools the model would see, in pool order",
 		Long: `List the tool pool as the model would see it under the given permission mode,
 rules and MCP configuration: built-in tools sorted by name, then MCP tools.
-Each tool shows its scheduling flags; a flag marked "input" is decided per call
-(for example Bash is concurrency-safe only for read-only commands). Deferred
+Each tool shows its scheduling flags and what a user interrupt does to it; a
+value marked "input" is decided per call (Bash is concurrency-safe only for
+read-only commands, and lets only test suites and builds finish on interrupt). Deferred
 tools are not sent to the model until ToolSearch loads them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -84,13 +97,17 @@ tools are not sent to the model until ToolSearch loads them.`,
 				return enc.Encode(infos)
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 2, 2, ' ', 0)
-			fmt.Fprintln(w, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDESTRUCTIVE\tDEFERRED\tALIASES")
+			fmt.Fprintln(w, "NAME\tREAD-ONLY\tCONCURRENCY-SAFE\tDESTRUCTIVE\tINTERRUPT\tDEFERRED\tALIASES")
 			for _, in := range infos {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", in.Name,
+				interrupt := in.Interrupt
+				if in.InputDependent.Interrupt {
+					interrupt = "input"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.Name,
 					flagText(in.ReadOnly, in.InputDependent.ReadOnly),
 					flagText(in.ConcurrencySafe, in.InputDependent.ConcurrencySafe),
 					flagText(in.Destructive, in.InputDependent.Destructive),
-					yesNo(in.Deferred), strings.Join(in.Aliases, ","))
+					interrupt, yesNo(in.Deferred), strings.Join(in.Aliases, ","))
 			}
 			return w.Flush()
 		},
