@@ -8,7 +8,10 @@ tags_external :=
 tags_internal := internal
 tags_ant      := ant
 
-GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --keep-going --race --trace
+# --fail-on-empty fails a suite that runs no spec (a variant pass would
+# otherwise pass a package whose specs its tags all exclude); --require-suite
+# fails a package whose _test.go files never call RunSpecs.
+GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
 .PHONY: all generate check-generated build test test-% bench run vet clean
 

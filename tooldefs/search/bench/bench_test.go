@@ -15,13 +15,22 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
 )
 
-// goroot is $(go env GOROOT)/src, the large tree (~10k files).
-func goroot(b *testing.B) string {
+// gorootSrc is $(go env GOROOT)/src, the large tree (~10k files).
+func gorootSrc() (string, error) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src"), nil
+}
+
+// goroot is gorootSrc for a benchmark, which skips when go is missing.
+func goroot(b *testing.B) string {
+	src, err := gorootSrc()
 	if err != nil {
 		b.Skipf("go env GOROOT: %v", err)
 	}
-	return filepath.Join(strings.TrimSpace(string(out)), "src")
+	return src
 }
 
 // repo is this module's root, the small tree.
@@ -69,11 +78,20 @@ var queries = []query{
 
 // native runs the engine and renders rg's output, as the tool does.
 func native(b *testing.B, root string, o grepengine.Options) int {
-	res, err := grepengine.Search(context.Background(), root, o)
+	n, err := nativeLines(root, o)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return len(res.Format(func(f *grepengine.FileResult) string { return f.Path }))
+	return n
+}
+
+// nativeLines is the number of output lines native renders.
+func nativeLines(root string, o grepengine.Options) (int, error) {
+	res, err := grepengine.Search(context.Background(), root, o)
+	if err != nil {
+		return 0, err
+	}
+	return len(res.Format(func(f *grepengine.FileResult) string { return f.Path })), nil
 }
 
 // spawn runs a command and reads its whole output through a pipe (rg
