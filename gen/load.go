@@ -439,7 +439,7 @@ func (b *builder) tool(c *candidate) *Tool {
 		b.e.add(e.Pos, "%s", e.Msg)
 	}
 	set := markerSet(ms)
-	t := &Tool{TypeName: c.name, Pos: b.e.rel(pos), Methods: map[string]bool{}}
+	t := &Tool{TypeName: c.name, Pos: b.e.rel(pos)}
 	nameM, ok := set.get("name")
 	if !ok {
 		b.e.add(pos, "type %s has +tool markers but no +tool:name; add: // +tool:name=%s", c.name, c.name)

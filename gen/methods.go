@@ -17,29 +17,48 @@ type methodSpec struct {
 	results []string
 	// marker is the marker for the same behaviour; both is an error.
 	marker string
+	// has is the tool's Methods field that records the method; nil for
+	// Call, which every tool has.
+	has func(*Methods) *bool
 }
 
 var callSpec = methodSpec{name: "Call", params: []string{"ctx", "in", "c"}, results: []string{"out", "error"}}
 
-// OptionalMethods lists the tooldef methods toolgen uses when present, in
+// optionalMethods lists the tooldef methods toolgen uses when present, in
 // the order tooldefs/doc.go documents them.
 var optionalMethods = []methodSpec{
-	{name: "ValidateInput", params: []string{"ctx", "in", "tc"}, results: []string{"error"}},
-	{name: "CheckPermissions", params: []string{"ctx", "in", "tc"}, results: []string{"decision"}},
-	{name: "PermissionTarget", params: []string{"in"}, results: []string{"target"}},
-	{name: "IsConcurrencySafe", params: []string{"in"}, results: []string{"bool"}, marker: "concurrencySafe"},
-	{name: "IsReadOnly", params: []string{"in"}, results: []string{"bool"}, marker: "readOnly"},
-	{name: "IsDestructive", params: []string{"in"}, results: []string{"bool"}, marker: "destructive"},
-	{name: "IsEnabled", results: []string{"bool"}, marker: "disabled"},
-	{name: "InterruptBehavior", params: []string{"in"}, results: []string{"interrupt"}, marker: "interrupt"},
-	{name: "UserFacingName", params: []string{"in"}, results: []string{"string"}, marker: "userFacingName"},
-	{name: "ResultBlocks", params: []string{"out"}, results: []string{"blocks"}},
-	{name: "RenderUse", params: []string{"in"}, results: []string{"string"}},
-	{name: "RenderProgress", params: []string{"in", "p"}, results: []string{"string"}},
-	{name: "RenderResult", params: []string{"in", "out"}, results: []string{"string"}},
-	{name: "RenderRejected", params: []string{"in"}, results: []string{"string"}},
-	{name: "RenderError", params: []string{"in", "err"}, results: []string{"string"}},
-	{name: "RenderGrouped", params: []string{"ins"}, results: []string{"string"}},
+	{name: "ValidateInput", params: []string{"ctx", "in", "tc"}, results: []string{"error"},
+		has: func(m *Methods) *bool { return &m.ValidateInput }},
+	{name: "CheckPermissions", params: []string{"ctx", "in", "tc"}, results: []string{"decision"},
+		has: func(m *Methods) *bool { return &m.CheckPermissions }},
+	{name: "PermissionTarget", params: []string{"in"}, results: []string{"target"},
+		has: func(m *Methods) *bool { return &m.PermissionTarget }},
+	{name: "IsConcurrencySafe", params: []string{"in"}, results: []string{"bool"}, marker: "concurrencySafe",
+		has: func(m *Methods) *bool { return &m.IsConcurrencySafe }},
+	{name: "IsReadOnly", params: []string{"in"}, results: []string{"bool"}, marker: "readOnly",
+		has: func(m *Methods) *bool { return &m.IsReadOnly }},
+	{name: "IsDestructive", params: []string{"in"}, results: []string{"bool"}, marker: "destructive",
+		has: func(m *Methods) *bool { return &m.IsDestructive }},
+	{name: "IsEnabled", results: []string{"bool"}, marker: "disabled",
+		has: func(m *Methods) *bool { return &m.IsEnabled }},
+	{name: "InterruptBehavior", params: []string{"in"}, results: []string{"interrupt"}, marker: "interrupt",
+		has: func(m *Methods) *bool { return &m.InterruptBehavior }},
+	{name: "UserFacingName", params: []string{"in"}, results: []string{"string"}, marker: "userFacingName",
+		has: func(m *Methods) *bool { return &m.UserFacingName }},
+	{name: "ResultBlocks", params: []string{"out"}, results: []string{"blocks"},
+		has: func(m *Methods) *bool { return &m.ResultBlocks }},
+	{name: "RenderUse", params: []string{"in"}, results: []string{"string"},
+		has: func(m *Methods) *bool { return &m.RenderUse }},
+	{name: "RenderProgress", params: []string{"in", "p"}, results: []string{"string"},
+		has: func(m *Methods) *bool { return &m.RenderProgress }},
+	{name: "RenderResult", params: []string{"in", "out"}, results: []string{"string"},
+		has: func(m *Methods) *bool { return &m.RenderResult }},
+	{name: "RenderRejected", params: []string{"in"}, results: []string{"string"},
+		has: func(m *Methods) *bool { return &m.RenderRejected }},
+	{name: "RenderError", params: []string{"in", "err"}, results: []string{"string"},
+		has: func(m *Methods) *bool { return &m.RenderError }},
+	{name: "RenderGrouped", params: []string{"ins"}, results: []string{"string"},
+		has: func(m *Methods) *bool { return &m.RenderGrouped }},
 }
 
 // sigCtx holds what placeholders stand for in one tool.
@@ -240,7 +259,7 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 			good = false
 			continue
 		}
-		t.Methods[m.name] = true
+		*m.has(&t.Methods) = true
 		if m.name == "RenderProgress" {
 			pt, err := b.typeRef(msig.Params().At(1).Type())
 			if err != "" {
