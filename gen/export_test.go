@@ -30,5 +30,8 @@ func TagErr(kind, tag string, required bool) string {
 		"map":      func() *Type { return &Type{Kind: KMap, Elem: &Type{Kind: KString, Basic: "string"}} },
 		"*int":     func() *Type { return &Type{Kind: KPointer, Elem: &Type{Kind: KInt, Basic: "int", Bits: 64}} },
 	}
-	return applyTags(mk[kind](), tag, required)
+	if err := applyTags(mk[kind](), tag, required); err != nil {
+		return err.Error()
+	}
+	return ""
 }

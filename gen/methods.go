@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strings"
@@ -261,9 +262,9 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 		}
 		*m.has(&t.Methods) = true
 		if m.name == "RenderProgress" {
-			pt, err := b.typeRef(msig.Params().At(1).Type())
-			if err != "" {
-				b.e.add(mpos, "%s.RenderProgress: progress type %s", recv, err)
+			pt, err := typeRef(msig.Params().At(1).Type())
+			if err != nil {
+				b.e.add(mpos, "%s.RenderProgress: progress type %v", recv, err)
 				good = false
 			}
 			t.Progress = pt
@@ -274,9 +275,9 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 	if t.Input == nil {
 		return false
 	}
-	out, err := b.typeRef(s.out)
-	if err != "" {
-		b.e.add(callPos, "%s.Call: output type %s", recv, err)
+	out, err := typeRef(s.out)
+	if err != nil {
+		b.e.add(callPos, "%s.Call: output type %v", recv, err)
 		return false
 	}
 	t.Output = out
@@ -321,41 +322,41 @@ func hasStringer(t types.Type) bool {
 	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String])
 }
 
-// typeRef converts an output or progress type for the emitters; a
-// non-empty string says why it cannot.
-func (b *builder) typeRef(t types.Type) (*Type, string) {
+// typeRef converts an output or progress type for the emitters; the
+// error says why it cannot.
+func typeRef(t types.Type) (*Type, error) {
 	t = types.Unalias(t)
 	switch t := t.(type) {
 	case *types.Basic:
 		if t.Kind() == types.UnsafePointer || t.Info()&types.IsUntyped != 0 {
-			return nil, "is not supported: " + t.String()
+			return nil, fmt.Errorf("is not supported: %s", t)
 		}
-		return &Type{Kind: KOther, Basic: t.Name()}, ""
+		return &Type{Kind: KOther, Basic: t.Name()}, nil
 	case *types.Named:
 		if t.TypeArgs().Len() > 0 {
-			return nil, t.String() + " is generic; use a non-generic named type"
+			return nil, fmt.Errorf("%s is generic; use a non-generic named type", t)
 		}
 		if t.Obj().Pkg() == nil {
-			return &Type{Kind: KOther, Basic: t.Obj().Name()}, ""
+			return &Type{Kind: KOther, Basic: t.Obj().Name()}, nil
 		}
-		return &Type{Kind: KOther, Named: &Ref{Pkg: t.Obj().Pkg().Path(), Name: t.Obj().Name()}}, ""
+		return &Type{Kind: KOther, Named: &Ref{Pkg: t.Obj().Pkg().Path(), Name: t.Obj().Name()}}, nil
 	case *types.Pointer:
-		e, err := b.typeRef(t.Elem())
+		e, err := typeRef(t.Elem())
 		return &Type{Kind: KPointer, Elem: e}, err
 	case *types.Slice:
-		e, err := b.typeRef(t.Elem())
+		e, err := typeRef(t.Elem())
 		return &Type{Kind: KSlice, Elem: e}, err
 	case *types.Map:
-		k, err := b.typeRef(t.Key())
-		if err != "" {
+		k, err := typeRef(t.Key())
+		if err != nil {
 			return nil, err
 		}
-		e, err := b.typeRef(t.Elem())
+		e, err := typeRef(t.Elem())
 		return &Type{Kind: KMap, Key: k, Elem: e}, err
 	case *types.Interface:
 		if t.Empty() {
-			return &Type{Kind: KAny}, ""
+			return &Type{Kind: KAny}, nil
 		}
 	}
-	return nil, t.String() + " is not supported; use a named type, a basic type, or a pointer, slice or map of those"
+	return nil, fmt.Errorf("%s is not supported; use a named type, a basic type, or a pointer, slice or map of those", t)
 }
