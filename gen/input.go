@@ -539,19 +539,44 @@ func checkNumber(t *Type, val string) error {
 	return nil
 }
 
-// isJSONNumber reports whether s is written as a JSON number.
+// isJSONNumber reports whether s is written in JSON's number syntax: an
+// optional minus, an integer without leading zeros, an optional fraction
+// and an optional exponent. invopop writes the value into the schema as a
+// json.Number, which must have this syntax.
 func isJSONNumber(s string) bool {
-	var d struct{ n float64 }
-	_, err := fmt.Sscan(s, &d.n)
-	if err != nil || s == "" {
+	i := 0
+	// digits skips a run of digits and reports whether there was one.
+	digits := func() bool {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if !digits() {
 		return false
 	}
-	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r == '-' || r == '+' || r == '.' || r == 'e' || r == 'E') {
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
 			return false
 		}
 	}
-	return s[0] != '+' && s[0] != '.'
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 func kindName(t *Type) string {
