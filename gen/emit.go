@@ -261,8 +261,8 @@ func (e *toolEmitter) flags(f *jen.File) {
 	if t.CancelsSiblingsOnError {
 		traits[jen.Id("CancelsSiblingsOnError")] = jen.True()
 	}
-	if fam := familyConst(t.PermissionFamily); fam != "" {
-		traits[jen.Id("PermissionFamily")] = jen.Qual(RuntimePath, fam)
+	if t.PermissionFamily != "" {
+		traits[jen.Id("PermissionFamily")] = jen.Qual(RuntimePath, t.PermissionFamily)
 	}
 	e.constMethod(f, "Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.",
 		"Traits", jen.Qual(RuntimePath, "Traits"), jen.Qual(RuntimePath, "Traits").Values(traits))
@@ -667,20 +667,4 @@ func quoteList(vals []string, quote bool) string {
 		out[i] = v
 	}
 	return strings.Join(out, ", ")
-}
-
-// familyConst is the runtime constant for a +tool:permissionFamily value,
-// or "" for none.
-func familyConst(marker string) string {
-	switch marker {
-	case "read-path":
-		return "FamilyReadPath"
-	case "edit-path":
-		return "FamilyEditPath"
-	case "command":
-		return "FamilyCommand"
-	case "url":
-		return "FamilyURL"
-	}
-	return ""
 }

@@ -15,6 +15,18 @@ func OptionalMethodNames() []string {
 	return out
 }
 
+// MarkerMethods maps the key of each marker that stands for an optional
+// tooldef method to the method's name.
+func MarkerMethods() map[string]string {
+	out := map[string]string{}
+	for _, d := range Markers {
+		if m, ok := d.parse("").(methodDefault); ok {
+			out[d.Key] = m.method()
+		}
+	}
+	return out
+}
+
 // TagErr applies a jsonschema tag to a value of the given kind ("string",
 // "int", "uint8", "float64", "bool", "[]string", "[]int", "map", "*int")
 // and returns the error text, "" when the tag is accepted.

@@ -440,46 +440,11 @@ func (b *builder) tool(c *candidate) *Tool {
 	}
 	set := markerSet(ms)
 	t := &Tool{TypeName: c.name, Pos: b.e.rel(pos)}
-	nameM, ok := set.get("name")
-	if !ok {
+	if !set.has("name") {
 		b.e.add(pos, "type %s has +tool markers but no +tool:name; add: // +tool:name=%s", c.name, c.name)
 		return nil
 	}
-	t.Name = nameM.Value
-	if !isToolName(t.Name) {
-		b.e.add(nameM.Pos, "+tool:name: %q is not a valid tool name; use letters, digits, '_' and '-' (at most 64)", t.Name)
-	}
-	for _, a := range set.all("alias") {
-		switch {
-		case a.Value == t.Name:
-			b.e.add(a.Pos, "+tool:alias: %q is the tool's own name; remove the alias", a.Value)
-		case slices.Contains(t.Aliases, a.Value):
-			b.e.add(a.Pos, "+tool:alias: %q is given twice; remove one", a.Value)
-		case !isToolName(a.Value):
-			b.e.add(a.Pos, "+tool:alias: %q is not a valid tool name; use letters, digits, '_' and '-' (at most 64)", a.Value)
-		default:
-			t.Aliases = append(t.Aliases, a.Value)
-		}
-	}
-	if m, ok := set.get("searchHint"); ok {
-		t.SearchHint = m.Value
-	}
-	if m, ok := set.get("userFacingName"); ok {
-		t.UserFacingName = m.Value
-	}
-	if m, ok := set.get("interrupt"); ok {
-		t.InterruptCancel = m.Value == "cancel"
-	}
-	if m, ok := set.get("permissionFamily"); ok {
-		t.PermissionFamily = m.Value
-	}
-	t.CancelsSiblingsOnError = set.has("cancelsSiblingsOnError")
-	t.ReadOnly, t.ConcurrencySafe, t.Destructive = set.has("readOnly"), set.has("concurrencySafe"), set.has("destructive")
-	t.Disabled, t.ShouldDefer, t.AlwaysLoad = set.has("disabled"), set.has("shouldDefer"), set.has("alwaysLoad")
-	if t.ShouldDefer && t.AlwaysLoad {
-		m, _ := set.get("alwaysLoad")
-		b.e.add(m.Pos, "+tool:alwaysLoad: contradicts +tool:shouldDefer; keep one")
-	}
+	b.applyMarkers(t, set)
 	t.Description = docText(c.doc)
 	if t.Description == "" {
 		b.e.add(pos, "type %s has no description; write its doc comment (the tool's description for the model) above the markers", c.name)
@@ -531,6 +496,21 @@ func (b *builder) tool(c *candidate) *Tool {
 		return nil
 	}
 	return t
+}
+
+// applyMarkers applies a type's markers to t in registry order, so that
+// +tool:alias is checked against +tool:name whatever the lines' order.
+func (b *builder) applyMarkers(t *Tool, set markerSet) {
+	for _, def := range Markers {
+		for _, m := range set {
+			if m.Key != def.Key {
+				continue
+			}
+			if err := m.typed.apply(t); err != nil {
+				b.e.add(m.Pos, "+tool:%s: %v", m.Key, err)
+			}
+		}
+	}
 }
 
 func isToolName(s string) bool {

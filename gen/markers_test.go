@@ -73,6 +73,24 @@ var _ = Describe("ParseMarkers", func() {
 		Expect(errs[0].Msg).To(Equal("+tool:readOnly: belongs in a type doc comment, not a field doc comment"))
 	})
 
+	It("names, for each marker that stands for a method, an optional method documented with that marker", func() {
+		doc, err := os.ReadFile("../tooldefs/doc.go")
+		Expect(err).NotTo(HaveOccurred())
+		lines := strings.Split(string(doc), "\n")
+		methods := gen.MarkerMethods()
+		Expect(methods).To(HaveKeyWithValue("interrupt", "InterruptBehavior"))
+		for key, method := range methods {
+			Expect(gen.OptionalMethodNames()).To(ContainElement(method), "+tool:%s", key)
+			found := false
+			for i, l := range lines {
+				if strings.HasPrefix(l, "//\t"+method+"(") {
+					found = strings.Contains(l, "marker "+key) || i+1 < len(lines) && strings.Contains(lines[i+1], "marker "+key)
+				}
+			}
+			Expect(found).To(BeTrue(), "tooldefs/doc.go does not say that %s has the marker %s", method, key)
+		}
+	})
+
 	It("is documented in tooldefs/doc.go, key by key", func() {
 		doc, err := os.ReadFile("../tooldefs/doc.go")
 		Expect(err).NotTo(HaveOccurred())

@@ -16,11 +16,9 @@ type methodSpec struct {
 	name    string
 	params  []string
 	results []string
-	// marker is the marker for the same behaviour; both is an error.
-	marker string
-	// has is the tool's Methods field that records the method; nil for
+	// field is the tool's Methods field that records the method; nil for
 	// Call, which every tool has.
-	has func(*Methods) *bool
+	field func(*Methods) *bool
 }
 
 var callSpec = methodSpec{name: "Call", params: []string{"ctx", "in", "c"}, results: []string{"out", "error"}}
@@ -29,37 +27,47 @@ var callSpec = methodSpec{name: "Call", params: []string{"ctx", "in", "c"}, resu
 // the order tooldefs/doc.go documents them.
 var optionalMethods = []methodSpec{
 	{name: "ValidateInput", params: []string{"ctx", "in", "tc"}, results: []string{"error"},
-		has: func(m *Methods) *bool { return &m.ValidateInput }},
+		field: func(m *Methods) *bool { return &m.ValidateInput }},
 	{name: "CheckPermissions", params: []string{"ctx", "in", "tc"}, results: []string{"decision"},
-		has: func(m *Methods) *bool { return &m.CheckPermissions }},
+		field: func(m *Methods) *bool { return &m.CheckPermissions }},
 	{name: "PermissionTarget", params: []string{"in"}, results: []string{"target"},
-		has: func(m *Methods) *bool { return &m.PermissionTarget }},
-	{name: "IsConcurrencySafe", params: []string{"in"}, results: []string{"bool"}, marker: "concurrencySafe",
-		has: func(m *Methods) *bool { return &m.IsConcurrencySafe }},
-	{name: "IsReadOnly", params: []string{"in"}, results: []string{"bool"}, marker: "readOnly",
-		has: func(m *Methods) *bool { return &m.IsReadOnly }},
-	{name: "IsDestructive", params: []string{"in"}, results: []string{"bool"}, marker: "destructive",
-		has: func(m *Methods) *bool { return &m.IsDestructive }},
-	{name: "IsEnabled", results: []string{"bool"}, marker: "disabled",
-		has: func(m *Methods) *bool { return &m.IsEnabled }},
-	{name: "InterruptBehavior", params: []string{"in"}, results: []string{"interrupt"}, marker: "interrupt",
-		has: func(m *Methods) *bool { return &m.InterruptBehavior }},
-	{name: "UserFacingName", params: []string{"in"}, results: []string{"string"}, marker: "userFacingName",
-		has: func(m *Methods) *bool { return &m.UserFacingName }},
+		field: func(m *Methods) *bool { return &m.PermissionTarget }},
+	{name: "IsConcurrencySafe", params: []string{"in"}, results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsConcurrencySafe }},
+	{name: "IsReadOnly", params: []string{"in"}, results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsReadOnly }},
+	{name: "IsDestructive", params: []string{"in"}, results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsDestructive }},
+	{name: "IsEnabled", results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsEnabled }},
+	{name: "InterruptBehavior", params: []string{"in"}, results: []string{"interrupt"},
+		field: func(m *Methods) *bool { return &m.InterruptBehavior }},
+	{name: "UserFacingName", params: []string{"in"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.UserFacingName }},
 	{name: "ResultBlocks", params: []string{"out"}, results: []string{"blocks"},
-		has: func(m *Methods) *bool { return &m.ResultBlocks }},
+		field: func(m *Methods) *bool { return &m.ResultBlocks }},
 	{name: "RenderUse", params: []string{"in"}, results: []string{"string"},
-		has: func(m *Methods) *bool { return &m.RenderUse }},
+		field: func(m *Methods) *bool { return &m.RenderUse }},
 	{name: "RenderProgress", params: []string{"in", "p"}, results: []string{"string"},
-		has: func(m *Methods) *bool { return &m.RenderProgress }},
+		field: func(m *Methods) *bool { return &m.RenderProgress }},
 	{name: "RenderResult", params: []string{"in", "out"}, results: []string{"string"},
-		has: func(m *Methods) *bool { return &m.RenderResult }},
+		field: func(m *Methods) *bool { return &m.RenderResult }},
 	{name: "RenderRejected", params: []string{"in"}, results: []string{"string"},
-		has: func(m *Methods) *bool { return &m.RenderRejected }},
+		field: func(m *Methods) *bool { return &m.RenderRejected }},
 	{name: "RenderError", params: []string{"in", "err"}, results: []string{"string"},
-		has: func(m *Methods) *bool { return &m.RenderError }},
+		field: func(m *Methods) *bool { return &m.RenderError }},
 	{name: "RenderGrouped", params: []string{"ins"}, results: []string{"string"},
-		has: func(m *Methods) *bool { return &m.RenderGrouped }},
+		field: func(m *Methods) *bool { return &m.RenderGrouped }},
+}
+
+// has reports whether the tool defines the optional method called name.
+func (m *Methods) has(name string) bool {
+	for _, s := range optionalMethods {
+		if s.name == name {
+			return *s.field(m)
+		}
+	}
+	return false
 }
 
 // sigCtx holds what placeholders stand for in one tool.
@@ -253,14 +261,7 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 			good = false
 			continue
 		}
-		if m.marker != "" && set.has(m.marker) {
-			mk, _ := set.get(m.marker)
-			b.e.add(mk.Pos, "+tool:%s: %s also has the method %s; keep one (the method decides per input, the marker for every input)",
-				m.marker, recv, m.name)
-			good = false
-			continue
-		}
-		*m.has(&t.Methods) = true
+		*m.field(&t.Methods) = true
 		if m.name == "RenderProgress" {
 			pt, err := typeRef(msig.Params().At(1).Type())
 			if err != nil {
@@ -268,6 +269,13 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 				good = false
 			}
 			t.Progress = pt
+		}
+	}
+	for _, mk := range set {
+		if d, ok := mk.typed.(methodDefault); ok && t.Methods.has(d.method()) {
+			b.e.add(mk.Pos, "+tool:%s: %s also has the method %s; keep one (the method decides per input, the marker for every input)",
+				mk.Key, recv, d.method())
+			good = false
 		}
 	}
 	sb := &structBuilder{b: b, t: t, pkg: pkg, done: map[*types.Named]*Struct{}, active: map[*types.Named]bool{}, funcs: map[string]bool{}}

@@ -43,7 +43,8 @@ type Tool struct {
 	InterruptCancel                        bool
 	// CancelsSiblingsOnError is the +tool:cancelsSiblingsOnError flag.
 	CancelsSiblingsOnError bool
-	// PermissionFamily is the +tool:permissionFamily value, or "".
+	// PermissionFamily is the runtime constant of the
+	// +tool:permissionFamily value ("FamilyReadPath"), or "".
 	PermissionFamily string
 	// Methods says which optional methods the tooldef defines.
 	Methods Methods
