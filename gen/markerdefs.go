@@ -139,8 +139,8 @@ type SearchHint string
 
 func (h SearchHint) apply(t *Tool) error { t.SearchHint = string(h); return nil }
 
-// Interrupt says what a user interrupt does to every call: cancel stops
-// it, block (the default) lets it finish.
+// Interrupt is what a user interrupt does to every call: cancel it, or
+// block (the default) until it ends.
 type Interrupt string
 
 func (i Interrupt) apply(t *Tool) error { t.InterruptCancel = i == "cancel"; return nil }
@@ -153,12 +153,13 @@ type CancelsSiblingsOnError struct{}
 
 func (CancelsSiblingsOnError) apply(t *Tool) error { t.CancelsSiblingsOnError = true; return nil }
 
-// PermissionFamily makes rules written with this tool's name govern every
-// call of the family, whichever tool makes it.
+// PermissionFamily makes this tool's rules govern every call of its
+// family: read-path, edit-path, command or url.
 //
-// read-path rules govern every call that reads a path, edit-path rules
-// every call that writes one, command rules every shell command and url
-// rules every URL fetch (runtime.PermissionFamily).
+// Whichever tool makes the call, read-path rules govern every call that
+// reads a path, edit-path rules every call that writes one, command rules
+// every shell command and url rules every URL fetch
+// (runtime.PermissionFamily).
 type PermissionFamily string
 
 // permissionFamilies pairs each +tool:permissionFamily word with its

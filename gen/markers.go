@@ -40,6 +40,18 @@ const (
 	EnumValue
 )
 
+// String returns the kind as the marker table names it: "none", "string"
+// or "enum".
+func (k ValueKind) String() string {
+	switch k {
+	case StringValue:
+		return "string"
+	case EnumValue:
+		return "enum"
+	}
+	return "none"
+}
+
 // MarkerDef is one key of the marker grammar, registered in Markers.
 type MarkerDef struct {
 	// Key is the text after "+tool:", e.g. "readOnly".
