@@ -27,6 +27,23 @@ func MarkerMethods() map[string]string {
 	return out
 }
 
+// ApplyTypeMarkers parses the marker lines of a type doc comment and
+// applies them to a new tool, returning it and every error's text.
+func ApplyTypeMarkers(lines []CommentLine) (*Tool, []string) {
+	ms, bad := ParseMarkers(lines, ScopeType)
+	b := &builder{e: &errs{}}
+	for _, e := range bad {
+		b.e.add(e.Pos, "%s", e.Msg)
+	}
+	t := &Tool{}
+	b.applyMarkers(t, ms)
+	var out []string
+	for _, e := range b.e.list {
+		out = append(out, e.Error())
+	}
+	return t, out
+}
+
 // TagErr applies a jsonschema tag to a value of the given kind ("string",
 // "int", "uint8", "float64", "bool", "[]string", "[]int", "map", "*int")
 // and returns the error text, "" when the tag is accepted.

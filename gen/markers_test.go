@@ -62,6 +62,40 @@ var _ = Describe("ParseMarkers", func() {
 		Entry("no key", " +tool", "x.go:10:4: +tool: marker without a key; write +tool:key or +tool:key=value"),
 	)
 
+	DescribeTable("each marker type applies itself to the tool",
+		func(line string, want func(*gen.Tool) any, value any) {
+			t, errs := gen.ApplyTypeMarkers(lines(line))
+			Expect(errs).To(BeEmpty())
+			Expect(want(t)).To(Equal(value))
+		},
+		Entry(nil, " +tool:name=Glob", func(t *gen.Tool) any { return t.Name }, "Glob"),
+		Entry(nil, " +tool:alias=Old", func(t *gen.Tool) any { return t.Aliases }, []string{"Old"}),
+		Entry(nil, " +tool:readOnly", func(t *gen.Tool) any { return t.ReadOnly }, true),
+		Entry(nil, " +tool:concurrencySafe", func(t *gen.Tool) any { return t.ConcurrencySafe }, true),
+		Entry(nil, " +tool:destructive", func(t *gen.Tool) any { return t.Destructive }, true),
+		Entry(nil, ` +tool:searchHint="find files"`, func(t *gen.Tool) any { return t.SearchHint }, "find files"),
+		Entry(nil, " +tool:interrupt=cancel", func(t *gen.Tool) any { return t.InterruptCancel }, true),
+		Entry(nil, " +tool:interrupt=block", func(t *gen.Tool) any { return t.InterruptCancel }, false),
+		Entry(nil, " +tool:cancelsSiblingsOnError", func(t *gen.Tool) any { return t.CancelsSiblingsOnError }, true),
+		Entry(nil, " +tool:permissionFamily=read-path", func(t *gen.Tool) any { return t.PermissionFamily }, "FamilyReadPath"),
+		Entry(nil, " +tool:permissionFamily=edit-path", func(t *gen.Tool) any { return t.PermissionFamily }, "FamilyEditPath"),
+		Entry(nil, " +tool:permissionFamily=command", func(t *gen.Tool) any { return t.PermissionFamily }, "FamilyCommand"),
+		Entry(nil, " +tool:permissionFamily=url", func(t *gen.Tool) any { return t.PermissionFamily }, "FamilyURL"),
+		Entry(nil, " +tool:shouldDefer", func(t *gen.Tool) any { return t.ShouldDefer }, true),
+		Entry(nil, " +tool:alwaysLoad", func(t *gen.Tool) any { return t.AlwaysLoad }, true),
+		Entry(nil, " +tool:disabled", func(t *gen.Tool) any { return t.Disabled }, true),
+		Entry(nil, ` +tool:userFacingName="Update"`, func(t *gen.Tool) any { return t.UserFacingName }, "Update"),
+	)
+
+	It("applies markers in registry order, whatever the order of the lines", func() {
+		t, errs := gen.ApplyTypeMarkers(lines(" +tool:alias=A", " +tool:alwaysLoad", " +tool:alias=B", " +tool:name=A", " +tool:shouldDefer"))
+		Expect(t.Aliases).To(Equal([]string{"B"}))
+		Expect(errs).To(Equal([]string{
+			`x.go:10:4: +tool:alias: "A" is the tool's own name; remove the alias`,
+			"x.go:11:4: +tool:alwaysLoad: contradicts +tool:shouldDefer; keep one",
+		}))
+	})
+
 	It("ignores lines that are not markers", func() {
 		ms, errs := gen.ParseMarkers(lines(" Glob finds files.", "", " see +tool:name in the docs", " +toolbox"), gen.ScopeType)
 		Expect(errs).To(BeEmpty())

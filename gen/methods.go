@@ -196,7 +196,14 @@ func isPtrTo(t types.Type, pkg, name string) bool {
 // the tool cannot be generated.
 func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packages.Package, pos token.Position) bool {
 	fset := pkg.Fset
-	qual := types.RelativeTo(pkg.Types)
+	// Types of the tooldefs package go unqualified, others by package name
+	// (runtime.Call), as tooldefs/doc.go writes them.
+	qual := func(p *types.Package) string {
+		if p == pkg.Types {
+			return ""
+		}
+		return p.Name()
+	}
 	mset := types.NewMethodSet(types.NewPointer(named))
 	find := func(name string) (*types.Func, *types.Signature) {
 		sel := mset.Lookup(nil, name)
