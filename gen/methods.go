@@ -74,31 +74,37 @@ func (m *Methods) has(name string) bool {
 type sigCtx struct {
 	in, out types.Type // in is the pointer *In
 	qual    types.Qualifier
+	// inText and outText are written for in and out when they are nil;
+	// "*In" and "Out" when empty.
+	inText, outText string
 }
 
 func (s sigCtx) text(word string, param bool) string {
-	ts := func(t types.Type, fallback string) string {
-		if t == nil {
+	ts := func(t types.Type, fallback, dflt string) string {
+		switch {
+		case t != nil:
+			return types.TypeString(t, s.qual)
+		case fallback != "":
 			return fallback
 		}
-		return types.TypeString(t, s.qual)
+		return dflt
 	}
 	switch word {
 	case "ctx":
 		return "ctx context.Context"
 	case "in":
-		return "in " + ts(s.in, "*In")
+		return "in " + ts(s.in, s.inText, "*In")
 	case "ins":
-		return "ins []" + ts(s.in, "*In")
+		return "ins []" + ts(s.in, s.inText, "*In")
 	case "tc":
 		return "tc *runtime.ToolContext"
 	case "c":
 		return "c *runtime.Call"
 	case "out":
 		if param {
-			return "out " + ts(s.out, "Out")
+			return "out " + ts(s.out, s.outText, "Out")
 		}
-		return ts(s.out, "Out")
+		return ts(s.out, s.outText, "Out")
 	case "p":
 		return "p P"
 	case "err":
@@ -216,16 +222,13 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 	recv := named.Obj().Name()
 	call, sig := find("Call")
 	if call == nil {
-		s := sigCtx{qual: qual}
+		// Suggest <Tool>Input and <Tool>Output, whether or not they exist.
+		s := sigCtx{qual: qual, inText: "*" + recv + "Input", outText: "string"}
 		if in := pkg.Types.Scope().Lookup(recv + "Input"); in != nil {
 			s.in = types.NewPointer(in.Type())
-		} else {
-			s.in = types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg.Types, recv+"Input", nil), types.NewStruct(nil, nil), nil))
 		}
 		if out := pkg.Types.Scope().Lookup(recv + "Output"); out != nil {
 			s.out = out.Type()
-		} else {
-			s.out = types.Typ[types.String]
 		}
 		b.e.add(pos, "type %s has +tool:name but no Call method; add: %s", recv, s.want(recv, callSpec))
 		return false
