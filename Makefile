@@ -19,12 +19,12 @@ all: build
 
 ## generate: regenerate generated/ from tooldefs/
 generate:
-	$(GO) run ./cmd/toolgen -dir tooldefs -out generated
+	$(GO) run ./cmd/toolgen -dir tooldefs -out generated -markerdoc tooldefs/doc.go
 	$(GO) run ./cmd/toolgen -dir examples/fileinfo -out examples/fileinfo/generated
 
-## check-generated: fail when generated/ differs from a fresh run of toolgen
+## check-generated: fail when generated/ or the marker table of tooldefs/doc.go differs from a fresh run of toolgen
 check-generated:
-	$(GO) run ./cmd/toolgen -dir tooldefs -out generated -check
+	$(GO) run ./cmd/toolgen -dir tooldefs -out generated -markerdoc tooldefs/doc.go -check
 	$(GO) run ./cmd/toolgen -dir examples/fileinfo -out examples/fileinfo/generated -check
 
 ## build: one binary per variant in bin/

@@ -14,13 +14,15 @@
 // Load runs golang.org/x/tools/go/packages once per variant (external: no
 // tag; internal: -tags internal; ant: -tags ant), because a gated tooldef
 // only type-checks under its tags, and merges the tools it finds. Every
-// package error is reported. It then parses the +tool markers of each
-// marked type (ParseMarkers, with the key registry Markers), checks the
-// tool's methods against the signatures documented in tooldefs/doc.go,
-// builds a decodable model of the input types from go/types and the
-// json/jsonschema tags, and evaluates each tooldef file's //go:build line
-// for the three variants (Gate). All problems are collected and returned
-// together as an ErrorList of file:line:col errors, for example:
+// package error is reported (load.go). It then parses the +tool markers
+// of each marked type (parse.go: ParseMarkers, with the registry Markers
+// of marker types in markerdefs.go), checks the build lines, names and
+// tool types (check.go), and builds each tool (build.go): every marker
+// type applies itself to the tool, the methods are checked against the
+// signatures documented in tooldefs/doc.go (methods.go), and the input
+// types become a decodable model from go/types and the json/jsonschema
+// tags (input.go). All problems are collected and returned together as an
+// ErrorList of file:line:col errors, for example:
 //
 //	tooldefs/read.go:12:6: type Read has +tool:name but no Call method; add: func (Read) Call(ctx context.Context, in *ReadInput, c *runtime.Call) (ReadOutput, error)
 //

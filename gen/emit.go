@@ -230,7 +230,7 @@ func (e *toolEmitter) flags(f *jen.File) {
 	t := e.t
 	// func (t *ReadTool) IsEnabled() bool { return t.def.IsEnabled() }
 	f.Comment("IsEnabled reports whether the tool is switched on.")
-	if t.Methods["IsEnabled"] {
+	if t.Methods.IsEnabled {
 		f.Func().Params(e.recv()).Id("IsEnabled").Params().Bool().Block(jen.Return(e.def().Dot("IsEnabled").Call()))
 	} else {
 		f.Func().Params(e.anonRecv()).Id("IsEnabled").Params().Bool().Block(jen.Return(jen.Lit(!t.Disabled)))
@@ -238,9 +238,9 @@ func (e *toolEmitter) flags(f *jen.File) {
 	e.constMethod(f, "ShouldDefer reports whether the definition waits for ToolSearch.", "ShouldDefer", jen.Bool(), jen.Lit(t.ShouldDefer))
 	e.constMethod(f, "AlwaysLoad reports whether the tool is never deferred.", "AlwaysLoad", jen.Bool(), jen.Lit(t.AlwaysLoad))
 	// runtime.Flag{Value: true} or runtime.Flag{InputDependent: true}
-	flag := func(method string, marker bool) jen.Code {
+	flag := func(method, marker bool) jen.Code {
 		d := jen.Dict{}
-		if t.Methods[method] {
+		if method {
 			d[jen.Id("InputDependent")] = jen.True()
 		} else if marker {
 			d[jen.Id("Value")] = jen.True()
@@ -248,21 +248,21 @@ func (e *toolEmitter) flags(f *jen.File) {
 		return jen.Qual(RuntimePath, "Flag").Values(d)
 	}
 	traits := jen.Dict{
-		jen.Id("ReadOnly"):        flag("IsReadOnly", t.ReadOnly),
-		jen.Id("ConcurrencySafe"): flag("IsConcurrencySafe", t.ConcurrencySafe),
-		jen.Id("Destructive"):     flag("IsDestructive", t.Destructive),
+		jen.Id("ReadOnly"):        flag(t.Methods.IsReadOnly, t.ReadOnly),
+		jen.Id("ConcurrencySafe"): flag(t.Methods.IsConcurrencySafe, t.ConcurrencySafe),
+		jen.Id("Destructive"):     flag(t.Methods.IsDestructive, t.Destructive),
 	}
 	if t.InterruptCancel {
 		traits[jen.Id("Interrupt")] = jen.Qual(RuntimePath, "InterruptCancel")
 	}
-	if t.Methods["InterruptBehavior"] {
+	if t.Methods.InterruptBehavior {
 		traits[jen.Id("InterruptDependent")] = jen.True()
 	}
 	if t.CancelsSiblingsOnError {
 		traits[jen.Id("CancelsSiblingsOnError")] = jen.True()
 	}
-	if fam := familyConst(t.PermissionFamily); fam != "" {
-		traits[jen.Id("PermissionFamily")] = jen.Qual(RuntimePath, fam)
+	if t.PermissionFamily != "" {
+		traits[jen.Id("PermissionFamily")] = jen.Qual(RuntimePath, t.PermissionFamily)
 	}
 	e.constMethod(f, "Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.",
 		"Traits", jen.Qual(RuntimePath, "Traits"), jen.Qual(RuntimePath, "Traits").Values(traits))
@@ -296,8 +296,26 @@ func (e *toolEmitter) decode(f *jen.File) {
 	)
 }
 
-// inMethod emits a method that asserts its input and then either calls
-// the tooldef's method (when it has one) or returns the default:
+// inMethod is a wrapper method that takes the input: it calls the
+// tooldef's method when the tooldef has one, and returns a default
+// otherwise.
+type inMethod struct {
+	name, doc string
+	params    []param
+	// args are the tooldef method's arguments; result the return type.
+	args   []jen.Code
+	result jen.Code
+	// has says the tooldef defines the method.
+	has bool
+	// onBad is the answer for an input Decode did not return; dflt the
+	// answer without the tooldef's method.
+	onBad, dflt jen.Code
+	// anyInput says that without the method dflt is also the answer for a
+	// wrong input, so the wrapper does not look at its input.
+	anyInput bool
+}
+
+// inMethod emits m. With the tooldef's method:
 //
 //	func (t *ReadTool) IsReadOnly(input any) bool {
 //		in, ok := input.(*tooldefs.ReadInput)
@@ -306,33 +324,41 @@ func (e *toolEmitter) decode(f *jen.File) {
 //		}
 //		return t.def.IsReadOnly(in)
 //	}
-func (e *toolEmitter) inMethod(f *jen.File, doc, name string, ps []param, args []jen.Code, result jen.Code, onBad, dflt jen.Code) {
-	f.Comment(doc)
-	params := make([]jen.Code, len(ps))
-	for i, p := range ps {
+//
+// without it, `func (*ReadTool) IsDestructive(any) bool { return false }`
+// when anyInput, else
+//
+//	func (*ReadTool) IsReadOnly(input any) bool {
+//		if _, ok := input.(*tooldefs.ReadInput); !ok {
+//			return false
+//		}
+//		return true
+//	}
+func (e *toolEmitter) inMethod(f *jen.File, m inMethod) {
+	f.Comment(m.doc)
+	params := make([]jen.Code, len(m.params))
+	for i, p := range m.params {
 		params[i] = jen.Id(p.name).Add(p.typ())
 	}
-	if e.t.Methods[name] {
-		f.Func().Params(e.recv()).Id(name).Params(params...).Add(result).Block(
+	switch {
+	case m.has:
+		f.Func().Params(e.recv()).Id(m.name).Params(params...).Add(m.result).Block(
 			e.assertIn("input"),
-			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(onBad)),
-			jen.Return(e.def().Dot(name).Call(args...)),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(m.onBad)),
+			jen.Return(e.def().Dot(m.name).Call(m.args...)),
 		)
-		return
-	}
-	if fmt.Sprintf("%#v", onBad) == fmt.Sprintf("%#v", dflt) {
-		// Same answer either way: func (*ReadTool) IsDestructive(any) bool { return false }
-		blank := make([]jen.Code, len(ps))
-		for i, p := range ps {
+	case m.anyInput:
+		blank := make([]jen.Code, len(m.params))
+		for i, p := range m.params {
 			blank[i] = jen.Id("_").Add(p.typ())
 		}
-		f.Func().Params(e.anonRecv()).Id(name).Params(blank...).Add(result).Block(jen.Return(dflt))
-		return
+		f.Func().Params(e.anonRecv()).Id(m.name).Params(blank...).Add(m.result).Block(jen.Return(m.dflt))
+	default:
+		f.Func().Params(e.anonRecv()).Id(m.name).Params(params...).Add(m.result).Block(
+			jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("input").Assert(e.inType()), jen.Op("!").Id("ok")).Block(jen.Return(m.onBad)),
+			jen.Return(m.dflt),
+		)
 	}
-	f.Func().Params(e.anonRecv()).Id(name).Params(params...).Add(result).Block(
-		jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("input").Assert(e.inType()), jen.Op("!").Id("ok")).Block(jen.Return(onBad)),
-		jen.Return(dflt),
-	)
 }
 
 // param is a method parameter: its name and a constructor of its type
@@ -358,8 +384,11 @@ func (e *toolEmitter) checks(f *jen.File) {
 	t := e.t
 	ctxP, inP, tcP := ctxParam, inputParam, tcParam
 	in, ctx, tc := jen.Id("in"), jen.Id("ctx"), jen.Id("tc")
-	e.inMethod(f, "ValidateInput checks that the input is meaningful.", "ValidateInput",
-		[]param{ctxP, inP, tcP}, []jen.Code{ctx, in, tc}, jen.Error(), e.wrongInputCall(), jen.Nil())
+	e.inMethod(f, inMethod{
+		name: "ValidateInput", doc: "ValidateInput checks that the input is meaningful.",
+		params: []param{ctxP, inP, tcP}, args: []jen.Code{ctx, in, tc}, result: jen.Error(),
+		has: t.Methods.ValidateInput, onBad: e.wrongInputCall(), dflt: jen.Nil(),
+	})
 	decision := func(b string, msg jen.Code) jen.Code {
 		d := jen.Dict{jen.Id("Behavior"): jen.Qual(RuntimePath, b)}
 		if msg != nil {
@@ -367,35 +396,52 @@ func (e *toolEmitter) checks(f *jen.File) {
 		}
 		return jen.Qual(RuntimePath, "PermissionDecision").Values(d)
 	}
-	e.inMethod(f, "CheckPermissions is the tool's own permission check.", "CheckPermissions",
-		[]param{ctxP, inP, tcP}, []jen.Code{ctx, in, tc}, jen.Qual(RuntimePath, "PermissionDecision"),
-		decision("Deny", e.wrongInputCall().Dot("Error").Call()), decision("Passthrough", nil))
-	e.inMethod(f, "PermissionTarget is what permission rules for this tool match against.", "PermissionTarget",
-		[]param{inP}, []jen.Code{in}, jen.Qual(RuntimePath, "Target"),
-		jen.Qual(RuntimePath, "Target").Values(), jen.Qual(RuntimePath, "Target").Values())
+	e.inMethod(f, inMethod{
+		name: "CheckPermissions", doc: "CheckPermissions is the tool's own permission check.",
+		params: []param{ctxP, inP, tcP}, args: []jen.Code{ctx, in, tc}, result: jen.Qual(RuntimePath, "PermissionDecision"),
+		has:   t.Methods.CheckPermissions,
+		onBad: decision("Deny", e.wrongInputCall().Dot("Error").Call()), dflt: decision("Passthrough", nil),
+	})
+	e.inMethod(f, inMethod{
+		name: "PermissionTarget", doc: "PermissionTarget is what permission rules for this tool match against.",
+		params: []param{inP}, args: []jen.Code{in}, result: jen.Qual(RuntimePath, "Target"),
+		has: t.Methods.PermissionTarget, onBad: jen.Qual(RuntimePath, "Target").Values(), dflt: jen.Qual(RuntimePath, "Target").Values(),
+		anyInput: true,
+	})
 	for _, fl := range []struct {
-		name, doc string
-		marker    bool
+		name, doc   string
+		has, marker bool
 	}{
-		{"IsConcurrencySafe", "IsConcurrencySafe reports whether the call may run beside others.", t.ConcurrencySafe},
-		{"IsReadOnly", "IsReadOnly reports whether the call changes nothing.", t.ReadOnly},
-		{"IsDestructive", "IsDestructive reports whether the call irreversibly removes or overwrites something.", t.Destructive},
+		{"IsConcurrencySafe", "IsConcurrencySafe reports whether the call may run beside others.", t.Methods.IsConcurrencySafe, t.ConcurrencySafe},
+		{"IsReadOnly", "IsReadOnly reports whether the call changes nothing.", t.Methods.IsReadOnly, t.ReadOnly},
+		{"IsDestructive", "IsDestructive reports whether the call irreversibly removes or overwrites something.", t.Methods.IsDestructive, t.Destructive},
 	} {
-		e.inMethod(f, fl.doc, fl.name, []param{inP}, []jen.Code{in}, jen.Bool(), jen.False(), jen.Lit(fl.marker))
+		// Without the marker the answer is false for every input, a wrong
+		// one included.
+		e.inMethod(f, inMethod{
+			name: fl.name, doc: fl.doc, params: []param{inP}, args: []jen.Code{in}, result: jen.Bool(),
+			has: fl.has, onBad: jen.False(), dflt: jen.Lit(fl.marker), anyInput: !fl.marker,
+		})
 	}
 	ib := "InterruptBlock"
 	if t.InterruptCancel {
 		ib = "InterruptCancel"
 	}
-	e.inMethod(f, "InterruptBehavior says what a user interrupt does to this call while it runs.", "InterruptBehavior",
-		[]param{inP}, []jen.Code{in}, jen.Qual(RuntimePath, "InterruptBehavior"),
-		jen.Qual(RuntimePath, "InterruptBlock"), jen.Qual(RuntimePath, ib))
+	e.inMethod(f, inMethod{
+		name: "InterruptBehavior", doc: "InterruptBehavior says what a user interrupt does to this call while it runs.",
+		params: []param{inP}, args: []jen.Code{in}, result: jen.Qual(RuntimePath, "InterruptBehavior"),
+		has: t.Methods.InterruptBehavior, onBad: jen.Qual(RuntimePath, "InterruptBlock"), dflt: jen.Qual(RuntimePath, ib),
+		anyInput: !t.InterruptCancel,
+	})
 	ufn := t.Name
 	if t.UserFacingName != "" {
 		ufn = t.UserFacingName
 	}
-	e.inMethod(f, "UserFacingName is the name shown to the user for this call.", "UserFacingName",
-		[]param{inP}, []jen.Code{in}, jen.String(), jen.Lit(ufn), jen.Lit(ufn))
+	e.inMethod(f, inMethod{
+		name: "UserFacingName", doc: "UserFacingName is the name shown to the user for this call.",
+		params: []param{inP}, args: []jen.Code{in}, result: jen.String(),
+		has: t.Methods.UserFacingName, onBad: jen.Lit(ufn), dflt: jen.Lit(ufn), anyInput: true,
+	})
 }
 
 // call emits
@@ -427,7 +473,7 @@ func (e *toolEmitter) call(f *jen.File) {
 			return jen.Index().Qual(RuntimePath, "Block").Values(jen.Qual(RuntimePath, "TextBlock").Call(s))
 		}
 		switch {
-		case t.Methods["ResultBlocks"]:
+		case t.Methods.ResultBlocks:
 			g.Id("content").Op(":=").Add(e.def()).Dot("ResultBlocks").Call(jen.Id("out"))
 		case t.OutKind == OutText:
 			g.Id("content").Op(":=").Add(text(jen.String().Call(jen.Id("out"))))
@@ -454,8 +500,12 @@ func (e *toolEmitter) renders(f *jen.File) {
 	in := jen.Id("in")
 	// RenderUse: the method, else the first required string parameter.
 	switch fl := t.RenderUseField; {
-	case t.Methods["RenderUse"] || fl == nil:
-		e.inMethod(f, "RenderUse is shown when the call starts.", "RenderUse", []param{inputParam}, []jen.Code{in}, jen.String(), jen.Lit(""), jen.Lit(""))
+	case t.Methods.RenderUse || fl == nil:
+		e.inMethod(f, inMethod{
+			name: "RenderUse", doc: "RenderUse is shown when the call starts.",
+			params: []param{inputParam}, args: []jen.Code{in}, result: jen.String(),
+			has: t.Methods.RenderUse, onBad: jen.Lit(""), dflt: jen.Lit(""), anyInput: true,
+		})
 	default:
 		use := jen.Id("in").Dot(fl.GoName)
 		if fl.Type.Named != nil {
@@ -480,7 +530,7 @@ func (e *toolEmitter) renders(f *jen.File) {
 	//	return t.def.RenderProgress(in, p)
 	// }
 	f.Comment("RenderProgress renders one progress value.")
-	if t.Methods["RenderProgress"] {
+	if t.Methods.RenderProgress {
 		f.Func().Params(e.recv()).Id("RenderProgress").Params(inP, jen.Id("progress").Any()).String().Block(
 			e.assertIn("input"),
 			jen.List(jen.Id("p"), jen.Id("pok")).Op(":=").Id("progress").Assert(typeCode(t.Progress)),
@@ -492,7 +542,7 @@ func (e *toolEmitter) renders(f *jen.File) {
 			jen.Return(jen.Qual("fmt", "Sprint").Call(jen.Id("progress"))))
 	}
 	f.Comment("RenderResult summarises a finished call.")
-	if t.Methods["RenderResult"] {
+	if t.Methods.RenderResult {
 		f.Func().Params(e.recv()).Id("RenderResult").Params(inP, jen.Id("result").Qual(RuntimePath, "Result")).String().Block(
 			e.assertIn("input"),
 			jen.List(jen.Id("out"), jen.Id("outOK")).Op(":=").Id("result").Dot("Data").Assert(typeCode(t.Output)),
@@ -503,11 +553,14 @@ func (e *toolEmitter) renders(f *jen.File) {
 		f.Func().Params(e.anonRecv()).Id("RenderResult").Params(jen.Id("_").Any(), jen.Id("_").Qual(RuntimePath, "Result")).String().Block(
 			jen.Return(jen.Lit("Done")))
 	}
-	e.inMethod(f, "RenderRejected is shown when permission was denied.", "RenderRejected",
-		[]param{inputParam}, []jen.Code{in}, jen.String(), jen.Lit("Rejected"), jen.Lit("Rejected"))
+	e.inMethod(f, inMethod{
+		name: "RenderRejected", doc: "RenderRejected is shown when permission was denied.",
+		params: []param{inputParam}, args: []jen.Code{in}, result: jen.String(),
+		has: t.Methods.RenderRejected, onBad: jen.Lit("Rejected"), dflt: jen.Lit("Rejected"), anyInput: true,
+	})
 	f.Comment("RenderError is shown when the call failed.")
 	errText := jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Lit("")))
-	if t.Methods["RenderError"] {
+	if t.Methods.RenderError {
 		f.Func().Params(e.recv()).Id("RenderError").Params(inP, jen.Err().Error()).String().Block(
 			e.assertIn("input"),
 			jen.If(jen.Op("!").Id("ok")).Block(errText, jen.Return(jen.Err().Dot("Error").Call())),
@@ -519,7 +572,7 @@ func (e *toolEmitter) renders(f *jen.File) {
 	}
 	// func (t *ReadTool) RenderGrouped(inputs []any) string { ... }
 	f.Comment("RenderGrouped renders several parallel calls of this tool.")
-	if t.Methods["RenderGrouped"] {
+	if t.Methods.RenderGrouped {
 		f.Func().Params(e.recv()).Id("RenderGrouped").Params(jen.Id("inputs").Index().Any()).String().Block(
 			jen.Id("ins").Op(":=").Make(jen.Index().Add(e.inType()), jen.Lit(0), jen.Len(jen.Id("inputs"))),
 			jen.For(jen.List(jen.Id("_"), jen.Id("input")).Op(":=").Range().Id("inputs")).Block(
@@ -614,20 +667,4 @@ func quoteList(vals []string, quote bool) string {
 		out[i] = v
 	}
 	return strings.Join(out, ", ")
-}
-
-// familyConst is the runtime constant for a +tool:permissionFamily value,
-// or "" for none.
-func familyConst(marker string) string {
-	switch marker {
-	case "read-path":
-		return "FamilyReadPath"
-	case "edit-path":
-		return "FamilyEditPath"
-	case "command":
-		return "FamilyCommand"
-	case "url":
-		return "FamilyURL"
-	}
-	return ""
 }

@@ -150,8 +150,7 @@ func decodeValue(g *jen.Group, t *Type, target jen.Code, wrap wrapFn, depth int)
 		g.Add(target).Op("=").Add(convert(t, jen.Id(b)))
 	case KInt, KUint, KFloat:
 		x := n("n")
-		method := map[Kind]string{KInt: "Int", KUint: "Uint", KFloat: "Float"}[t.Kind]
-		g.List(jen.Id(x), jen.Err()).Op(":=").Id("d").Dot(method).Call(jen.Lit(t.Bits))
+		g.List(jen.Id(x), jen.Err()).Op(":=").Id("d").Dot(numberMethod(t.Kind)).Call(jen.Lit(t.Bits))
 		g.Add(checkErr())
 		numberChecks(g, t.C, x, ret)
 		g.Add(target).Op("=").Add(convert(t, jen.Id(x)))
@@ -185,6 +184,17 @@ func decodeValue(g *jen.Group, t *Type, target jen.Code, wrap wrapFn, depth int)
 	default:
 		panic(fmt.Sprintf("toolgen: no decoder for kind %d", t.Kind))
 	}
+}
+
+// numberMethod is the jsonin.Decoder method that reads a number of kind k.
+func numberMethod(k Kind) string {
+	switch k {
+	case KInt:
+		return "Int"
+	case KUint:
+		return "Uint"
+	}
+	return "Float"
 }
 
 // sliceValue emits

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -117,8 +118,8 @@ func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
 		sb.b.e.add(pos, "input type %s is not a declared struct", n)
 		return nil
 	}
-	if reason := customJSON(n); reason != "" {
-		sb.b.e.add(pos, "input type %s %s; the generated decoder and schema would ignore it", name, reason)
+	if m := customJSON(n); m != "" {
+		sb.b.e.add(pos, "input type %s has a %s method; the generated decoder and schema would ignore it", name, m)
 		return nil
 	}
 	sb.active[n] = true
@@ -132,8 +133,9 @@ func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
 	if s.Ref.Pkg != sb.pkg.PkgPath {
 		fn = lowerFirst(sb.t.TypeName) + "Decode" + upperFirst(n.Obj().Pkg().Name()) + name
 	}
+	base := fn
 	for i := 2; sb.funcs[fn]; i++ {
-		fn = fmt.Sprintf("%s%d", strings.TrimRight(fn, "0123456789"), i)
+		fn = base + strconv.Itoa(i)
 	}
 	sb.funcs[fn] = true
 	s.Func = fn
@@ -143,8 +145,8 @@ func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
 	for i := 0; i < st.NumFields(); i++ {
 		v := st.Field(i)
 		if shape {
-			ft, err := sb.b.typeRef(v.Type())
-			shape = err == "" && v.Exported() && !v.Embedded()
+			ft, err := typeRef(v.Type())
+			shape = err == nil && v.Exported() && !v.Embedded()
 			s.Shape = append(s.Shape, ShapeField{Name: v.Name(), Type: ft})
 		}
 		fpos := sb.pkg.Fset.Position(v.Pos())
@@ -190,17 +192,17 @@ func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
 			f.Doc = docText(doc)
 		}
 		ft, err := sb.fieldType(v.Type(), fpos)
-		if err != "" {
-			sb.b.e.add(fpos, "field %s.%s: %s", name, v.Name(), err)
+		if errors.Is(err, errReported) {
 			ok = false
 			continue
 		}
-		if ft == nil {
+		if err != nil {
+			sb.b.e.add(fpos, "field %s.%s: %v", name, v.Name(), err)
 			ok = false
 			continue
 		}
-		if err := applyTags(ft, schemaTag, f.Required); err != "" {
-			sb.b.e.add(fpos, "field %s.%s: jsonschema tag %q: %s", name, v.Name(), schemaTag, err)
+		if err := applyTags(ft, schemaTag, f.Required); err != nil {
+			sb.b.e.add(fpos, "field %s.%s: jsonschema tag %q: %v", name, v.Name(), schemaTag, err)
 			ok = false
 			continue
 		}
@@ -218,12 +220,13 @@ func (sb *structBuilder) structOf(n *types.Named, pos token.Position) *Struct {
 	return s
 }
 
-// customJSON says why a type's JSON form is not the one toolgen derives.
+// customJSON names the method that gives a type a JSON form other than
+// the one toolgen derives, or "".
 func customJSON(t types.Type) string {
 	ms := types.NewMethodSet(types.NewPointer(t))
 	for _, m := range []string{"UnmarshalJSON", "UnmarshalText", "JSONSchema", "JSONSchemaExtend", "JSONSchemaAlias"} {
 		if ms.Lookup(nil, m) != nil {
-			return "has a " + m + " method"
+			return m
 		}
 	}
 	return ""
@@ -231,30 +234,34 @@ func customJSON(t types.Type) string {
 
 const supportedTypes = "use string, bool, an integer or float kind, a pointer to one of those, a slice, a named struct, map[string]T, json.RawMessage or any"
 
-// fieldType converts an input field's type; a non-empty string says why it
-// cannot. A nil type with no message means the error was reported.
-func (sb *structBuilder) fieldType(t types.Type, pos token.Position) (*Type, string) {
+// errReported is fieldType's error when the problem was already reported
+// at the offending field of a nested struct.
+var errReported = errors.New("reported")
+
+// fieldType converts an input field's type; the error says why it cannot,
+// or is errReported.
+func (sb *structBuilder) fieldType(t types.Type, pos token.Position) (*Type, error) {
 	t = types.Unalias(t)
 	if isNamed(t, "encoding/json", "RawMessage") {
-		return &Type{Kind: KRaw}, ""
+		return &Type{Kind: KRaw}, nil
 	}
 	var named *Ref
 	if n, ok := t.(*types.Named); ok {
 		if n.Obj().Pkg() == nil {
-			return nil, "type " + n.String() + " is not supported; " + supportedTypes
+			return nil, fmt.Errorf("type %s is not supported; %s", n, supportedTypes)
 		}
 		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
 			s := sb.structOf(n, pos)
 			if s == nil {
-				return nil, ""
+				return nil, errReported
 			}
-			return &Type{Kind: KStruct, Named: &s.Ref, Struct: s}, ""
+			return &Type{Kind: KStruct, Named: &s.Ref, Struct: s}, nil
 		}
-		if reason := customJSON(n); reason != "" {
-			return nil, "type " + n.Obj().Name() + " " + reason + "; the generated decoder and schema would ignore it"
+		if m := customJSON(n); m != "" {
+			return nil, fmt.Errorf("type %s has a %s method; the generated decoder and schema would ignore it", n.Obj().Name(), m)
 		}
 		if n.TypeArgs().Len() > 0 {
-			return nil, "generic type " + n.String() + " is not supported"
+			return nil, fmt.Errorf("generic type %s is not supported", n)
 		}
 		named = &Ref{Pkg: n.Obj().Pkg().Path(), Name: n.Obj().Name()}
 	}
@@ -275,48 +282,48 @@ func (sb *structBuilder) fieldType(t types.Type, pos token.Position) (*Type, str
 		case k == types.Float64:
 			ty.Kind, ty.Bits = KFloat, 64
 		default:
-			return nil, "type " + t.String() + " is not supported; " + supportedTypes
+			return nil, fmt.Errorf("type %s is not supported; %s", t, supportedTypes)
 		}
-		return ty, ""
+		return ty, nil
 	case *types.Pointer:
 		if named != nil {
-			return nil, "named pointer type " + t.String() + " is not supported; use *T"
+			return nil, fmt.Errorf("named pointer type %s is not supported; use *T", t)
 		}
 		if _, ok := u.Elem().Underlying().(*types.Pointer); ok {
-			return nil, "pointer to pointer " + t.String() + " is not supported"
+			return nil, fmt.Errorf("pointer to pointer %s is not supported", t)
 		}
 		e, err := sb.fieldType(u.Elem(), pos)
-		if e == nil {
+		if err != nil {
 			return nil, err
 		}
-		return &Type{Kind: KPointer, Elem: e}, ""
+		return &Type{Kind: KPointer, Elem: e}, nil
 	case *types.Slice:
 		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
-			return nil, "[]byte is sent as base64 text; use string, or json.RawMessage for any JSON value"
+			return nil, errors.New("[]byte is sent as base64 text; use string, or json.RawMessage for any JSON value")
 		}
 		e, err := sb.fieldType(u.Elem(), pos)
-		if e == nil {
+		if err != nil {
 			return nil, err
 		}
-		return &Type{Kind: KSlice, Named: named, Elem: e}, ""
+		return &Type{Kind: KSlice, Named: named, Elem: e}, nil
 	case *types.Map:
 		if k, ok := u.Key().(*types.Basic); !ok || k.Kind() != types.String {
-			return nil, "map key type " + u.Key().String() + " is not supported; use map[string]T"
+			return nil, fmt.Errorf("map key type %s is not supported; use map[string]T", u.Key())
 		}
 		e, err := sb.fieldType(u.Elem(), pos)
-		if e == nil {
+		if err != nil {
 			return nil, err
 		}
-		return &Type{Kind: KMap, Named: named, Elem: e}, ""
+		return &Type{Kind: KMap, Named: named, Elem: e}, nil
 	case *types.Interface:
 		if u.Empty() && named == nil {
-			return &Type{Kind: KAny}, ""
+			return &Type{Kind: KAny}, nil
 		}
-		return nil, "interface type " + t.String() + " is not supported; use any for any JSON value"
+		return nil, fmt.Errorf("interface type %s is not supported; use any for any JSON value", t)
 	case *types.Struct:
-		return nil, "anonymous struct types are not supported; declare a named struct type"
+		return nil, errors.New("anonymous struct types are not supported; declare a named struct type")
 	}
-	return nil, "type " + t.String() + " is not supported; " + supportedTypes
+	return nil, fmt.Errorf("type %s is not supported; %s", t, supportedTypes)
 }
 
 func intBits(k types.BasicKind) int {
@@ -362,9 +369,9 @@ func deref(t *Type) *Type {
 // applyTags checks a jsonschema tag against the field's type and stores
 // its constraints where invopop puts them: on the value, or for a slice the
 // item keywords on its elements.
-func applyTags(t *Type, tag string, required bool) string {
+func applyTags(t *Type, tag string, required bool) error {
 	if tag == "" {
-		return ""
+		return nil
 	}
 	v := deref(t)
 	var itemKeys []string
@@ -374,18 +381,18 @@ func applyTags(t *Type, tag string, required bool) string {
 		}
 		key, val, ok := strings.Cut(kv, "=")
 		if !ok {
-			return fmt.Sprintf("%q is not supported; use key=value with one of %s", kv, strings.Join(schemaKeys, ", "))
+			return fmt.Errorf("%q is not supported; use key=value with one of %s", kv, strings.Join(schemaKeys, ", "))
 		}
 		if !contains(schemaKeys, key) {
-			return fmt.Sprintf("key %q is not supported; use %s", key, strings.Join(schemaKeys, ", "))
+			return fmt.Errorf("key %q is not supported; use %s", key, strings.Join(schemaKeys, ", "))
 		}
 		if key == "default" && required {
-			return "default never applies to a required parameter; add omitempty to its json tag"
+			return errors.New("default never applies to a required parameter; add omitempty to its json tag")
 		}
 		if v.Kind == KSlice {
 			switch key {
 			case "minItems", "maxItems", "default":
-				if err := setKey(v, key, val); err != "" {
+				if err := setKey(v, key, val); err != nil {
 					return err
 				}
 			default:
@@ -393,7 +400,7 @@ func applyTags(t *Type, tag string, required bool) string {
 			}
 			continue
 		}
-		if err := setKey(v, key, val); err != "" {
+		if err := setKey(v, key, val); err != nil {
 			return err
 		}
 	}
@@ -402,34 +409,34 @@ func applyTags(t *Type, tag string, required bool) string {
 		switch e.Kind {
 		case KString, KInt, KUint, KFloat, KBool:
 		default:
-			return "keys " + strings.Join(itemKeys, ",") + " would apply to the slice's elements, which are not strings, numbers or booleans"
+			return fmt.Errorf("keys %s would apply to the slice's elements, which are not strings, numbers or booleans", strings.Join(itemKeys, ","))
 		}
 		for _, kv := range itemKeys {
 			key, val, _ := strings.Cut(kv, "=")
 			if key == "default" {
-				return "default on slice elements is not supported"
+				return errors.New("default on slice elements is not supported")
 			}
-			if err := setKey(e, key, val); err != "" {
+			if err := setKey(e, key, val); err != nil {
 				return err
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // setKey stores one keyword on a value, checking that it applies to the
 // value's kind and that its argument parses.
-func setKey(t *Type, key, val string) string {
+func setKey(t *Type, key, val string) error {
 	c := &t.C
-	wrongKind := func() string {
-		return fmt.Sprintf("%s does not apply to %s value", key, article(kindName(t)))
+	wrongKind := func() error {
+		return fmt.Errorf("%s does not apply to %s value", key, article(kindName(t)))
 	}
-	uintArg := func() (int, string) {
+	uintArg := func() (int, error) {
 		n, err := strconv.ParseUint(val, 10, 31)
 		if err != nil {
-			return 0, fmt.Sprintf("%s=%s: want a non-negative integer", key, val)
+			return 0, fmt.Errorf("%s=%s: want a non-negative integer", key, val)
 		}
-		return int(n), ""
+		return int(n), nil
 	}
 	switch key {
 	case "minLength", "maxLength":
@@ -437,7 +444,7 @@ func setKey(t *Type, key, val string) string {
 			return wrongKind()
 		}
 		n, err := uintArg()
-		if err != "" {
+		if err != nil {
 			return err
 		}
 		if key == "minLength" {
@@ -450,7 +457,7 @@ func setKey(t *Type, key, val string) string {
 			return wrongKind()
 		}
 		n, err := uintArg()
-		if err != "" {
+		if err != nil {
 			return err
 		}
 		if key == "minItems" {
@@ -459,8 +466,8 @@ func setKey(t *Type, key, val string) string {
 			c.MaxItems, c.HasMaxItems = n, true
 		}
 	case "minimum", "maximum":
-		if err := checkNumber(t, val); err != "" {
-			return key + "=" + val + ": " + err
+		if err := checkNumber(t, val); err != nil {
+			return fmt.Errorf("%s=%s: %w", key, val, err)
 		}
 		if key == "minimum" {
 			c.Minimum = val
@@ -471,8 +478,8 @@ func setKey(t *Type, key, val string) string {
 		switch t.Kind {
 		case KString:
 		case KInt, KUint, KFloat:
-			if err := checkNumber(t, val); err != "" {
-				return "enum=" + val + ": " + err
+			if err := checkNumber(t, val); err != nil {
+				return fmt.Errorf("enum=%s: %w", val, err)
 			}
 		default:
 			return wrongKind()
@@ -483,68 +490,93 @@ func setKey(t *Type, key, val string) string {
 		case KString:
 		case KBool:
 			if val != "true" && val != "false" {
-				return "default=" + val + ": want true or false"
+				return fmt.Errorf("default=%s: want true or false", val)
 			}
 		case KInt, KUint, KFloat:
-			if err := checkNumber(t, val); err != "" {
-				return "default=" + val + ": " + err
+			if err := checkNumber(t, val); err != nil {
+				return fmt.Errorf("default=%s: %w", val, err)
 			}
 		case KSlice:
 			if e := deref(t.Elem); e.Kind != KString || t.Elem.Kind == KPointer {
-				return "default on a slice is only supported for []string"
+				return errors.New("default on a slice is only supported for []string")
 			}
 			c.DefaultList = append(c.DefaultList, val)
 			c.HasDefault = true
-			return ""
+			return nil
 		default:
 			return wrongKind()
 		}
 		if c.HasDefault {
-			return "default is given twice"
+			return errors.New("default is given twice")
 		}
 		c.Default, c.HasDefault = val, true
 	}
 	if c.HasMinLength && c.HasMaxLength && c.MinLength > c.MaxLength ||
 		c.HasMinItems && c.HasMaxItems && c.MinItems > c.MaxItems {
-		return "the minimum is larger than the maximum"
+		return errors.New("the minimum is larger than the maximum")
 	}
-	return ""
+	return nil
 }
 
 // checkNumber reports whether val is a number the value's kind can hold.
-func checkNumber(t *Type, val string) string {
+func checkNumber(t *Type, val string) error {
 	switch t.Kind {
 	case KInt:
 		if _, err := strconv.ParseInt(val, 10, t.Bits); err != nil {
-			return fmt.Sprintf("want an integer that fits %s", t.Basic)
+			return fmt.Errorf("want an integer that fits %s", t.Basic)
 		}
 	case KUint:
 		if _, err := strconv.ParseUint(val, 10, t.Bits); err != nil {
-			return fmt.Sprintf("want a non-negative integer that fits %s", t.Basic)
+			return fmt.Errorf("want a non-negative integer that fits %s", t.Basic)
 		}
 	case KFloat:
 		if _, err := strconv.ParseFloat(val, t.Bits); err != nil || !isJSONNumber(val) {
-			return "want a number"
+			return errors.New("want a number")
 		}
 	default:
-		return fmt.Sprintf("does not apply to %s value", article(kindName(t)))
+		return fmt.Errorf("does not apply to %s value", article(kindName(t)))
 	}
-	return ""
+	return nil
 }
 
-// isJSONNumber reports whether s is written as a JSON number.
+// isJSONNumber reports whether s is written in JSON's number syntax: an
+// optional minus, an integer without leading zeros, an optional fraction
+// and an optional exponent. invopop writes the value into the schema as a
+// json.Number, which must have this syntax.
 func isJSONNumber(s string) bool {
-	var d struct{ n float64 }
-	_, err := fmt.Sscan(s, &d.n)
-	if err != nil || s == "" {
+	i := 0
+	// digits skips a run of digits and reports whether there was one.
+	digits := func() bool {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if !digits() {
 		return false
 	}
-	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r == '-' || r == '+' || r == '.' || r == 'e' || r == 'E') {
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
 			return false
 		}
 	}
-	return s[0] != '+' && s[0] != '.'
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 func kindName(t *Type) string {

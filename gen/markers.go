@@ -40,7 +40,19 @@ const (
 	EnumValue
 )
 
-// MarkerDef is one key of the marker grammar.
+// String returns the kind as the marker table names it: "none", "string"
+// or "enum".
+func (k ValueKind) String() string {
+	switch k {
+	case StringValue:
+		return "string"
+	case EnumValue:
+		return "enum"
+	}
+	return "none"
+}
+
+// MarkerDef is one key of the marker grammar, registered in Markers.
 type MarkerDef struct {
 	// Key is the text after "+tool:", e.g. "readOnly".
 	Key string
@@ -54,26 +66,11 @@ type MarkerDef struct {
 	Repeatable bool
 	// Example is a marker line as a tool author writes it.
 	Example string
-	// Help says what the marker means.
-	Help string
-}
-
-// Markers is the registry of every marker key toolgen accepts. tooldefs/doc.go
-// documents the same table (a test keeps them in step).
-var Markers = []MarkerDef{
-	{Key: "name", Value: StringValue, Example: "+tool:name=Glob", Help: "the tool's name (required)"},
-	{Key: "alias", Value: StringValue, Repeatable: true, Example: "+tool:alias=BashOutput", Help: "an older name; repeatable"},
-	{Key: "readOnly", Value: Flag, Example: "+tool:readOnly", Help: "IsReadOnly is true for every input"},
-	{Key: "concurrencySafe", Value: Flag, Example: "+tool:concurrencySafe", Help: "IsConcurrencySafe is true for every input"},
-	{Key: "destructive", Value: Flag, Example: "+tool:destructive", Help: "IsDestructive is true for every input"},
-	{Key: "searchHint", Value: StringValue, Example: `+tool:searchHint="find files"`, Help: "extra words ToolSearch scores"},
-	{Key: "interrupt", Value: EnumValue, Enum: []string{"cancel", "block"}, Example: "+tool:interrupt=cancel", Help: "cancel or block (the default), for every input"},
-	{Key: "cancelsSiblingsOnError", Value: Flag, Example: "+tool:cancelsSiblingsOnError", Help: "an error result cancels the running and queued sibling calls"},
-	{Key: "permissionFamily", Value: EnumValue, Enum: []string{"read-path", "edit-path", "command", "url"}, Example: "+tool:permissionFamily=read-path", Help: "rules written with this tool's name govern every call of the family"},
-	{Key: "shouldDefer", Value: Flag, Example: "+tool:shouldDefer", Help: "withheld until ToolSearch loads it"},
-	{Key: "alwaysLoad", Value: Flag, Example: "+tool:alwaysLoad", Help: "never deferred"},
-	{Key: "disabled", Value: Flag, Example: "+tool:disabled", Help: "IsEnabled is false"},
-	{Key: "userFacingName", Value: StringValue, Example: `+tool:userFacingName="Update"`, Help: "the name shown to the user"},
+	// TypeName is the marker's Go type in this package (markerdefs.go),
+	// whose doc comment is the marker's help text.
+	TypeName string
+	// parse makes the marker's Go type from its checked value.
+	parse func(value string) toolMarker
 }
 
 func lookupMarker(key string) *MarkerDef {
@@ -100,6 +97,8 @@ type Marker struct {
 	Value string
 	// Pos is the position of the '+'.
 	Pos token.Position
+	// typed is the marker as its Go type, which applies it to the tool.
+	typed toolMarker
 }
 
 // IsMarkerLine reports whether a comment line (without "//") is a toolgen
@@ -183,7 +182,7 @@ func ParseMarkers(lines []CommentLine, scope Scope) ([]Marker, []Error) {
 			continue
 		}
 		seen[key] = pos
-		out = append(out, Marker{Key: key, Value: value, Pos: pos})
+		out = append(out, Marker{Key: key, Value: value, Pos: pos, typed: def.parse(value)})
 	}
 	return out, bad
 }
@@ -217,26 +216,11 @@ func markerKeys() string {
 // markerSet answers questions about one doc comment's markers.
 type markerSet []Marker
 
-func (s markerSet) get(key string) (Marker, bool) {
-	for _, m := range s {
-		if m.Key == key {
-			return m, true
-		}
-	}
-	return Marker{}, false
-}
-
 func (s markerSet) has(key string) bool {
-	_, ok := s.get(key)
-	return ok
-}
-
-func (s markerSet) all(key string) []Marker {
-	var out []Marker
 	for _, m := range s {
 		if m.Key == key {
-			out = append(out, m)
+			return true
 		}
 	}
-	return out
+	return false
 }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strings"
@@ -15,62 +16,95 @@ type methodSpec struct {
 	name    string
 	params  []string
 	results []string
-	// marker is the marker for the same behaviour; both is an error.
-	marker string
+	// field is the tool's Methods field that records the method; nil for
+	// Call, which every tool has.
+	field func(*Methods) *bool
 }
 
 var callSpec = methodSpec{name: "Call", params: []string{"ctx", "in", "c"}, results: []string{"out", "error"}}
 
-// OptionalMethods lists the tooldef methods toolgen uses when present, in
+// optionalMethods lists the tooldef methods toolgen uses when present, in
 // the order tooldefs/doc.go documents them.
 var optionalMethods = []methodSpec{
-	{name: "ValidateInput", params: []string{"ctx", "in", "tc"}, results: []string{"error"}},
-	{name: "CheckPermissions", params: []string{"ctx", "in", "tc"}, results: []string{"decision"}},
-	{name: "PermissionTarget", params: []string{"in"}, results: []string{"target"}},
-	{name: "IsConcurrencySafe", params: []string{"in"}, results: []string{"bool"}, marker: "concurrencySafe"},
-	{name: "IsReadOnly", params: []string{"in"}, results: []string{"bool"}, marker: "readOnly"},
-	{name: "IsDestructive", params: []string{"in"}, results: []string{"bool"}, marker: "destructive"},
-	{name: "IsEnabled", results: []string{"bool"}, marker: "disabled"},
-	{name: "InterruptBehavior", params: []string{"in"}, results: []string{"interrupt"}, marker: "interrupt"},
-	{name: "UserFacingName", params: []string{"in"}, results: []string{"string"}, marker: "userFacingName"},
-	{name: "ResultBlocks", params: []string{"out"}, results: []string{"blocks"}},
-	{name: "RenderUse", params: []string{"in"}, results: []string{"string"}},
-	{name: "RenderProgress", params: []string{"in", "p"}, results: []string{"string"}},
-	{name: "RenderResult", params: []string{"in", "out"}, results: []string{"string"}},
-	{name: "RenderRejected", params: []string{"in"}, results: []string{"string"}},
-	{name: "RenderError", params: []string{"in", "err"}, results: []string{"string"}},
-	{name: "RenderGrouped", params: []string{"ins"}, results: []string{"string"}},
+	{name: "ValidateInput", params: []string{"ctx", "in", "tc"}, results: []string{"error"},
+		field: func(m *Methods) *bool { return &m.ValidateInput }},
+	{name: "CheckPermissions", params: []string{"ctx", "in", "tc"}, results: []string{"decision"},
+		field: func(m *Methods) *bool { return &m.CheckPermissions }},
+	{name: "PermissionTarget", params: []string{"in"}, results: []string{"target"},
+		field: func(m *Methods) *bool { return &m.PermissionTarget }},
+	{name: "IsConcurrencySafe", params: []string{"in"}, results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsConcurrencySafe }},
+	{name: "IsReadOnly", params: []string{"in"}, results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsReadOnly }},
+	{name: "IsDestructive", params: []string{"in"}, results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsDestructive }},
+	{name: "IsEnabled", results: []string{"bool"},
+		field: func(m *Methods) *bool { return &m.IsEnabled }},
+	{name: "InterruptBehavior", params: []string{"in"}, results: []string{"interrupt"},
+		field: func(m *Methods) *bool { return &m.InterruptBehavior }},
+	{name: "UserFacingName", params: []string{"in"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.UserFacingName }},
+	{name: "ResultBlocks", params: []string{"out"}, results: []string{"blocks"},
+		field: func(m *Methods) *bool { return &m.ResultBlocks }},
+	{name: "RenderUse", params: []string{"in"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.RenderUse }},
+	{name: "RenderProgress", params: []string{"in", "p"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.RenderProgress }},
+	{name: "RenderResult", params: []string{"in", "out"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.RenderResult }},
+	{name: "RenderRejected", params: []string{"in"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.RenderRejected }},
+	{name: "RenderError", params: []string{"in", "err"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.RenderError }},
+	{name: "RenderGrouped", params: []string{"ins"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.RenderGrouped }},
+}
+
+// has reports whether the tool defines the optional method called name.
+func (m *Methods) has(name string) bool {
+	for _, s := range optionalMethods {
+		if s.name == name {
+			return *s.field(m)
+		}
+	}
+	return false
 }
 
 // sigCtx holds what placeholders stand for in one tool.
 type sigCtx struct {
 	in, out types.Type // in is the pointer *In
 	qual    types.Qualifier
+	// inText and outText are written for in and out when they are nil;
+	// "*In" and "Out" when empty.
+	inText, outText string
 }
 
 func (s sigCtx) text(word string, param bool) string {
-	ts := func(t types.Type, fallback string) string {
-		if t == nil {
+	ts := func(t types.Type, fallback, dflt string) string {
+		switch {
+		case t != nil:
+			return types.TypeString(t, s.qual)
+		case fallback != "":
 			return fallback
 		}
-		return types.TypeString(t, s.qual)
+		return dflt
 	}
 	switch word {
 	case "ctx":
 		return "ctx context.Context"
 	case "in":
-		return "in " + ts(s.in, "*In")
+		return "in " + ts(s.in, s.inText, "*In")
 	case "ins":
-		return "ins []" + ts(s.in, "*In")
+		return "ins []" + ts(s.in, s.inText, "*In")
 	case "tc":
 		return "tc *runtime.ToolContext"
 	case "c":
 		return "c *runtime.Call"
 	case "out":
 		if param {
-			return "out " + ts(s.out, "Out")
+			return "out " + ts(s.out, s.outText, "Out")
 		}
-		return ts(s.out, "Out")
+		return ts(s.out, s.outText, "Out")
 	case "p":
 		return "p P"
 	case "err":
@@ -168,7 +202,14 @@ func isPtrTo(t types.Type, pkg, name string) bool {
 // the tool cannot be generated.
 func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packages.Package, pos token.Position) bool {
 	fset := pkg.Fset
-	qual := types.RelativeTo(pkg.Types)
+	// Types of the tooldefs package go unqualified, others by package name
+	// (runtime.Call), as tooldefs/doc.go writes them.
+	qual := func(p *types.Package) string {
+		if p == pkg.Types {
+			return ""
+		}
+		return p.Name()
+	}
 	mset := types.NewMethodSet(types.NewPointer(named))
 	find := func(name string) (*types.Func, *types.Signature) {
 		sel := mset.Lookup(nil, name)
@@ -181,16 +222,13 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 	recv := named.Obj().Name()
 	call, sig := find("Call")
 	if call == nil {
-		s := sigCtx{qual: qual}
+		// Suggest <Tool>Input and <Tool>Output, whether or not they exist.
+		s := sigCtx{qual: qual, inText: "*" + recv + "Input", outText: "string"}
 		if in := pkg.Types.Scope().Lookup(recv + "Input"); in != nil {
 			s.in = types.NewPointer(in.Type())
-		} else {
-			s.in = types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg.Types, recv+"Input", nil), types.NewStruct(nil, nil), nil))
 		}
 		if out := pkg.Types.Scope().Lookup(recv + "Output"); out != nil {
 			s.out = out.Type()
-		} else {
-			s.out = types.Typ[types.String]
 		}
 		b.e.add(pos, "type %s has +tool:name but no Call method; add: %s", recv, s.want(recv, callSpec))
 		return false
@@ -233,21 +271,21 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 			good = false
 			continue
 		}
-		if m.marker != "" && set.has(m.marker) {
-			mk, _ := set.get(m.marker)
-			b.e.add(mk.Pos, "+tool:%s: %s also has the method %s; keep one (the method decides per input, the marker for every input)",
-				m.marker, recv, m.name)
-			good = false
-			continue
-		}
-		t.Methods[m.name] = true
+		*m.field(&t.Methods) = true
 		if m.name == "RenderProgress" {
-			pt, err := b.typeRef(msig.Params().At(1).Type())
-			if err != "" {
-				b.e.add(mpos, "%s.RenderProgress: progress type %s", recv, err)
+			pt, err := typeRef(msig.Params().At(1).Type())
+			if err != nil {
+				b.e.add(mpos, "%s.RenderProgress: progress type %v", recv, err)
 				good = false
 			}
 			t.Progress = pt
+		}
+	}
+	for _, mk := range set {
+		if d, ok := mk.typed.(methodDefault); ok && t.Methods.has(d.method()) {
+			b.e.add(mk.Pos, "+tool:%s: %s also has the method %s; keep one (the method decides per input, the marker for every input)",
+				mk.Key, recv, d.method())
+			good = false
 		}
 	}
 	sb := &structBuilder{b: b, t: t, pkg: pkg, done: map[*types.Named]*Struct{}, active: map[*types.Named]bool{}, funcs: map[string]bool{}}
@@ -255,9 +293,9 @@ func (b *builder) methods(t *Tool, named *types.Named, set markerSet, pkg *packa
 	if t.Input == nil {
 		return false
 	}
-	out, err := b.typeRef(s.out)
-	if err != "" {
-		b.e.add(callPos, "%s.Call: output type %s", recv, err)
+	out, err := typeRef(s.out)
+	if err != nil {
+		b.e.add(callPos, "%s.Call: output type %v", recv, err)
 		return false
 	}
 	t.Output = out
@@ -302,41 +340,41 @@ func hasStringer(t types.Type) bool {
 	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String])
 }
 
-// typeRef converts an output or progress type for the emitters; a
-// non-empty string says why it cannot.
-func (b *builder) typeRef(t types.Type) (*Type, string) {
+// typeRef converts an output or progress type for the emitters; the
+// error says why it cannot.
+func typeRef(t types.Type) (*Type, error) {
 	t = types.Unalias(t)
 	switch t := t.(type) {
 	case *types.Basic:
 		if t.Kind() == types.UnsafePointer || t.Info()&types.IsUntyped != 0 {
-			return nil, "is not supported: " + t.String()
+			return nil, fmt.Errorf("is not supported: %s", t)
 		}
-		return &Type{Kind: KOther, Basic: t.Name()}, ""
+		return &Type{Kind: KOther, Basic: t.Name()}, nil
 	case *types.Named:
 		if t.TypeArgs().Len() > 0 {
-			return nil, t.String() + " is generic; use a non-generic named type"
+			return nil, fmt.Errorf("%s is generic; use a non-generic named type", t)
 		}
 		if t.Obj().Pkg() == nil {
-			return &Type{Kind: KOther, Basic: t.Obj().Name()}, ""
+			return &Type{Kind: KOther, Basic: t.Obj().Name()}, nil
 		}
-		return &Type{Kind: KOther, Named: &Ref{Pkg: t.Obj().Pkg().Path(), Name: t.Obj().Name()}}, ""
+		return &Type{Kind: KOther, Named: &Ref{Pkg: t.Obj().Pkg().Path(), Name: t.Obj().Name()}}, nil
 	case *types.Pointer:
-		e, err := b.typeRef(t.Elem())
+		e, err := typeRef(t.Elem())
 		return &Type{Kind: KPointer, Elem: e}, err
 	case *types.Slice:
-		e, err := b.typeRef(t.Elem())
+		e, err := typeRef(t.Elem())
 		return &Type{Kind: KSlice, Elem: e}, err
 	case *types.Map:
-		k, err := b.typeRef(t.Key())
-		if err != "" {
+		k, err := typeRef(t.Key())
+		if err != nil {
 			return nil, err
 		}
-		e, err := b.typeRef(t.Elem())
+		e, err := typeRef(t.Elem())
 		return &Type{Kind: KMap, Key: k, Elem: e}, err
 	case *types.Interface:
 		if t.Empty() {
-			return &Type{Kind: KAny}, ""
+			return &Type{Kind: KAny}, nil
 		}
 	}
-	return nil, t.String() + " is not supported; use a named type, a basic type, or a pointer, slice or map of those"
+	return nil, fmt.Errorf("%s is not supported; use a named type, a basic type, or a pointer, slice or map of those", t)
 }

@@ -43,10 +43,11 @@ type Tool struct {
 	InterruptCancel                        bool
 	// CancelsSiblingsOnError is the +tool:cancelsSiblingsOnError flag.
 	CancelsSiblingsOnError bool
-	// PermissionFamily is the +tool:permissionFamily value, or "".
+	// PermissionFamily is the runtime constant of the
+	// +tool:permissionFamily value ("FamilyReadPath"), or "".
 	PermissionFamily string
-	// Methods holds the optional methods the tooldef defines.
-	Methods map[string]bool
+	// Methods says which optional methods the tooldef defines.
+	Methods Methods
 	// Input is the input struct; Structs every struct type to decode,
 	// Input first.
 	Input   *Struct
@@ -70,6 +71,17 @@ type Tool struct {
 	Pos token.Position
 	// Schema is the tool's input JSON Schema, indented.
 	Schema []byte
+}
+
+// Methods says which optional tooldef methods a tool defines (with the
+// signature tooldefs/doc.go documents); the wrapper calls each one it has
+// and uses the marker or the default for the others.
+type Methods struct {
+	ValidateInput, CheckPermissions, PermissionTarget       bool
+	IsConcurrencySafe, IsReadOnly, IsDestructive, IsEnabled bool
+	InterruptBehavior, UserFacingName, ResultBlocks         bool
+	RenderUse, RenderProgress, RenderResult, RenderRejected bool
+	RenderError, RenderGrouped                              bool
 }
 
 // Kind is the JSON shape of a decoded type.

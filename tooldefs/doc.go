@@ -36,22 +36,23 @@
 // So are markers where toolgen would not read them: on a function,
 // variable or constant, on a parenthesised group of types, or in a struct
 // field's doc comment. A type with markers must have +tool:name and a
-// description.
+// description. The table is generated (make generate) from the marker
+// types of package gen, whose doc comments give the meaning column.
 //
-//	key               value     example                          meaning
-//	name              string    +tool:name=Glob                  the tool's name (required)
-//	alias             string    +tool:alias=BashOutput           an older name; repeatable
-//	readOnly          none      +tool:readOnly                   IsReadOnly is true for every input
-//	concurrencySafe   none      +tool:concurrencySafe            IsConcurrencySafe is true for every input
-//	destructive       none      +tool:destructive                IsDestructive is true for every input
-//	searchHint        string    +tool:searchHint="find files"    extra words ToolSearch scores
-//	interrupt         enum      +tool:interrupt=cancel           cancel or block (the default), for every input
-//	cancelsSiblingsOnError none +tool:cancelsSiblingsOnError     an error result cancels the running and queued sibling calls
-//	permissionFamily  enum      +tool:permissionFamily=read-path rules written with this tool's name govern every call of the family
-//	shouldDefer       none      +tool:shouldDefer                withheld until ToolSearch loads it
-//	alwaysLoad        none      +tool:alwaysLoad                 never deferred
-//	disabled          none      +tool:disabled                   IsEnabled is false
-//	userFacingName    string    +tool:userFacingName="Update"    the name shown to the user
+//	key                     value   example                           meaning
+//	name                    string  +tool:name=Glob                   is the tool's name (required)
+//	alias                   string  +tool:alias=BashOutput            is an older name the tool also answers to; repeatable
+//	readOnly                none    +tool:readOnly                    makes IsReadOnly true for every input
+//	concurrencySafe         none    +tool:concurrencySafe             makes IsConcurrencySafe true for every input
+//	destructive             none    +tool:destructive                 makes IsDestructive true for every input
+//	searchHint              string  +tool:searchHint="find files"     gives extra words ToolSearch scores besides the name
+//	interrupt               enum    +tool:interrupt=cancel            is what a user interrupt does to every call: cancel it, or block (the default) until it ends
+//	cancelsSiblingsOnError  none    +tool:cancelsSiblingsOnError      makes an error result cancel the running and queued sibling calls
+//	permissionFamily        enum    +tool:permissionFamily=read-path  makes this tool's rules govern every call of its family: read-path, edit-path, command or url
+//	shouldDefer             none    +tool:shouldDefer                 withholds the tool's definition until ToolSearch loads it
+//	alwaysLoad              none    +tool:alwaysLoad                  keeps the tool from ever being deferred
+//	disabled                none    +tool:disabled                    makes IsEnabled false
+//	userFacingName          string  +tool:userFacingName="Update"     is the name shown to the user
 //
 // # Optional behaviour
 //
@@ -139,4 +140,4 @@
 // live in a sub-package imported only by that tool's file.
 package tooldefs
 
-//go:generate go run ../cmd/toolgen -dir . -out ../generated
+//go:generate go run ../cmd/toolgen -dir . -out ../generated -markerdoc doc.go
