@@ -26,7 +26,7 @@ var _ = Describe("docs/writing-a-tool.md", func() {
 		}
 		want := map[string]string{}
 		for _, m := range gen.Markers {
-			want[m.Example] = m.Help
+			want[m.Example] = m.Help()
 		}
 		Expect(rows).To(Equal(want), "the marker table of docs/writing-a-tool.md differs from gen.Markers")
 	})
