@@ -1,7 +1,7 @@
 package permission
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // maxShellDepth bounds recursion into eval and "bash -c" strings.
@@ -34,23 +36,9 @@ type shellCmd struct {
 	// argsFrom names what supplies more arguments at run time ("xargs",
 	// "find -exec"), empty when the words are all there is.
 	argsFrom string
-}
-
-// text renders the command for rule matching: words joined by single
-// spaces, a word quoted when it holds characters that would change word
-// boundaries, so "git 'status; rm x'" never looks like "git status; rm x".
-func (c shellCmd) text(withAssigns bool) string {
-	var parts []string
-	if withAssigns {
-		parts = append(parts, c.assigns...)
-	}
-	for i, w := range c.words {
-		if c.literal[i] {
-			w = quoteWord(w)
-		}
-		parts = append(parts, w)
-	}
-	return strings.Join(parts, " ")
+	// nested is set for a command another command runs (find -exec, eval
+	// and sh -c code) rather than the line itself.
+	nested bool
 }
 
 func (c shellCmd) name() string {
@@ -58,6 +46,38 @@ func (c shellCmd) name() string {
 		return ""
 	}
 	return c.words[0]
+}
+
+// commandOf is a simple command as the analysis holds it.
+func commandOf(sc shellsyntax.SimpleCommand) shellCmd {
+	c := shellCmd{assignsLiteral: true}
+	for _, as := range sc.Assigns {
+		text, lit := assignText(as)
+		c.assigns = append(c.assigns, text)
+		if as.Name != "" {
+			c.assignNames = append(c.assignNames, as.Name)
+		}
+		if !lit {
+			c.assignsLiteral = false
+		}
+	}
+	for i, w := range sc.Args {
+		c.words = append(c.words, shown(w))
+		c.literal = append(c.literal, w.Literal)
+		if sc.Call != nil {
+			c.shapes = append(c.shapes, shapeOf(sc.Call.Args[i]))
+		}
+	}
+	return c
+}
+
+// shown is a word as the analysis and the rules see it: its value when
+// literal, else its source, so "$X" and $X stay apart.
+func shown(w shellsyntax.Word) string {
+	if w.Literal {
+		return w.Value
+	}
+	return w.Source
 }
 
 // shellAnalysis is what the permission engine knows about a command line.
@@ -115,6 +135,34 @@ type shellEnv struct {
 	placeholders bool
 }
 
+// ShellCommand is one simple command of a shell line as the engine reads
+// it: rules are matched against renderings of it (see the package doc).
+type ShellCommand struct {
+	// Assigns are the leading NAME=value words, rendered.
+	Assigns []string
+	// Words are the program and its arguments: a literal word after quote
+	// removal, any other as written.
+	Words []string
+	// Literal[i] reports whether Words[i] is literal.
+	Literal []bool
+}
+
+// ShellCommands returns the simple commands the engine reads in a shell
+// line, in source order: those nested in substitutions, subshells and
+// function bodies included, not the commands they run (eval and sh -c
+// code, find -exec) and not bare assignments (which taint the line). It
+// is the analysis Check runs, for diagnostics and for specs that compare
+// it with other readers of the line.
+func ShellCommands(command string) []ShellCommand {
+	var out []ShellCommand
+	for _, c := range analyzeShell(command, shellEnv{}).cmds {
+		if !c.nested {
+			out = append(out, ShellCommand{Assigns: c.assigns, Words: c.words, Literal: c.literal})
+		}
+	}
+	return out
+}
+
 // analyzeShell parses a command line and collects its simple commands and
 // everything that keeps a prefix rule from allowing it.
 func analyzeShell(src string, env shellEnv) *shellAnalysis {
@@ -124,26 +172,35 @@ func analyzeShell(src string, env shellEnv) *shellAnalysis {
 }
 
 func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := shellsyntax.Parse(src)
 	if err != nil {
 		if depth == 0 {
 			a.parseErr = err
 		}
+		var long *shellsyntax.TooLongError
+		if errors.As(err, &long) {
+			// Nothing of the line is known: it could write anywhere.
+			a.protect("the whole command (too long to analyse; it could write a protected path)")
+		}
 		a.taint("the command could not be parsed: %v", err)
 		return
 	}
+	cmds := shellsyntax.SimpleCommands(f)
 	changesDir := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			if w, lit := wordText(c.Args[0]); lit && (w == "cd" || w == "pushd" || w == "popd") {
-				changesDir = true
-				if w != "popd" && cdRiskOf(callWords(c), env) {
-					env.cdRisk = true
-				}
+	for _, sc := range cmds {
+		if len(sc.Args) == 0 || !sc.Args[0].Literal {
+			continue
+		}
+		if w := sc.Args[0].Value; w == "cd" || w == "pushd" || w == "popd" {
+			changesDir = true
+			if w != "popd" && cdRiskOf(commandOf(sc), env) {
+				env.cdRisk = true
 			}
 		}
-		return true
-	})
+	}
+	for _, sc := range cmds {
+		visitCall(a, sc, env, depth, changesDir)
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
@@ -153,25 +210,6 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 			if n.Coprocess {
 				a.taint("a coprocess")
 			}
-		case *syntax.CallExpr:
-			visitCall(a, n, env, depth, changesDir)
-		case *syntax.DeclClause:
-			c := shellCmd{assignsLiteral: true}
-			variant := "declare"
-			if n.Variant != nil {
-				variant = n.Variant.Value
-			}
-			c.words = append(c.words, variant)
-			c.literal = append(c.literal, true)
-			for _, as := range n.Args {
-				text, lit := assignText(as)
-				c.words = append(c.words, text)
-				c.literal = append(c.literal, false)
-				if !lit {
-					c.assignsLiteral = false
-				}
-			}
-			a.cmds = append(a.cmds, c)
 		case *syntax.CmdSubst:
 			if n.Backquotes {
 				a.taint("command substitution (backticks)")
@@ -199,36 +237,13 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 	})
 }
 
-// callWords returns the words of a call, without its assignments.
-func callWords(n *syntax.CallExpr) shellCmd {
-	c := shellCmd{assignsLiteral: true}
-	for _, w := range n.Args {
-		text, lit := wordText(w)
-		c.words = append(c.words, text)
-		c.literal = append(c.literal, lit)
-		c.shapes = append(c.shapes, shapeOf(w))
-	}
-	return c
-}
-
-func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int, afterCd bool) {
-	c := shellCmd{assignsLiteral: true}
-	for _, as := range n.Assigns {
-		text, lit := assignText(as)
-		c.assigns = append(c.assigns, text)
-		if as.Name != nil {
-			c.assignNames = append(c.assignNames, as.Name.Value)
-		}
-		if !lit {
-			c.assignsLiteral = false
-		}
-	}
-	if len(n.Args) == 0 {
+func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, depth int, afterCd bool) {
+	c := commandOf(sc)
+	if len(c.words) == 0 {
 		a.taint("a variable assignment (%s)", strings.Join(c.assigns, " "))
 		return
 	}
-	words := callWords(n)
-	c.words, c.literal, c.shapes = words.words, words.literal, words.shapes
+	c.nested = depth > 0
 	a.cmds = append(a.cmds, c)
 	if !c.literal[0] {
 		a.taint("the command name %s is not literal", c.words[0])
@@ -256,6 +271,7 @@ func visitCall(a *shellAnalysis, n *syntax.CallExpr, env shellEnv, depth int, af
 		}
 		if filepath.Base(form.name()) == "find" {
 			for _, e := range findExecs(form) {
+				e.nested = true
 				a.cmds = append(a.cmds, e)
 				if !e.literal[0] {
 					a.taint("the command name %s is not literal", e.words[0])
@@ -353,12 +369,11 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return
 	}
-	target, lit := wordText(r.Word)
-	if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
-		if lit && (target == "-" || isDigits(strings.TrimSuffix(target, "-"))) {
-			return
-		}
+	if shellsyntax.DupFD(r) {
+		return
 	}
+	w := shellsyntax.EvalWord(r.Word)
+	target, lit := shown(w), w.Literal
 	out := r.Op != syntax.RdrIn && r.Op != syntax.DplIn
 	if out {
 		a.writes = true
@@ -383,7 +398,7 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty":
 		return
 	}
-	if strings.HasPrefix(target, "/dev/fd/") && isDigits(strings.TrimPrefix(target, "/dev/fd/")) {
+	if strings.HasPrefix(target, "/dev/fd/") && shellsyntax.IsFD(strings.TrimPrefix(target, "/dev/fd/")) {
 		return
 	}
 	p := target
@@ -411,186 +426,68 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	}
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
+// findExecs returns the commands of find's -exec, -execdir, -ok and -okdir.
+func findExecs(c shellCmd) []shellCmd {
+	var out []shellCmd
+	w := c.words
+	for i := 1; i < len(w); i++ {
+		switch w[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(w) && w[j] != ";" && w[j] != "+" {
+				j++
+			}
+			if j > i+1 {
+				// find replaces {} with the paths it finds.
+				shapes := make([]wordShape, j-i-1)
+				for k := range shapes {
+					if i+1+k < len(c.shapes) {
+						shapes[k] = c.shapes[i+1+k]
+					}
+					shapes[k].unknown = shapes[k].unknown || strings.Contains(w[i+1+k], "{}")
+				}
+				out = append(out, shellCmd{words: w[i+1 : j], literal: c.literal[i+1 : j], shapes: shapes, assignsLiteral: true})
+			}
+			i = j
 		}
 	}
-	return true
+	return out
 }
 
-// assignText renders VAR=value and reports whether the value is literal.
-func assignText(as *syntax.Assign) (string, bool) {
-	name := ""
-	if as.Name != nil {
-		name = as.Name.Value
+// text renders the command for rule matching: words joined by single
+// spaces, a word quoted when it holds characters that would change word
+// boundaries, so "git 'status; rm x'" never looks like "git status; rm x".
+func (c shellCmd) text(withAssigns bool) string {
+	var parts []string
+	if withAssigns {
+		parts = append(parts, c.assigns...)
 	}
-	if as.Index != nil || as.Array != nil {
-		return name + "=" + printNode(as), false
+	for i, w := range c.words {
+		if c.literal[i] {
+			w = quoteWord(w)
+		}
+		parts = append(parts, w)
 	}
-	if as.Naked {
-		return name, true
+	return strings.Join(parts, " ")
+}
+
+// assignText renders NAME=value for rule matching and reports whether the
+// value is literal; one that is not keeps its source text.
+func assignText(a shellsyntax.Assign) (string, bool) {
+	if a.Indexed || !a.Value.Literal {
+		return a.Source, false
+	}
+	if a.Naked {
+		return a.Name, true
 	}
 	op := "="
-	if as.Append {
+	if a.Append {
 		op = "+="
 	}
-	if as.Value == nil {
-		return name + op, true
+	if a.Value.Value == "" {
+		return a.Name + op, true
 	}
-	v, lit := wordText(as.Value)
-	if lit {
-		v = quoteWord(v)
-	}
-	return name + op + v, lit
-}
-
-// wordText returns a word after quote removal, and whether it is literal.
-// A word with expansions keeps its source text.
-func wordText(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", true
-	}
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescapeUnquoted(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return printNode(w), false
-			}
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return printNode(w), false
-				}
-				b.WriteString(unescapeDouble(lit.Value))
-			}
-		default:
-			return printNode(w), false
-		}
-	}
-	return b.String(), true
-}
-
-func printNode(n syntax.Node) string {
-	var buf bytes.Buffer
-	if err := syntax.NewPrinter().Print(&buf, n); err != nil {
-		return "<?>"
-	}
-	return buf.String()
-}
-
-func unescapeUnquoted(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// ansiC decodes the body of a $'…' string.
-func ansiC(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'e', 'E':
-			b.WriteByte(0x1b)
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
-			j := i + 1
-			for j < len(s) && j-i-1 < max && isHex(s[j]) {
-				j++
-			}
-			if j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(s[i])
-				continue
-			}
-			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			if s[i] == 'x' {
-				b.WriteByte(byte(v))
-			} else {
-				b.WriteRune(rune(v))
-			}
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[i:j], 8, 8)
-			b.WriteByte(byte(v))
-			i = j - 1
-		default:
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+	return a.Name + op + quoteWord(a.Value.Value), true
 }
 
 // quoteWord quotes a literal word when it holds characters that the shell
@@ -858,32 +755,4 @@ func isEnvName(s string) bool {
 		}
 	}
 	return true
-}
-
-// findExecs returns the commands of find's -exec, -execdir, -ok and -okdir.
-func findExecs(c shellCmd) []shellCmd {
-	var out []shellCmd
-	w := c.words
-	for i := 1; i < len(w); i++ {
-		switch w[i] {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			j := i + 1
-			for j < len(w) && w[j] != ";" && w[j] != "+" {
-				j++
-			}
-			if j > i+1 {
-				// find replaces {} with the paths it finds.
-				shapes := make([]wordShape, j-i-1)
-				for k := range shapes {
-					if i+1+k < len(c.shapes) {
-						shapes[k] = c.shapes[i+1+k]
-					}
-					shapes[k].unknown = shapes[k].unknown || strings.Contains(w[i+1+k], "{}")
-				}
-				out = append(out, shellCmd{words: w[i+1 : j], literal: c.literal[i+1 : j], shapes: shapes, assignsLiteral: true})
-			}
-			i = j
-		}
-	}
-	return out
 }
