@@ -149,6 +149,7 @@ var _ = Describe("shell commands under a rule set", func() {
 		Entry("deny with single quotes", `'rm' x`, runtime.Deny),
 		Entry("deny with empty quotes", `r""m x`, runtime.Deny),
 		Entry("deny with an ANSI-C name", `$'\x72m' -rf x`, runtime.Deny),
+		Entry("deny with an ANSI-C name cut at a NUL", `$'rm\0x' -rf x`, runtime.Deny),
 		Entry("deny inside eval", `eval "rm -rf x"`, runtime.Deny),
 		Entry("deny inside bash -c", `bash -c "rm -rf x"`, runtime.Deny),
 		Entry("deny inside sh -c", `sh -c 'git push'`, runtime.Deny),
