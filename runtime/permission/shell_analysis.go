@@ -55,7 +55,7 @@ func (c shellCmd) name() string {
 
 // commandOf is a simple command as the analysis holds it.
 func commandOf(sc shellsyntax.SimpleCommand) shellCmd {
-	c := shellCmd{assignsLiteral: true}
+	c := shellCmd{assignsLiteral: true, words: make([]string, 0, len(sc.Args)), literal: make([]bool, 0, len(sc.Args))}
 	for _, as := range sc.Assigns {
 		text, lit := assignText(as)
 		c.assigns = append(c.assigns, text)

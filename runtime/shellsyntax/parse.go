@@ -85,7 +85,7 @@ func SimpleCommands(f *syntax.File) []SimpleCommand {
 func CommandOf(st *syntax.Stmt) (SimpleCommand, bool) {
 	switch cmd := st.Cmd.(type) {
 	case *syntax.CallExpr:
-		sc := SimpleCommand{Redirs: st.Redirs, Stmt: st, Call: cmd}
+		sc := SimpleCommand{Redirs: st.Redirs, Stmt: st, Call: cmd, Args: make([]Word, 0, len(cmd.Args))}
 		for _, as := range cmd.Assigns {
 			sc.Assigns = append(sc.Assigns, EvalAssign(as))
 		}

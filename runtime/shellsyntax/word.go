@@ -34,6 +34,12 @@ func EvalWord(w *syntax.Word) Word {
 	if w == nil {
 		return Word{Literal: true, Static: true}
 	}
+	if len(w.Parts) == 1 {
+		// The common case, a plain word, without building anything.
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+			return Word{Value: unescape(lit.Value, false), Literal: true, Static: !expands(lit.Value)}
+		}
+	}
 	var value, unquoted strings.Builder
 	literal := true
 	for _, part := range w.Parts {
