@@ -61,9 +61,12 @@
 //
 // # Shell commands
 //
-// Bash commands are parsed with mvdan.cc/sh/v3, never split with regular
-// expressions. Deny and ask rules match when any simple command of the
-// line matches — including commands inside substitutions, eval and
+// Bash commands are parsed and their words read by runtime/shellsyntax
+// (mvdan.cc/sh/v3), the reading the shell tool's read-only verdict uses
+// too; they are never split with regular expressions. A line longer than
+// shellsyntax.MaxCommandLen is not analysed: no allow rule covers it and
+// it asks in every mode. Deny and ask rules match when any simple command
+// of the line matches — including commands inside substitutions, eval and
 // "bash -c" strings, function bodies and loops — and they see through
 // leading VAR=x assignments and the wrappers env, timeout, nice, nohup,
 // stdbuf, time, command, sudo, xargs and find -exec. An allow rule passes a

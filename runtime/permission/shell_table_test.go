@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 var _ = Describe("shell commands under a rule set", func() {
@@ -147,6 +149,7 @@ var _ = Describe("shell commands under a rule set", func() {
 		Entry("deny with single quotes", `'rm' x`, runtime.Deny),
 		Entry("deny with empty quotes", `r""m x`, runtime.Deny),
 		Entry("deny with an ANSI-C name", `$'\x72m' -rf x`, runtime.Deny),
+		Entry("deny with an ANSI-C name cut at a NUL", `$'rm\0x' -rf x`, runtime.Deny),
 		Entry("deny inside eval", `eval "rm -rf x"`, runtime.Deny),
 		Entry("deny inside bash -c", `bash -c "rm -rf x"`, runtime.Deny),
 		Entry("deny inside sh -c", `sh -c 'git push'`, runtime.Deny),
@@ -352,6 +355,13 @@ var _ = Describe("shell commands in bypassPermissions mode", func() {
 		d := engine.CanUseTool(context.Background(), bash, "rm -rf .git", tc)
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 		Expect(d.Message).To(ContainSubstring(".git"))
+	})
+
+	It("asks for a line too long to analyse", func() {
+		long := "echo " + strings.Repeat("a", shellsyntax.MaxCommandLen)
+		d := engine.Check(context.Background(), bash, long, tc)
+		Expect(d.Behavior).To(Equal(runtime.Ask))
+		Expect(d.Message).To(ContainSubstring("too long to analyse"))
 	})
 
 	It("judges paths against the command's own working directory", func() {

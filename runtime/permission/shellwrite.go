@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentcore/agentcore/runtime/fspath"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // This file finds the simple commands of a shell line that write to or
@@ -61,11 +62,11 @@ func shapeOf(w *syntax.Word) wordShape {
 		if err != nil || len(s.alts) >= maxWordAlternatives {
 			return wordShape{unknown: true}
 		}
-		text, lit := wordText(x)
-		if !lit {
+		v := shellsyntax.EvalWord(x)
+		if !v.Literal {
 			return wordShape{unknown: true}
 		}
-		s.alts = append(s.alts, text)
+		s.alts = append(s.alts, v.Value)
 	}
 	return s
 }

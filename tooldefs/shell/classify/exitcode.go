@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // exitMeanings are the programs whose exit status 1 is an answer, not a
@@ -40,7 +42,7 @@ func ExitMeaning(cmd string, code int) (isError bool, message string) {
 // command's: the last simple command of the last statement, following
 // pipelines and && / || lists to their right-hand side.
 func lastProgram(cmd string) string {
-	f, err := Parse(cmd)
+	f, err := shellsyntax.Parse(cmd)
 	if err != nil || len(f.Stmts) == 0 {
 		return ""
 	}
@@ -56,11 +58,11 @@ func lastProgram(cmd string) string {
 			if len(c.Args) == 0 {
 				return ""
 			}
-			name, static := WordValue(c.Args[0])
-			if !static {
+			name := shellsyntax.EvalWord(c.Args[0])
+			if !name.Static {
 				return ""
 			}
-			return name[strings.LastIndexByte(name, '/')+1:]
+			return name.Value[strings.LastIndexByte(name.Value, '/')+1:]
 		default:
 			return ""
 		}

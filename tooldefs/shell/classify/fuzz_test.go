@@ -3,6 +3,7 @@ package classify_test
 import (
 	"testing"
 
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 	"github.com/agentcore/agentcore/tooldefs/shell/classify"
 )
 
@@ -22,7 +23,7 @@ func FuzzClassify(f *testing.F) {
 		v := classify.Classify(cmd)
 		_ = classify.IsSearchOrReadCommand(cmd)
 		_ = classify.IsDestructive(cmd)
-		if _, err := classify.Parse(cmd); err != nil && v.ReadOnly {
+		if _, err := shellsyntax.Parse(cmd); err != nil && v.ReadOnly {
 			t.Fatalf("%q does not parse (%v) but was classified read-only", cmd, err)
 		}
 		if v.ReadOnly != (v.Reason == "") {

@@ -2,11 +2,13 @@ package classify
 
 import (
 	"strings"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // argCheck inspects the arguments of an allowlisted program (Args[1:]) and
 // returns why this use is not read-only, or "".
-type argCheck func(args []Word) string
+type argCheck func(args []shellsyntax.Word) string
 
 // allowlist maps the read-only programs to the check of their arguments.
 var allowlist = map[string]argCheck{}
@@ -43,9 +45,9 @@ func init() {
 	allowlist["git"] = checkGit
 }
 
-func anyArgs([]Word) string { return "" }
+func anyArgs([]shellsyntax.Word) string { return "" }
 
-func noArgs(args []Word) string {
+func noArgs(args []shellsyntax.Word) string {
 	if len(args) > 0 {
 		return "runs a program through env"
 	}
@@ -54,7 +56,7 @@ func noArgs(args []Word) string {
 
 // requireStatic fails when an argument is only known at run time: for
 // programs that have writing options, $x or a glob could expand to one.
-func requireStatic(args []Word) string {
+func requireStatic(args []shellsyntax.Word) string {
 	for _, a := range args {
 		if !a.Static {
 			return "passes an argument only known at run time (" + a.Value + ")"
@@ -68,7 +70,7 @@ func requireStatic(args []Word) string {
 // names are long options (also abbreviated, as getopt_long accepts).
 // static requires every argument to be static.
 func bannedOptions(static bool, banned ...string) argCheck {
-	return func(args []Word) string {
+	return func(args []shellsyntax.Word) string {
 		if static {
 			if why := requireStatic(args); why != "" {
 				return why
@@ -107,7 +109,7 @@ func matchOption(arg string, banned []string) string {
 }
 
 // checkUniq allows one operand: uniq's second operand is an output file.
-func checkUniq(args []Word) string {
+func checkUniq(args []shellsyntax.Word) string {
 	if why := requireStatic(args); why != "" {
 		return why
 	}
@@ -135,7 +137,7 @@ var findWriters = map[string]bool{
 	"-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true,
 }
 
-func checkFind(args []Word) string {
+func checkFind(args []shellsyntax.Word) string {
 	if why := requireStatic(args); why != "" {
 		return why
 	}
@@ -149,7 +151,7 @@ func checkFind(args []Word) string {
 
 // checkDate refuses setting the clock: -s/--set, or an operand that is not
 // a +FORMAT (GNU date MMDDhhmm sets the date).
-func checkDate(args []Word) string {
+func checkDate(args []shellsyntax.Word) string {
 	if why := requireStatic(args); why != "" {
 		return why
 	}
@@ -170,7 +172,7 @@ func checkDate(args []Word) string {
 }
 
 // checkHostname allows printing only: an operand or -F/-b sets the name.
-func checkHostname(args []Word) string {
+func checkHostname(args []shellsyntax.Word) string {
 	if why := requireStatic(args); why != "" {
 		return why
 	}
@@ -212,7 +214,7 @@ var gitReaders = map[string]argCheck{
 // checkGit allows git with harmless global options and a read-only
 // subcommand. All arguments must be static: git has options that write
 // (--output) or run programs (-c core.pager=…).
-func checkGit(args []Word) string {
+func checkGit(args []shellsyntax.Word) string {
 	if why := requireStatic(args); why != "" {
 		return why
 	}
@@ -240,7 +242,7 @@ func checkGit(args []Word) string {
 // checkGitBranchOrTag allows listing: no banned option, and operands only
 // as patterns after -l/--list or values of listing filters.
 func checkGitBranchOrTag(banned ...string) argCheck {
-	return func(args []Word) string {
+	return func(args []shellsyntax.Word) string {
 		list := false
 		operands := 0
 		for i := 0; i < len(args); i++ {
@@ -269,7 +271,7 @@ func checkGitBranchOrTag(banned ...string) argCheck {
 	}
 }
 
-func checkGitRemote(args []Word) string {
+func checkGitRemote(args []shellsyntax.Word) string {
 	for _, a := range args {
 		if a.Value != "-v" && a.Value != "--verbose" {
 			if a.Value == "get-url" || a.Value == "show" {
@@ -284,7 +286,7 @@ func checkGitRemote(args []Word) string {
 // checkGitSubcommand allows the listed sub-subcommands only (git stash
 // list).
 func checkGitSubcommand(allowed ...string) argCheck {
-	return func(args []Word) string {
+	return func(args []shellsyntax.Word) string {
 		if len(args) == 0 {
 			return "the default action changes the repository"
 		}
@@ -298,7 +300,7 @@ func checkGitSubcommand(allowed ...string) argCheck {
 }
 
 // checkGitConfig allows reading options only.
-func checkGitConfig(args []Word) string {
+func checkGitConfig(args []shellsyntax.Word) string {
 	reading := false
 	for _, a := range args {
 		switch a.Value {

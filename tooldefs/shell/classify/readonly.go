@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // Verdict is the read-only analysis of one command.
@@ -28,7 +30,7 @@ func Classify(cmd string) Verdict {
 	if strings.TrimSpace(cmd) == "" {
 		return Verdict{Reason: "empty command"}
 	}
-	f, err := Parse(cmd)
+	f, cmds, err := commands(cmd)
 	if err != nil {
 		return Verdict{Reason: "does not parse: " + err.Error()}
 	}
@@ -36,7 +38,7 @@ func Classify(cmd string) Verdict {
 		return Verdict{Reason: reason}
 	}
 	calls := 0
-	for _, sc := range SimpleCommands(f) {
+	for _, sc := range cmds {
 		calls++
 		if reason := checkSimple(sc); reason != "" {
 			return Verdict{Reason: reason}
@@ -139,20 +141,20 @@ func checkTest(x syntax.TestExpr) string {
 // checkRedirect allows input redirections, here-documents, fd duplication
 // and output to /dev/null; it returns why anything else writes.
 func checkRedirect(r *syntax.Redirect) string {
-	if r.N != nil && !isDigits(r.N.Value) {
+	if r.N != nil && !shellsyntax.IsFD(r.N.Value) {
 		return "allocates a file descriptor into a variable"
 	}
-	target, static := WordValue(r.Word)
+	target := shellsyntax.EvalWord(r.Word)
 	switch r.Op {
 	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return ""
 	case syntax.DplIn, syntax.DplOut:
-		if static && (isDigits(target) || target == "-" || isNullDevice(target)) {
+		if shellsyntax.DupFD(r) || target.Static && isNullDevice(target.Value) {
 			return ""
 		}
 		return "redirects output to a file"
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
-		if static && isNullDevice(target) {
+		if target.Static && isNullDevice(target.Value) {
 			return ""
 		}
 		return "redirects output to a file"
@@ -165,26 +167,14 @@ func isNullDevice(s string) bool {
 	return s == "/dev/null" || s == "/dev/stdout" || s == "/dev/stderr"
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // checkSimple checks one simple command against the allowlist.
-func checkSimple(sc SimpleCommand) string {
+func checkSimple(sc shellsyntax.SimpleCommand) string {
 	if len(sc.Args) == 0 {
 		// A bare assignment only sets a shell variable of this one run; it
 		// matters when the name is one the shell or a program reads from the
 		// environment, which by convention is upper case.
 		for _, a := range sc.Assigns {
-			if a.Name == nil || a.Index != nil || a.Array != nil || !harmlessVar(a.Name.Value) {
+			if a.Name == "" || a.Indexed || !harmlessVar(a.Name) {
 				return "assigns a variable that can change what programs do"
 			}
 		}

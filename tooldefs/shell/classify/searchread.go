@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // SearchOrRead says how a command can be rendered compactly: as a search
@@ -42,13 +44,13 @@ func set(names ...string) map[string]bool {
 // is none of them. This says nothing about safety: awk is a "read" here but
 // not read-only.
 func IsSearchOrReadCommand(cmd string) SearchOrRead {
-	f, err := Parse(cmd)
+	_, cmds, err := commands(cmd)
 	if err != nil {
 		return SearchOrRead{}
 	}
 	var out SearchOrRead
 	nonNeutral := false
-	for _, sc := range SimpleCommands(f) {
+	for _, sc := range cmds {
 		name := sc.Name()
 		if name == "" {
 			return SearchOrRead{}
@@ -84,11 +86,11 @@ func IsSearchOrReadCommand(cmd string) SearchOrRead {
 // permission prompt, not a safety boundary; an unparsable command is not
 // reported as destructive.
 func IsDestructive(cmd string) bool {
-	f, err := Parse(cmd)
+	_, cmds, err := commands(cmd)
 	if err != nil {
 		return false
 	}
-	for _, sc := range SimpleCommands(f) {
+	for _, sc := range cmds {
 		if destructive(sc) {
 			return true
 		}
@@ -96,7 +98,7 @@ func IsDestructive(cmd string) bool {
 	return false
 }
 
-func destructive(sc SimpleCommand) bool {
+func destructive(sc shellsyntax.SimpleCommand) bool {
 	name := sc.Name()
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]

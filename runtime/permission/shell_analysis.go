@@ -1,0 +1,460 @@
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
+)
+
+// This file reads a shell line the way the rules see it: every simple
+// command (runtime/shellsyntax finds them and reads their words), the
+// commands those run (wrappers, eval and sh -c strings, find -exec), and
+// everything that keeps a prefix rule from allowing the line. The
+// renderings rules match are in shell_forms.go, the writes to protected
+// paths in shellwrite.go.
+
+// maxShellDepth bounds recursion into eval and "bash -c" strings.
+const maxShellDepth = 4
+
+// shellCmd is one simple command found in a command line.
+type shellCmd struct {
+	// assigns are the leading VAR=value words, rendered.
+	assigns []string
+	// assignNames are the variable names of assigns.
+	assignNames []string
+	// assignsLiteral is false when an assigned value is not literal.
+	assignsLiteral bool
+	// words are the command's words after quote removal; a word that is
+	// not literal keeps its source text (e.g. "$HOME").
+	words []string
+	// literal[i] is true when words[i] is fully literal.
+	literal []bool
+	// shapes[i] tells globs and brace expansions in words[i]; it may be
+	// shorter than words (missing entries are plain words).
+	shapes []wordShape
+	// argsFrom names what supplies more arguments at run time ("xargs",
+	// "find -exec"), empty when the words are all there is.
+	argsFrom string
+	// nested is set for a command another command runs (find -exec, eval
+	// and sh -c code) rather than the line itself.
+	nested bool
+}
+
+func (c shellCmd) name() string {
+	if len(c.words) == 0 {
+		return ""
+	}
+	return c.words[0]
+}
+
+// commandOf is a simple command as the analysis holds it.
+func commandOf(sc shellsyntax.SimpleCommand) shellCmd {
+	c := shellCmd{assignsLiteral: true, words: make([]string, 0, len(sc.Args)), literal: make([]bool, 0, len(sc.Args))}
+	for _, as := range sc.Assigns {
+		text, lit := assignText(as)
+		c.assigns = append(c.assigns, text)
+		if as.Name != "" {
+			c.assignNames = append(c.assignNames, as.Name)
+		}
+		if !lit {
+			c.assignsLiteral = false
+		}
+	}
+	for i, w := range sc.Args {
+		c.words = append(c.words, shown(w))
+		c.literal = append(c.literal, w.Literal)
+		if sc.Call != nil {
+			c.shapes = append(c.shapes, shapeOf(sc.Call.Args[i]))
+		}
+	}
+	return c
+}
+
+// shown is a word as the analysis and the rules see it: its value when
+// literal, else its source, so "$X" and $X stay apart.
+func shown(w shellsyntax.Word) string {
+	if w.Literal {
+		return w.Value
+	}
+	return w.Source
+}
+
+// shellAnalysis is what the permission engine knows about a command line.
+type shellAnalysis struct {
+	// raw is the command line as given.
+	raw string
+	// parseErr is set when the line is not valid bash.
+	parseErr error
+	// cmds are every simple command, nested ones included.
+	cmds []shellCmd
+	// taints are reasons no prefix rule may allow the line.
+	taints []string
+	// protected describes the protected paths the line writes or
+	// deletes (redirections and file-changing commands), and arguments
+	// that could name one.
+	protected []string
+	// writes is true when the line redirects output to a file.
+	writes bool
+}
+
+// protect records a protected write once.
+func (a *shellAnalysis) protect(desc string) {
+	for _, p := range a.protected {
+		if p == desc {
+			return
+		}
+	}
+	a.protected = append(a.protected, desc)
+}
+
+func (a *shellAnalysis) taint(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, t := range a.taints {
+		if t == msg {
+			return
+		}
+	}
+	a.taints = append(a.taints, msg)
+}
+
+// shellEnv is what the analysis needs to judge redirection targets and
+// the paths commands write.
+type shellEnv struct {
+	cwd  string
+	home string
+	// dirs are the resolved working directories.
+	dirs    []string
+	inside  func(resolved string) bool
+	protect func(path string) bool
+	// cdRisk is set while analysing a line with a cd or pushd that may
+	// enter a protected directory.
+	cdRisk bool
+	// placeholders is set while analysing code that xargs or find -exec
+	// runs, where {} stands for paths known only at run time.
+	placeholders bool
+}
+
+// ShellCommand is one simple command of a shell line as the engine reads
+// it: rules are matched against renderings of it (see the package doc).
+type ShellCommand struct {
+	// Assigns are the leading NAME=value words, rendered.
+	Assigns []string
+	// Words are the program and its arguments: a literal word after quote
+	// removal, any other as written.
+	Words []string
+	// Literal[i] reports whether Words[i] is literal.
+	Literal []bool
+}
+
+// ShellCommands returns the simple commands the engine reads in a shell
+// line, in source order: those nested in substitutions, subshells and
+// function bodies included, not the commands they run (eval and sh -c
+// code, find -exec) and not bare assignments (which taint the line). It
+// is the analysis Check runs, for diagnostics and for specs that compare
+// it with other readers of the line.
+func ShellCommands(command string) []ShellCommand {
+	var out []ShellCommand
+	for _, c := range analyzeShell(command, shellEnv{}).cmds {
+		if !c.nested {
+			out = append(out, ShellCommand{Assigns: c.assigns, Words: c.words, Literal: c.literal})
+		}
+	}
+	return out
+}
+
+// analyzeShell parses a command line and collects its simple commands and
+// everything that keeps a prefix rule from allowing it.
+func analyzeShell(src string, env shellEnv) *shellAnalysis {
+	a := &shellAnalysis{raw: src}
+	analyzeInto(a, src, env, 0)
+	return a
+}
+
+func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
+	f, err := shellsyntax.Parse(src)
+	if err != nil {
+		if depth == 0 {
+			a.parseErr = err
+		}
+		var long *shellsyntax.TooLongError
+		if errors.As(err, &long) {
+			// Nothing of the line is known: it could write anywhere.
+			a.protect("the whole command (too long to analyse; it could write a protected path)")
+		}
+		a.taint("the command could not be parsed: %v", err)
+		return
+	}
+	cmds := shellsyntax.SimpleCommands(f)
+	changesDir := false
+	for _, sc := range cmds {
+		if len(sc.Args) == 0 || !sc.Args[0].Literal {
+			continue
+		}
+		if w := sc.Args[0].Value; w == "cd" || w == "pushd" || w == "popd" {
+			changesDir = true
+			if w != "popd" && cdRiskOf(commandOf(sc), env) {
+				env.cdRisk = true
+			}
+		}
+	}
+	for _, sc := range cmds {
+		visitCall(a, sc, env, depth, changesDir)
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Cmd == nil && len(n.Redirs) > 0 {
+				a.taint("a redirection without a command")
+			}
+			if n.Coprocess {
+				a.taint("a coprocess")
+			}
+		case *syntax.CmdSubst:
+			if n.Backquotes {
+				a.taint("command substitution (backticks)")
+			} else {
+				a.taint("command substitution $(…)")
+			}
+		case *syntax.ProcSubst:
+			a.taint("process substitution")
+		case *syntax.FuncDecl:
+			a.taint("a function definition")
+		case *syntax.CoprocClause:
+			a.taint("a coprocess")
+		case *syntax.ArithmCmd, *syntax.LetClause:
+			a.taint("an arithmetic command")
+		case *syntax.TestClause:
+			a.taint("a [[ … ]] test")
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil && strings.ToUpper(wi.Name.Value) == wi.Name.Value {
+				a.taint("a for loop assigning the variable %s", wi.Name.Value)
+			}
+		case *syntax.Redirect:
+			visitRedirect(a, n, env, changesDir)
+		}
+		return true
+	})
+}
+
+func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, depth int, afterCd bool) {
+	c := commandOf(sc)
+	if len(c.words) == 0 {
+		a.taint("a variable assignment (%s)", strings.Join(c.assigns, " "))
+		return
+	}
+	c.nested = depth > 0
+	a.cmds = append(a.cmds, c)
+	if !c.literal[0] {
+		a.taint("the command name %s is not literal", c.words[0])
+	}
+	// Look through wrappers for eval, nested shells and find -exec; the
+	// commands find runs are commands of the line in their own right.
+	// Each form is also checked for writes to protected paths; a command
+	// behind xargs gets more arguments at run time.
+	argsFrom := ""
+	for _, form := range unwrapAll(c) {
+		if argsFrom != "" {
+			form.argsFrom = argsFrom
+		}
+		inspectRunner(a, form, env, depth)
+		checkWrites(a, form, env, afterCd)
+		// env -C and sudo -D run the command in another directory.
+		if dir, ok := chdirOf(form); ok {
+			afterCd = true
+			if cdRiskOf(dir, env) {
+				env.cdRisk = true
+			}
+		}
+		if filepath.Base(form.name()) == "xargs" && form.literal[0] {
+			argsFrom = "xargs"
+		}
+		if filepath.Base(form.name()) == "find" {
+			for _, e := range findExecs(form) {
+				e.nested = true
+				a.cmds = append(a.cmds, e)
+				if !e.literal[0] {
+					a.taint("the command name %s is not literal", e.words[0])
+				}
+				inspectRunner(a, e, env, depth)
+				checkWrites(a, e, env, afterCd)
+			}
+		}
+	}
+}
+
+// inspectRunner taints commands that run strings as code and analyses
+// those strings when they are literal, so deny rules see inside them.
+func inspectRunner(a *shellAnalysis, c shellCmd, env shellEnv, depth int) {
+	name := filepath.Base(c.name())
+	// Code run for each input of xargs or find -exec gets its paths
+	// through {}: inside it, {} is not a literal path.
+	if c.argsFrom != "" || slices.ContainsFunc(c.words, func(w string) bool { return strings.Contains(w, "{}") }) {
+		env.placeholders = true
+	}
+	switch name {
+	case "eval":
+		a.taint("eval")
+		nested(a, c.words[1:], c.literal[1:], env, depth)
+	case "source", ".":
+		a.taint("%s runs a script", name)
+	case "trap":
+		a.taint("trap runs a string as code")
+	case "alias":
+		a.taint("alias")
+	case "bash", "sh", "zsh", "dash", "ksh", "fish", "busybox":
+		for i := 1; i < len(c.words); i++ {
+			if c.words[i] == "-c" || (strings.HasPrefix(c.words[i], "-") && !strings.HasPrefix(c.words[i], "--") && strings.Contains(c.words[i], "c")) {
+				a.taint("%s -c runs a string as code", name)
+				if i+1 < len(c.words) {
+					nested(a, c.words[i+1:i+2], c.literal[i+1:i+2], env, depth)
+				}
+				return
+			}
+		}
+	}
+}
+
+// chdirOf returns the directory env -C/--chdir or sudo -D/--chdir gives
+// the command they run, as a cd command for cdRiskOf.
+func chdirOf(c shellCmd) (shellCmd, bool) {
+	if len(c.words) == 0 || !c.literal[0] {
+		return shellCmd{}, false
+	}
+	var short string
+	switch filepath.Base(c.words[0]) {
+	case "env":
+		short = "-C"
+	case "sudo":
+		short = "-D"
+	default:
+		return shellCmd{}, false
+	}
+	for i := 1; i < len(c.words); i++ {
+		w := c.words[i]
+		switch {
+		case (w == short || w == "--chdir") && i+1 < len(c.words):
+			return shellCmd{words: []string{"cd", c.words[i+1]}, literal: []bool{true, c.literal[i+1]}}, true
+		case strings.HasPrefix(w, "--chdir="):
+			return shellCmd{words: []string{"cd", strings.TrimPrefix(w, "--chdir=")}, literal: []bool{true, c.literal[i]}}, true
+		case strings.HasPrefix(w, short) && len(w) > len(short):
+			return shellCmd{words: []string{"cd", w[len(short):]}, literal: []bool{true, c.literal[i]}}, true
+		case !strings.HasPrefix(w, "-"):
+			return shellCmd{}, false
+		}
+	}
+	return shellCmd{}, false
+}
+
+func nested(a *shellAnalysis, words []string, literal []bool, env shellEnv, depth int) {
+	for _, l := range literal {
+		if !l {
+			// The code is decided at run time; it cannot be analysed, but
+			// code that names a protected directory may write it.
+			code := strings.Join(words, " ")
+			if strings.Contains(code, ".git") || strings.Contains(code, ".agentcore") {
+				a.protect(fmt.Sprintf("%q (code that is not literal and names a protected directory)", code))
+			}
+			return
+		}
+	}
+	if depth+1 >= maxShellDepth || len(words) == 0 {
+		return
+	}
+	analyzeInto(a, strings.Join(words, " "), env, depth+1)
+}
+
+func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDir bool) {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return
+	}
+	if shellsyntax.DupFD(r) {
+		return
+	}
+	w := shellsyntax.EvalWord(r.Word)
+	target, lit := shown(w), w.Literal
+	out := r.Op != syntax.RdrIn && r.Op != syntax.DplIn
+	if out {
+		a.writes = true
+	}
+	if out {
+		// A redirection writes: one that could reach a protected path
+		// needs approval in every mode.
+		shape := shapeOf(r.Word)
+		if !lit || shape.unknown {
+			a.protect(fmt.Sprintf("%s (a redirection to a path that is not literal; it could name a protected path)", target))
+		} else if d, bad := env.judge(target, shape, roleWrite, changesDir, false); bad {
+			a.protect(d)
+			a.taint("a redirection to the protected path %s", d)
+			return
+		}
+	}
+	if !lit {
+		a.taint("a redirection to %s, which is not a literal path", target)
+		return
+	}
+	switch target {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty":
+		return
+	}
+	if strings.HasPrefix(target, "/dev/fd/") && shellsyntax.IsFD(strings.TrimPrefix(target, "/dev/fd/")) {
+		return
+	}
+	p := target
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		p = filepath.Join(env.home, strings.TrimPrefix(p, "~"))
+	case strings.HasPrefix(p, "~"):
+		a.taint("a redirection to %s", target)
+		return
+	case !filepath.IsAbs(p):
+		if changesDir {
+			a.taint("a redirection to the relative path %s after a directory change", target)
+			return
+		}
+		p = filepath.Join(env.cwd, p)
+	}
+	p = filepath.Clean(p)
+	if out && env.protect != nil && env.protect(p) {
+		a.protect(p)
+		a.taint("a redirection to the protected path %s", p)
+		return
+	}
+	if env.inside == nil || !env.inside(p) {
+		a.taint("a redirection to %s, outside the working directories", p)
+	}
+}
+
+// findExecs returns the commands of find's -exec, -execdir, -ok and -okdir.
+func findExecs(c shellCmd) []shellCmd {
+	var out []shellCmd
+	w := c.words
+	for i := 1; i < len(w); i++ {
+		switch w[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(w) && w[j] != ";" && w[j] != "+" {
+				j++
+			}
+			if j > i+1 {
+				// find replaces {} with the paths it finds.
+				shapes := make([]wordShape, j-i-1)
+				for k := range shapes {
+					if i+1+k < len(c.shapes) {
+						shapes[k] = c.shapes[i+1+k]
+					}
+					shapes[k].unknown = shapes[k].unknown || strings.Contains(w[i+1+k], "{}")
+				}
+				out = append(out, shellCmd{words: w[i+1 : j], literal: c.literal[i+1 : j], shapes: shapes, assignsLiteral: true})
+			}
+			i = j
+		}
+	}
+	return out
+}

@@ -1,0 +1,321 @@
+package permission
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
+)
+
+// This file renders the simple commands of a shell line for rule
+// matching: the forms an allow rule may match (the command as written,
+// without safe assignments and transparent wrappers) and the forms a deny
+// or ask rule is matched against (without any assignment or wrapper, by
+// base name).
+
+// text renders the command for rule matching: words joined by single
+// spaces, a word quoted when it holds characters that would change word
+// boundaries, so "git 'status; rm x'" never looks like "git status; rm x".
+func (c shellCmd) text(withAssigns bool) string {
+	var parts []string
+	if withAssigns {
+		parts = append(parts, c.assigns...)
+	}
+	for i, w := range c.words {
+		if c.literal[i] {
+			w = quoteWord(w)
+		}
+		parts = append(parts, w)
+	}
+	return strings.Join(parts, " ")
+}
+
+// assignText renders NAME=value for rule matching and reports whether the
+// value is literal; one that is not keeps its source text.
+func assignText(a shellsyntax.Assign) (string, bool) {
+	if a.Indexed || !a.Value.Literal {
+		return a.Source, false
+	}
+	if a.Naked {
+		return a.Name, true
+	}
+	op := "="
+	if a.Append {
+		op = "+="
+	}
+	if a.Value.Value == "" {
+		return a.Name + op, true
+	}
+	return a.Name + op + quoteWord(a.Value.Value), true
+}
+
+// quoteWord quotes a literal word when it holds characters that the shell
+// would treat as separators or operators.
+func quoteWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range w {
+		if !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '+' ||
+			r == '@' || r == '%' || r == '^' || r == '*' || r == '?' || r == '[' || r == ']' || r == '{' ||
+			r == '}' || r == '~' || r == '#' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || r >= utf8.RuneSelf) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return w
+	}
+	q, err := syntax.Quote(w, syntax.LangBash)
+	if err != nil {
+		return strconv.Quote(w)
+	}
+	return q
+}
+
+// transparentForAllow are wrappers an allow rule may look through: they
+// run their command unchanged.
+var transparentForAllow = map[string]bool{
+	"timeout": true, "nice": true, "nohup": true, "stdbuf": true, "time": true, "command": true,
+}
+
+// safeEnvVars may prefix a command without keeping an allow rule from
+// matching it.
+var safeEnvVars = map[string]bool{
+	"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TERM": true, "LANG": true, "LC_ALL": true,
+	"TZ": true, "NODE_ENV": true, "RUST_BACKTRACE": true, "RUST_LOG": true, "GOOS": true, "GOARCH": true,
+	"CGO_ENABLED": true, "GOFLAGS": true, "PYTHONUNBUFFERED": true, "DEBUG": true, "VERBOSE": true,
+}
+
+// allowForms are the renderings of c an allow rule may match: the command
+// as written, without leading assignments of safe variables, and with
+// transparent wrappers removed.
+func allowForms(c shellCmd) []string {
+	forms := []string{c.text(true)}
+	if len(c.assigns) > 0 {
+		if !c.assignsLiteral {
+			return forms
+		}
+		for _, n := range c.assignNames {
+			if !safeEnvVars[n] {
+				return forms
+			}
+		}
+	}
+	cur := c
+	for {
+		forms = append(forms, cur.text(false))
+		name := cur.name()
+		if !transparentForAllow[name] {
+			if name != "env" {
+				break
+			}
+			// env is transparent only without options or unsafe assignments.
+			inner, ok := unwrapEnv(cur, true)
+			if !ok {
+				break
+			}
+			cur = inner
+			continue
+		}
+		inner, ok := unwrap(cur)
+		if !ok {
+			break
+		}
+		cur = inner
+	}
+	return forms
+}
+
+// denyForms are the renderings of c a deny or ask rule is matched
+// against: the command as written, without its assignments, without any
+// wrapper, and with a command given by path reduced to its base name.
+func denyForms(c shellCmd) []string {
+	var forms []string
+	add := func(s string) {
+		for _, f := range forms {
+			if f == s {
+				return
+			}
+		}
+		forms = append(forms, s)
+	}
+	add(c.text(true))
+	for _, u := range unwrapAll(c) {
+		add(u.text(false))
+		if n := u.name(); strings.Contains(n, "/") && u.literal[0] {
+			v := u
+			v.words = append([]string{filepath.Base(n)}, u.words[1:]...)
+			add(v.text(false))
+		}
+	}
+	return forms
+}
+
+// unwrapAll returns c without assignments, then each command it wraps.
+func unwrapAll(c shellCmd) []shellCmd {
+	c.assigns, c.assignNames = nil, nil
+	out := []shellCmd{c}
+	for i := 0; i < 8; i++ {
+		inner, ok := unwrap(c)
+		if !ok {
+			break
+		}
+		out = append(out, inner)
+		c = inner
+	}
+	return out
+}
+
+func (c shellCmd) sub(from int) shellCmd {
+	out := shellCmd{words: c.words[from:], literal: c.literal[from:], assignsLiteral: true, argsFrom: c.argsFrom}
+	if from < len(c.shapes) {
+		out.shapes = c.shapes[from:]
+	}
+	return out
+}
+
+// unwrap returns the command a wrapper runs, e.g. "rm x" for
+// "timeout 5 rm x".
+func unwrap(c shellCmd) (shellCmd, bool) {
+	if len(c.words) < 2 || !c.literal[0] {
+		return shellCmd{}, false
+	}
+	w := c.words
+	i := 1
+	// skipOpts skips options; withArg lists options taking a value.
+	skipOpts := func(withArg string) {
+		for i < len(w) && strings.HasPrefix(w[i], "-") && w[i] != "-" {
+			if w[i] == "--" {
+				i++
+				return
+			}
+			opt := w[i]
+			i++
+			if strings.HasPrefix(opt, "--") {
+				if !strings.Contains(opt, "=") && strings.Contains(withArg, "|"+opt+"|") {
+					i++
+				}
+				continue
+			}
+			if len(opt) == 2 && strings.Contains(withArg, "|"+opt+"|") {
+				i++
+			}
+		}
+	}
+	switch filepath.Base(w[0]) {
+	case "env":
+		return unwrapEnv(c, false)
+	case "timeout":
+		skipOpts("|-s|-k|--signal|--kill-after|")
+		i++ // the duration
+	case "nice":
+		for i < len(w) && strings.HasPrefix(w[i], "-") {
+			if w[i] == "-n" || w[i] == "--adjustment" {
+				i++
+			}
+			i++
+		}
+	case "nohup", "builtin", "busybox", "setsid":
+		if i < len(w) && w[i] == "--" {
+			i++
+		}
+	case "time":
+		skipOpts("|-f|-o|--format|--output|")
+	case "ionice":
+		skipOpts("|-c|-n|-p|-P|-u|--class|--classdata|")
+	case "watch":
+		skipOpts("|-n|-d|--interval|--differences|")
+	case "stdbuf":
+		skipOpts("|-i|-o|-e|--input|--output|--error|")
+	case "command":
+		for i < len(w) && strings.HasPrefix(w[i], "-") {
+			if w[i] == "-v" || w[i] == "-V" {
+				return shellCmd{}, false
+			}
+			i++
+		}
+	case "exec":
+		skipOpts("|-a|")
+	case "sudo", "doas":
+		skipOpts("|-u|-g|-h|-p|-C|-D|-r|-t|-U|-T|--user|--group|--host|--prompt|--chdir|")
+	case "xargs":
+		skipOpts("|-I|-L|-n|-P|-s|-d|-E|-a|--max-args|--max-procs|--delimiter|--arg-file|--max-lines|--replace|")
+		if i >= len(w) {
+			return shellCmd{}, false
+		}
+	default:
+		return shellCmd{}, false
+	}
+	if i >= len(w) {
+		return shellCmd{}, false
+	}
+	return c.sub(i), true
+}
+
+// unwrapEnv returns the command env runs. With strict set it refuses env
+// lines with options or assignments of variables outside safeEnvVars.
+func unwrapEnv(c shellCmd, strict bool) (shellCmd, bool) {
+	w := c.words
+	i := 1
+	for i < len(w) {
+		s := w[i]
+		switch {
+		case s == "--":
+			i++
+		case s == "-S" || s == "--split-string":
+			if strict || i+1 >= len(w) {
+				return shellCmd{}, false
+			}
+			// env -S "cmd args" splits its argument into words.
+			fields := strings.Fields(w[i+1])
+			rest := append(fields, w[i+2:]...)
+			lits := make([]bool, len(rest))
+			for k := range lits {
+				lits[k] = k >= len(fields) && c.literal[i+2+k-len(fields)] || k < len(fields) && c.literal[i+1]
+			}
+			return shellCmd{words: rest, literal: lits, assignsLiteral: true}, len(rest) > 0
+		case s == "-u" || s == "-C" || s == "--unset" || s == "--chdir":
+			if strict {
+				return shellCmd{}, false
+			}
+			i += 2
+			continue
+		case strings.HasPrefix(s, "-"):
+			if strict {
+				return shellCmd{}, false
+			}
+			i++
+			continue
+		case strings.Contains(s, "=") && isEnvName(s[:strings.IndexByte(s, '=')]):
+			if strict && (!safeEnvVars[s[:strings.IndexByte(s, '=')]] || !c.literal[i]) {
+				return shellCmd{}, false
+			}
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(w) {
+		return shellCmd{}, false
+	}
+	return c.sub(i), true
+}
+
+func isEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return true
+}
