@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // FinishOnInterrupt reports whether a user interrupt should let cmd run to
@@ -14,11 +16,11 @@ import (
 // command that does not parse is let finish, the fail-closed answer of
 // the seed's interruptBehavior.
 func FinishOnInterrupt(cmd string) bool {
-	f, err := Parse(cmd)
+	_, cmds, err := commands(cmd)
 	if err != nil {
 		return true
 	}
-	for _, sc := range SimpleCommands(f) {
+	for _, sc := range cmds {
 		if runsSuiteOrBuild(unwrapArgs(sc.Args)) {
 			return true
 		}
@@ -28,7 +30,7 @@ func FinishOnInterrupt(cmd string) bool {
 
 // unwrapArgs drops the wrappers that run another command unchanged: time,
 // nice, nohup, timeout DURATION, env NAME=value, command, exec.
-func unwrapArgs(args []Word) []string {
+func unwrapArgs(args []shellsyntax.Word) []string {
 	words := make([]string, len(args))
 	for i, a := range args {
 		words[i] = a.Value
