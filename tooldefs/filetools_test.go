@@ -23,7 +23,6 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/tooldefs"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
 
@@ -158,7 +157,7 @@ var _ = Describe("Read", func() {
 		st, ok := e.tc.FileState.Get(p)
 		Expect(ok).To(BeTrue())
 		fi, _ := os.Stat(p)
-		Expect(st).To(Equal(runtime.FileState{Hash: fileio.Hash([]byte("package a\n\nfunc A() {}\n")), ModTime: fi.ModTime(), Offset: 1}))
+		Expect(st).To(Equal(runtime.FileState{Hash: filetool.Hash([]byte("package a\n\nfunc A() {}\n")), ModTime: fi.ModTime(), Offset: 1}))
 	})
 
 	It("reads the range given by offset and limit, says where to continue and records a partial read", func() {
@@ -193,7 +192,7 @@ var _ = Describe("Read", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.NumLines).To(Equal(11))
 		st, _ := e.tc.FileState.Get(p)
-		Expect(st.Hash).To(Equal(fileio.Hash([]byte(e.content(p)))), "the hash covers the whole file, not the range")
+		Expect(st.Hash).To(Equal(filetool.Hash([]byte(e.content(p)))), "the hash covers the whole file, not the range")
 	})
 
 	It("refuses a range whose text is too large for one result", func() {
@@ -214,7 +213,7 @@ var _ = Describe("Read", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Content).To(HavePrefix("1\t" + strings.Repeat("abcdefghij", 200) + "… [line cut: 2998000 more characters]"))
 		st, _ := e.tc.FileState.Get(p)
-		Expect(st.Hash).To(Equal(fileio.Hash([]byte(e.content(p)))))
+		Expect(st.Hash).To(Equal(filetool.Hash([]byte(e.content(p)))))
 	})
 
 	It("refuses a named pipe instead of blocking on it", func() {
@@ -438,10 +437,10 @@ var _ = Describe("Edit", func() {
 			_, err := tooldefs.Edit{}.Call(context.Background(), &tooldefs.EditInput{FilePath: p, OldString: "main()", NewString: "run()"}, c)
 			Expect(err).NotTo(HaveOccurred())
 			st, _ := e.tc.FileState.Get(p)
-			Expect(st.Hash).To(Equal(fileio.Hash([]byte(src))), "not before the modifier is applied")
+			Expect(st.Hash).To(Equal(filetool.Hash([]byte(src))), "not before the modifier is applied")
 			c.Modifier()(e.tc)
 			st, _ = e.tc.FileState.Get(p)
-			Expect(st.Hash).To(Equal(fileio.Hash([]byte(e.content(p)))))
+			Expect(st.Hash).To(Equal(filetool.Hash([]byte(e.content(p)))))
 			Expect(st.Offset).To(Equal(0), "recorded as a write, not a read")
 			_, err = e.edit(tooldefs.EditInput{FilePath: p, OldString: "run()", NewString: "start()"})
 			Expect(err).NotTo(HaveOccurred())
@@ -568,7 +567,7 @@ var _ = Describe("Edit", func() {
 	It("refuses a file outside the working directories", func() {
 		q := filepath.Join(e.outside, "x.go")
 		Expect(os.WriteFile(q, []byte("x"), 0o644)).To(Succeed())
-		e.tc.FileState.Set(q, runtime.FileState{Hash: fileio.Hash([]byte("x")), Offset: 1})
+		e.tc.FileState.Set(q, runtime.FileState{Hash: filetool.Hash([]byte("x")), Offset: 1})
 		_, err := e.edit(tooldefs.EditInput{FilePath: q, OldString: "x", NewString: "y"})
 		Expect(errors.Is(err, fspath.ErrOutside)).To(BeTrue())
 		Expect(e.content(q)).To(Equal("x"))
@@ -607,7 +606,7 @@ var _ = Describe("Edit", func() {
 	It("refuses a binary file", func() {
 		q := e.path("blob.dat")
 		Expect(os.WriteFile(q, []byte("a\x00b"), 0o644)).To(Succeed())
-		e.tc.FileState.Set(q, runtime.FileState{Hash: fileio.Hash([]byte("a\x00b")), Offset: 1})
+		e.tc.FileState.Set(q, runtime.FileState{Hash: filetool.Hash([]byte("a\x00b")), Offset: 1})
 		_, err := e.edit(tooldefs.EditInput{FilePath: q, OldString: "a", NewString: "c"})
 		Expect(err).To(MatchError(ContainSubstring("binary file")))
 	})
@@ -881,6 +880,6 @@ func BenchmarkReadBaseline(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = fileio.Hash(data)
+		_ = filetool.Hash(data)
 	}
 }
