@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
+	"sync"
 )
 
 // ToolContext is the state tools run in. The orchestrator owns it: tools
@@ -20,6 +22,19 @@ type ToolContext struct {
 	Services map[any]any
 	// Env holds extra environment variables for processes tools start.
 	Env map[string]string
+
+	// session is what lives as long as the session rather than a call:
+	// values tools make on first use (SessionValue) and the cleanups Close
+	// runs. NewToolContext makes it; Clone shares it.
+	session *session
+}
+
+// session is the per-session state a ToolContext and its clones share.
+type session struct {
+	mu       sync.Mutex
+	values   map[any]any
+	cleanups []func()
+	closed   bool
 }
 
 // NewToolContext returns a context rooted at dir, with an empty file-state
@@ -29,11 +44,14 @@ func NewToolContext(dir string) *ToolContext {
 	if err != nil {
 		abs = dir
 	}
-	return &ToolContext{Cwd: abs, WorkingDirs: []string{abs}, FileState: NewFileStateCache()}
+	return &ToolContext{Cwd: abs, WorkingDirs: []string{abs}, FileState: NewFileStateCache(), session: &session{}}
 }
 
 // Clone returns a copy whose slices and maps can be changed independently.
-// The file-state cache is shared: it is safe for concurrent use.
+// The file-state cache is shared: it is safe for concurrent use. The
+// session is shared too, not copied: a value one copy makes with
+// SessionValue is the value every copy gets, and Close on any copy ends the
+// session for all of them.
 func (tc *ToolContext) Clone() *ToolContext {
 	c := *tc
 	c.WorkingDirs = slices.Clone(tc.WorkingDirs)
@@ -74,6 +92,84 @@ func Service[K any](tc *ToolContext) (K, bool) {
 }
 
 type serviceKey[K any] struct{}
+
+// ErrNoSession is returned by SessionValue and OnClose for a context that
+// has no session: one built as a literal rather than by NewToolContext.
+var ErrNoSession = errors.New("the tool context has no session: make it with runtime.NewToolContext")
+
+// ErrSessionClosed is returned by SessionValue and OnClose once Close has
+// ended the session.
+var ErrSessionClosed = errors.New("the session is closed")
+
+// SessionValue returns the value of type K that tc's session keeps,
+// calling create on the first request; the cleanup create returns, when
+// not nil, runs when the session closes. This is how a tool keeps state
+// for as long as the session (the Bash tool's background shells) without
+// its caller knowing of it. create runs at most once per session, under the
+// session's lock: it must not call SessionValue or OnClose itself.
+func SessionValue[K any](tc *ToolContext, create func() (K, func())) (K, error) {
+	var zero K
+	if tc == nil || tc.session == nil {
+		return zero, ErrNoSession
+	}
+	s := tc.session
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return zero, ErrSessionClosed
+	}
+	if v, ok := s.values[serviceKey[K]{}].(K); ok {
+		return v, nil
+	}
+	v, cleanup := create()
+	if s.values == nil {
+		s.values = map[any]any{}
+	}
+	s.values[serviceKey[K]{}] = v
+	if cleanup != nil {
+		s.cleanups = append(s.cleanups, cleanup)
+	}
+	return v, nil
+}
+
+// OnClose registers f to run when the session closes. It fails, and f
+// does not run, when tc has no session or the session is already closed.
+func (tc *ToolContext) OnClose(f func()) error {
+	if tc == nil || tc.session == nil {
+		return ErrNoSession
+	}
+	s := tc.session
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrSessionClosed
+	}
+	s.cleanups = append(s.cleanups, f)
+	return nil
+}
+
+// Close ends tc's session: it runs the cleanups, last registered first,
+// and forgets the session's values. Only the first call does anything; a
+// context without a session has nothing to close. Whoever made the
+// context with NewToolContext calls Close when the session ends.
+func (tc *ToolContext) Close() {
+	if tc == nil || tc.session == nil {
+		return
+	}
+	s := tc.session
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	cleanups := s.cleanups
+	s.cleanups, s.values = nil, nil
+	s.mu.Unlock()
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+}
 
 // Resolve makes p absolute against Cwd.
 func (tc *ToolContext) Resolve(p string) string {

@@ -207,7 +207,11 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	env := bashEnv(tc)
 
 	if in.RunInBackground {
-		t, err := backgroundShells(tc).Start(shell.BackgroundOptions{
+		shells, err := shell.Background(tc)
+		if err != nil {
+			return BashOutput{}, fmt.Errorf("run_in_background: %w", err)
+		}
+		t, err := shells.Start(shell.BackgroundOptions{
 			Command: in.Command, Description: in.Description, Dir: dir, Env: env,
 		})
 		if err != nil {
@@ -279,7 +283,8 @@ func bashDefaultTimeout(tc *runtime.ToolContext) time.Duration {
 }
 
 // bashToolContext is the call's tool context, or one rooted at the process's
-// directory when the runtime gave none.
+// directory when the runtime gave none. That one has no session, so nothing
+// it starts can outlive the call: run_in_background is refused with it.
 func bashToolContext(ctx context.Context, c *runtime.Call) *runtime.ToolContext {
 	if c != nil && c.Context != nil {
 		return c.Context
@@ -291,16 +296,7 @@ func bashToolContext(ctx context.Context, c *runtime.Call) *runtime.ToolContext 
 	if err != nil {
 		wd = "/"
 	}
-	return runtime.NewToolContext(wd)
-}
-
-// backgroundShells is the registry in the tool context's services, or the
-// process-wide one the three shell tools share.
-func backgroundShells(tc *runtime.ToolContext) *shell.Registry {
-	if r, ok := runtime.Service[*shell.Registry](tc); ok && r != nil {
-		return r
-	}
-	return shell.Default
+	return &runtime.ToolContext{Cwd: wd, WorkingDirs: []string{wd}}
 }
 
 // bashDir is the directory to run in: the context's Cwd, or the first
@@ -373,22 +369,9 @@ func (Bash) ResultBlocks(out BashOutput) []runtime.Block {
 	return []runtime.Block{runtime.TextBlock(strings.Join(parts, "\n"))}
 }
 
-// bashShort is the command on one line, at most n characters.
-func bashShort(cmd string, n int) string {
-	cmd = strings.TrimSpace(cmd)
-	first, rest, multi := strings.Cut(cmd, "\n")
-	if r := []rune(first); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	if multi && strings.TrimSpace(rest) != "" {
-		return first + " …"
-	}
-	return first
-}
-
 // RenderUse shows the command, shortened to one line.
 func (Bash) RenderUse(in *BashInput) string {
-	s := bashShort(in.Command, 160)
+	s := shell.OneLine(in.Command, 160)
 	if in.RunInBackground {
 		s += " (in background)"
 	}
@@ -444,7 +427,7 @@ func (Bash) RenderResult(in *BashInput, out BashOutput) string {
 
 // RenderRejected says the command did not run.
 func (Bash) RenderRejected(in *BashInput) string {
-	return "Rejected: did not run " + bashShort(in.Command, 80)
+	return "Rejected: did not run " + shell.OneLine(in.Command, 80)
 }
 
 // RenderError shows the failure and the last lines of output.
@@ -505,7 +488,7 @@ func (Bash) RenderGrouped(ins []*BashInput) string {
 	}
 	lines := make([]string, 0, len(ins))
 	for _, in := range ins {
-		lines = append(lines, "$ "+bashShort(in.Command, 120))
+		lines = append(lines, "$ "+shell.OneLine(in.Command, 120))
 	}
 	return strings.Join(lines, "\n")
 }

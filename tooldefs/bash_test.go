@@ -508,17 +508,41 @@ var _ = Describe("Bash tools", func() {
 			Expect(err).To(HaveOccurred())
 		})
 
-		It("shares the process-wide registry when the context names none", func() {
-			plain := runtime.NewToolContext(root)
-			c := runtime.NewCall("toolu_2", plain, nil)
-			out, err := bash.Call(ctx, &tooldefs.BashInput{Command: "sleep 300", RunInBackground: true}, c)
+		It("keeps the session's own shells when the context names no registry: shared by clones, killed on Close", func() {
+			session := runtime.NewToolContext(root)
+			DeferCleanup(session.Close)
+			c := runtime.NewCall("toolu_2", session, nil)
+			out, err := bash.Call(ctx, &tooldefs.BashInput{Command: "sleep 300 & echo $!; sleep 300", RunInBackground: true}, c)
 			Expect(err).NotTo(HaveOccurred())
-			DeferCleanup(func() { _, _ = shell.Default.Kill(out.BackgroundTaskID) })
-			_, ok := shell.Default.Get(out.BackgroundTaskID)
-			Expect(ok).To(BeTrue())
-			Expect(stop.ValidateInput(ctx, &tooldefs.TaskStopInput{TaskID: out.BackgroundTaskID}, plain)).To(Succeed())
-			_, err = stop.Call(ctx, &tooldefs.TaskStopInput{TaskID: out.BackgroundTaskID}, c)
+			_, ok := reg.Get(out.BackgroundTaskID)
+			Expect(ok).To(BeFalse(), "not in another context's registry")
+			Expect(output.ValidateInput(ctx, &tooldefs.TaskOutputInput{TaskID: out.BackgroundTaskID}, runtime.NewToolContext(root))).
+				To(MatchError(ContainSubstring("no background task found")), "nor in another session's")
+
+			clone := session.Clone()
+			Expect(stop.ValidateInput(ctx, &tooldefs.TaskStopInput{TaskID: out.BackgroundTaskID}, clone)).To(Succeed())
+			var first string
+			Eventually(func() string {
+				res, err := output.Call(ctx, &tooldefs.TaskOutputInput{TaskID: out.BackgroundTaskID, Block: &no}, runtime.NewCall("toolu_3", clone, nil))
+				Expect(err).NotTo(HaveOccurred())
+				first += res.Output
+				return first
+			}).ShouldNot(BeEmpty())
+			pid, err := strconv.Atoi(first)
 			Expect(err).NotTo(HaveOccurred())
+			Expect(bashAlive(pid)).To(BeTrue())
+
+			clone.Close()
+			Eventually(func() bool { return bashAlive(pid) }).Should(BeFalse())
+			_, err = bash.Call(ctx, &tooldefs.BashInput{Command: "sleep 300", RunInBackground: true}, c)
+			Expect(err).To(MatchError(ContainSubstring("the session is closed")))
+		})
+
+		It("refuses run_in_background without the session's tool context", func() {
+			_, err := bash.Call(ctx, &tooldefs.BashInput{Command: "sleep 300", RunInBackground: true}, runtime.NewCall("toolu_4", nil, nil))
+			Expect(err).To(MatchError(ContainSubstring("the tool context has no session")))
+			_, err = stop.Call(ctx, &tooldefs.TaskStopInput{TaskID: "bash_1"}, runtime.NewCall("toolu_5", nil, nil))
+			Expect(err).To(MatchError(ContainSubstring("the tool context has no session")))
 		})
 	})
 })

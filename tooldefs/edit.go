@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/tooldefs/editengine"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
 
@@ -104,7 +103,7 @@ func planEdit(in *EditInput, tc *runtime.ToolContext) (*editPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
-	if fileio.IsBinary(data) {
+	if filetool.IsBinary(data) {
 		return nil, fmt.Errorf("%s is a binary file; Edit changes text files only", key)
 	}
 	if err := filetool.CheckFresh(tc, key, data); err != nil {
@@ -175,7 +174,7 @@ func (Edit) Call(ctx context.Context, in *EditInput, c *runtime.Call) (EditOutpu
 			return EditOutput{}, fmt.Errorf("create the directory of %s: %w", p.key, err)
 		}
 	}
-	if err := fileio.WriteAtomic(p.real, []byte(p.after), 0); err != nil {
+	if err := filetool.WriteAtomic(p.real, []byte(p.after), 0); err != nil {
 		return EditOutput{}, err
 	}
 	filetool.RecordWrite(c, p.key, p.real, []byte(p.after))
@@ -210,22 +209,9 @@ func (Edit) ResultBlocks(out EditOutput) []runtime.Block {
 	}
 	if out.Diff != "" {
 		b.WriteString("\n")
-		b.WriteString(capDiff(out.Diff))
+		b.WriteString(filetool.CapDiff(out.Diff))
 	}
 	return []runtime.Block{runtime.TextBlock(strings.TrimSuffix(b.String(), "\n"))}
-}
-
-// maxDiffChars caps the diff the model receives after an edit or write;
-// the output value keeps it whole.
-const maxDiffChars = 10_000
-
-// capDiff cuts a long diff at a line boundary and says how much is left.
-func capDiff(d string) string {
-	if len(d) <= maxDiffChars {
-		return d
-	}
-	cut := strings.LastIndexByte(d[:maxDiffChars], '\n') + 1
-	return d[:cut] + fmt.Sprintf("[diff cut: %d more lines; Read the file to see the rest]\n", strings.Count(d[cut:], "\n"))
 }
 
 // RenderUse shows the path relative to the working directory.
@@ -251,20 +237,6 @@ func (Edit) RenderError(_ *EditInput, err error) string { return filetool.FirstL
 
 // RenderGrouped renders parallel edits as one line.
 func (Edit) RenderGrouped(ins []*EditInput) string {
-	names := displayNames(ins, func(in *EditInput) string { return in.FilePath })
+	names := filetool.DisplayNames(ins, func(in *EditInput) string { return in.FilePath })
 	return "Edited " + filetool.Plural(len(names), "file") + ": " + strings.Join(names, ", ")
-}
-
-// displayNames lists the distinct display paths of the inputs, in order.
-func displayNames[T any](ins []T, path func(T) string) []string {
-	seen := map[string]bool{}
-	var names []string
-	for _, in := range ins {
-		n := filetool.Display(path(in))
-		if !seen[n] {
-			seen[n] = true
-			names = append(names, n)
-		}
-	}
-	return names
 }

@@ -4,9 +4,7 @@ package tooldefs
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,9 +12,9 @@ import (
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/search/globengine"
+	"github.com/agentcore/agentcore/tooldefs/search/searchtool"
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
 )
 
@@ -60,18 +58,11 @@ type GlobOutput struct {
 // globTruncatedNote ends a truncated Glob result.
 const globTruncatedNote = "(Results are truncated. Consider using a more specific path or pattern.)"
 
-// searchWalk is how Glob and Grep walk: hidden files included (as Claude
-// Code's rg --hidden), version-control directories skipped, .gitignore
-// files honoured, the user's global gitignore included.
-func searchWalk() walk.Options {
-	return walk.Options{Hidden: true, SkipNames: walk.VCSDirs, GlobalIgnore: true}
-}
-
-// globWalk is searchWalk with the switches Claude Code has for Glob:
+// globWalk is searchtool.Walk with the switches Claude Code has for Glob:
 // AGENTCORE_GLOB_NO_IGNORE=1 lists ignored files too,
 // AGENTCORE_GLOB_HIDDEN=0 leaves hidden files out.
 func globWalk() walk.Options {
-	o := searchWalk()
+	o := searchtool.Walk()
 	if v, _ := strconv.ParseBool(os.Getenv("AGENTCORE_GLOB_NO_IGNORE")); v {
 		o.NoIgnore = true
 	}
@@ -85,7 +76,7 @@ func globWalk() walk.Options {
 // it: an absolute pattern's literal leading directories become the
 // directory.
 func globTarget(tc *runtime.ToolContext, in *GlobInput) (dir, pattern string) {
-	dir = searchDir(tc, in.Path)
+	dir = searchtool.Dir(tc, in.Path)
 	pattern = in.Pattern
 	if strings.HasPrefix(pattern, "../") {
 		// Climbing out of the directory: make the pattern absolute, so that
@@ -98,59 +89,6 @@ func globTarget(tc *runtime.ToolContext, in *GlobInput) (dir, pattern string) {
 	return dir, pattern
 }
 
-// searchDir is path resolved against the current directory, or the current
-// directory when path is empty.
-func searchDir(tc *runtime.ToolContext, path string) string {
-	cwd := ""
-	if tc != nil {
-		cwd = tc.Cwd
-	}
-	if cwd == "" {
-		cwd, _ = os.Getwd()
-	}
-	if path == "" {
-		return cwd
-	}
-	if strings.HasPrefix(path, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			path = filepath.Join(home, path[2:])
-		}
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(cwd, path)
-	}
-	return filepath.Clean(path)
-}
-
-// confineSearch checks that dir exists, lies inside the working
-// directories (symlinks resolved) and, when wantDir, is a directory. It
-// returns the resolved path to search.
-func confineSearch(tc *runtime.ToolContext, param, dir string, wantDir bool) (string, error) {
-	fi, err := os.Stat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		what := "Path"
-		if wantDir {
-			what = "Directory"
-		}
-		msg := fmt.Sprintf("%s does not exist: %s.", what, dir)
-		if tc != nil && tc.Cwd != "" {
-			msg += " The current working directory is " + tc.Cwd + "."
-		}
-		return "", fmt.Errorf("%s Give an existing %s in %s, or omit it to search the working directory", msg, strings.ToLower(what), param)
-	}
-	if err != nil {
-		return "", err
-	}
-	if wantDir && !fi.IsDir() {
-		return "", fmt.Errorf("path is not a directory: %s; give a directory in %s (to search one file's content, use Grep)", dir, param)
-	}
-	real, err := fspath.Confine(dir, filetool.Roots(tc))
-	if err != nil {
-		return "", err
-	}
-	return real, nil
-}
-
 // ValidateInput checks the pattern and that the directory exists, is a
 // directory and lies inside the working directories.
 func (Glob) ValidateInput(_ context.Context, in *GlobInput, tc *runtime.ToolContext) error {
@@ -158,23 +96,14 @@ func (Glob) ValidateInput(_ context.Context, in *GlobInput, tc *runtime.ToolCont
 	if err := globengine.Validate(pattern); err != nil {
 		return err
 	}
-	_, err := confineSearch(tc, "path", dir, true)
+	_, err := searchtool.Confine(tc, "path", dir, true)
 	return err
 }
 
 // CheckPermissions refuses a directory outside the working directories.
 func (Glob) CheckPermissions(_ context.Context, in *GlobInput, tc *runtime.ToolContext) runtime.PermissionDecision {
 	dir, _ := globTarget(tc, in)
-	return confinedDecision(tc, dir)
-}
-
-// outside returns the error for a path outside the working directories
-// (symlinks resolved), and nil otherwise.
-func outside(tc *runtime.ToolContext, dir string) error {
-	if _, err := fspath.Confine(dir, filetool.Roots(tc)); errors.Is(err, fspath.ErrOutside) {
-		return err
-	}
-	return nil
+	return searchtool.Permission(tc, dir)
 }
 
 // PermissionTarget is the directory searched, read: the path as given
@@ -196,7 +125,7 @@ func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutpu
 	start := time.Now()
 	tc := c.Context
 	dir, pattern := globTarget(tc, in)
-	real, err := confineSearch(tc, "path", dir, true)
+	real, err := searchtool.Confine(tc, "path", dir, true)
 	if err != nil {
 		return GlobOutput{}, err
 	}
@@ -206,24 +135,11 @@ func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutpu
 	}
 	out := GlobOutput{Truncated: res.Truncated, Filenames: make([]string, len(res.Files))}
 	for i, f := range res.Files {
-		out.Filenames[i] = relToCwd(tc, filepath.Join(dir, filepath.FromSlash(f.Rel)))
+		out.Filenames[i] = searchtool.RelToCwd(tc, filepath.Join(dir, filepath.FromSlash(f.Rel)))
 	}
 	out.NumFiles = len(out.Filenames)
 	out.DurationMs = time.Since(start).Milliseconds()
 	return out, nil
-}
-
-// relToCwd shows an absolute path relative to the current directory when
-// it is inside it, to save tokens, as Claude Code does.
-func relToCwd(tc *runtime.ToolContext, p string) string {
-	if tc == nil || tc.Cwd == "" {
-		return p
-	}
-	rel, err := filepath.Rel(tc.Cwd, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p
-	}
-	return rel
 }
 
 // ResultBlocks lists the files, one a line, with a note when truncated.

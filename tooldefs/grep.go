@@ -13,6 +13,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/search/grepengine"
+	"github.com/agentcore/agentcore/tooldefs/search/searchtool"
 )
 
 // Grep is a powerful search tool with ripgrep's interface, built in (nothing to install).
@@ -107,7 +108,7 @@ func grepOptions(in *GrepInput) (grepengine.Options, error) {
 		Multiline:  in.Multiline,
 		Mode:       mode,
 		MaxColumns: grepMaxColumns,
-		Walk:       searchWalk(),
+		Walk:       searchtool.Walk(),
 	}
 	if mode == grepengine.Content {
 		o.LineNumbers = in.LineNumbers == nil || *in.LineNumbers
@@ -171,13 +172,13 @@ func (Grep) ValidateInput(_ context.Context, in *GrepInput, tc *runtime.ToolCont
 	if _, err := grepengine.New(o); err != nil {
 		return err
 	}
-	_, err = confineSearch(tc, "path", searchDir(tc, in.Path), false)
+	_, err = searchtool.Confine(tc, "path", searchtool.Dir(tc, in.Path), false)
 	return err
 }
 
 // CheckPermissions refuses a path outside the working directories.
 func (Grep) CheckPermissions(_ context.Context, in *GrepInput, tc *runtime.ToolContext) runtime.PermissionDecision {
-	return confinedDecision(tc, searchDir(tc, in.Path))
+	return searchtool.Permission(tc, searchtool.Dir(tc, in.Path))
 }
 
 // PermissionTarget is the file or directory searched, read: the path as
@@ -197,8 +198,8 @@ func (Grep) Call(ctx context.Context, in *GrepInput, c *runtime.Call) (GrepOutpu
 	if err != nil {
 		return GrepOutput{}, err
 	}
-	dir := searchDir(tc, in.Path)
-	real, err := confineSearch(tc, "path", dir, false)
+	dir := searchtool.Dir(tc, in.Path)
+	real, err := searchtool.Confine(tc, "path", dir, false)
 	if err != nil {
 		return GrepOutput{}, err
 	}
@@ -208,9 +209,9 @@ func (Grep) Call(ctx context.Context, in *GrepInput, c *runtime.Call) (GrepOutpu
 	}
 	display := func(f *grepengine.FileResult) string {
 		if res.SingleFile {
-			return relToCwd(tc, dir)
+			return searchtool.RelToCwd(tc, dir)
 		}
-		return relToCwd(tc, filepath.Join(dir, filepath.FromSlash(f.Rel)))
+		return searchtool.RelToCwd(tc, filepath.Join(dir, filepath.FromSlash(f.Rel)))
 	}
 	out := GrepOutput{Mode: o.Mode.String(), Filenames: []string{}}
 	if in.Offset > 0 {
@@ -380,13 +381,4 @@ func (Grep) RenderGrouped(ins []*GrepInput) string {
 		pats[i] = `"` + in.Pattern + `"`
 	}
 	return "Searched for " + filetool.Plural(len(ins), "pattern") + ": " + strings.Join(pats, ", ")
-}
-
-// confinedDecision denies a path outside the working directories and
-// defers everything else to the rules.
-func confinedDecision(tc *runtime.ToolContext, dir string) runtime.PermissionDecision {
-	if err := outside(tc, dir); err != nil {
-		return runtime.PermissionDecision{Behavior: runtime.Deny, Message: err.Error()}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
 }

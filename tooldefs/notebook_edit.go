@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/notebook"
 )
@@ -157,7 +156,7 @@ func (NotebookEdit) Call(ctx context.Context, in *NotebookEditInput, c *runtime.
 	if err != nil {
 		return NotebookEditOutput{}, fmt.Errorf("encode notebook %s: %w", p.key, err)
 	}
-	if err := fileio.WriteAtomic(p.real, data, 0); err != nil {
+	if err := filetool.WriteAtomic(p.real, data, 0); err != nil {
 		return NotebookEditOutput{}, err
 	}
 	filetool.RecordWrite(c, p.key, p.real, data)
@@ -211,6 +210,6 @@ func (NotebookEdit) RenderError(_ *NotebookEditInput, err error) string {
 
 // RenderGrouped renders parallel notebook edits as one line.
 func (NotebookEdit) RenderGrouped(ins []*NotebookEditInput) string {
-	names := displayNames(ins, func(in *NotebookEditInput) string { return in.NotebookPath })
+	names := filetool.DisplayNames(ins, func(in *NotebookEditInput) string { return in.NotebookPath })
 	return fmt.Sprintf("Edited %d cells in %s", len(ins), strings.Join(names, ", "))
 }

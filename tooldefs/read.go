@@ -18,7 +18,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/notebook"
 )
@@ -142,7 +141,7 @@ func (Read) Call(ctx context.Context, in *ReadInput, c *runtime.Call) (ReadOutpu
 		return readImage(c, key, real, fi.Size())
 	case ext == ".ipynb":
 		return readNotebook(c, key, real)
-	case fileio.IsBinaryExt(key):
+	case filetool.IsBinaryExt(key):
 		return ReadOutput{}, fmt.Errorf("this tool cannot read binary files: %s is a %s file; inspect it with a program that understands the format through Bash", key, ext)
 	}
 	if in.Limit == 0 && fi.Size() > ReadMaxFileSize {
@@ -170,7 +169,7 @@ func readText(ctx context.Context, in *ReadInput, c *runtime.Call, key, real str
 	h := sha256.New()
 	br := bufio.NewReaderSize(io.TeeReader(f, h), 64<<10)
 	head, _ := br.Peek(8000)
-	if fileio.IsBinary(head) {
+	if filetool.IsBinary(head) {
 		return ReadOutput{}, fmt.Errorf("this tool cannot read binary files: %s does not contain text; inspect it through Bash (e.g. file, xxd or a program for its format)", key)
 	}
 	start := max(in.Offset, 1)
@@ -318,7 +317,7 @@ func readImage(c *runtime.Call, key, real string, size int64) (ReadOutput, error
 	if !strings.HasPrefix(got, "image/") {
 		return ReadOutput{}, fmt.Errorf("%s has an image extension but does not contain a %s image (its content looks like %s)", key, want, got)
 	}
-	st := runtime.FileState{Hash: fileio.Hash(data), Offset: 1}
+	st := runtime.FileState{Hash: filetool.Hash(data), Offset: 1}
 	if fi, err := os.Stat(real); err == nil {
 		st.ModTime = fi.ModTime()
 	}
@@ -345,7 +344,7 @@ func readNotebook(c *runtime.Call, key, real string) (ReadOutput, error) {
 	if err != nil {
 		return ReadOutput{}, fmt.Errorf("cannot read notebook %s: %w", key, err)
 	}
-	st := runtime.FileState{Hash: fileio.Hash(data), Offset: 1}
+	st := runtime.FileState{Hash: filetool.Hash(data), Offset: 1}
 	if fi, err := os.Stat(real); err == nil {
 		st.ModTime = fi.ModTime()
 	}

@@ -70,22 +70,13 @@ type TaskOutputResult struct {
 
 // ValidateInput refuses an unknown task.
 func (TaskOutput) ValidateInput(_ context.Context, in *TaskOutputInput, tc *runtime.ToolContext) error {
-	_, err := findTask(tc, in.TaskID)
+	_, err := shell.FindTask(tc, in.TaskID)
 	return err
-}
-
-// findTask looks a task up in the shared registry.
-func findTask(tc *runtime.ToolContext, id string) (*shell.Task, error) {
-	t, ok := backgroundShells(tc).Get(id)
-	if !ok {
-		return nil, fmt.Errorf("no background task found with ID %q: use the task ID that Bash with run_in_background returned", id)
-	}
-	return t, nil
 }
 
 // Call waits as asked and returns the new output.
 func (TaskOutput) Call(ctx context.Context, in *TaskOutputInput, c *runtime.Call) (TaskOutputResult, error) {
-	t, err := findTask(bashToolContext(ctx, c), in.TaskID)
+	t, err := shell.FindTask(c.Context, in.TaskID)
 	if err != nil {
 		return TaskOutputResult{}, err
 	}
@@ -166,5 +157,9 @@ func (TaskOutput) RenderResult(_ *TaskOutputInput, out TaskOutputResult) string 
 	if out.RetrievalStatus == RetrievalTimeout {
 		s += ", still running after the wait"
 	}
-	return s + fmt.Sprintf(", %d new %s", n, bashPlural(n, "line", "lines"))
+	lines := "lines"
+	if n == 1 {
+		lines = "line"
+	}
+	return s + fmt.Sprintf(", %d new %s", n, lines)
 }

@@ -50,7 +50,7 @@ func (TaskStop) ValidateInput(_ context.Context, in *TaskStopInput, tc *runtime.
 	if in.id() == "" {
 		return errors.New("missing required parameter task_id: pass the ID Bash with run_in_background returned")
 	}
-	t, err := findTask(tc, in.id())
+	t, err := shell.FindTask(tc, in.id())
 	if err != nil {
 		return err
 	}
@@ -62,11 +62,10 @@ func (TaskStop) ValidateInput(_ context.Context, in *TaskStopInput, tc *runtime.
 
 // Call stops the task and waits until it has exited.
 func (TaskStop) Call(ctx context.Context, in *TaskStopInput, c *runtime.Call) (TaskStopResult, error) {
-	tc := bashToolContext(ctx, c)
 	if in.id() == "" {
 		return TaskStopResult{}, errors.New("missing required parameter task_id: pass the ID Bash with run_in_background returned")
 	}
-	t, err := findTask(tc, in.id())
+	t, err := shell.FindTask(c.Context, in.id())
 	if err != nil {
 		return TaskStopResult{}, err
 	}
@@ -91,5 +90,5 @@ func (TaskStop) RenderUse(in *TaskStopInput) string { return in.id() }
 
 // RenderResult confirms the stop.
 func (TaskStop) RenderResult(_ *TaskStopInput, out TaskStopResult) string {
-	return "Stopped " + out.TaskID + ": " + bashShort(out.Command, 80)
+	return "Stopped " + out.TaskID + ": " + shell.OneLine(out.Command, 80)
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/tooldefs/editengine"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
 
@@ -114,7 +113,7 @@ func (Write) Call(ctx context.Context, in *WriteInput, c *runtime.Call) (WriteOu
 		return WriteOutput{}, fmt.Errorf("create the directory of %s: %w", p.key, err)
 	}
 	data := []byte(in.Content)
-	if err := fileio.WriteAtomic(p.real, data, 0); err != nil {
+	if err := filetool.WriteAtomic(p.real, data, 0); err != nil {
 		return WriteOutput{}, err
 	}
 	filetool.RecordWrite(c, p.key, p.real, data)
@@ -148,7 +147,7 @@ func (Write) ResultBlocks(out WriteOutput) []runtime.Block {
 	}
 	msg := fmt.Sprintf("The file %s has been updated (%s, %s).", out.FilePath, filetool.Plural(out.Additions, "addition"), filetool.Plural(out.Removals, "removal"))
 	if out.Diff != "" {
-		msg += "\n" + strings.TrimSuffix(capDiff(out.Diff), "\n")
+		msg += "\n" + strings.TrimSuffix(filetool.CapDiff(out.Diff), "\n")
 	}
 	return []runtime.Block{runtime.TextBlock(msg)}
 }
@@ -175,6 +174,6 @@ func (Write) RenderError(_ *WriteInput, err error) string { return filetool.Firs
 
 // RenderGrouped renders parallel writes as one line.
 func (Write) RenderGrouped(ins []*WriteInput) string {
-	names := displayNames(ins, func(in *WriteInput) string { return in.FilePath })
+	names := filetool.DisplayNames(ins, func(in *WriteInput) string { return in.FilePath })
 	return "Wrote " + filetool.Plural(len(names), "file") + ": " + strings.Join(names, ", ")
 }

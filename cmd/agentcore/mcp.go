@@ -198,6 +198,7 @@ func serveMCP(ctx context.Context, perm permission.Flags, transport sdk.Transpor
 		}
 	}
 	tc := runtime.NewToolContext(cwd)
+	defer tc.Close() // the background shells started over MCP end with the server
 	tc.WorkingDirs = engine.WorkingDirs(tc)
 	exec := &orchestrate.Executor{Tools: tools, CanUseTool: engine.CanUseTool}
 	return mcp.Serve(ctx, tools, pipelineRunner(exec, tc), transport, mcp.ServeOptions{

@@ -14,7 +14,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
-	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
 // sessionFlags are the flags every command that assembles the tool pool
@@ -146,11 +145,12 @@ func sameToolNames(a, b []runtime.Tool) bool {
 	return true
 }
 
-// Close stops the MCP servers and every background shell the session
-// started.
+// Close stops the MCP servers and ends the tool context's session, which
+// runs what the tools registered for its end (the Bash tool's background
+// shells are killed).
 func (s *session) Close() {
 	if s.MCP != nil {
 		_ = s.MCP.Close()
 	}
-	shell.Default.KillAll()
+	s.Context.Close()
 }

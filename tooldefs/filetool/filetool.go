@@ -1,6 +1,12 @@
-// Package filetool holds what the Read, Write, Edit and NotebookEdit tools
-// share: checking a path the model gave, the read-before-write rule of the
-// file-state cache, recording what a tool saw or wrote, and showing paths.
+// Package filetool holds what the tools that read and write files (Read,
+// Write, Edit, NotebookEdit; Glob and Grep for paths) share, so that no
+// tool's file serves another: checking a path the model gave, the
+// read-before-write rule of the file-state cache, recording what a tool saw
+// or wrote (filetool.go); writing a file atomically with its mode kept
+// (atomic.go); hashing content and telling text from binary (content.go);
+// and showing paths, counts and diffs (render.go). Resolving and confining
+// paths, symlinks included, lives in runtime/fspath, which the permission
+// engine shares.
 //
 // The file-state cache is keyed by the cleaned absolute path the model gave
 // (Key). An entry recorded by Read has Offset >= 1; an entry recorded by a
@@ -19,7 +25,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/fspath"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
 )
 
 // Key is the file-state cache key of a path: its cleaned absolute form.
@@ -81,7 +86,7 @@ func CheckFresh(tc *runtime.ToolContext, key string, content []byte) error {
 	if !ok {
 		return fmt.Errorf("%w: read %s with the Read tool first, then retry", ErrNotRead, key)
 	}
-	if st.Hash != fileio.Hash(content) {
+	if st.Hash != Hash(content) {
 		return fmt.Errorf("%w: %s was changed (by the user, a linter or another tool) after it was last read; read it again with the Read tool, then retry", ErrModified, key)
 	}
 	return nil
@@ -90,7 +95,7 @@ func CheckFresh(tc *runtime.ToolContext, key string, content []byte) error {
 // RecordWrite registers, through the call's context modifier, that a tool
 // wrote content to the file at key (resolved path real).
 func RecordWrite(c *runtime.Call, key, real string, content []byte) {
-	st := runtime.FileState{Hash: fileio.Hash(content)}
+	st := runtime.FileState{Hash: Hash(content)}
 	if fi, err := os.Stat(real); err == nil {
 		st.ModTime = fi.ModTime()
 	} else {
@@ -160,38 +165,4 @@ func Stat(tc *runtime.ToolContext, key, real string) (fs.FileInfo, error) {
 		return nil, fmt.Errorf("%s is not a regular file (it is a device, pipe or socket); file tools only use regular files", key)
 	}
 	return fi, nil
-}
-
-// Display shows an absolute path relative to the process's working
-// directory when it is inside it, as the user sees paths in a terminal.
-func Display(p string) string {
-	if p == "" || !filepath.IsAbs(p) {
-		return p
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	rel, err := filepath.Rel(wd, filepath.Clean(p))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p
-	}
-	return rel
-}
-
-// FirstLine is the first line of an error message, for one-line renderings.
-func FirstLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
-}
-
-// Plural renders "1 line" / "2 lines".
-func Plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/fspath"
-	"github.com/agentcore/agentcore/tooldefs/fileio"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
 
@@ -55,7 +54,7 @@ var _ = Describe("filetool", func() {
 			p := filepath.Join(dir, "f")
 			Expect(errors.Is(filetool.CheckFresh(tc, p, []byte("a")), filetool.ErrNotRead)).To(BeTrue())
 			Expect(errors.Is(filetool.CheckFresh(nil, p, []byte("a")), filetool.ErrNotRead)).To(BeTrue())
-			tc.FileState.Set(p, runtime.FileState{Hash: fileio.Hash([]byte("a"))})
+			tc.FileState.Set(p, runtime.FileState{Hash: filetool.Hash([]byte("a"))})
 			Expect(filetool.CheckFresh(tc, p, []byte("a"))).To(Succeed())
 			Expect(errors.Is(filetool.CheckFresh(tc, p, []byte("b")), filetool.ErrModified)).To(BeTrue())
 		})
@@ -73,7 +72,7 @@ var _ = Describe("filetool", func() {
 			st, ok := tc.FileState.Get(p)
 			Expect(ok).To(BeTrue())
 			fi, _ := os.Stat(p)
-			Expect(st).To(Equal(runtime.FileState{Hash: fileio.Hash([]byte("data")), ModTime: fi.ModTime()}))
+			Expect(st).To(Equal(runtime.FileState{Hash: filetool.Hash([]byte("data")), ModTime: fi.ModTime()}))
 		})
 	})
 

@@ -47,9 +47,6 @@ func NewRegistry() *Registry {
 	return &Registry{tasks: map[string]*Task{}, prefix: "bash_"}
 }
 
-// Default is the registry the Bash, TaskOutput and TaskStop tools share.
-var Default = NewRegistry()
-
 // BackgroundOptions describes a background command.
 type BackgroundOptions struct {
 	// Command is the bash source to run.

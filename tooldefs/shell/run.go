@@ -2,7 +2,8 @@
 // process group, killed whole on timeout or cancel, with stdout and stderr
 // interleaved into one output file as a terminal would show them, long
 // output cut to its head and tail (the whole kept on disk), the final working
-// directory reported back, and a registry of background shells.
+// directory reported back, and a registry of background shells, one per
+// session (Background).
 package shell
 
 import (

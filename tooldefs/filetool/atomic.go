@@ -1,0 +1,69 @@
+package filetool
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// DefaultFileMode is the mode of files WriteAtomic creates.
+const DefaultFileMode fs.FileMode = 0o644
+
+// WriteAtomic replaces path's content with data so that a crash leaves
+// either the old file or the new one, never half of one: it writes a
+// temporary file in the same directory, syncs it, renames it over path and
+// syncs the directory. An existing file keeps its permission bits; a new
+// one gets perm (DefaultFileMode when perm is 0). path must not be a
+// symlink (pass the resolved path): the rename would replace the link.
+func WriteAtomic(path string, data []byte, perm fs.FileMode) (err error) {
+	if perm == 0 {
+		perm = DefaultFileMode
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("write %s: is a directory", path)
+		}
+		perm = fi.Mode().Perm() | fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: set mode: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: sync: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes a rename in dir durable; failures are ignored because some
+// filesystems do not support syncing directories.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
