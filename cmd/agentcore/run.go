@@ -242,13 +242,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	ag := agent.New(agent.Config{
 		Provider: prov,
-		Tools:    sess.Pool.Tools(),
 		// Servers that finish connecting after start-up join the pool
 		// between turns.
-		Refresh: sess.Refresh,
-		Definitions: func(tc *runtime.ToolContext) []runtime.Tool {
-			return sess.Pool.Sent(toolpool.LoadedIn(tc))
-		},
+		Tools: sess,
 		CanUseTool: engine.CanUseTool,
 		System:     system,
 		MaxTurns:   f.maxTurns,

@@ -122,15 +122,16 @@ func (s *session) assemble(mcpTools []runtime.Tool) {
 	pool.Provide(s.Context, s.Pool)
 }
 
-// Refresh reassembles the pool when the MCP servers' tools changed since
-// the last assembly (a slow server finished connecting, one listed new
-// tools) and returns the pool's tools. Call it between turns only.
-func (s *session) Refresh() []runtime.Tool {
+// Turn gives the agent loop a turn's tools (agent.Tools): it reassembles
+// the pool when the MCP servers' tools changed since the last assembly (a
+// slow server finished connecting, one listed new tools). The loop asks
+// between turns only.
+func (s *session) Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool) {
 	now := s.MCP.Tools()
 	if !sameToolNames(now, s.mcpTools) {
 		s.assemble(now)
 	}
-	return s.Pool.Tools()
+	return s.Pool.Turn(tc)
 }
 
 func sameToolNames(a, b []runtime.Tool) bool {

@@ -30,21 +30,10 @@ const InterruptNotice = "[Request interrupted by user]"
 type Config struct {
 	// Provider is the model.
 	Provider provider.Provider
-	// Tools are the tools the model may call, in the order sent to the API
-	// (keep it stable: it is part of the prompt cache key).
-	Tools []runtime.Tool
-	// Sent, if set, are the tools whose definitions go to the model (the
-	// pool without deferred tools); Tools may hold more, all callable.
-	Sent []runtime.Tool
-	// Definitions, if set, is asked before every request for the tools to
-	// send (after the previous turn's context changes), so tools loaded
-	// during the conversation (ToolSearch) are sent from then on; it
-	// overrides Sent. runtime/pool's Pool.Sent(pool.LoadedIn(tc)) fits.
-	Definitions func(tc *runtime.ToolContext) []runtime.Tool
-	// Refresh, if set, is asked before every request for the tools calls
-	// may use, replacing Tools from then on: MCP servers that finished
-	// connecting since the last turn add theirs.
-	Refresh func() []runtime.Tool
+	// Tools gives each turn its tools: List for a fixed list, a
+	// *pool.Pool for deferred discovery, a session for MCP servers that
+	// come and go. nil means no tools.
+	Tools Tools
 	// CanUseTool decides permissions; nil allows every call.
 	CanUseTool orchestrate.CanUseToolFunc
 	// MaxConcurrency caps parallel calls; 0 reads the environment.
@@ -61,13 +50,34 @@ type Config struct {
 	Observer func(Event)
 }
 
+// Tools is where the agent finds a turn's tools.
+type Tools interface {
+	// Turn is asked before every model request, after the previous
+	// turn's context changes. callable are the tools calls may use;
+	// sent, a subset in the order sent to the API (keep it stable: it is
+	// part of the prompt cache key), are those whose definitions go to
+	// the model. A deferred tool is callable but not sent until loaded.
+	Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool)
+}
+
+// List is a fixed tool list, every tool callable and sent.
+type List []runtime.Tool
+
+// Turn returns l as both the callable and the sent tools.
+func (l List) Turn(*runtime.ToolContext) (callable, sent []runtime.Tool) { return l, l }
+
+// ToolsFunc adapts a function to Tools.
+type ToolsFunc func(tc *runtime.ToolContext) (callable, sent []runtime.Tool)
+
+// Turn calls f.
+func (f ToolsFunc) Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool) { return f(tc) }
+
 // Agent runs conversations. Use one Agent per conversation; Run may be
 // called again to continue it with a new prompt, but not concurrently.
 type Agent struct {
 	cfg   Config
 	tc    *runtime.ToolContext
 	exec  *orchestrate.Executor
-	tools []provider.Tool
 
 	messages []provider.Message
 
@@ -82,12 +92,6 @@ type Agent struct {
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
 	a := &Agent{cfg: cfg, tc: tc}
 	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, MaxConcurrency: cfg.MaxConcurrency}
-	a.setTools(cfg.Tools)
-	sent := cfg.Sent
-	if sent == nil {
-		sent = cfg.Tools
-	}
-	a.tools = provider.ToolsOf(sent)
 	return a
 }
 
@@ -189,14 +193,12 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}()
 
 	cwd := a.tc.Cwd // no call runs yet: safe to read
-	if a.cfg.Refresh != nil {
-		a.setTools(a.cfg.Refresh())
+	var callable, sent []runtime.Tool
+	if a.cfg.Tools != nil {
+		callable, sent = a.cfg.Tools.Turn(a.tc)
 	}
-	defs := a.tools
-	if a.cfg.Definitions != nil {
-		defs = provider.ToolsOf(a.cfg.Definitions(a.tc))
-	}
-	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: defs, MaxTokens: a.cfg.MaxTokens}
+	a.setTools(callable)
+	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens}
 	a.emit(Event{Kind: EventRequest, Turn: out.Turns})
 
 	s := &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}

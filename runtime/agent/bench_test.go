@@ -70,7 +70,7 @@ func BenchmarkStreamEndToNextRequest(b *testing.B) {
 	tc := runtime.NewToolContext(b.TempDir())
 	b.ResetTimer()
 	for range b.N {
-		ag := agent.New(agent.Config{Provider: p, Tools: tools}, tc)
+		ag := agent.New(agent.Config{Provider: p, Tools: agent.List(tools)}, tc)
 		if out := ag.Run(context.Background(), "go"); out.Err != nil {
 			b.Fatal(out.Err)
 		}

@@ -66,7 +66,7 @@ var _ = Describe("the loop against a fake Messages API through the SDK", func() 
 	newAgent := func(api *fakeAPI) *agent.Agent {
 		GinkgoT().Setenv("ANTHROPIC_BASE_URL", api.URL())
 		p := anthropic.New("fake-model", option.WithMaxRetries(0))
-		return agent.New(agent.Config{Provider: p, Tools: tools, System: "be brief", Observer: rec.observe}, tc)
+		return agent.New(agent.Config{Provider: p, Tools: agent.List(tools), System: "be brief", Observer: rec.observe}, tc)
 	}
 
 	It("starts tools before the stream ends, returns results in order and sends them in the next request", func() {

@@ -54,7 +54,7 @@ var _ = Describe("the loop with the replay model", func() {
 	run := func(src string, maxTurns int) (*agent.Agent, *agent.Outcome) {
 		sc, err := replay.Parse([]byte(src))
 		Expect(err).NotTo(HaveOccurred())
-		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: tools, MaxTurns: maxTurns, Observer: rec.observe},
+		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: agent.List(tools), MaxTurns: maxTurns, Observer: rec.observe},
 			runtime.NewToolContext(GinkgoT().TempDir()))
 		return ag, ag.Run(context.Background(), sc.Prompt)
 	}
@@ -121,13 +121,14 @@ var _ = Describe("the loop with the replay model", func() {
 		Expect(err).NotTo(HaveOccurred())
 		refreshes := 0
 		late := &tooltest.Sim{ToolName: "Late", Safe: true}
-		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: tools, Refresh: func() []runtime.Tool {
+		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: agent.ToolsFunc(func(*runtime.ToolContext) (callable, sent []runtime.Tool) {
 			refreshes++
 			if refreshes == 1 {
-				return tools
+				return tools, tools
 			}
-			return append(tools[:len(tools):len(tools)], late)
-		}}, runtime.NewToolContext(GinkgoT().TempDir()))
+			more := append(tools[:len(tools):len(tools)], late)
+			return more, more
+		})}, runtime.NewToolContext(GinkgoT().TempDir()))
 		out := ag.Run(context.Background(), sc.Prompt)
 		Expect(out.Err).NotTo(HaveOccurred())
 		Expect(refreshes).To(Equal(3))
@@ -141,7 +142,7 @@ var _ = Describe("the loop with the replay model", func() {
 	It("continues the conversation with a new prompt", func() {
 		sc, _ := replay.Parse([]byte(`{"blocks":[{"type":"text","text":"first"}]}
 {"blocks":[{"type":"text","text":"second"}]}`))
-		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: tools}, runtime.NewToolContext(GinkgoT().TempDir()))
+		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: agent.List(tools)}, runtime.NewToolContext(GinkgoT().TempDir()))
 		Expect(ag.Run(context.Background(), "one").Text).To(Equal("first"))
 		Expect(ag.Run(context.Background(), "two").Text).To(Equal("second"))
 		Expect(ag.Messages()).To(HaveLen(4))
@@ -155,7 +156,7 @@ var _ = Describe("the loop with the replay model", func() {
 				cancel()
 			}
 		}
-		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: tools, Observer: rec.observe}, runtime.NewToolContext(GinkgoT().TempDir()))
+		ag := agent.New(agent.Config{Provider: replay.New(sc, replay.Options{}), Tools: agent.List(tools), Observer: rec.observe}, runtime.NewToolContext(GinkgoT().TempDir()))
 		out := ag.Run(ctx, "go")
 		Expect(out.Stop).To(Equal(agent.StopInterrupted))
 		checkPairing(ag.Messages())

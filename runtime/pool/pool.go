@@ -292,3 +292,10 @@ func safeBool(f func() bool) (v bool) {
 	}()
 	return f()
 }
+
+// Turn gives the agent loop a turn's tools (agent.Tools): every pool tool
+// is callable, and the definitions sent are Sent(LoadedIn(tc)), so tools
+// the search tool loaded are sent from the next turn on.
+func (p *Pool) Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool) {
+	return p.Tools(), p.Sent(LoadedIn(tc))
+}
