@@ -244,7 +244,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		Provider: prov,
 		// Servers that finish connecting after start-up join the pool
 		// between turns.
-		Tools: sess,
+		Tools:      sess,
 		CanUseTool: engine.CanUseTool,
 		System:     system,
 		MaxTurns:   f.maxTurns,

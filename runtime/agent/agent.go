@@ -75,9 +75,9 @@ func (f ToolsFunc) Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool)
 // Agent runs conversations. Use one Agent per conversation; Run may be
 // called again to continue it with a new prompt, but not concurrently.
 type Agent struct {
-	cfg   Config
-	tc    *runtime.ToolContext
-	exec  *orchestrate.Executor
+	cfg  Config
+	tc   *runtime.ToolContext
+	exec *orchestrate.Executor
 
 	messages []provider.Message
 
