@@ -23,11 +23,16 @@ import (
 //	RenderResult "Done"                 RenderRejected "Rejected"
 //	RenderError err.Error()             RenderGrouped one RenderUse per line
 //
-// The static fields (ReadOnly, Interrupt…) mirror the tooldef markers; the
-// per-input funcs (IsReadOnly, InterruptBehavior…) mirror tooldef methods
-// and win over them. The funcs only ever see the In values Decode returned:
-// an input of any other type gets the fail-closed answer (false, block,
-// deny, an error), as in generated tools.
+// The static fields (ReadOnly, Interrupt…) mirror the tooldef markers and
+// answer for every input. The per-input funcs (IsReadOnly,
+// InterruptBehavior, RenderUse…) mirror tooldef methods and win over them,
+// but only for In values: the value Decode returned, or In's zero value
+// for a nil input (the runtime renders a call whose input never decoded
+// with nil) unless In is a pointer type, whose zero value a func could not
+// read. Any other input gets the answer the tool gives without the func.
+// Where the input itself is needed, only a value Decode can return will
+// do: for anything else ValidateInput and Call fail and CheckPermissions
+// denies, as in generated tools.
 type Definition[In any] struct {
 	// Name is the unique name the model calls the tool by. Required.
 	Name string
@@ -140,8 +145,9 @@ func Define[In any](d Definition[In]) Tool {
 			CancelsSiblingsOnError: d.CancelsSiblingsOnError,
 			PermissionFamily:       d.PermissionFamily,
 		},
-		nilIn:  typ.Kind() == reflect.Interface,
-		inType: typ.String(),
+		zeroForNil: typ.Kind() != reflect.Pointer,
+		nilIsIn:    typ.Kind() == reflect.Interface,
+		inType:     typ.String(),
 	}
 }
 
@@ -149,15 +155,28 @@ func Define[In any](d Definition[In]) Tool {
 type defined[In any] struct {
 	d      Definition[In]
 	traits Traits
-	// nilIn is true when In is an interface type, so a nil input is an In.
-	nilIn  bool
-	inType string
+	// zeroForNil is true when a nil input reaches the answering and
+	// rendering funcs as In's zero value: In is not a pointer type.
+	zeroForNil bool
+	// nilIsIn is true when nil is a value Decode can return: In is an
+	// interface type.
+	nilIsIn bool
+	inType  string
 }
 
-// in asserts that input is an In, as Decode returned it.
+// in returns input as the funcs see it: an In, or false when it is none.
 func (t *defined[In]) in(input any) (In, bool) {
 	in, ok := input.(In)
-	if !ok && input == nil && t.nilIn {
+	if !ok && input == nil && t.zeroForNil {
+		ok = true
+	}
+	return in, ok
+}
+
+// decoded returns input as an In when it is a value Decode can return.
+func (t *defined[In]) decoded(input any) (In, bool) {
+	in, ok := input.(In)
+	if !ok && input == nil && t.nilIsIn {
 		ok = true
 	}
 	return in, ok
@@ -193,7 +212,7 @@ func (t *defined[In]) Decode(raw json.RawMessage) (any, error) {
 }
 
 func (t *defined[In]) ValidateInput(ctx context.Context, input any, tc *ToolContext) error {
-	in, ok := t.in(input)
+	in, ok := t.decoded(input)
 	switch {
 	case !ok:
 		return t.wrongInput(input)
@@ -204,7 +223,7 @@ func (t *defined[In]) ValidateInput(ctx context.Context, input any, tc *ToolCont
 }
 
 func (t *defined[In]) CheckPermissions(ctx context.Context, input any, tc *ToolContext) PermissionDecision {
-	in, ok := t.in(input)
+	in, ok := t.decoded(input)
 	switch {
 	case !ok:
 		return PermissionDecision{Behavior: Deny, Message: t.wrongInput(input).Error()}
@@ -221,14 +240,10 @@ func (t *defined[In]) PermissionTarget(input any) Target {
 	return Target{}
 }
 
-// answer is a scheduling flag: the per-input func, else the static value;
-// false for an input Decode did not return.
+// answer is a scheduling flag: the per-input func for an In, else the
+// static value.
 func (t *defined[In]) answer(input any, perInput func(In) bool, static bool) bool {
-	in, ok := t.in(input)
-	switch {
-	case !ok:
-		return false
-	case perInput != nil:
+	if in, ok := t.in(input); ok && perInput != nil {
 		return perInput(in)
 	}
 	return static
@@ -247,11 +262,7 @@ func (t *defined[In]) IsDestructive(input any) bool {
 }
 
 func (t *defined[In]) InterruptBehavior(input any) InterruptBehavior {
-	in, ok := t.in(input)
-	switch {
-	case !ok:
-		return InterruptBlock
-	case t.d.InterruptBehavior != nil:
+	if in, ok := t.in(input); ok && t.d.InterruptBehavior != nil {
 		return t.d.InterruptBehavior(in)
 	}
 	return t.d.Interrupt
@@ -265,7 +276,7 @@ func (t *defined[In]) UserFacingName(input any) string {
 }
 
 func (t *defined[In]) Call(ctx context.Context, input any, call *Call) (Result, error) {
-	in, ok := t.in(input)
+	in, ok := t.decoded(input)
 	if !ok {
 		return Result{}, t.wrongInput(input)
 	}

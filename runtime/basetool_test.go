@@ -281,26 +281,35 @@ var _ = Describe("Define", func() {
 					called = true
 					return callEcho(ctx, in, call)
 				},
-				ReadOnly: true, ConcurrencySafe: true, Interrupt: runtime.InterruptCancel,
-				IsDestructive: yes,
-				ValidateInput: func(context.Context, *echoIn, *runtime.ToolContext) error { called = true; return nil },
+				ReadOnly: true, Interrupt: runtime.InterruptCancel,
+				IsConcurrencySafe: yes, IsDestructive: yes,
+				InterruptBehavior: func(*echoIn) runtime.InterruptBehavior { called = true; return runtime.InterruptBlock },
+				ValidateInput:     func(context.Context, *echoIn, *runtime.ToolContext) error { called = true; return nil },
 				CheckPermissions: func(context.Context, *echoIn, *runtime.ToolContext) runtime.PermissionDecision {
 					called = true
 					return runtime.PermissionDecision{Behavior: runtime.Allow}
 				},
-				RenderUse: func(*echoIn) string { called = true; return "used" },
+				PermissionTarget: func(*echoIn) runtime.Target { called = true; return runtime.Target{Kind: runtime.TargetCommand} },
+				UserFacingName:   func(*echoIn) string { called = true; return "Echo!" },
+				RenderUse:        func(*echoIn) string { called = true; return "used" },
+				RenderResult:     func(*echoIn, runtime.Result) string { called = true; return "echoed" },
+				RenderRejected:   func(*echoIn) string { called = true; return "no echo" },
+				RenderError:      func(*echoIn, error) string { called = true; return "echo failed" },
+				RenderProgress:   func(*echoIn, any) string { called = true; return "echoing" },
 			})
 		})
 
-		It("gets the fail-closed answer and never reaches the definition's funcs", func() {
+		It("gets the answers of a tool without the funcs, and fails, denies where the input is needed", func() {
 			for _, bad := range []any{"hi", echoIn{Text: "hi"}, nil} {
-				Expect(t.IsReadOnly(bad)).To(BeFalse())
+				By(fmt.Sprintf("%T", bad))
+				Expect(t.IsReadOnly(bad)).To(BeTrue(), "the static answer")
 				Expect(t.IsConcurrencySafe(bad)).To(BeFalse())
 				Expect(t.IsDestructive(bad)).To(BeFalse())
-				Expect(t.InterruptBehavior(bad)).To(Equal(runtime.InterruptBlock))
+				Expect(t.InterruptBehavior(bad)).To(Equal(runtime.InterruptCancel), "the static answer")
 				Expect(t.PermissionTarget(bad)).To(Equal(runtime.Target{}))
 				Expect(t.UserFacingName(bad)).To(Equal("Echo"))
 				Expect(t.RenderUse(bad)).To(Equal(""))
+				Expect(t.RenderProgress(bad, 7)).To(Equal("7"))
 				Expect(t.RenderResult(bad, runtime.Result{})).To(Equal("Done"))
 				Expect(t.RenderRejected(bad)).To(Equal("Rejected"))
 				Expect(t.RenderError(bad, errors.New("boom"))).To(Equal("boom"))
@@ -314,11 +323,34 @@ var _ = Describe("Define", func() {
 			Expect(called).To(BeFalse())
 		})
 
+		It("is In's zero value when nil and In is not a pointer, for the answers and renders only", func() {
+			var seen []string
+			t := runtime.Define(runtime.Definition[echoIn]{
+				Name:   "Echo",
+				Decode: func(json.RawMessage) (echoIn, error) { return echoIn{Text: "hi"}, nil },
+				Call: func(_ context.Context, in echoIn, _ *runtime.Call) (runtime.Result, error) {
+					seen = append(seen, "call "+in.Text)
+					return runtime.Result{}, nil
+				},
+				IsReadOnly:   func(in echoIn) bool { seen = append(seen, "read-only "+in.Text); return true },
+				RenderResult: func(_ echoIn, r runtime.Result) string { return "echoed " + r.Text() },
+			})
+			Expect(t.IsReadOnly(nil)).To(BeTrue())
+			Expect(t.RenderResult(nil, runtime.Result{Content: []runtime.Block{runtime.TextBlock("x")}})).To(Equal("echoed x"))
+			_, err := t.Call(context.Background(), nil, nil)
+			Expect(err).To(MatchError("Echo: input is <nil>, not runtime_test.echoIn; pass the value Decode returned"))
+			Expect(t.ValidateInput(context.Background(), nil, nil)).To(HaveOccurred())
+			Expect(t.CheckPermissions(context.Background(), nil, nil).Behavior).To(Equal(runtime.Deny))
+			Expect(seen).To(Equal([]string{"read-only "}))
+		})
+
 		It("is any value, nil included, when the input type is an interface", func() {
 			t := runtime.Define(runtime.Definition[any]{
-				Name:       "Anything",
-				Decode:     func(json.RawMessage) (any, error) { return nil, nil },
-				Call:       func(context.Context, any, *runtime.Call) (runtime.Result, error) { return runtime.Result{}, nil },
+				Name:   "Anything",
+				Decode: func(json.RawMessage) (any, error) { return nil, nil },
+				Call: func(context.Context, any, *runtime.Call) (runtime.Result, error) {
+					return runtime.ErrorResult("ran"), nil
+				},
 				IsReadOnly: func(any) bool { return true },
 			})
 			in, err := t.Decode(nil)
@@ -327,6 +359,9 @@ var _ = Describe("Define", func() {
 			Expect(t.IsReadOnly(in)).To(BeTrue())
 			Expect(t.IsReadOnly("x")).To(BeTrue())
 			Expect(t.ValidateInput(context.Background(), in, nil)).To(Succeed())
+			res, err := t.Call(context.Background(), in, nil)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Text()).To(Equal("ran"))
 		})
 	})
 
