@@ -138,8 +138,8 @@ type Manager struct {
 	cancel  context.CancelFunc
 	servers []*server // sorted by name
 	byName  map[string]*server
-	listRes *listResourcesTool
-	readRes *readResourceTool
+	listRes runtime.Tool
+	readRes runtime.Tool
 
 	mu     sync.Mutex // guards closed and wg.Add
 	closed bool
@@ -161,8 +161,8 @@ func NewManager(cfg Config, opts Options) *Manager {
 		byName:   map[string]*server{},
 		progress: map[string]func(any){},
 	}
-	m.listRes = &listResourcesTool{resourceToolBase{m}}
-	m.readRes = &readResourceTool{resourceToolBase{m}}
+	m.listRes = newListResourcesTool(m)
+	m.readRes = newReadResourceTool(m)
 	for _, name := range cfg.Names() {
 		s := &server{m: m, name: name, cfg: cfg.Servers[name], settled: make(chan struct{})}
 		m.servers = append(m.servers, s)

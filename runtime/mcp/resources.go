@@ -42,37 +42,19 @@ type ResourceEntry struct {
 	Server      string `json:"server"`
 }
 
-// resourceToolBase holds what both resource tools share: read-only,
-// concurrency-safe, deferred, cancelled on interrupt.
-type resourceToolBase struct{ m *Manager }
-
-func (resourceToolBase) SearchHint() string { return "mcp resources files documents data" }
-func (resourceToolBase) IsEnabled() bool    { return true }
-func (resourceToolBase) ShouldDefer() bool  { return true }
-func (resourceToolBase) AlwaysLoad() bool   { return false }
-func (resourceToolBase) InterruptBehavior(any) runtime.InterruptBehavior {
-	return runtime.InterruptCancel
-}
-func (resourceToolBase) Traits() runtime.Traits {
-	return runtime.Traits{ReadOnly: runtime.Flag{Value: true}, ConcurrencySafe: runtime.Flag{Value: true}}
-}
-func (resourceToolBase) ValidateInput(context.Context, any, *runtime.ToolContext) error { return nil }
-func (resourceToolBase) CheckPermissions(context.Context, any, *runtime.ToolContext) runtime.PermissionDecision {
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-func (resourceToolBase) PermissionTarget(any) runtime.Target { return runtime.Target{} }
-func (resourceToolBase) IsConcurrencySafe(any) bool          { return true }
-func (resourceToolBase) IsReadOnly(any) bool                 { return true }
-func (resourceToolBase) IsDestructive(any) bool              { return false }
-func (resourceToolBase) RenderProgress(_ any, p any) string  { return renderProgress(p) }
-func (resourceToolBase) RenderResult(_ any, r runtime.Result) string {
-	return summarise(r)
-}
-func (resourceToolBase) RenderError(_ any, err error) string {
-	if err == nil {
-		return "Error"
-	}
-	return "Error: " + clip(err.Error(), 200)
+// resourceTool defines a resource tool with what both share, where they
+// differ from the runtime's defaults: read-only, concurrency-safe,
+// deferred, cancelled on interrupt, rendered like MCP tools.
+func resourceTool[In any](d runtime.Definition[In]) runtime.Tool {
+	d.SearchHint = "mcp resources files documents data"
+	d.ShouldDefer = true
+	d.Interrupt = runtime.InterruptCancel
+	d.ReadOnly = true
+	d.ConcurrencySafe = true
+	d.RenderProgress = func(_ In, p any) string { return renderProgress(p) }
+	d.RenderResult = func(_ In, r runtime.Result) string { return summarise(r) }
+	d.RenderError = func(_ In, err error) string { return renderError(err) }
+	return runtime.Define(d)
 }
 
 // decodeStrict parses raw into v, rejecting unknown keys and wrong types
@@ -95,54 +77,46 @@ func decodeStrict(raw json.RawMessage, allowed []string, v any) error {
 	return json.Unmarshal(b, v)
 }
 
-type listResourcesTool struct{ resourceToolBase }
-
-func (t *listResourcesTool) Name() string      { return ListResourcesToolName }
-func (t *listResourcesTool) Aliases() []string { return []string{"ListMcpResources"} }
-func (t *listResourcesTool) Description() string {
-	return `Lists the resources that connected MCP servers offer. Each entry has the standard MCP resource fields (uri, name, mimeType, description) and a "server" field naming the server it belongs to; read one with ReadMcpResourceTool.
+// newListResourcesTool is ListMcpResourcesTool over m's servers.
+func newListResourcesTool(m *Manager) runtime.Tool {
+	return resourceTool(runtime.Definition[ListResourcesInput]{
+		Name:    ListResourcesToolName,
+		Aliases: []string{"ListMcpResources"},
+		Description: `Lists the resources that connected MCP servers offer. Each entry has the standard MCP resource fields (uri, name, mimeType, description) and a "server" field naming the server it belongs to; read one with ReadMcpResourceTool.
 
 Parameters:
-- server (optional): only list this server's resources. Without it, every server's resources are listed.`
-}
-func (t *listResourcesTool) InputSchema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"Only list the resources of this MCP server; omit to list every server's resources."}},"additionalProperties":false}`)
-}
-func (t *listResourcesTool) Decode(raw json.RawMessage) (any, error) {
-	var in ListResourcesInput
-	if err := decodeStrict(raw, []string{"server"}, &in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-func (t *listResourcesTool) UserFacingName(any) string { return "List MCP resources" }
-func (t *listResourcesTool) RenderUse(input any) string {
-	if in, ok := input.(ListResourcesInput); ok && in.Server != "" {
-		return "server: " + in.Server
-	}
-	return ""
-}
-func (t *listResourcesTool) RenderRejected(any) string { return "Rejected: listing MCP resources" }
-func (t *listResourcesTool) RenderGrouped(inputs []any) string {
-	return fmt.Sprintf("%d resource listings", len(inputs))
+- server (optional): only list this server's resources. Without it, every server's resources are listed.`,
+		Schema: json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"Only list the resources of this MCP server; omit to list every server's resources."}},"additionalProperties":false}`),
+		Decode: func(raw json.RawMessage) (ListResourcesInput, error) {
+			var in ListResourcesInput
+			err := decodeStrict(raw, []string{"server"}, &in)
+			return in, err
+		},
+		Call:        m.listResources,
+		DisplayName: "List MCP resources",
+		RenderUse: func(in ListResourcesInput) string {
+			if in.Server != "" {
+				return "server: " + in.Server
+			}
+			return ""
+		},
+		RenderRejected: func(ListResourcesInput) string { return "Rejected: listing MCP resources" },
+		RenderGrouped:  func(ins []ListResourcesInput) string { return fmt.Sprintf("%d resource listings", len(ins)) },
+	})
 }
 
-// Call lists the resources of one server, or of every server that offers
-// them.
-func (t *listResourcesTool) Call(ctx context.Context, input any, _ *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(ListResourcesInput)
-	if !ok {
-		return runtime.Result{}, fmt.Errorf("%s: input is a %T, want ListResourcesInput", t.Name(), input)
-	}
+// listResources lists the resources of one server, or of every server
+// that offers them.
+func (m *Manager) listResources(ctx context.Context, in ListResourcesInput, _ *runtime.Call) (runtime.Result, error) {
 	var targets []*server
 	if in.Server != "" {
-		s, err := t.m.server(in.Server)
+		s, err := m.server(in.Server)
 		if err != nil {
 			return runtime.ErrorResult(err.Error()), nil
 		}
 		targets = []*server{s}
 	} else {
-		for _, s := range t.m.servers {
+		for _, s := range m.servers {
 			s.mu.Lock()
 			if s.resources {
 				targets = append(targets, s)
@@ -187,55 +161,48 @@ func (t *listResourcesTool) Call(ctx context.Context, input any, _ *runtime.Call
 	return res, nil
 }
 
-type readResourceTool struct{ resourceToolBase }
-
-func (t *readResourceTool) Name() string      { return ReadResourceToolName }
-func (t *readResourceTool) Aliases() []string { return []string{"ReadMcpResource"} }
-func (t *readResourceTool) Description() string {
-	return `Reads one resource of an MCP server, identified by the server's name and the resource's URI (as ListMcpResourcesTool lists them). Text comes back as text, images as images.
+// newReadResourceTool is ReadMcpResourceTool over m's servers.
+func newReadResourceTool(m *Manager) runtime.Tool {
+	use := func(in ReadResourceInput) string {
+		if in == (ReadResourceInput{}) {
+			return ""
+		}
+		return in.Server + ": " + in.URI
+	}
+	return resourceTool(runtime.Definition[ReadResourceInput]{
+		Name:    ReadResourceToolName,
+		Aliases: []string{"ReadMcpResource"},
+		Description: `Reads one resource of an MCP server, identified by the server's name and the resource's URI (as ListMcpResourcesTool lists them). Text comes back as text, images as images.
 
 Parameters:
 - server (required): the name of the MCP server to read from
-- uri (required): the URI of the resource to read`
-}
-func (t *readResourceTool) InputSchema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"The MCP server to read from."},"uri":{"type":"string","description":"The URI of the resource to read."}},"required":["server","uri"],"additionalProperties":false}`)
-}
-func (t *readResourceTool) Decode(raw json.RawMessage) (any, error) {
-	if _, err := decodeObject(raw, []string{"server", "uri"}); err != nil {
-		return nil, err
-	}
-	var in ReadResourceInput
-	if err := decodeStrict(raw, []string{"server", "uri"}, &in); err != nil {
-		return nil, err
-	}
-	if in.Server == "" || in.URI == "" {
-		return nil, fmt.Errorf(`the parameters "server" and "uri" must not be empty`)
-	}
-	return in, nil
-}
-func (t *readResourceTool) UserFacingName(any) string { return "Read MCP resource" }
-func (t *readResourceTool) RenderUse(input any) string {
-	if in, ok := input.(ReadResourceInput); ok {
-		return in.Server + ": " + in.URI
-	}
-	return ""
-}
-func (t *readResourceTool) RenderRejected(input any) string {
-	return "Rejected: reading " + t.RenderUse(input)
-}
-func (t *readResourceTool) RenderGrouped(inputs []any) string {
-	return fmt.Sprintf("%d resources read", len(inputs))
+- uri (required): the URI of the resource to read`,
+		Schema: json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"The MCP server to read from."},"uri":{"type":"string","description":"The URI of the resource to read."}},"required":["server","uri"],"additionalProperties":false}`),
+		Decode: func(raw json.RawMessage) (ReadResourceInput, error) {
+			var in ReadResourceInput
+			if _, err := decodeObject(raw, []string{"server", "uri"}); err != nil {
+				return in, err
+			}
+			if err := decodeStrict(raw, []string{"server", "uri"}, &in); err != nil {
+				return in, err
+			}
+			if in.Server == "" || in.URI == "" {
+				return in, fmt.Errorf(`the parameters "server" and "uri" must not be empty`)
+			}
+			return in, nil
+		},
+		Call:           m.readResource,
+		DisplayName:    "Read MCP resource",
+		RenderUse:      use,
+		RenderRejected: func(in ReadResourceInput) string { return "Rejected: reading " + use(in) },
+		RenderGrouped:  func(ins []ReadResourceInput) string { return fmt.Sprintf("%d resources read", len(ins)) },
+	})
 }
 
-// Call reads the resource: text contents as text blocks, images as image
-// blocks, other binary contents described.
-func (t *readResourceTool) Call(ctx context.Context, input any, _ *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(ReadResourceInput)
-	if !ok {
-		return runtime.Result{}, fmt.Errorf("%s: input is a %T, want ReadResourceInput", t.Name(), input)
-	}
-	s, err := t.m.server(in.Server)
+// readResource reads a resource: text contents as text blocks, images as
+// image blocks, other binary contents described.
+func (m *Manager) readResource(ctx context.Context, in ReadResourceInput, _ *runtime.Call) (runtime.Result, error) {
+	s, err := m.server(in.Server)
 	if err != nil {
 		return runtime.ErrorResult(err.Error()), nil
 	}
@@ -260,11 +227,6 @@ func (t *readResourceTool) Call(ctx context.Context, input any, _ *runtime.Call)
 	if len(out.Content) == 0 {
 		out.Content = []runtime.Block{runtime.TextBlock("(the resource is empty)")}
 	}
-	out.Content = capText(out.Content, t.m.opts.MaxOutputChars)
+	out.Content = capText(out.Content, m.opts.MaxOutputChars)
 	return out, nil
 }
-
-var (
-	_ runtime.Tool = (*listResourcesTool)(nil)
-	_ runtime.Tool = (*readResourceTool)(nil)
-)

@@ -18,8 +18,10 @@ import (
 	"github.com/agentcore/agentcore/runtime/mcp"
 )
 
-// fakeTool is a hand-written runtime.Tool for the serve tests.
+// fakeTool is a hand-written runtime.Tool for the serve tests; the
+// defaults answer what serving does not read.
 type fakeTool struct {
+	runtime.ToolDefaults
 	name     string
 	schema   string
 	traits   runtime.Traits
@@ -29,20 +31,15 @@ type fakeTool struct {
 }
 
 func (f *fakeTool) Name() string        { return f.name }
-func (f *fakeTool) Aliases() []string   { return nil }
 func (f *fakeTool) Description() string { return f.name + " does things." }
-func (f *fakeTool) SearchHint() string  { return "" }
 func (f *fakeTool) InputSchema() json.RawMessage {
 	if f.schema != "" {
 		return json.RawMessage(f.schema)
 	}
 	return json.RawMessage(`{"type":"object","properties":{"msg":{"type":"string"}},"required":["msg"],"additionalProperties":false}`)
 }
-func (f *fakeTool) IsEnabled() bool                                 { return !f.disabled }
-func (f *fakeTool) ShouldDefer() bool                               { return false }
-func (f *fakeTool) AlwaysLoad() bool                                { return false }
-func (f *fakeTool) InterruptBehavior(any) runtime.InterruptBehavior { return runtime.InterruptBlock }
-func (f *fakeTool) Traits() runtime.Traits                          { return f.traits }
+func (f *fakeTool) IsEnabled() bool        { return !f.disabled }
+func (f *fakeTool) Traits() runtime.Traits { return f.traits }
 func (f *fakeTool) Decode(raw json.RawMessage) (any, error) {
 	var in map[string]any
 	if err := json.Unmarshal(raw, &in); err != nil {
@@ -53,15 +50,10 @@ func (f *fakeTool) Decode(raw json.RawMessage) (any, error) {
 	}
 	return in, nil
 }
-func (f *fakeTool) ValidateInput(context.Context, any, *runtime.ToolContext) error { return nil }
-func (f *fakeTool) CheckPermissions(context.Context, any, *runtime.ToolContext) runtime.PermissionDecision {
-	return runtime.PermissionDecision{}
-}
-func (f *fakeTool) PermissionTarget(any) runtime.Target { return runtime.Target{} }
-func (f *fakeTool) IsConcurrencySafe(any) bool          { return f.traits.ConcurrencySafe.Value }
-func (f *fakeTool) IsReadOnly(any) bool                 { return f.traits.ReadOnly.Value }
-func (f *fakeTool) IsDestructive(any) bool              { return f.traits.Destructive.Value }
-func (f *fakeTool) UserFacingName(any) string           { return f.name }
+func (f *fakeTool) IsConcurrencySafe(any) bool { return f.traits.ConcurrencySafe.Value }
+func (f *fakeTool) IsReadOnly(any) bool        { return f.traits.ReadOnly.Value }
+func (f *fakeTool) IsDestructive(any) bool     { return f.traits.Destructive.Value }
+func (f *fakeTool) UserFacingName(any) string  { return f.name }
 func (f *fakeTool) Call(_ context.Context, input any, call *runtime.Call) (runtime.Result, error) {
 	in := input.(map[string]any)
 	if f.run != nil {
@@ -69,12 +61,8 @@ func (f *fakeTool) Call(_ context.Context, input any, call *runtime.Call) (runti
 	}
 	return runtime.Result{Content: []runtime.Block{runtime.TextBlock(in["msg"].(string))}}, nil
 }
-func (f *fakeTool) RenderUse(any) string                    { return "" }
-func (f *fakeTool) RenderProgress(_ any, p any) string      { return fmt.Sprint("progress ", p) }
-func (f *fakeTool) RenderResult(any, runtime.Result) string { return "" }
-func (f *fakeTool) RenderRejected(any) string               { return "" }
-func (f *fakeTool) RenderError(any, error) string           { return "" }
-func (f *fakeTool) RenderGrouped([]any) string              { return "" }
+func (f *fakeTool) RenderProgress(_ any, p any) string { return fmt.Sprint("progress ", p) }
+func (f *fakeTool) RenderGrouped(inputs []any) string  { return runtime.RenderUses(f, inputs) }
 
 var pixel = base64.StdEncoding.EncodeToString([]byte("\x89PNG fake"))
 

@@ -37,56 +37,88 @@ type Progress struct {
 	Progress, Total float64
 }
 
-// Tool is one tool of an MCP server, adapted to the runtime contract. It
+// Tool is one tool of an MCP server, adapted to the runtime contract: a
+// runtime.Tool built by runtime.Define, plus the server it belongs to. It
 // stays valid across reconnects of its server.
 type Tool struct {
-	srv         *server
-	serverName  string
-	remoteName  string
-	name        string
-	title       string
-	description string
-	schema      json.RawMessage
-	required    []string
-	readOnly    bool
-	destructive bool
-	alwaysLoad  bool
-	searchHint  string
+	runtimeTool
+	srv        *server
+	serverName string
+	remoteName string
+	name       string
 }
+
+// runtimeTool lets Tool embed the runtime.Tool that runtime.Define built
+// without exporting it as a field.
+type runtimeTool = runtime.Tool
 
 var _ runtime.Tool = (*Tool)(nil)
 
+// newTool adapts def. What differs from the runtime's fail-closed defaults
+// is spelled out: MCP tools wait for ToolSearch, an interrupt cancels the
+// request, and the annotations give the scheduling answers.
 func newTool(srv *server, def *sdk.Tool) *Tool {
-	t := &Tool{
-		srv:         srv,
-		serverName:  srv.name,
-		remoteName:  def.Name,
-		name:        ToolName(srv.name, def.Name),
-		title:       def.Title,
-		description: TruncateDescription(def.Description),
-		schema:      json.RawMessage(`{"type":"object"}`),
-	}
+	t := &Tool{srv: srv, serverName: srv.name, remoteName: def.Name, name: ToolName(srv.name, def.Name)}
+	schema := json.RawMessage(`{"type":"object"}`)
 	if def.InputSchema != nil {
-		t.schema = objectSchema(def.InputSchema)
+		schema = objectSchema(def.InputSchema)
 	}
 	var sch struct {
 		Required []string `json:"required"`
 	}
-	_ = json.Unmarshal(t.schema, &sch)
-	t.required = sch.Required
+	_ = json.Unmarshal(schema, &sch)
+	title := def.Title
+	var readOnly, destructive bool
 	if a := def.Annotations; a != nil {
-		t.readOnly = a.ReadOnlyHint
-		t.destructive = a.DestructiveHint != nil && *a.DestructiveHint
-		if t.title == "" {
-			t.title = a.Title
+		readOnly = a.ReadOnlyHint
+		destructive = a.DestructiveHint != nil && *a.DestructiveHint
+		if title == "" {
+			title = a.Title
 		}
 	}
-	if v, ok := def.Meta[MetaAlwaysLoad].(bool); ok {
-		t.alwaysLoad = v
+	if title == "" {
+		title = def.Name
 	}
-	if v, ok := def.Meta[MetaSearchHint].(string); ok {
-		t.searchHint = v
-	}
+	alwaysLoad, _ := def.Meta[MetaAlwaysLoad].(bool)
+	searchHint, _ := def.Meta[MetaSearchHint].(string)
+	userFacing := srv.name + " - " + title + " (MCP)"
+	t.runtimeTool = runtime.Define(runtime.Definition[Input]{
+		// mcp__<server>__<tool>, with the server's description cut to
+		// MaxDescriptionLength and its input schema as sent to the API.
+		Name:        t.name,
+		Description: TruncateDescription(def.Description),
+		SearchHint:  searchHint,
+		Schema:      schema,
+		// Decode checks that the input is a JSON object holding every
+		// required key of the schema; the server validates the rest.
+		Decode: func(raw json.RawMessage) (Input, error) { return decodeObject(raw, sch.Required) },
+		Call:   t.call,
+
+		// Deferred until ToolSearch loads it, unless its _meta holds
+		// "anthropic/alwaysLoad": true.
+		ShouldDefer: true,
+		AlwaysLoad:  alwaysLoad,
+		// An interrupt cancels the request.
+		Interrupt: runtime.InterruptCancel,
+		// readOnlyHint gives read-only and concurrency-safe,
+		// destructiveHint gives destructive.
+		ReadOnly:        readOnly,
+		ConcurrencySafe: readOnly,
+		Destructive:     destructive,
+		// "<server> - <title or tool> (MCP)", as Claude Code shows it.
+		DisplayName: userFacing,
+		// CheckPermissions and PermissionTarget keep the defaults: rules
+		// match MCP tools by name (mcp__server, mcp__server__tool).
+
+		RenderUse:      renderArgs,
+		RenderProgress: func(_ Input, p any) string { return renderProgress(p) },
+		RenderResult:   func(_ Input, r runtime.Result) string { return summarise(r) },
+		RenderRejected: func(Input) string { return "Rejected: " + t.serverName + " may not run " + t.remoteName },
+		RenderError:    func(_ Input, err error) string { return renderError(err) },
+		RenderGrouped: func(ins []Input) string {
+			return fmt.Sprintf("%d call%s to %s", len(ins), plural(len(ins)), userFacing)
+		},
+	})
 	return t
 }
 
@@ -117,49 +149,6 @@ func (t *Tool) Server() string { return t.serverName }
 
 // RemoteName is the tool's name on its server, before sanitising.
 func (t *Tool) RemoteName() string { return t.remoteName }
-
-// Name is mcp__<server>__<tool>.
-func (t *Tool) Name() string { return t.name }
-
-// Aliases is empty: MCP tools have one name.
-func (t *Tool) Aliases() []string { return nil }
-
-// Description is the server's description, cut to MaxDescriptionLength.
-func (t *Tool) Description() string { return t.description }
-
-// SearchHint is the "anthropic/searchHint" of the tool's _meta, if any.
-func (t *Tool) SearchHint() string { return t.searchHint }
-
-// InputSchema is the server's input schema, unchanged.
-func (t *Tool) InputSchema() json.RawMessage { return t.schema }
-
-// IsEnabled is true: a listed server tool is usable.
-func (t *Tool) IsEnabled() bool { return true }
-
-// ShouldDefer is true: MCP tools wait for ToolSearch unless AlwaysLoad.
-func (t *Tool) ShouldDefer() bool { return true }
-
-// AlwaysLoad is true when the tool's _meta holds "anthropic/alwaysLoad": true.
-func (t *Tool) AlwaysLoad() bool { return t.alwaysLoad }
-
-// InterruptBehavior is cancel: an interrupt cancels the request.
-func (t *Tool) InterruptBehavior(any) runtime.InterruptBehavior { return runtime.InterruptCancel }
-
-// Traits reports the annotations: readOnlyHint gives read-only and
-// concurrency-safe, destructiveHint gives destructive.
-func (t *Tool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ReadOnly:        runtime.Flag{Value: t.readOnly},
-		ConcurrencySafe: runtime.Flag{Value: t.readOnly},
-		Destructive:     runtime.Flag{Value: t.destructive},
-	}
-}
-
-// Decode checks that raw is a JSON object holding every required key of
-// the schema; the server validates the rest.
-func (t *Tool) Decode(raw json.RawMessage) (any, error) {
-	return decodeObject(raw, t.required)
-}
 
 // decodeObject parses raw as a JSON object and checks required keys.
 func decodeObject(raw json.RawMessage, required []string) (Input, error) {
@@ -208,44 +197,10 @@ func jsonKind(raw json.RawMessage) string {
 	}
 }
 
-// ValidateInput accepts everything: the server is the judge.
-func (t *Tool) ValidateInput(context.Context, any, *runtime.ToolContext) error { return nil }
-
-// CheckPermissions defers to the rules (mcp__server, mcp__server__tool).
-func (t *Tool) CheckPermissions(context.Context, any, *runtime.ToolContext) runtime.PermissionDecision {
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is none: rules match MCP tools by name only.
-func (t *Tool) PermissionTarget(any) runtime.Target { return runtime.Target{} }
-
-// IsConcurrencySafe follows readOnlyHint.
-func (t *Tool) IsConcurrencySafe(any) bool { return t.readOnly }
-
-// IsReadOnly follows readOnlyHint.
-func (t *Tool) IsReadOnly(any) bool { return t.readOnly }
-
-// IsDestructive follows destructiveHint.
-func (t *Tool) IsDestructive(any) bool { return t.destructive }
-
-// UserFacingName is "<server> - <title or tool> (MCP)", as Claude Code
-// shows it.
-func (t *Tool) UserFacingName(any) string {
-	display := t.title
-	if display == "" {
-		display = t.remoteName
-	}
-	return t.serverName + " - " + display + " (MCP)"
-}
-
-// Call sends tools/call to the server. A server error result, a protocol
+// call sends tools/call to the server. A server error result, a protocol
 // error, or the server dying during the call become an is_error result;
 // cancellation of ctx is returned as ctx's error.
-func (t *Tool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(Input)
-	if !ok {
-		return runtime.Result{}, fmt.Errorf("%s: input is a %T, want the mcp.Input that Decode returns", t.name, input)
-	}
+func (t *Tool) call(ctx context.Context, in Input, call *runtime.Call) (runtime.Result, error) {
 	var onProgress func(any)
 	if call != nil {
 		onProgress = call.Progress
@@ -260,12 +215,7 @@ func (t *Tool) Call(ctx context.Context, input any, call *runtime.Call) (runtime
 	return callResult(res, t.srv.m.opts.MaxOutputChars), nil
 }
 
-// RenderUse lists the arguments: key: value, ...
-func (t *Tool) RenderUse(input any) string {
-	in, _ := input.(Input)
-	return renderArgs(in)
-}
-
+// renderArgs lists the arguments: key: value, ...
 func renderArgs(in Input) string {
 	if len(in) == 0 {
 		return ""
@@ -277,11 +227,7 @@ func renderArgs(in Input) string {
 	return clip(strings.Join(parts, ", "), 240)
 }
 
-// RenderProgress shows the server's progress message and count.
-func (t *Tool) RenderProgress(_ any, progress any) string {
-	return renderProgress(progress)
-}
-
+// renderProgress shows the server's progress message and count.
 func renderProgress(progress any) string {
 	p, ok := progress.(Progress)
 	if !ok {
@@ -299,11 +245,7 @@ func renderProgress(progress any) string {
 	return p.Message + " (" + count + ")"
 }
 
-// RenderResult summarises the content returned.
-func (t *Tool) RenderResult(_ any, result runtime.Result) string {
-	return summarise(result)
-}
-
+// summarise describes the content returned.
 func summarise(result runtime.Result) string {
 	var texts, images int
 	var first string
@@ -337,22 +279,12 @@ func summarise(result runtime.Result) string {
 	return s
 }
 
-// RenderRejected says the call was not allowed.
-func (t *Tool) RenderRejected(any) string {
-	return "Rejected: " + t.serverName + " may not run " + t.remoteName
-}
-
-// RenderError shows the failure.
-func (t *Tool) RenderError(_ any, err error) string {
+// renderError shows the failure.
+func renderError(err error) string {
 	if err == nil {
 		return "Error"
 	}
 	return "Error: " + clip(err.Error(), 200)
-}
-
-// RenderGrouped counts parallel calls of the tool.
-func (t *Tool) RenderGrouped(inputs []any) string {
-	return fmt.Sprintf("%d call%s to %s", len(inputs), plural(len(inputs)), t.UserFacingName(nil))
 }
 
 func plural(n int) string {

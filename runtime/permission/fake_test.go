@@ -8,8 +8,9 @@ import (
 )
 
 // fakeTool is a hand-written runtime.Tool whose input is the string its
-// permission target carries.
+// permission target carries; the defaults answer the rest.
 type fakeTool struct {
+	runtime.ToolDefaults
 	name     string
 	aliases  []string
 	kind     runtime.TargetKind
@@ -21,22 +22,13 @@ type fakeTool struct {
 	family   runtime.PermissionFamily
 }
 
-func (f *fakeTool) Name() string                 { return f.name }
-func (f *fakeTool) Aliases() []string            { return f.aliases }
-func (f *fakeTool) Description() string          { return f.name + " does things" }
-func (f *fakeTool) SearchHint() string           { return "" }
-func (f *fakeTool) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
-func (f *fakeTool) IsEnabled() bool              { return !f.disabled }
-func (f *fakeTool) ShouldDefer() bool            { return false }
-func (f *fakeTool) AlwaysLoad() bool             { return false }
-func (f *fakeTool) InterruptBehavior(any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
+func (f *fakeTool) Name() string                            { return f.name }
+func (f *fakeTool) Aliases() []string                       { return f.aliases }
+func (f *fakeTool) Description() string                     { return f.name + " does things" }
+func (f *fakeTool) InputSchema() json.RawMessage            { return json.RawMessage(`{"type":"object"}`) }
+func (f *fakeTool) IsEnabled() bool                         { return !f.disabled }
 func (f *fakeTool) Traits() runtime.Traits                  { return runtime.Traits{PermissionFamily: f.family} }
 func (f *fakeTool) Decode(raw json.RawMessage) (any, error) { return string(raw), nil }
-func (f *fakeTool) ValidateInput(context.Context, any, *runtime.ToolContext) error {
-	return nil
-}
 func (f *fakeTool) CheckPermissions(context.Context, any, *runtime.ToolContext) runtime.PermissionDecision {
 	if f.panics {
 		panic("boom")
@@ -49,17 +41,12 @@ func (f *fakeTool) PermissionTarget(input any) runtime.Target {
 }
 func (f *fakeTool) IsConcurrencySafe(any) bool { return f.readOnly }
 func (f *fakeTool) IsReadOnly(any) bool        { return f.readOnly }
-func (f *fakeTool) IsDestructive(any) bool     { return false }
 func (f *fakeTool) UserFacingName(any) string  { return f.name }
 func (f *fakeTool) Call(context.Context, any, *runtime.Call) (runtime.Result, error) {
 	return runtime.Result{}, nil
 }
-func (f *fakeTool) RenderUse(input any) string              { s, _ := input.(string); return s }
-func (f *fakeTool) RenderProgress(any, any) string          { return "" }
-func (f *fakeTool) RenderResult(any, runtime.Result) string { return "" }
-func (f *fakeTool) RenderRejected(any) string               { return "" }
-func (f *fakeTool) RenderError(any, error) string           { return "" }
-func (f *fakeTool) RenderGrouped([]any) string              { return "" }
+func (f *fakeTool) RenderUse(input any) string        { s, _ := input.(string); return s }
+func (f *fakeTool) RenderGrouped(inputs []any) string { return runtime.RenderUses(f, inputs) }
 
 func bashTool() *fakeTool {
 	return &fakeTool{name: "Bash", aliases: []string{"Shell"}, kind: runtime.TargetCommand, family: runtime.FamilyCommand}

@@ -8,8 +8,10 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 )
 
-// tool is a hand-written runtime.Tool for pool specs.
+// tool is a hand-written runtime.Tool for pool specs; the defaults answer
+// what the pool does not read.
 type tool struct {
+	runtime.ToolDefaults
 	name, desc, hint string
 	aliases          []string
 	schema           string
@@ -34,34 +36,15 @@ func (t *tool) InputSchema() json.RawMessage {
 	}
 	return json.RawMessage(t.schema)
 }
-func (t *tool) IsEnabled() bool   { return !t.disabled }
-func (t *tool) ShouldDefer() bool { return t.deferFlag || strings.HasPrefix(t.name, "mcp__") }
-func (t *tool) AlwaysLoad() bool  { return t.alwaysLoad }
-func (t *tool) InterruptBehavior(any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-func (t *tool) Traits() runtime.Traits                  { return runtime.Traits{} }
+func (t *tool) IsEnabled() bool                         { return !t.disabled }
+func (t *tool) ShouldDefer() bool                       { return t.deferFlag || strings.HasPrefix(t.name, "mcp__") }
+func (t *tool) AlwaysLoad() bool                        { return t.alwaysLoad }
 func (t *tool) Decode(raw json.RawMessage) (any, error) { return nil, nil }
-func (t *tool) ValidateInput(context.Context, any, *runtime.ToolContext) error {
-	return nil
-}
-func (t *tool) CheckPermissions(context.Context, any, *runtime.ToolContext) runtime.PermissionDecision {
-	return runtime.PermissionDecision{}
-}
-func (t *tool) PermissionTarget(any) runtime.Target { return runtime.Target{} }
-func (t *tool) IsConcurrencySafe(any) bool          { return false }
-func (t *tool) IsReadOnly(any) bool                 { return false }
-func (t *tool) IsDestructive(any) bool              { return false }
-func (t *tool) UserFacingName(any) string           { return t.name }
+func (t *tool) UserFacingName(any) string               { return t.name }
 func (t *tool) Call(context.Context, any, *runtime.Call) (runtime.Result, error) {
 	return runtime.Result{}, nil
 }
-func (t *tool) RenderUse(any) string                    { return "" }
-func (t *tool) RenderProgress(any, any) string          { return "" }
-func (t *tool) RenderResult(any, runtime.Result) string { return "" }
-func (t *tool) RenderRejected(any) string               { return "" }
-func (t *tool) RenderError(any, error) string           { return "" }
-func (t *tool) RenderGrouped([]any) string              { return "" }
+func (t *tool) RenderGrouped(inputs []any) string { return runtime.RenderUses(t, inputs) }
 
 func named(names ...string) []runtime.Tool {
 	var out []runtime.Tool

@@ -67,6 +67,9 @@ type Input struct {
 // Sim is a configurable runtime.Tool. The zero value is a valid unsafe,
 // block-on-interrupt tool named "Sim".
 type Sim struct {
+	// ToolDefaults answers what Sim does not configure: enabled, not
+	// deferred, not destructive, progress printed, "Rejected".
+	rt.ToolDefaults
 	// ToolName is the name; "Sim" when empty.
 	ToolName string
 	// ToolAliases are older names.
@@ -114,15 +117,6 @@ func (s *Sim) SearchHint() string { return "simulated test tool" }
 
 // InputSchema returns a loose object schema.
 func (s *Sim) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
-
-// IsEnabled is always true.
-func (s *Sim) IsEnabled() bool { return true }
-
-// ShouldDefer is always false.
-func (s *Sim) ShouldDefer() bool { return false }
-
-// AlwaysLoad is always false.
-func (s *Sim) AlwaysLoad() bool { return false }
 
 // InterruptBehavior returns Interrupt.
 func (s *Sim) InterruptBehavior(any) rt.InterruptBehavior { return s.Interrupt }
@@ -186,9 +180,6 @@ func (s *Sim) IsConcurrencySafe(input any) bool {
 
 // IsReadOnly returns ReadOnly.
 func (s *Sim) IsReadOnly(any) bool { return s.ReadOnly }
-
-// IsDestructive is always false.
-func (s *Sim) IsDestructive(any) bool { return false }
 
 // UserFacingName returns the name.
 func (s *Sim) UserFacingName(any) string { return s.Name() }
@@ -267,14 +258,8 @@ func work(ctx context.Context, in *Input) error {
 // RenderUse returns the summary.
 func (s *Sim) RenderUse(input any) string { return input.(*Input).Summary }
 
-// RenderProgress prints the progress value.
-func (s *Sim) RenderProgress(_ any, p any) string { return fmt.Sprint(p) }
-
 // RenderResult returns the result's text.
 func (s *Sim) RenderResult(_ any, r rt.Result) string { return r.Text() }
-
-// RenderRejected returns a fixed text.
-func (s *Sim) RenderRejected(any) string { return "Rejected" }
 
 // RenderError returns the error's text.
 func (s *Sim) RenderError(_ any, err error) string { return "Error: " + err.Error() }
@@ -367,6 +352,10 @@ func Bool(b bool) *bool { return &b }
 // ignores the input and its Call returns a fixed result. Benchmarks use it
 // to measure the runtime's own per-call overhead.
 type NoOp struct {
+	// ToolDefaults answers what NoOp does not say: no aliases, enabled,
+	// not deferred, input accepted, no permission target, not destructive,
+	// the default renders but RenderResult and RenderGrouped.
+	rt.ToolDefaults
 	// ToolName is the name; "NoOp" when empty.
 	ToolName string
 	// Safe is the concurrency safety of every call.
@@ -387,26 +376,11 @@ func (n *NoOp) Name() string {
 	return n.ToolName
 }
 
-// Aliases returns none.
-func (n *NoOp) Aliases() []string { return nil }
-
 // Description describes the tool.
 func (n *NoOp) Description() string { return "Does nothing." }
 
-// SearchHint returns nothing.
-func (n *NoOp) SearchHint() string { return "" }
-
 // InputSchema returns an object schema.
 func (n *NoOp) InputSchema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
-
-// IsEnabled is true.
-func (n *NoOp) IsEnabled() bool { return true }
-
-// ShouldDefer is false.
-func (n *NoOp) ShouldDefer() bool { return false }
-
-// AlwaysLoad is false.
-func (n *NoOp) AlwaysLoad() bool { return false }
 
 // InterruptBehavior is cancel.
 func (n *NoOp) InterruptBehavior(any) rt.InterruptBehavior { return rt.InterruptCancel }
@@ -419,16 +393,10 @@ func (n *NoOp) Traits() rt.Traits {
 // Decode ignores raw.
 func (n *NoOp) Decode(json.RawMessage) (any, error) { return noopInput, nil }
 
-// ValidateInput accepts everything.
-func (n *NoOp) ValidateInput(context.Context, any, *rt.ToolContext) error { return nil }
-
 // CheckPermissions allows.
 func (n *NoOp) CheckPermissions(context.Context, any, *rt.ToolContext) rt.PermissionDecision {
 	return rt.PermissionDecision{Behavior: rt.Allow}
 }
-
-// PermissionTarget is none.
-func (n *NoOp) PermissionTarget(any) rt.Target { return rt.Target{} }
 
 // IsConcurrencySafe returns Safe.
 func (n *NoOp) IsConcurrencySafe(any) bool { return n.Safe }
@@ -436,29 +404,14 @@ func (n *NoOp) IsConcurrencySafe(any) bool { return n.Safe }
 // IsReadOnly is true.
 func (n *NoOp) IsReadOnly(any) bool { return true }
 
-// IsDestructive is false.
-func (n *NoOp) IsDestructive(any) bool { return false }
-
 // UserFacingName returns the name.
 func (n *NoOp) UserFacingName(any) string { return n.Name() }
 
 // Call returns "ok".
 func (n *NoOp) Call(context.Context, any, *rt.Call) (rt.Result, error) { return noopOut, nil }
 
-// RenderUse is empty.
-func (n *NoOp) RenderUse(any) string { return "" }
-
-// RenderProgress prints p.
-func (n *NoOp) RenderProgress(_ any, p any) string { return fmt.Sprint(p) }
-
 // RenderResult returns "ok".
 func (n *NoOp) RenderResult(any, rt.Result) string { return "ok" }
-
-// RenderRejected returns "Rejected".
-func (n *NoOp) RenderRejected(any) string { return "Rejected" }
-
-// RenderError returns the error text.
-func (n *NoOp) RenderError(_ any, err error) string { return err.Error() }
 
 // RenderGrouped returns the count.
 func (n *NoOp) RenderGrouped(inputs []any) string { return fmt.Sprintf("%d calls", len(inputs)) }

@@ -1,0 +1,419 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Definition describes a tool written by hand or made at run time (an MCP
+// server's tool, a test fake, a user's dynamic tool): [Define] turns it
+// into a complete [Tool]. It is the runtime's buildTool: Name, Description,
+// Schema, Decode and Call are the tool; every other field is optional, and
+// a field left zero gets the fail-closed default of DESIGN §2, the same
+// answer a generated tool gives for a tooldef that does not declare it:
+//
+//	Aliases nil, SearchHint ""          enabled, not deferred, not always loaded
+//	not concurrency-safe, not read-only, not destructive, interrupt = block
+//	ValidateInput accepts               CheckPermissions passthrough (the rules decide)
+//	PermissionTarget none               user-facing name = Name
+//	RenderUse ""                        RenderProgress fmt.Sprint(progress)
+//	RenderResult "Done"                 RenderRejected "Rejected"
+//	RenderError err.Error()             RenderGrouped one RenderUse per line
+//
+// The static fields (ReadOnly, Interrupt…) mirror the tooldef markers and
+// answer for every input. The per-input funcs (IsReadOnly,
+// InterruptBehavior, RenderUse…) mirror tooldef methods and win over them,
+// but only for In values: the value Decode returned, or In's zero value
+// for a nil input (the runtime renders a call whose input never decoded
+// with nil) unless In is a pointer type, whose zero value a func could not
+// read. Any other input gets the answer the tool gives without the func.
+// Where the input itself is needed, only a value Decode can return will
+// do: for anything else ValidateInput and Call fail and CheckPermissions
+// denies, as in generated tools.
+type Definition[In any] struct {
+	// Name is the unique name the model calls the tool by. Required.
+	Name string
+	// Aliases are older names that still resolve to the tool.
+	Aliases []string
+	// Description is the prompt text telling the model what the tool does.
+	Description string
+	// SearchHint is a short phrase ToolSearch scores besides the name.
+	SearchHint string
+	// Schema is the JSON Schema of the input object, as sent to the API;
+	// {"type":"object"} when nil. Decode must accept what it describes.
+	Schema json.RawMessage
+	// Decode parses and validates the model's JSON into the tool's input;
+	// its error names the offending parameter. Required.
+	Decode func(raw json.RawMessage) (In, error)
+	// Call runs the tool. Required.
+	Call func(ctx context.Context, in In, call *Call) (Result, error)
+
+	// ReadOnly, ConcurrencySafe and Destructive are the scheduling answers
+	// for every input (+tool:readOnly, +tool:concurrencySafe,
+	// +tool:destructive).
+	ReadOnly, ConcurrencySafe, Destructive bool
+	// Disabled switches the tool off (+tool:disabled).
+	Disabled bool
+	// ShouldDefer withholds the definition until ToolSearch loads it.
+	ShouldDefer bool
+	// AlwaysLoad sends the definition even when it is deferrable.
+	AlwaysLoad bool
+	// Interrupt is what a user interrupt does to every call (+tool:interrupt).
+	Interrupt InterruptBehavior
+	// CancelsSiblingsOnError makes an error result cancel the call's
+	// siblings in the streaming executor, as Bash's does.
+	CancelsSiblingsOnError bool
+	// PermissionFamily is the family of calls the tool's rules govern.
+	PermissionFamily PermissionFamily
+	// DisplayName is the user-facing name of every call
+	// (+tool:userFacingName); Name when empty.
+	DisplayName string
+
+	// IsEnabled, when set, decides at run time whether the tool is on;
+	// it wins over Disabled.
+	IsEnabled func() bool
+	// ValidateInput checks that a decoded input is meaningful.
+	ValidateInput func(ctx context.Context, in In, tc *ToolContext) error
+	// CheckPermissions is the tool's own permission check.
+	CheckPermissions func(ctx context.Context, in In, tc *ToolContext) PermissionDecision
+	// PermissionTarget is what permission rules for the call match against.
+	PermissionTarget func(in In) Target
+	// IsConcurrencySafe, IsReadOnly and IsDestructive decide per input;
+	// each wins over its static field and makes its trait input-dependent.
+	IsConcurrencySafe, IsReadOnly, IsDestructive func(in In) bool
+	// InterruptBehavior decides per input; it wins over Interrupt.
+	InterruptBehavior func(in In) InterruptBehavior
+	// UserFacingName names the call for the user; it wins over DisplayName.
+	UserFacingName func(in In) string
+
+	// RenderUse is shown when the call starts.
+	RenderUse func(in In) string
+	// RenderProgress renders one progress value.
+	RenderProgress func(in In, progress any) string
+	// RenderResult summarises a finished call.
+	RenderResult func(in In, result Result) string
+	// RenderRejected is shown when permission was denied.
+	RenderRejected func(in In) string
+	// RenderError is shown when the call failed.
+	RenderError func(in In, err error) string
+	// RenderGrouped renders several parallel calls as one line; it gets the
+	// inputs that are In values.
+	RenderGrouped func(ins []In) string
+}
+
+// Define returns the tool d describes, with the fail-closed default for
+// every field d leaves zero. It panics when Name, Decode or Call is
+// missing: those are the tool.
+func Define[In any](d Definition[In]) Tool {
+	var missing []string
+	if d.Name == "" {
+		missing = append(missing, "Name")
+	}
+	if d.Decode == nil {
+		missing = append(missing, "Decode")
+	}
+	if d.Call == nil {
+		missing = append(missing, "Call")
+	}
+	if len(missing) > 0 {
+		panic(fmt.Sprintf("runtime.Define(%q): set %s in the Definition", d.Name, strings.Join(missing, ", ")))
+	}
+	if d.Schema == nil {
+		d.Schema = json.RawMessage(`{"type":"object"}`)
+	}
+	if d.DisplayName == "" {
+		d.DisplayName = d.Name
+	}
+	flag := func(static bool, perInput bool) Flag {
+		if perInput {
+			return Flag{InputDependent: true}
+		}
+		return Flag{Value: static}
+	}
+	typ := reflect.TypeFor[In]()
+	return &defined[In]{
+		d: d,
+		traits: Traits{
+			ReadOnly:               flag(d.ReadOnly, d.IsReadOnly != nil),
+			ConcurrencySafe:        flag(d.ConcurrencySafe, d.IsConcurrencySafe != nil),
+			Destructive:            flag(d.Destructive, d.IsDestructive != nil),
+			Interrupt:              d.Interrupt,
+			InterruptDependent:     d.InterruptBehavior != nil,
+			CancelsSiblingsOnError: d.CancelsSiblingsOnError,
+			PermissionFamily:       d.PermissionFamily,
+		},
+		zeroForNil: typ.Kind() != reflect.Pointer,
+		nilIsIn:    typ.Kind() == reflect.Interface,
+		inType:     typ.String(),
+	}
+}
+
+// defined is the Tool a Definition describes.
+type defined[In any] struct {
+	d      Definition[In]
+	traits Traits
+	// zeroForNil is true when a nil input reaches the answering and
+	// rendering funcs as In's zero value: In is not a pointer type.
+	zeroForNil bool
+	// nilIsIn is true when nil is a value Decode can return: In is an
+	// interface type.
+	nilIsIn bool
+	inType  string
+}
+
+// in returns input as the funcs see it: an In, or false when it is none.
+func (t *defined[In]) in(input any) (In, bool) {
+	in, ok := input.(In)
+	if !ok && input == nil && t.zeroForNil {
+		ok = true
+	}
+	return in, ok
+}
+
+// decoded returns input as an In when it is a value Decode can return.
+func (t *defined[In]) decoded(input any) (In, bool) {
+	in, ok := input.(In)
+	if !ok && input == nil && t.nilIsIn {
+		ok = true
+	}
+	return in, ok
+}
+
+// wrongInput is the error of an input Decode did not return.
+func (t *defined[In]) wrongInput(input any) error {
+	return fmt.Errorf("%s: input is %T, not %s; pass the value Decode returned", t.d.Name, input, t.inType)
+}
+
+func (t *defined[In]) Name() string                 { return t.d.Name }
+func (t *defined[In]) Aliases() []string            { return t.d.Aliases }
+func (t *defined[In]) Description() string          { return t.d.Description }
+func (t *defined[In]) SearchHint() string           { return t.d.SearchHint }
+func (t *defined[In]) InputSchema() json.RawMessage { return t.d.Schema }
+func (t *defined[In]) ShouldDefer() bool            { return t.d.ShouldDefer }
+func (t *defined[In]) AlwaysLoad() bool             { return t.d.AlwaysLoad }
+func (t *defined[In]) Traits() Traits               { return t.traits }
+
+func (t *defined[In]) IsEnabled() bool {
+	if t.d.IsEnabled != nil {
+		return t.d.IsEnabled()
+	}
+	return !t.d.Disabled
+}
+
+func (t *defined[In]) Decode(raw json.RawMessage) (any, error) {
+	in, err := t.d.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func (t *defined[In]) ValidateInput(ctx context.Context, input any, tc *ToolContext) error {
+	in, ok := t.decoded(input)
+	switch {
+	case !ok:
+		return t.wrongInput(input)
+	case t.d.ValidateInput != nil:
+		return t.d.ValidateInput(ctx, in, tc)
+	}
+	return nil
+}
+
+func (t *defined[In]) CheckPermissions(ctx context.Context, input any, tc *ToolContext) PermissionDecision {
+	in, ok := t.decoded(input)
+	switch {
+	case !ok:
+		return PermissionDecision{Behavior: Deny, Message: t.wrongInput(input).Error()}
+	case t.d.CheckPermissions != nil:
+		return t.d.CheckPermissions(ctx, in, tc)
+	}
+	return ToolDefaults{}.CheckPermissions(ctx, input, tc)
+}
+
+func (t *defined[In]) PermissionTarget(input any) Target {
+	if in, ok := t.in(input); ok && t.d.PermissionTarget != nil {
+		return t.d.PermissionTarget(in)
+	}
+	return Target{}
+}
+
+// answer is a scheduling flag: the per-input func for an In, else the
+// static value.
+func (t *defined[In]) answer(input any, perInput func(In) bool, static bool) bool {
+	if in, ok := t.in(input); ok && perInput != nil {
+		return perInput(in)
+	}
+	return static
+}
+
+func (t *defined[In]) IsConcurrencySafe(input any) bool {
+	return t.answer(input, t.d.IsConcurrencySafe, t.d.ConcurrencySafe)
+}
+
+func (t *defined[In]) IsReadOnly(input any) bool {
+	return t.answer(input, t.d.IsReadOnly, t.d.ReadOnly)
+}
+
+func (t *defined[In]) IsDestructive(input any) bool {
+	return t.answer(input, t.d.IsDestructive, t.d.Destructive)
+}
+
+func (t *defined[In]) InterruptBehavior(input any) InterruptBehavior {
+	if in, ok := t.in(input); ok && t.d.InterruptBehavior != nil {
+		return t.d.InterruptBehavior(in)
+	}
+	return t.d.Interrupt
+}
+
+func (t *defined[In]) UserFacingName(input any) string {
+	if in, ok := t.in(input); ok && t.d.UserFacingName != nil {
+		return t.d.UserFacingName(in)
+	}
+	return t.d.DisplayName
+}
+
+func (t *defined[In]) Call(ctx context.Context, input any, call *Call) (Result, error) {
+	in, ok := t.decoded(input)
+	if !ok {
+		return Result{}, t.wrongInput(input)
+	}
+	return t.d.Call(ctx, in, call)
+}
+
+func (t *defined[In]) RenderUse(input any) string {
+	if in, ok := t.in(input); ok && t.d.RenderUse != nil {
+		return t.d.RenderUse(in)
+	}
+	return ToolDefaults{}.RenderUse(input)
+}
+
+func (t *defined[In]) RenderProgress(input any, progress any) string {
+	if in, ok := t.in(input); ok && t.d.RenderProgress != nil {
+		return t.d.RenderProgress(in, progress)
+	}
+	return ToolDefaults{}.RenderProgress(input, progress)
+}
+
+func (t *defined[In]) RenderResult(input any, result Result) string {
+	if in, ok := t.in(input); ok && t.d.RenderResult != nil {
+		return t.d.RenderResult(in, result)
+	}
+	return ToolDefaults{}.RenderResult(input, result)
+}
+
+func (t *defined[In]) RenderRejected(input any) string {
+	if in, ok := t.in(input); ok && t.d.RenderRejected != nil {
+		return t.d.RenderRejected(in)
+	}
+	return ToolDefaults{}.RenderRejected(input)
+}
+
+func (t *defined[In]) RenderError(input any, err error) string {
+	if in, ok := t.in(input); ok && t.d.RenderError != nil {
+		return t.d.RenderError(in, err)
+	}
+	return ToolDefaults{}.RenderError(input, err)
+}
+
+func (t *defined[In]) RenderGrouped(inputs []any) string {
+	if t.d.RenderGrouped == nil {
+		return RenderUses(t, inputs)
+	}
+	ins := make([]In, 0, len(inputs))
+	for _, input := range inputs {
+		if in, ok := t.in(input); ok {
+			ins = append(ins, in)
+		}
+	}
+	return t.d.RenderGrouped(ins)
+}
+
+// ToolDefaults supplies the fail-closed defaults to a tool type that keeps
+// its own state and methods (a test fake configured by struct literal, a
+// simulated tool): embed it and write Name, Description, InputSchema,
+// Decode, Call, UserFacingName and RenderGrouped, plus whatever differs.
+// Prefer [Define] for a new tool; it needs no type.
+//
+// ToolDefaults leaves out UserFacingName and RenderGrouped on purpose: an
+// embedded value cannot see the outer tool's Name or RenderUse, so the
+// compiler asks for them (return the name; [RenderUses] is the default
+// grouped rendering). No method of ToolDefaults calls another, so
+// overriding one never leaves a default reading a stale answer; but
+// Traits is static, so override it too when you override a scheduling
+// answer (IsReadOnly, IsConcurrencySafe, IsDestructive, InterruptBehavior).
+type ToolDefaults struct{}
+
+// Aliases is none.
+func (ToolDefaults) Aliases() []string { return nil }
+
+// SearchHint is empty.
+func (ToolDefaults) SearchHint() string { return "" }
+
+// IsEnabled is true.
+func (ToolDefaults) IsEnabled() bool { return true }
+
+// ShouldDefer is false: the definition is sent up front.
+func (ToolDefaults) ShouldDefer() bool { return false }
+
+// AlwaysLoad is false.
+func (ToolDefaults) AlwaysLoad() bool { return false }
+
+// InterruptBehavior is block: an interrupt lets the call finish.
+func (ToolDefaults) InterruptBehavior(any) InterruptBehavior { return InterruptBlock }
+
+// Traits is the zero Traits: not read-only, not concurrency-safe, not
+// destructive, interrupt block, no sibling cancellation, no family.
+func (ToolDefaults) Traits() Traits { return Traits{} }
+
+// ValidateInput accepts every input.
+func (ToolDefaults) ValidateInput(context.Context, any, *ToolContext) error { return nil }
+
+// CheckPermissions is passthrough: the rules and the mode decide.
+func (ToolDefaults) CheckPermissions(context.Context, any, *ToolContext) PermissionDecision {
+	return PermissionDecision{Behavior: Passthrough}
+}
+
+// PermissionTarget is none: rules match the tool by name only.
+func (ToolDefaults) PermissionTarget(any) Target { return Target{} }
+
+// IsConcurrencySafe is false: the call runs alone.
+func (ToolDefaults) IsConcurrencySafe(any) bool { return false }
+
+// IsReadOnly is false: the call may change something.
+func (ToolDefaults) IsReadOnly(any) bool { return false }
+
+// IsDestructive is false.
+func (ToolDefaults) IsDestructive(any) bool { return false }
+
+// RenderUse is empty: the user sees the tool's name alone.
+func (ToolDefaults) RenderUse(any) string { return "" }
+
+// RenderProgress prints the progress value.
+func (ToolDefaults) RenderProgress(_ any, progress any) string { return fmt.Sprint(progress) }
+
+// RenderResult is "Done".
+func (ToolDefaults) RenderResult(any, Result) string { return "Done" }
+
+// RenderRejected is "Rejected".
+func (ToolDefaults) RenderRejected(any) string { return "Rejected" }
+
+// RenderError is the error's text; empty for a nil error.
+func (ToolDefaults) RenderError(_ any, err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// RenderUses renders each input with r.RenderUse, one per line: the
+// default RenderGrouped, for tools that embed [ToolDefaults].
+func RenderUses(r Renderer, inputs []any) string {
+	lines := make([]string, 0, len(inputs))
+	for _, input := range inputs {
+		lines = append(lines, r.RenderUse(input))
+	}
+	return strings.Join(lines, "\n")
+}
