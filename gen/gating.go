@@ -93,8 +93,9 @@ type GatingTool struct {
 	Build string `json:"build"`
 	// Variants are the variants the tool is compiled into.
 	Variants []string `json:"variants"`
-	// Strings are texts only this tool carries: its description first,
-	// then the long parameter descriptions of its schema.
+	// Strings are texts only this tool carries, as the binary holds them:
+	// its description first, then the long parameter descriptions of its
+	// schema, JSON-encoded as in the embedded schema file.
 	Strings []string `json:"strings"`
 	// Schema is the schema file, relative to the output directory; "" when
 	// another tool has the same schema.
@@ -391,8 +392,9 @@ func bannedReason(p string, from []*gatingFile) string {
 }
 
 // uniqueStrings returns t's description and the parameter descriptions
-// of its schema longer than 20 bytes, leaving out any text another tool
-// carries too.
+// of its schema longer than 20 bytes, as the schema file spells them,
+// leaving out any text another tool carries too: each is in a binary
+// exactly when the tool is.
 func uniqueStrings(t *Tool, tools []*Tool) []string {
 	var cands []string
 	if t.Description != "" {
@@ -419,8 +421,15 @@ func uniqueStrings(t *Tool, tools []*Tool) []string {
 	if len(t.Schema) > 0 && json.Unmarshal(t.Schema, &schema) == nil {
 		walk(schema)
 	}
-	slices.Sort(descs)
-	cands = append(cands, slices.Compact(descs)...)
+	// In the binary a description is in the embedded schema, JSON-encoded.
+	var encoded []string
+	for _, d := range descs {
+		if e, ok := encodedIn(t.Schema, d); ok {
+			encoded = append(encoded, e)
+		}
+	}
+	slices.Sort(encoded)
+	cands = append(cands, slices.Compact(encoded)...)
 	out := []string{}
 	for _, s := range cands {
 		shared := false
@@ -434,6 +443,25 @@ func uniqueStrings(t *Tool, tools []*Tool) []string {
 		}
 	}
 	return out
+}
+
+// encodedIn returns s as a JSON string body the way schema spells it,
+// with or without HTML escaping.
+func encodedIn(schema []byte, s string) (string, bool) {
+	for _, html := range []bool{true, false} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(html)
+		if enc.Encode(s) != nil {
+			continue
+		}
+		body := bytes.TrimSuffix(bytes.TrimSpace(b.Bytes()), []byte(`"`))
+		body = bytes.TrimPrefix(body, []byte(`"`))
+		if bytes.Contains(schema, body) {
+			return string(body), true
+		}
+	}
+	return "", false
 }
 
 // sameSchema returns another tool whose schema is byte for byte t's, or
