@@ -150,7 +150,7 @@ func symbolPattern(pkg string, names []string) *regexp.Regexp {
 	for i, n := range names {
 		quoted[i] = regexp.QuoteMeta(n)
 	}
-	return regexp.MustCompile(`(?m)` + regexp.QuoteMeta(pkg) + `\.\(?\*?(` + strings.Join(quoted, "|") + `)([.\[\]),]|\s*$)`)
+	return regexp.MustCompile(`(?m)\S*` + regexp.QuoteMeta(pkg) + `\.\(?\*?(` + strings.Join(quoted, "|") + `)([.\[\]),].*)?$`)
 }
 
 // toolSymbols returns up to max symbols of t found in nm output.
@@ -258,9 +258,10 @@ var _ = Describe("proof of absence", Label("gating"), func() {
 							if schema := schemaOf(t); schema != nil {
 								Expect(bytes.Contains(bin, schema)).To(BeTrue(), "the schema of %s missing from the %s binary", t.Name, w)
 							}
+							// The wrapper's methods are always linked (they are called
+							// through runtime.Tool); a tooldef's own code may be inlined.
 							nm := symbols(w)
 							Expect(symbolPattern(generatedPkg, t.Symbols.Generated).MatchString(nm)).To(BeTrue(), "no generated symbol of %s in the %s binary", t.Name, w)
-							Expect(symbolPattern(gating.Package, t.Symbols.Tooldefs).MatchString(nm)).To(BeTrue(), "no tooldefs symbol of %s in the %s binary", t.Name, w)
 						}
 					})
 				})
