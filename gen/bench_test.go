@@ -7,7 +7,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	fixturedefs "github.com/agentcore/agentcore/gen/testdata/full/tooldefs"
+	markersdefs "github.com/agentcore/agentcore/gen/testdata/markers/tooldefs"
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 )
@@ -22,7 +22,7 @@ var readInput = []byte(`{"file_path": "/home/user/project/internal/server/handle
 //
 //	go test -run '^$' -bench DecodeRead -benchmem ./gen/
 func BenchmarkDecodeRead(b *testing.B) {
-	tool := fixtureTools[1]
+	tool := fileReadTool
 	b.Run("generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -44,7 +44,7 @@ func BenchmarkDecodeRead(b *testing.B) {
 	b.Run("json.Unmarshal", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			in := new(fixturedefs.FileReadInput)
+			in := new(markersdefs.FileReadInput)
 			if err := json.Unmarshal(readInput, in); err != nil {
 				b.Fatal(err)
 			}

@@ -13,8 +13,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentcore/agentcore/features"
-	fixture "github.com/agentcore/agentcore/gen/testdata/full/generated"
-	fixturedefs "github.com/agentcore/agentcore/gen/testdata/full/tooldefs"
+	fieldsgen "github.com/agentcore/agentcore/gen/testdata/fields/generated"
+	fieldsdefs "github.com/agentcore/agentcore/gen/testdata/fields/tooldefs"
+	gatedgen "github.com/agentcore/agentcore/gen/testdata/gated/generated"
+	markersgen "github.com/agentcore/agentcore/gen/testdata/markers/generated"
+	markersdefs "github.com/agentcore/agentcore/gen/testdata/markers/tooldefs"
+	methodsgen "github.com/agentcore/agentcore/gen/testdata/methods/generated"
+	methodsdefs "github.com/agentcore/agentcore/gen/testdata/methods/tooldefs"
+	minimalgen "github.com/agentcore/agentcore/gen/testdata/minimal/generated"
 	"github.com/agentcore/agentcore/runtime"
 )
 
@@ -48,11 +54,21 @@ func rangeOnly(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "must be an integer from") || strings.Contains(err.Error(), "out of range for a"))
 }
 
-var fixtureTools = []runtime.Tool{&fixture.EverythingTool{}, &fixture.FileReadTool{}}
+// The golden scenarios' tools, as the test binary compiles them.
+var (
+	echoTool     runtime.Tool = &minimalgen.EchoTool{}
+	fileReadTool runtime.Tool = &markersgen.FileReadTool{}
+	fieldsTool   runtime.Tool = &fieldsgen.FieldsTool{}
+	methodsTool  runtime.Tool = &methodsgen.MethodsTool{}
+	fixtureTools              = []runtime.Tool{echoTool, fileReadTool, fieldsTool, methodsTool}
+)
 
 var _ = Describe("generated decoding", func() {
 	It("compiles every generated schema with the reference validator", func() {
-		for _, dir := range []string{"testdata/full/generated/schemas", "../generated/schemas"} {
+		dirs, err := filepath.Glob("testdata/*/generated/schemas")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(len(dirs)).To(BeNumerically(">=", 5))
+		for _, dir := range append(dirs, "../generated/schemas") {
 			entries, err := os.ReadDir(dir)
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range entries {
@@ -84,59 +100,59 @@ var _ = Describe("generated decoding", func() {
 			Expect(got == nil).To(Equal(accept), "generated: %v", got)
 			Expect(ref == nil).To(Equal(accept), "reference: %v", ref)
 		},
-		Entry(nil, fixtureTools[1], `{"file_path":"/a"}`, true),
-		Entry(nil, fixtureTools[1], ` { "file_path" : "/a" , "offset" : 3 , "limit" : 1 } `, true),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":2.0}`, true),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":1e2}`, true),
-		Entry(nil, fixtureTools[1], `{"file_path":""}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":0}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","offset":-1}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":null}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":1.5}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":"5"}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","extra":1}`, false),
-		Entry(nil, fixtureTools[1], `{}`, false),
-		Entry(nil, fixtureTools[1], `[]`, false),
-		Entry(nil, fixtureTools[1], `null`, false),
-		Entry(nil, fixtureTools[1], `"x"`, false),
-		Entry(nil, fixtureTools[1], ``, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a"} x`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a",}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a" "limit":1}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"\x01"}`, false),
-		Entry(nil, fixtureTools[1], `{"file_path":"\u00e9\ud83d\ude00"}`, true),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","file_path":"/b"}`, true),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[]}`, true),
-		Entry(nil, fixtureTools[0], `{"mode":"f\u0061st","edits":[]}`, true),
-		Entry(nil, fixtureTools[0], `{"mode":"a,b","edits":[{"old_string":"a","new_string":"b","replace_all":true}],"count":-5,"small":3,"ratio":1.5,"weight":1e3,"size":0,"tags":["x","z"],"spans":{"k":{"start":1,"end":200}},"env":{"A":1.5},"matrix":[[1,2],[]],"extra":{"a":[1,null]},"raw":null,"Plain":"p","first":{"old_string":"","new_string":""},"flag":false,"verbose":false,"name":"éé","globs":[]}`, true),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"extra":null}`, true),
-		Entry(nil, fixtureTools[0], `{"edits":[]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast"}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"medium","edits":[]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":1,"edits":[]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":null,"edits":[]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":{}}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"name":"a"}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"name":"abcdefghi"}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"count":6}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"count":-6}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"small":4}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"ratio":-0.1}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"ratio":1.6}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"flag":"true"}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"tags":[]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"tags":["x","y","z","x"]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"tags":["w"]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"tags":"x"}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[{"old_string":"a"}]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[{"old_string":"a","new_string":"b","x":1}]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"first":null}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"spans":{"k":{"start":1,"end":201}}}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"spans":{"k":{}}}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"env":{"A":"1"}}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"matrix":[[1.5]]}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"Skipped":"x"}`, false),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"plain":"x"}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a"}`, true),
+		Entry(nil, fileReadTool, ` { "file_path" : "/a" , "offset" : 3 , "limit" : 1 } `, true),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":2.0}`, true),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":1e2}`, true),
+		Entry(nil, fileReadTool, `{"file_path":""}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":0}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a","offset":-1}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":null}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":1.5}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":"5"}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a","extra":1}`, false),
+		Entry(nil, fileReadTool, `{}`, false),
+		Entry(nil, fileReadTool, `[]`, false),
+		Entry(nil, fileReadTool, `null`, false),
+		Entry(nil, fileReadTool, `"x"`, false),
+		Entry(nil, fileReadTool, ``, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a"} x`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a",}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"/a" "limit":1}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"\x01"}`, false),
+		Entry(nil, fileReadTool, `{"file_path":"\u00e9\ud83d\ude00"}`, true),
+		Entry(nil, fileReadTool, `{"file_path":"/a","file_path":"/b"}`, true),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[]}`, true),
+		Entry(nil, fieldsTool, `{"mode":"f\u0061st","edits":[]}`, true),
+		Entry(nil, fieldsTool, `{"mode":"a,b","edits":[{"old_string":"a","new_string":"b","replace_all":true}],"count":-5,"small":3,"ratio":1.5,"weight":1e3,"size":0,"tags":["x","z"],"spans":{"k":{"start":1,"end":200}},"env":{"A":1.5},"matrix":[[1,2],[]],"extra":{"a":[1,null]},"raw":null,"Plain":"p","first":{"old_string":"","new_string":""},"flag":false,"verbose":false,"name":"éé","globs":[]}`, true),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"extra":null}`, true),
+		Entry(nil, fieldsTool, `{"edits":[]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast"}`, false),
+		Entry(nil, fieldsTool, `{"mode":"medium","edits":[]}`, false),
+		Entry(nil, fieldsTool, `{"mode":1,"edits":[]}`, false),
+		Entry(nil, fieldsTool, `{"mode":null,"edits":[]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":{}}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"name":"a"}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"name":"abcdefghi"}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"count":6}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"count":-6}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"small":4}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"ratio":-0.1}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"ratio":1.6}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"flag":"true"}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"tags":[]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"tags":["x","y","z","x"]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"tags":["w"]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"tags":"x"}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[{"old_string":"a"}]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[{"old_string":"a","new_string":"b","x":1}]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"first":null}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"spans":{"k":{"start":1,"end":201}}}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"spans":{"k":{}}}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"env":{"A":"1"}}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"matrix":[[1.5]]}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"Skipped":"x"}`, false),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"plain":"x"}`, false),
 	)
 
 	DescribeTable("tells the model exactly which parameter is wrong",
@@ -144,47 +160,47 @@ var _ = Describe("generated decoding", func() {
 			_, err := tool.Decode(json.RawMessage(input))
 			Expect(err).To(MatchError(want))
 		},
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":"5"}`, `parameter "limit": expected integer, got string`),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":0}`, `parameter "limit": must be at least 1 (got 0)`),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":1.5}`, `parameter "limit": expected integer, got 1.5`),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","limit":1e30}`, `parameter "limit": must be an integer from -9223372036854775808 to 9223372036854775807 (got 1e30)`),
-		Entry(nil, fixtureTools[1], `{"offset":1}`, `parameter "file_path": required parameter is missing`),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a","path":"/b"}`, `parameter "path": unknown parameter; allowed: file_path, offset, limit`),
-		Entry(nil, fixtureTools[1], `[]`, `input: expected object, got array`),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a",}`, `input: invalid JSON at offset 18: expected a member name, found '}'`),
-		Entry(nil, fixtureTools[1], `{"file_path":"/a"`, `input: invalid JSON: unexpected end of input`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[{"old_string":"a"}]}`, `parameter "edits[0].new_string": required parameter is missing`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"spans":{"k":{"start":"x"}}}`, `parameter "spans[\"k\"].start": expected integer, got string`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"tags":["x","w"]}`, `parameter "tags[1]": must be one of "x", "y", "z" (got "w")`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"matrix":[[1],[2,"3"]]}`, `parameter "matrix[1][1]": expected integer, got string`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"name":"a"}`, `parameter "name": must be at least 2 characters long (got 1)`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"tags":[]}`, `parameter "tags": must have at least 1 items (got 0)`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"small":300}`, `parameter "small": must be an integer from -128 to 127 (got 300)`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"spans":{"k":{"start":-1}}}`, `parameter "spans[\"k\"].start": must be an integer from 0 to 4294967295 (got -1)`),
-		Entry(nil, fixtureTools[0], `{"mode":"fast","edits":[],"first":null}`, `parameter "first": expected object, got null`),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":"5"}`, `parameter "limit": expected integer, got string`),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":0}`, `parameter "limit": must be at least 1 (got 0)`),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":1.5}`, `parameter "limit": expected integer, got 1.5`),
+		Entry(nil, fileReadTool, `{"file_path":"/a","limit":1e30}`, `parameter "limit": must be an integer from -9223372036854775808 to 9223372036854775807 (got 1e30)`),
+		Entry(nil, fileReadTool, `{"offset":1}`, `parameter "file_path": required parameter is missing`),
+		Entry(nil, fileReadTool, `{"file_path":"/a","path":"/b"}`, `parameter "path": unknown parameter; allowed: file_path, offset, limit`),
+		Entry(nil, fileReadTool, `[]`, `input: expected object, got array`),
+		Entry(nil, fileReadTool, `{"file_path":"/a",}`, `input: invalid JSON at offset 18: expected a member name, found '}'`),
+		Entry(nil, fileReadTool, `{"file_path":"/a"`, `input: invalid JSON: unexpected end of input`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[{"old_string":"a"}]}`, `parameter "edits[0].new_string": required parameter is missing`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"spans":{"k":{"start":"x"}}}`, `parameter "spans[\"k\"].start": expected integer, got string`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"tags":["x","w"]}`, `parameter "tags[1]": must be one of "x", "y", "z" (got "w")`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"matrix":[[1],[2,"3"]]}`, `parameter "matrix[1][1]": expected integer, got string`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"name":"a"}`, `parameter "name": must be at least 2 characters long (got 1)`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"tags":[]}`, `parameter "tags": must have at least 1 items (got 0)`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"small":300}`, `parameter "small": must be an integer from -128 to 127 (got 300)`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"spans":{"k":{"start":-1}}}`, `parameter "spans[\"k\"].start": must be an integer from 0 to 4294967295 (got -1)`),
+		Entry(nil, fieldsTool, `{"mode":"fast","edits":[],"first":null}`, `parameter "first": expected object, got null`),
 	)
 
 	It("applies defaults to absent parameters only", func() {
-		v, err := fixtureTools[0].Decode(json.RawMessage(`{"mode":"slow","edits":[{"old_string":"a","new_string":"b"}],"verbose":false}`))
+		v, err := fieldsTool.Decode(json.RawMessage(`{"mode":"slow","edits":[{"old_string":"a","new_string":"b"}],"verbose":false}`))
 		Expect(err).NotTo(HaveOccurred())
-		in := v.(*fixturedefs.EverythingInput)
+		in := v.(*fieldsdefs.FieldsInput)
 		Expect(in.Name).To(Equal("anon"))
 		Expect(in.Verbose).To(BeFalse())
 		Expect(in.Globs).To(Equal([]string{"*.go", "*.md"}))
 		Expect(in.Count).To(BeNil())
-		Expect(in.Edits).To(Equal([]fixturedefs.Edit{{OldString: "a", NewString: "b"}}))
-		Expect(in.Mode).To(Equal(fixturedefs.Mode("slow")))
+		Expect(in.Edits).To(Equal([]fieldsdefs.Edit{{OldString: "a", NewString: "b"}}))
+		Expect(in.Mode).To(Equal(fieldsdefs.Mode("slow")))
 
-		v, err = fixtureTools[1].Decode(json.RawMessage(`{"file_path":"/x"}`))
+		v, err = fileReadTool.Decode(json.RawMessage(`{"file_path":"/x"}`))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(v).To(Equal(&fixturedefs.FileReadInput{FilePath: "/x", Limit: 2000}))
+		Expect(v).To(Equal(&markersdefs.FileReadInput{FilePath: "/x", Limit: 2000}))
 	})
 
 	It("decodes what encoding/json decodes, value for value", func() {
 		raw := `{"mode":"a,b","edits":[{"old_string":"a\n\"q\"","new_string":"b"}],"count":2,"small":3,"ratio":0.25,"weight":2.5,"size":18446744073709551615,"tags":["x"],"spans":{"k":{"start":1,"end":200}},"env":{"A":1.5},"matrix":[[1,2],[]],"extra":{"a":[1,null,"s",true]},"raw":{"z": [1]},"Plain":"p","first":{"old_string":"","new_string":"","replace_all":true},"flag":true,"verbose":false,"name":"\u00e9\u00e9","globs":["a"]}`
-		v, err := fixtureTools[0].Decode(json.RawMessage(raw))
+		v, err := fieldsTool.Decode(json.RawMessage(raw))
 		Expect(err).NotTo(HaveOccurred())
-		var want fixturedefs.EverythingInput
+		var want fieldsdefs.FieldsInput
 		Expect(json.Unmarshal([]byte(raw), &want)).To(Succeed())
 		Expect(v).To(Equal(&want))
 	})
@@ -197,7 +213,7 @@ var _ = Describe("generated wrappers", func() {
 	})
 
 	It("takes behaviour from markers, methods and fail-closed defaults", func() {
-		fr, ev := fixtureTools[1], fixtureTools[0]
+		fr, ev := fileReadTool, methodsTool
 		Expect(fr.Name()).To(Equal("FileRead"))
 		Expect(fr.Aliases()).To(Equal([]string{"ReadFile", "Cat"}))
 		Expect(runtime.Lookup(fixtureTools, "Cat")).To(BeIdenticalTo(fr))
@@ -227,17 +243,41 @@ var _ = Describe("generated wrappers", func() {
 		Expect(ev.IsReadOnly(fast)).To(BeTrue())
 		Expect(ev.IsReadOnly(slow)).To(BeFalse())
 		Expect(ev.IsDestructive(fast)).To(BeTrue())
-		Expect(ev.UserFacingName(slow)).To(Equal("Everything(slow)"))
+		Expect(ev.UserFacingName(slow)).To(Equal("Methods(slow)"))
 		Expect(fr.UserFacingName(nil)).To(Equal("FileRead"))
 		Expect(ev.CheckPermissions(context.Background(), fast, tc).Behavior).To(Equal(runtime.Allow))
 		Expect(ev.CheckPermissions(context.Background(), slow, tc).Behavior).To(Equal(runtime.Passthrough))
 		Expect(ev.ValidateInput(context.Background(), fast, tc)).To(Succeed())
 	})
 
+	It("gives a tool with only a name the fail-closed defaults", func() {
+		Expect(echoTool.Name()).To(Equal("Echo"))
+		Expect(echoTool.Aliases()).To(BeNil())
+		Expect(echoTool.SearchHint()).To(BeEmpty())
+		Expect(echoTool.IsEnabled()).To(BeTrue())
+		Expect(echoTool.ShouldDefer()).To(BeFalse())
+		Expect(echoTool.AlwaysLoad()).To(BeFalse())
+		Expect(echoTool.Traits()).To(Equal(runtime.Traits{}))
+		in, err := echoTool.Decode(json.RawMessage(`{"text":"hi"}`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(echoTool.InterruptBehavior(in)).To(Equal(runtime.InterruptBlock))
+		Expect(echoTool.IsReadOnly(in)).To(BeFalse())
+		Expect(echoTool.IsConcurrencySafe(in)).To(BeFalse())
+		Expect(echoTool.IsDestructive(in)).To(BeFalse())
+		Expect(echoTool.CheckPermissions(context.Background(), in, tc).Behavior).To(Equal(runtime.Passthrough))
+		Expect(echoTool.PermissionTarget(in)).To(Equal(runtime.Target{}))
+		Expect(echoTool.UserFacingName(in)).To(Equal("Echo"))
+		Expect(echoTool.RenderUse(in)).To(Equal("hi"), "the first required string parameter")
+		res, err := echoTool.Call(context.Background(), in, runtime.NewCall("1", tc, nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Text()).To(Equal("hi"), "a string output is the text")
+		Expect(echoTool.RenderResult(in, res)).To(Equal("Done"))
+	})
+
 	It("runs Call, reports progress and renders", func() {
 		path := filepath.Join(tc.Cwd, "f.txt")
 		Expect(os.WriteFile(path, []byte("one\ntwo\nthree"), 0o644)).To(Succeed())
-		fr := fixtureTools[1]
+		fr := fileReadTool
 		in, err := fr.Decode(json.RawMessage(`{"file_path":` + string(must(json.Marshal(path))) + `,"offset":2}`))
 		Expect(err).NotTo(HaveOccurred())
 		res, err := fr.Call(context.Background(), in, runtime.NewCall("1", tc, nil))
@@ -248,14 +288,14 @@ var _ = Describe("generated wrappers", func() {
 		Expect(fr.RenderRejected(in)).To(Equal("Rejected"))
 		Expect(fr.RenderGrouped([]any{in, in})).To(Equal(path + "\n" + path))
 
-		ev := fixtureTools[0]
+		ev := methodsTool
 		ein, err := ev.Decode(json.RawMessage(`{"mode":"fast","edits":[{"old_string":"a","new_string":"b"}]}`))
 		Expect(err).NotTo(HaveOccurred())
 		var progress []any
 		res, err = ev.Call(context.Background(), ein, runtime.NewCall("2", tc, func(p any) { progress = append(progress, p) }))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Text()).To(Equal("1 edits"))
-		Expect(res.Data).To(Equal(fixturedefs.EverythingOutput{Count: 1}))
+		Expect(res.Data).To(Equal(methodsdefs.MethodsOutput{Count: 1}))
 		Expect(ev.RenderProgress(ein, progress[0])).To(Equal("step 1"))
 		Expect(ev.RenderProgress(ein, "other")).To(Equal("other"))
 		Expect(ev.RenderResult(ein, res)).To(Equal("1 edits"))
@@ -278,14 +318,13 @@ var _ = Describe("generated wrappers", func() {
 
 	It("registers exactly the tools of the variant it was built as", func() {
 		names := map[string]bool{}
-		for _, t := range fixture.AllBaseTools() {
+		for _, t := range gatedgen.AllBaseTools() {
 			names[t.Name()] = true
 		}
-		Expect(names).To(HaveKey("FileRead"))
-		Expect(names).To(HaveKey("Everything"))
+		Expect(names).To(HaveKey("Always"))
 		Expect(names["Secret"]).To(Equal(features.Variant != "external"), "Secret is internal || ant")
 		Expect(names["Finder"]).To(Equal(features.Variant != "ant"), "Finder is !ant")
-		if s := runtime.Lookup(fixture.AllBaseTools(), "Secret"); s != nil {
+		if s := runtime.Lookup(gatedgen.AllBaseTools(), "Secret"); s != nil {
 			Expect(s.IsEnabled()).To(BeFalse())
 			Expect(s.UserFacingName(nil)).To(Equal("Secret thing"))
 			in, err := s.Decode(json.RawMessage(`{}`))
@@ -294,7 +333,7 @@ var _ = Describe("generated wrappers", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Text()).To(Equal("42"), "a Stringer output is its String()")
 		}
-		if f := runtime.Lookup(fixture.AllBaseTools(), "Finder"); f != nil {
+		if f := runtime.Lookup(gatedgen.AllBaseTools(), "Finder"); f != nil {
 			Expect(f.AlwaysLoad()).To(BeTrue())
 			in, err := f.Decode(json.RawMessage(`{"pattern":"*.go"}`))
 			Expect(err).NotTo(HaveOccurred())

@@ -44,6 +44,14 @@
 // registry_<variant>.go holds each variant's AllBaseTools, sorted by name.
 // Output is deterministic: everything is sorted, no map is ranged over.
 //
+// Emit also writes gating.json, the proof data of the build variants
+// (Gating): each variant's tools, the tools it leaves out and the packages
+// its binary must not contain, each with the reason; and for each tool its
+// file, build line, variants, unique strings, schema file and symbols. Load
+// computes it from one go/packages import graph per variant. The absence
+// specs of cmd/agentcore read it, so a new gated tool is covered with no
+// test edited.
+//
 // Write rewrites only the files that changed and removes the files toolgen
 // owns (Go files with the generated header, schemas/*.json) that it no
 // longer produces.

@@ -69,6 +69,13 @@ func Emit(m *Model, cfg EmitConfig) (Files, error) {
 			return nil, err
 		}
 	}
+	if m.Gating != nil {
+		b, err := gatingJSON(m, out)
+		if err != nil {
+			return nil, err
+		}
+		out[GatingFile] = b
+	}
 	return out, nil
 }
 

@@ -81,6 +81,9 @@ func Load(ctx context.Context, cfg LoadConfig) (*Model, error) {
 			return nil, err
 		}
 	}
+	if err := addGating(ctx, dir, m, pkgs); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -10,6 +10,9 @@ type Model struct {
 	PkgName string
 	// Tools are sorted by Name.
 	Tools []*Tool
+	// Gating is what each variant leaves out, for gating.json (gating.go);
+	// nil when the model was not loaded.
+	Gating *Gating
 }
 
 // OutKind says how a tool's output becomes tool_result content when the

@@ -12,7 +12,7 @@ import (
 )
 
 // owned lists the files in dir that toolgen owns: Go files that start with
-// the generated header, and the schemas.
+// the generated header, the schemas and gating.json.
 func owned(dir string) ([]string, error) {
 	var out []string
 	entries, err := os.ReadDir(dir)
@@ -20,6 +20,10 @@ func owned(dir string) ([]string, error) {
 		return nil, err
 	}
 	for _, e := range entries {
+		if e.Name() == GatingFile {
+			out = append(out, e.Name())
+			continue
+		}
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
 			continue
 		}

@@ -5,17 +5,22 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/gen"
 )
 
-// allowedTags are the only build tags agentcore's sources may use.
-var allowedTags = map[string]bool{"external": true, "internal": true, "ant": true}
-
 var _ = Describe("build tags", Label("gating"), func() {
-	It("uses only external, internal and ant in every Go file outside testdata", func() {
+	It("uses only the tags "+gen.GatingFile+" allows in every Go file outside testdata", func() {
+		for _, v := range gating.Variants {
+			for _, tag := range v.Tags {
+				Expect(gating.AllowedTags).To(ContainElement(tag), "the %s variant's tag", v.Name)
+			}
+		}
 		var bad []string
 		root := repoRoot()
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -49,7 +54,7 @@ var _ = Describe("build tags", Label("gating"), func() {
 					continue
 				}
 				expr.Eval(func(tag string) bool {
-					if !allowedTags[tag] {
+					if !slices.Contains(gating.AllowedTags, tag) {
 						rel, _ := filepath.Rel(root, path)
 						bad = append(bad, rel+": tag "+tag)
 					}
@@ -59,6 +64,6 @@ var _ = Describe("build tags", Label("gating"), func() {
 			return nil
 		})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(bad).To(BeEmpty(), "only the tags external, internal and ant may gate code")
+		Expect(bad).To(BeEmpty(), "only the tags %s may gate code", strings.Join(gating.AllowedTags, ", "))
 	})
 })

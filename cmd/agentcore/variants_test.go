@@ -8,34 +8,31 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
+
+	"github.com/agentcore/agentcore/gen"
 )
-
-const module = "github.com/agentcore/agentcore"
-
-// variantTags maps each variant to its -tags value.
-var variantTags = map[string]string{"external": "", "internal": "internal", "ant": "ant"}
 
 // binaries maps each variant to its built agentcore binary.
 var binaries map[string]string
 
 var _ = SynchronizedBeforeSuite(func() []byte {
 	paths := map[string]string{}
-	for v, tags := range variantTags {
-		args := []string{}
-		if tags != "" {
-			args = append(args, "-tags", tags)
-		}
-		p, err := gexec.Build(module+"/cmd/agentcore", args...)
-		Expect(err).NotTo(HaveOccurred(), "build the %s variant", v)
-		paths[v] = p
+	for _, v := range gating.Variants {
+		p, err := gexec.Build(module+"/cmd/agentcore", "-tags", tagsOf(v))
+		Expect(err).NotTo(HaveOccurred(), "build the %s variant", v.Name)
+		paths[v.Name] = p
 	}
 	data, err := json.Marshal(paths)
 	Expect(err).NotTo(HaveOccurred())
@@ -73,7 +70,8 @@ func toolNames(variant string) []string {
 
 var _ = Describe("build variants", Label("gating"), func() {
 	It("names its variant and tool count in version --json", func() {
-		for v := range variantTags {
+		for _, gv := range gating.Variants {
+			v := gv.Name
 			var info struct {
 				Variant string `json:"variant"`
 				Tools   int    `json:"tools"`
@@ -107,93 +105,167 @@ var _ = Describe("build variants", Label("gating"), func() {
 	})
 })
 
-// absence describes a tool compiled out of a variant, and how to prove it.
-type absence struct {
-	variant, tool string
-	// packages must not be dependencies of the variant's binary; each with
-	// the reason it is banned.
-	packages map[string]string
-}
+// The absence proof is driven by generated/gating.json (see gating_test.go):
+// for every variant, every package only its left-out tools reach, and for
+// every tool it leaves out, the tool's strings and symbols.
 
-var absences = []absence{
-	{variant: "external", tool: "Config", packages: map[string]string{
-		module + "/tooldefs/configstore": "the settings engine is used only by the internal Config tool",
-	}},
-	{variant: "ant", tool: "Glob"},
-	{variant: "ant", tool: "Grep"},
-}
+// probes caches, per variant, what the proofs look into; each Ginkgo
+// process fills it once.
+var probes = struct {
+	sync.Mutex
+	deps, nm map[string]string
+}{deps: map[string]string{}, nm: map[string]string{}}
 
-var _ = Describe("proof of absence", Label("gating"), func() {
-	var internalSchema []map[string]any
-
-	BeforeEach(func() {
-		Expect(json.Unmarshal(agentcore("internal", "schema", "--format", "anthropic"), &internalSchema)).To(Succeed())
-	})
-
-	for _, a := range absences {
-		Context(a.tool+" in the "+a.variant+" variant", func() {
-			It("is not in the binary's tool list", func() {
-				Expect(toolNames(a.variant)).NotTo(ContainElement(a.tool))
-			})
-
-			It("pulls in none of its packages (go list -deps)", func() {
-				args := []string{"list", "-deps"}
-				if tags := variantTags[a.variant]; tags != "" {
-					args = append(args, "-tags", tags)
-				}
-				cmd := exec.Command("go", append(args, "./cmd/agentcore")...)
-				cmd.Dir = repoRoot()
-				out, err := cmd.Output()
-				Expect(err).NotTo(HaveOccurred())
-				deps := strings.Fields(string(out))
-				for pkg, why := range a.packages {
-					Expect(deps).NotTo(ContainElement(pkg), why)
-				}
-			})
-
-			It("leaves no unique string of it in the binary (description, schema)", func() {
-				bin, err := os.ReadFile(binaries[a.variant])
-				Expect(err).NotTo(HaveOccurred())
-				def := findTool(internalSchema, a.tool)
-				Expect(def).NotTo(BeNil(), "the internal variant describes %s", a.tool)
-				desc := def["description"].(string)
-				Expect(len(desc)).To(BeNumerically(">", 40))
-				Expect(bytes.Contains(bin, []byte(desc[:40]))).To(BeFalse(), "description of %s found in %s binary", a.tool, a.variant)
-				for _, s := range propertyDescriptions(def) {
-					Expect(bytes.Contains(bin, []byte(s))).To(BeFalse(), "schema text %q of %s found in the %s binary", s, a.tool, a.variant)
-				}
-			})
-
-			It("leaves no symbol of it in the binary (go tool nm)", func() {
-				out, err := exec.Command("go", "tool", "nm", binaries[a.variant]).Output()
-				Expect(err).NotTo(HaveOccurred())
-				sym := regexp.MustCompile(`(?m)\b(tooldefs|generated)\.\(?\*?` + a.tool + `(Input|Output|Progress|Tool|Wrapper)?\)?\.`)
-				Expect(sym.FindAllString(string(out), 5)).To(BeEmpty())
-				Expect(string(out)).NotTo(MatchRegexp(`(?i)generated\.[a-z]*` + a.tool + `[A-Za-z]*\.`))
-			})
-		})
+// deps returns `go list -deps` of cmd/agentcore built as the variant.
+func deps(v gen.GatingVariant) []string {
+	probes.Lock()
+	defer probes.Unlock()
+	if _, ok := probes.deps[v.Name]; !ok {
+		cmd := exec.Command("go", "list", "-deps", "-tags", tagsOf(v), "./cmd/agentcore")
+		cmd.Dir = repoRoot()
+		out, err := cmd.Output()
+		Expect(err).NotTo(HaveOccurred(), "go list -deps -tags %q", tagsOf(v))
+		probes.deps[v.Name] = string(out)
 	}
-})
-
-func findTool(defs []map[string]any, name string) map[string]any {
-	for _, d := range defs {
-		if d["name"] == name {
-			return d
-		}
-	}
-	return nil
+	return strings.Fields(probes.deps[v.Name])
 }
 
-// propertyDescriptions returns the long descriptions of a tool's input
-// properties: strings unique enough to identify its schema.
-func propertyDescriptions(def map[string]any) []string {
-	schema, _ := def["input_schema"].(map[string]any)
-	props, _ := schema["properties"].(map[string]any)
+// symbols returns `go tool nm` of the variant's binary.
+func symbols(variant string) string {
+	probes.Lock()
+	defer probes.Unlock()
+	if _, ok := probes.nm[variant]; !ok {
+		out, err := exec.Command("go", "tool", "nm", binaries[variant]).Output()
+		Expect(err).NotTo(HaveOccurred())
+		probes.nm[variant] = string(out)
+	}
+	return probes.nm[variant]
+}
+
+// symbolPattern matches a symbol of one of names declared in pkg: the
+// name itself, its methods (pkg.(*T).M), its type descriptors and its use
+// as a type argument.
+func symbolPattern(pkg string, names []string) *regexp.Regexp {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	return regexp.MustCompile(`(?m)\S*` + regexp.QuoteMeta(pkg) + `\.\(?\*?(` + strings.Join(quoted, "|") + `)([.\[\]),].*)?$`)
+}
+
+// toolSymbols returns up to max symbols of t found in nm output.
+func toolSymbols(nm string, t gen.GatingTool, max int) []string {
 	var out []string
-	for _, p := range props {
-		if d, _ := p.(map[string]any)["description"].(string); len(d) > 20 {
-			out = append(out, d)
-		}
+	if len(t.Symbols.Tooldefs) > 0 {
+		out = append(out, symbolPattern(gating.Package, t.Symbols.Tooldefs).FindAllString(nm, max)...)
+	}
+	if len(t.Symbols.Generated) > 0 {
+		out = append(out, symbolPattern(generatedPkg, t.Symbols.Generated).FindAllString(nm, max)...)
 	}
 	return out
 }
+
+// schemaOf reads the tool's embedded schema file, or nil when gating.json
+// names none.
+func schemaOf(t gen.GatingTool) []byte {
+	if t.Schema == "" {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(generatedDir, filepath.FromSlash(t.Schema)))
+	Expect(err).NotTo(HaveOccurred(), "read the schema of %s", t.Name)
+	return b
+}
+
+var _ = Describe("proof of absence", Label("gating"), func() {
+	It("has something to prove: some variant leaves a tool out", func() {
+		absent := 0
+		for _, v := range gating.Variants {
+			absent += len(v.Absent)
+		}
+		Expect(absent).To(BeNumerically(">", 0), "%s lists no gated tool", gen.GatingFile)
+	})
+
+	It("bans only packages that exist and that the variants having their tool pull in", func() {
+		var stale []string
+		for _, v := range gating.Variants {
+			for _, b := range v.Banned {
+				if rel, ok := strings.CutPrefix(b.Path, module+"/"); ok {
+					if _, err := os.Stat(filepath.Join(repoRoot(), filepath.FromSlash(rel))); err != nil {
+						stale = append(stale, fmt.Sprintf("%s (banned from %s: %s) does not exist any more", b.Path, v.Name, b.Reason))
+						continue
+					}
+				}
+				if len(b.In) == 0 {
+					stale = append(stale, fmt.Sprintf("%s (banned from %s: %s) is in no variant", b.Path, v.Name, b.Reason))
+				}
+				for _, w := range gating.Variants {
+					if slices.Contains(b.In, w.Name) && !slices.Contains(deps(w), b.Path) {
+						stale = append(stale, fmt.Sprintf("%s (banned from %s: %s) is not a dependency of the %s binary either", b.Path, v.Name, b.Reason, w.Name))
+					}
+				}
+			}
+		}
+		Expect(stale).To(BeEmpty(), "%s is out of date; run `make generate`", gen.GatingFile)
+	})
+
+	for _, v := range gating.Variants {
+		Context("the "+v.Name+" variant", func() {
+			It("registers exactly the tools "+gen.GatingFile+" gives it", func() {
+				Expect(toolNames(v.Name)).To(ConsistOf(v.Tools))
+			})
+
+			It("pulls in none of the packages only its left-out tools reach (go list -deps)", func() {
+				have := deps(v)
+				var leaks []string
+				for _, b := range v.Banned {
+					if slices.Contains(have, b.Path) {
+						leaks = append(leaks, b.Path+": "+b.Reason)
+					}
+				}
+				Expect(leaks).To(BeEmpty(), "banned packages in the %s binary", v.Name)
+			})
+
+			for _, name := range v.Absent {
+				t := gatedTool(name)
+				Context(name+" ("+t.File+", //go:build "+t.Build+")", func() {
+					It("is not in the binary's tool list", func() {
+						Expect(toolNames(v.Name)).NotTo(ContainElement(t.Name))
+					})
+
+					It("leaves no unique string of it in the binary (description, schema)", func() {
+						bin, err := os.ReadFile(binaries[v.Name])
+						Expect(err).NotTo(HaveOccurred())
+						Expect(t.Strings).NotTo(BeEmpty(), "%s gives no string of %s", gen.GatingFile, t.Name)
+						for _, s := range t.Strings {
+							Expect(bytes.Contains(bin, []byte(s))).To(BeFalse(), "text %q of %s found in the %s binary", s, t.Name, v.Name)
+						}
+						if schema := schemaOf(t); schema != nil {
+							Expect(bytes.Contains(bin, schema)).To(BeFalse(), "the schema of %s (%s) found in the %s binary", t.Name, t.Schema, v.Name)
+						}
+					})
+
+					It("leaves no symbol of it in the binary (go tool nm)", func() {
+						Expect(toolSymbols(symbols(v.Name), t, 5)).To(BeEmpty(), "symbols of %s in the %s binary", t.Name, v.Name)
+					})
+
+					It("finds those strings and symbols in the variants that have it", func() {
+						for _, w := range t.Variants {
+							bin, err := os.ReadFile(binaries[w])
+							Expect(err).NotTo(HaveOccurred())
+							for _, s := range t.Strings {
+								Expect(bytes.Contains(bin, []byte(s))).To(BeTrue(), "text %q of %s missing from the %s binary", s, t.Name, w)
+							}
+							if schema := schemaOf(t); schema != nil {
+								Expect(bytes.Contains(bin, schema)).To(BeTrue(), "the schema of %s missing from the %s binary", t.Name, w)
+							}
+							// The wrapper's methods are always linked (they are called
+							// through runtime.Tool); a tooldef's own code may be inlined.
+							nm := symbols(w)
+							Expect(symbolPattern(generatedPkg, t.Symbols.Generated).MatchString(nm)).To(BeTrue(), "no generated symbol of %s in the %s binary", t.Name, w)
+						}
+					})
+				})
+			}
+		})
+	}
+})

@@ -10,11 +10,12 @@
 // It loads the package once per build variant (external, internal, ant),
 // reads the +tool markers (see tooldefs/doc.go), checks every tool and
 // reports all problems as file:line:col errors, then writes only the files
-// that changed and removes those it no longer produces. With -markerdoc it
-// also rewrites the marker table in that file's doc comment from the
-// marker types of package gen, so the table is never edited by hand. With
-// -check it writes nothing and lists the files that differ. It exits 1 on
-// any error.
+// that changed and removes those it no longer produces. Beside the
+// registries it writes gating.json, what each variant leaves out, for the
+// absence specs. With -markerdoc it also rewrites the marker table in that
+// file's doc comment from the marker types of package gen, so the table is
+// never edited by hand. With -check it writes nothing and lists the files
+// that differ. It exits 1 on any error.
 package main
 
 import (
