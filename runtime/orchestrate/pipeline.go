@@ -69,68 +69,74 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 
 // lookup is runtime.Lookup with a panicking Name or Aliases turned into an
 // error.
-func lookup(tools []runtime.Tool, name string) (t runtime.Tool, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			t, err = nil, &PanicError{Tool: name, Method: "Name/Aliases (tool lookup)", Value: v}
-		}
-	}()
-	return runtime.Lookup(tools, name), nil
+func lookup(tools []runtime.Tool, name string) (runtime.Tool, error) {
+	t, crash := runtime.Guard("Name/Aliases (tool lookup)", func() runtime.Tool { return runtime.Lookup(tools, name) })
+	if crash != nil {
+		return nil, panicError(name, crash)
+	}
+	return t, nil
 }
 
-func safeName(tool runtime.Tool, fallback string) (name string) {
-	defer func() {
-		if recover() != nil {
-			name = fallback
-		}
-	}()
-	return tool.Name()
+// panicError is the PanicError of tool for a crash caught by runtime.Try
+// or runtime.Guard.
+func panicError(tool string, crash error) *PanicError {
+	p := asPanic(crash)
+	return &PanicError{Tool: tool, Method: p.What, Value: p.Value}
 }
 
-func decode(tool runtime.Tool, use ToolUse) (input any, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			input, err = nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, v)
-		}
-	}()
+// asPanic is the *runtime.Panic in crash; any other error becomes its value.
+func asPanic(crash error) *runtime.Panic {
+	var p *runtime.Panic
+	if errors.As(crash, &p) {
+		return p
+	}
+	return &runtime.Panic{What: "unknown", Value: crash}
+}
+
+func safeName(tool runtime.Tool, fallback string) string {
+	name, crash := runtime.Guard("Name", tool.Name)
+	if crash != nil {
+		return fallback
+	}
+	return name
+}
+
+func decode(tool runtime.Tool, use ToolUse) (any, error) {
 	raw := use.Input
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	input, err = tool.Decode(raw)
+	var input any
+	var err error
+	if crash := runtime.Try("Decode", func() { input, err = tool.Decode(raw) }); crash != nil {
+		return nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, asPanic(crash).Value)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %v", use.Name, err)
 	}
 	return input, nil
 }
 
-func isSafe(tool runtime.Tool, input any) (safe bool) {
-	defer func() {
-		if recover() != nil {
-			safe = false
-		}
-	}()
-	return tool.IsConcurrencySafe(input)
+// isSafe is IsConcurrencySafe; a panic means unsafe.
+func isSafe(tool runtime.Tool, input any) bool {
+	safe, _ := runtime.Guard("IsConcurrencySafe", func() bool { return tool.IsConcurrencySafe(input) })
+	return safe
 }
 
-func interruptBehavior(tool runtime.Tool, input any) (b runtime.InterruptBehavior) {
-	defer func() {
-		if recover() != nil {
-			b = runtime.InterruptBlock
-		}
-	}()
-	return tool.InterruptBehavior(input)
+// interruptBehavior is InterruptBehavior; a panic means block.
+func interruptBehavior(tool runtime.Tool, input any) runtime.InterruptBehavior {
+	b, crash := runtime.Guard("InterruptBehavior", func() runtime.InterruptBehavior { return tool.InterruptBehavior(input) })
+	if crash != nil {
+		return runtime.InterruptBlock
+	}
+	return b
 }
 
 // cancelsSiblings reports the tool's CancelsSiblingsOnError trait; a
 // panicking Traits cancels nothing.
-func cancelsSiblings(tool runtime.Tool) (yes bool) {
-	defer func() {
-		if recover() != nil {
-			yes = false
-		}
-	}()
-	return tool.Traits().CancelsSiblingsOnError
+func cancelsSiblings(tool runtime.Tool) bool {
+	traits, _ := runtime.Guard("Traits", tool.Traits)
+	return traits.CancelsSiblingsOnError
 }
 
 // describe is the short description of a call used in sibling-error
@@ -142,10 +148,7 @@ func (p *prepared) describe() (desc string) {
 	}
 	summary := ""
 	if p.tool != nil && p.input != nil {
-		func() {
-			defer func() { _ = recover() }()
-			summary = p.tool.RenderUse(p.input)
-		}()
+		summary, _ = runtime.Guard("RenderUse", func() string { return p.tool.RenderUse(p.input) })
 	}
 	if summary == "" {
 		return name
@@ -202,29 +205,26 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	return ok
 }
 
-func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) (o *outcome) {
-	defer func() {
-		if v := recover(); v != nil {
-			o = failure(OutcomePanic, &PanicError{Tool: p.use.Name, Method: "ValidateInput", Value: v})
-		}
-	}()
-	if err := p.tool.ValidateInput(ctx, p.input, tc); err != nil {
+func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcome {
+	var err error
+	if crash := runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.input, tc) }); crash != nil {
+		return failure(OutcomePanic, panicError(p.use.Name, crash))
+	}
+	if err != nil {
 		return failure(OutcomeInvalidInput, err)
 	}
 	return nil
 }
 
-func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolContext) (o *outcome) {
+func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcome {
 	can := e.CanUseTool
 	if can == nil {
 		return nil
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			o = failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, v))
-		}
-	}()
-	d := can(ctx, p.tool, p.input, tc)
+	d, crash := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.tool, p.input, tc) })
+	if crash != nil {
+		return failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, asPanic(crash).Value))
+	}
 	if d.Behavior == runtime.Allow {
 		return nil
 	}
@@ -241,12 +241,9 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 }
 
 func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error, panicked bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			res, err, panicked = runtime.Result{}, &PanicError{Tool: p.use.Name, Method: "Call", Value: v}, true
-		}
-	}()
-	res, err = p.tool.Call(ctx, p.input, call)
+	if crash := runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.input, call) }); crash != nil {
+		return runtime.Result{}, panicError(p.use.Name, crash), true
+	}
 	return res, err, false
 }
 
@@ -292,6 +289,5 @@ func applyModifier(m runtime.ContextModifier, tc *runtime.ToolContext) {
 	if m == nil {
 		return
 	}
-	defer func() { _ = recover() }()
-	m(tc)
+	_ = runtime.Try("context modifier", func() { m(tc) })
 }

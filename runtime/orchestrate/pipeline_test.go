@@ -87,11 +87,14 @@ var _ = Describe("the per-call pipeline", func() {
 		bad := &panicky{Sim: tooltest.Sim{ToolName: "Bad"}}
 		ex.Tools = append(ex.Tools, bad)
 		bad.decode = true
-		Expect(one(use("a", "Bad", nil)).Outcome).To(Equal(orchestrate.OutcomeInvalidInput))
-		bad.decode, bad.validate = false, true
 		ev := one(use("a", "Bad", nil))
+		Expect(ev.Outcome).To(Equal(orchestrate.OutcomeInvalidInput))
+		Expect(ev.Result.Text()).To(ContainSubstring("InputValidationError: Bad failed: the input could not be decoded (panic: decode exploded)"))
+		bad.decode, bad.validate = false, true
+		ev = one(use("a", "Bad", nil))
 		Expect(ev.Outcome).To(Equal(orchestrate.OutcomePanic))
 		Expect(ev.Result.Text()).To(ContainSubstring("ValidateInput"))
+		Expect(ev.Result.Text()).To(ContainSubstring("Error: Bad failed unexpectedly (panic in ValidateInput: validate exploded)."))
 		bad.validate = false
 		ex.CanUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
 			panic("rules broke")
@@ -99,11 +102,13 @@ var _ = Describe("the per-call pipeline", func() {
 		ev = one(use("a", "Bad", nil))
 		Expect(ev.Outcome).To(Equal(orchestrate.OutcomeRejected))
 		Expect(ev.Result.Text()).To(ContainSubstring("rules broke"))
+		Expect(ev.Result.Text()).To(ContainSubstring("Permission to use Bad was denied: the permission check failed (panic: rules broke)"))
 		ex.CanUseTool = nil
 		bad.name = true
 		ev = one(use("a", "Zzz", nil))
 		Expect(ev.IsError()).To(BeTrue())
 		Expect(ev.Result.Text()).To(ContainSubstring("panic"))
+		Expect(ev.Result.Text()).To(ContainSubstring("Error: Zzz failed unexpectedly (panic in Name/Aliases (tool lookup): name exploded)."))
 	})
 
 	Describe("permissions", func() {
