@@ -3,7 +3,11 @@ package runtime
 import "fmt"
 
 // Panic is a panic recovered by Try or Guard: what was running and the
-// value it panicked with.
+// value it panicked with. A caller that words its own message takes the
+// value with errors.As:
+//
+//	var crash *runtime.Panic
+//	if errors.As(err, &crash) { … crash.Value … }
 type Panic struct {
 	// What names the code that panicked, such as a tool method ("Call").
 	What string

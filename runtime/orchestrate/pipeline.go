@@ -70,27 +70,18 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 // lookup is runtime.Lookup with a panicking Name or Aliases turned into an
 // error.
 func lookup(tools []runtime.Tool, name string) (runtime.Tool, error) {
-	t, crash := runtime.Guard("Name/Aliases (tool lookup)", func() runtime.Tool { return runtime.Lookup(tools, name) })
-	if crash != nil {
+	t, err := runtime.Guard("Name/Aliases (tool lookup)", func() runtime.Tool { return runtime.Lookup(tools, name) })
+	var crash *runtime.Panic
+	if errors.As(err, &crash) {
 		return nil, panicError(name, crash)
 	}
 	return t, nil
 }
 
-// panicError is the PanicError of tool for a crash caught by runtime.Try
-// or runtime.Guard.
-func panicError(tool string, crash error) *PanicError {
-	p := asPanic(crash)
-	return &PanicError{Tool: tool, Method: p.What, Value: p.Value}
-}
-
-// asPanic is the *runtime.Panic in crash; any other error becomes its value.
-func asPanic(crash error) *runtime.Panic {
-	var p *runtime.Panic
-	if errors.As(crash, &p) {
-		return p
-	}
-	return &runtime.Panic{What: "unknown", Value: crash}
+// panicError is the PanicError of tool for a panic runtime.Try or
+// runtime.Guard caught.
+func panicError(tool string, crash *runtime.Panic) *PanicError {
+	return &PanicError{Tool: tool, Method: crash.What, Value: crash.Value}
 }
 
 func safeName(tool runtime.Tool, fallback string) string {
@@ -108,8 +99,9 @@ func decode(tool runtime.Tool, use ToolUse) (any, error) {
 	}
 	var input any
 	var err error
-	if crash := runtime.Try("Decode", func() { input, err = tool.Decode(raw) }); crash != nil {
-		return nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, asPanic(crash).Value)
+	var crash *runtime.Panic
+	if errors.As(runtime.Try("Decode", func() { input, err = tool.Decode(raw) }), &crash) {
+		return nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, crash.Value)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %v", use.Name, err)
@@ -207,7 +199,8 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 
 func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcome {
 	var err error
-	if crash := runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.input, tc) }); crash != nil {
+	var crash *runtime.Panic
+	if errors.As(runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.input, tc) }), &crash) {
 		return failure(OutcomePanic, panicError(p.use.Name, crash))
 	}
 	if err != nil {
@@ -221,9 +214,10 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 	if can == nil {
 		return nil
 	}
-	d, crash := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.tool, p.input, tc) })
-	if crash != nil {
-		return failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, asPanic(crash).Value))
+	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.tool, p.input, tc) })
+	var crash *runtime.Panic
+	if errors.As(err, &crash) {
+		return failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, crash.Value))
 	}
 	if d.Behavior == runtime.Allow {
 		return nil
@@ -241,7 +235,8 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 }
 
 func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error, panicked bool) {
-	if crash := runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.input, call) }); crash != nil {
+	var crash *runtime.Panic
+	if errors.As(runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.input, call) }), &crash) {
 		return runtime.Result{}, panicError(p.use.Name, crash), true
 	}
 	return res, err, false
