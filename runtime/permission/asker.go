@@ -175,13 +175,10 @@ func howToAllow(suggestion string) string {
 	return fmt.Sprintf(" To allow it, pass --allowedTools '%s' or add it to permissions.allow in .agentcore/settings.json.", suggestion)
 }
 
-func safeRenderUse(t runtime.Tool, input any) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = ""
-		}
-	}()
-	return t.RenderUse(input)
+// safeRenderUse is RenderUse; a panic gives "".
+func safeRenderUse(t runtime.Tool, input any) string {
+	s, _ := runtime.Guard("RenderUse", func() string { return t.RenderUse(input) })
+	return s
 }
 
 func hostOf(raw string) string {

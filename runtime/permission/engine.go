@@ -2,6 +2,7 @@ package permission
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -527,7 +528,7 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 				where = fmt.Sprintf("%s (really %s)", c.lexical, c.resolved)
 			}
 			return ask(fmt.Sprintf("%s wants to %s %s, outside the working directories %s. Add the directory with --add-dir to allow it.",
-				c.tool.Name(), map[bool]string{true: "write", false: "read"}[c.target.Writes], where, strings.Join(c.dirs, ", "))), true, true
+				c.tool.Name(), readOrWrite(c.target.Writes), where, strings.Join(c.dirs, ", "))), true, true
 		}
 	case runtime.TargetCommand:
 		if len(c.shell.protected) > 0 {
@@ -757,31 +758,35 @@ func ask(msg string) runtime.PermissionDecision {
 }
 
 // safeTarget calls PermissionTarget, turning a panic into an error.
-func safeTarget(t runtime.Tool, input any) (target runtime.Target, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: permission target failed (%v); the call is denied", t.Name(), p)
-		}
-	}()
-	return t.PermissionTarget(input), nil
+func safeTarget(t runtime.Tool, input any) (runtime.Target, error) {
+	target, err := runtime.Guard("PermissionTarget", func() runtime.Target { return t.PermissionTarget(input) })
+	var crash *runtime.Panic
+	if errors.As(err, &crash) {
+		return target, fmt.Errorf("%s: permission target failed (%v); the call is denied", t.Name(), crash.Value)
+	}
+	return target, nil
 }
 
 // safeCheck calls the tool's CheckPermissions; a panic denies.
-func safeCheck(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) (d runtime.PermissionDecision) {
-	defer func() {
-		if p := recover(); p != nil {
-			d = deny(fmt.Sprintf("%s: its permission check failed (%v); the call is denied", t.Name(), p))
-		}
-	}()
-	return t.CheckPermissions(ctx, input, tc)
+func safeCheck(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+	d, err := runtime.Guard("CheckPermissions", func() runtime.PermissionDecision { return t.CheckPermissions(ctx, input, tc) })
+	var crash *runtime.Panic
+	if errors.As(err, &crash) {
+		return deny(fmt.Sprintf("%s: its permission check failed (%v); the call is denied", t.Name(), crash.Value))
+	}
+	return d
 }
 
 // safeReadOnly calls IsReadOnly; a panic means not read-only.
-func safeReadOnly(t runtime.Tool, input any) (ro bool) {
-	defer func() {
-		if recover() != nil {
-			ro = false
-		}
-	}()
-	return t.IsReadOnly(input)
+func safeReadOnly(t runtime.Tool, input any) bool {
+	ro, _ := runtime.Guard("IsReadOnly", func() bool { return t.IsReadOnly(input) })
+	return ro
+}
+
+// readOrWrite is the verb of a path target.
+func readOrWrite(writes bool) string {
+	if writes {
+		return "write"
+	}
+	return "read"
 }
