@@ -129,13 +129,9 @@ func toolHandler(t runtime.Tool, run Runner) sdk.ToolHandler {
 
 // safeString calls f, turning a panic (a tool method that cannot handle
 // a nil or foreign input) into "".
-func safeString(f func() string) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = ""
-		}
-	}()
-	return f()
+func safeString(f func() string) string {
+	s, _ := runtime.Guard("tool method", f)
+	return s
 }
 
 // toCallToolResult maps runtime blocks to MCP content.
@@ -162,7 +158,7 @@ func toCallToolResult(res runtime.Result) *sdk.CallToolResult {
 func DirectRunner(tc *runtime.ToolContext) Runner {
 	var mu sync.Mutex
 	var ids atomic.Int64
-	return func(ctx context.Context, t runtime.Tool, raw json.RawMessage, progress func(any)) (res runtime.Result) {
+	return func(ctx context.Context, t runtime.Tool, raw json.RawMessage, progress func(any)) runtime.Result {
 		input, err := t.Decode(raw)
 		if err != nil {
 			return runtime.ErrorResult(fmt.Sprintf("<tool_use_error>InputValidationError: %s: %v</tool_use_error>", t.Name(), err))
@@ -171,28 +167,31 @@ func DirectRunner(tc *runtime.ToolContext) Runner {
 		callTC := tc.Clone()
 		mu.Unlock()
 		ctx = runtime.WithToolContext(ctx, callTC)
-		defer func() {
-			if p := recover(); p != nil {
-				res = runtime.ErrorResult(fmt.Sprintf("%s failed: internal error: %v", t.Name(), p))
+		run := func() runtime.Result {
+			if err := t.ValidateInput(ctx, input, callTC); err != nil {
+				return runtime.ErrorResult(fmt.Sprintf("<tool_use_error>%v</tool_use_error>", err))
 			}
-		}()
-		if err := t.ValidateInput(ctx, input, callTC); err != nil {
-			return runtime.ErrorResult(fmt.Sprintf("<tool_use_error>%v</tool_use_error>", err))
-		}
-		call := runtime.NewCall(fmt.Sprintf("mcp-%d", ids.Add(1)), callTC, progress)
-		res, err = t.Call(ctx, input, call)
-		if err != nil {
-			return runtime.ErrorResult(err.Error())
-		}
-		mods := []runtime.ContextModifier{call.Modifier(), res.Modifier}
-		mu.Lock()
-		for _, m := range mods {
-			if m != nil {
-				m(tc)
+			call := runtime.NewCall(fmt.Sprintf("mcp-%d", ids.Add(1)), callTC, progress)
+			res, err := t.Call(ctx, input, call)
+			if err != nil {
+				return runtime.ErrorResult(err.Error())
 			}
+			mods := []runtime.ContextModifier{call.Modifier(), res.Modifier}
+			mu.Lock()
+			for _, m := range mods {
+				if m != nil {
+					m(tc)
+				}
+			}
+			mu.Unlock()
+			res.Modifier = nil
+			return res
 		}
-		mu.Unlock()
-		res.Modifier = nil
+		res, err := runtime.Guard("Call", run)
+		var crash *runtime.Panic
+		if errors.As(err, &crash) {
+			return runtime.ErrorResult(fmt.Sprintf("%s failed: internal error: %v", t.Name(), crash.Value))
+		}
 		return res
 	}
 }

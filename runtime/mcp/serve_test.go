@@ -198,6 +198,7 @@ var _ = Describe("Serve", func() {
 		res, text = callText(cs, "Panicker", map[string]any{"msg": "x"})
 		Expect(res.IsError).To(BeTrue())
 		Expect(text).To(ContainSubstring("boom"))
+		Expect(text).To(HavePrefix("Panicker failed: internal error: "))
 	})
 
 	It("sends images and forwards progress to a client that asks for it", func() {

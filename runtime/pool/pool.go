@@ -284,13 +284,9 @@ func (p *Pool) PendingServers() []string {
 
 // safeBool calls a tool's bool method; a panic means false (fail closed:
 // not enabled, not deferred, not always loaded).
-func safeBool(f func() bool) (v bool) {
-	defer func() {
-		if recover() != nil {
-			v = false
-		}
-	}()
-	return f()
+func safeBool(f func() bool) bool {
+	v, _ := runtime.Guard("tool method", f)
+	return v
 }
 
 // Turn gives the agent loop a turn's tools (agent.Tools): every pool tool
