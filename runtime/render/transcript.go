@@ -254,11 +254,7 @@ func groupable(ev orchestrate.Event) bool {
 	if ev.Tool == nil || ev.Input == nil {
 		return false
 	}
-	safe := false
-	func() {
-		defer func() { _ = recover() }()
-		safe = ev.Tool.IsConcurrencySafe(ev.Input)
-	}()
+	safe, _ := runtime.Guard("IsConcurrencySafe", func() bool { return ev.Tool.IsConcurrencySafe(ev.Input) })
 	return safe
 }
 
@@ -575,23 +571,20 @@ func (t *transcript) redraw() {
 	t.liveLines = len(lines)
 }
 
-func decodeQuiet(tool runtime.Tool, raw json.RawMessage) (in any, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			in, err = nil, fmt.Errorf("panic: %v", v)
-		}
-	}()
-	return tool.Decode(raw)
+// decodeQuiet is Decode; a panic is an error.
+func decodeQuiet(tool runtime.Tool, raw json.RawMessage) (any, error) {
+	var in any
+	var err error
+	if crash := runtime.Try("Decode", func() { in, err = tool.Decode(raw) }); crash != nil {
+		return nil, crash
+	}
+	return in, err
 }
 
 // safeString runs a render method; a panic gives "".
-func safeString(f func() string) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = ""
-		}
-	}()
-	return f()
+func safeString(f func() string) string {
+	s, _ := runtime.Guard("render method", f)
+	return s
 }
 
 func lastLines(s string, n int) []string {
