@@ -11,6 +11,9 @@
 // region is left out so the output is stable (results are printed in call
 // order when they are yielded).
 //
+// ObserveCall draws the events of an orchestrate run that no agent drives
+// (agentcore exec) with the same methods, one block per result.
+//
 // The json format prints one object when the run ends; stream-json prints
 // one JSON event per line as Claude Code's does: a system init line, each
 // assistant and user message, and the result.
@@ -27,6 +30,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
 )
 
 // Format is an output format.
@@ -165,6 +169,30 @@ func (r *Renderer) Observe(ev agent.Event) {
 	}
 	if r.js != nil {
 		r.js.observe(ev)
+	}
+}
+
+// ObserveCall renders one event of an orchestrate run that no agent
+// drives, such as agentcore exec's: a result is drawn at once as its own
+// block, with the tool's render methods as in the transcript, and a
+// rejection also gives its reason; a progress event is a line
+// "  … <id> <RenderProgress>". Text format only: the JSON formats describe
+// agent runs and ignore it.
+func (r *Renderer) ObserveCall(ev orchestrate.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tx != nil {
+		r.tx.call(ev)
+	}
+}
+
+// Detail prints text as an indented line under the call drawn last, such
+// as a call's state trace (text format only).
+func (r *Renderer) Detail(text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tx != nil {
+		r.tx.detail(text)
 	}
 }
 

@@ -195,3 +195,50 @@ type panicky struct{ tooltest.Sim }
 
 func (p *panicky) RenderUse(any) string                    { panic("boom") }
 func (p *panicky) RenderResult(any, runtime.Result) string { panic("boom") }
+
+var _ = Describe("an orchestrate run without an agent (ObserveCall)", func() {
+	call := func(id string, t runtime.Tool, raw string, res runtime.Result, outcome orchestrate.Outcome, err error) orchestrate.Event {
+		return *result(id, t, raw, res, outcome, err).Call
+	}
+
+	It("draws each result as its own block, progress and details as lines, in the text format", func() {
+		var buf bytes.Buffer
+		r := render.New(&buf, render.Options{})
+		r.ObserveCall(orchestrate.Event{Kind: orchestrate.EventProgress, ID: "r1", Name: "Read", Tool: readTool,
+			Input: input(readTool, `{"summary":"a.go"}`), Progress: "step 1/1"})
+		r.ObserveCall(call("r1", readTool, `{"summary":"a.go"}`, ok("Read 10 lines"), orchestrate.OutcomeOK, nil))
+		r.Detail("trace: queued 0.000ms → yielded 1.000ms")
+		// Two safe calls of one tool stay two blocks: every call shows on its own.
+		r.ObserveCall(call("r2", readTool, `{"summary":"b.go"}`, ok("Read 20 lines"), orchestrate.OutcomeOK, nil))
+		r.ObserveCall(call("e1", editTool, `{"summary":"x.go"}`, runtime.ErrorResult("denied by rule Edit"), orchestrate.OutcomeRejected, errors.New("denied by rule Edit")))
+		r.ObserveCall(orchestrate.Event{Kind: orchestrate.EventResult, ID: "n1", Name: "Nope",
+			Result: runtime.ErrorResult("Error: No such tool available: Nope"), Outcome: orchestrate.OutcomeUnknownTool})
+		r.ObserveCall(call("b1", bashTool, `{"summary":"false"}`, runtime.ErrorResult("Exit code 1"), orchestrate.OutcomeToolError, errors.New("Exit code 1")))
+		r.Close()
+		Expect(buf.String()).To(Equal("" +
+			"  … r1 step 1/1\n" +
+			"● Read(a.go)\n  ⎿  Read 10 lines\n" +
+			"     trace: queued 0.000ms → yielded 1.000ms\n" +
+			"● Read(b.go)\n  ⎿  Read 20 lines\n" +
+			"● Edit(x.go)\n  ⎿  Rejected: denied by rule Edit\n" +
+			"● Nope\n  ⎿  Error: No such tool available: Nope\n" +
+			"● Bash(false)\n  ⎿  Error: Exit code 1\n"))
+	})
+
+	It("falls back to the result text when a render method panics", func() {
+		var buf bytes.Buffer
+		r := render.New(&buf, render.Options{})
+		bad := &panicky{Sim: tooltest.Sim{ToolName: "Bad"}}
+		r.ObserveCall(call("p1", bad, `{"summary":"s"}`, ok("fine"), orchestrate.OutcomeOK, nil))
+		r.Close()
+		Expect(buf.String()).To(Equal("● Bad\n  ⎿  fine\n"))
+	})
+
+	It("is silent in the JSON formats", func() {
+		var buf bytes.Buffer
+		r := render.New(&buf, render.Options{Format: render.JSON})
+		r.ObserveCall(call("r1", readTool, `{"summary":"a.go"}`, ok("Read 10 lines"), orchestrate.OutcomeOK, nil))
+		r.Detail("trace")
+		Expect(buf.String()).To(BeEmpty())
+	})
+})

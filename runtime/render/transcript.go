@@ -273,12 +273,44 @@ func (t *transcript) flushGroup() {
 	}
 	g := t.group
 	t.group = nil
+	t.draw(g, false)
+}
+
+// call draws one event of a run no agent drives: a result at once, as its
+// own block, with the reason of a rejection (nothing else there says why);
+// progress as a permanent line under the calls drawn so far.
+func (t *transcript) call(ev orchestrate.Event) {
+	if ev.Kind == orchestrate.EventProgress {
+		text := ""
+		if ev.Tool != nil {
+			text = safeString(func() string { return ev.Tool.RenderProgress(ev.Input, ev.Progress) })
+		}
+		t.begin(secTool)
+		t.write(t.st.dim("  … "+ev.ID+" "+text) + "\n")
+		t.redraw()
+		return
+	}
+	t.flushGroup()
+	t.dropLive(ev.ID)
+	t.draw([]orchestrate.Event{ev}, true)
+}
+
+// detail prints an indented line under the call drawn last.
+func (t *transcript) detail(text string) {
+	t.begin(secTool)
+	t.write(t.st.dim("     "+text) + "\n")
+	t.redraw()
+}
+
+// draw prints the calls g, one tool's consecutive results, as one block;
+// reason adds a rejection's reason to its RenderRejected line.
+func (t *transcript) draw(g []orchestrate.Event, reason bool) {
 	t.begin(secTool)
 	var b strings.Builder
 	if len(g) == 1 {
 		ev := g[0]
 		b.WriteString(t.bullet(g) + " " + t.useLine(ev) + "\n")
-		b.WriteString(t.resultLines(ev, ""))
+		b.WriteString(t.resultLines(ev, "", reason))
 	} else {
 		inputs := make([]any, len(g))
 		for i, ev := range g {
@@ -296,7 +328,7 @@ func (t *transcript) flushGroup() {
 		}
 		b.WriteString(t.bullet(g) + " " + head + t.st.dim(" · in parallel") + "\n")
 		for _, ev := range g {
-			b.WriteString(t.resultLines(ev, oneLine(t.useArg(ev))))
+			b.WriteString(t.resultLines(ev, oneLine(t.useArg(ev)), reason))
 		}
 	}
 	t.write(b.String())
@@ -359,14 +391,20 @@ func (t *transcript) useLine(ev orchestrate.Event) string {
 }
 
 // resultLines is the "⎿ summary" line(s) of a result; label prefixes it
-// in a group.
-func (t *transcript) resultLines(ev orchestrate.Event, label string) string {
+// in a group, and reason appends the result text to RenderRejected's line.
+func (t *transcript) resultLines(ev orchestrate.Event, label string, reason bool) string {
 	var text string
 	style := t.st.dim
 	switch {
 	case ev.Rejected():
 		style = t.st.rejected
-		text = t.render(ev, func() string { return ev.Tool.RenderRejected(ev.Input) })
+		text = t.render(ev, func() string {
+			s := ev.Tool.RenderRejected(ev.Input)
+			if reason && strings.TrimSpace(s) != "" {
+				s += ": " + ev.Result.Text()
+			}
+			return s
+		})
 	case ev.IsError():
 		style = t.st.errText
 		err := ev.Err
