@@ -20,8 +20,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
-func init() { subcommands = append(subcommands, newExecCmd) }
-
 // execTools, when set, replaces the session's pool as the tools exec runs
 // calls against; tests set it.
 var execTools func() []runtime.Tool

@@ -22,8 +22,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
-func init() { subcommands = append(subcommands, newMCPCmd) }
-
 func newMCPCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",

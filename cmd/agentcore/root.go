@@ -4,10 +4,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// subcommands lists the constructors of agentcore's subcommands; each
-// command's file adds itself in an init function.
-var subcommands []func() *cobra.Command
-
+// newRootCmd builds the agentcore command with every subcommand.
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "agentcore",
@@ -18,8 +15,13 @@ concurrency-aware scheduling and streaming execution.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	for _, sub := range subcommands {
-		root.AddCommand(sub())
-	}
+	root.AddCommand(
+		newExecCmd(),
+		newMCPCmd(),
+		newRunCmd(),
+		newSchemaCmd(),
+		newToolsCmd(),
+		newVersionCmd(),
+	)
 	return root
 }

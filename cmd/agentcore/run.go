@@ -30,8 +30,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/render"
 )
 
-func init() { subcommands = append(subcommands, newRunCmd) }
-
 // runFlags are the flags of agentcore run.
 type runFlags struct {
 	prompt       string

@@ -10,8 +10,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 )
 
-func init() { subcommands = append(subcommands, newSchemaCmd) }
-
 func newSchemaCmd() *cobra.Command {
 	var format string
 	var opts sessionFlags

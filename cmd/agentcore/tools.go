@@ -11,8 +11,6 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 )
 
-func init() { subcommands = append(subcommands, newToolsCmd) }
-
 // toolInfo is one entry of `agentcore tools --json`.
 type toolInfo struct {
 	Name            string   `json:"name"`

@@ -12,8 +12,6 @@ import (
 	"github.com/agentcore/agentcore/generated"
 )
 
-func init() { subcommands = append(subcommands, newVersionCmd) }
-
 // versionInfo is what `agentcore version --json` prints.
 type versionInfo struct {
 	Variant string `json:"variant"`
