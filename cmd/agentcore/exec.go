@@ -18,14 +18,17 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/render"
 )
 
-// execTools, when set, replaces the session's pool as the tools exec runs
-// calls against; tests set it.
-var execTools func() []runtime.Tool
-
-// execCanUseTool, when set, replaces the permission engine; tests set it.
-var execCanUseTool orchestrate.CanUseToolFunc
+// execDeps are what exec runs calls against; a zero field means the
+// session's own. Specs pass simulated tools and a fixed decision.
+type execDeps struct {
+	// tools replaces the session pool's tools.
+	tools []runtime.Tool
+	// canUseTool replaces the session's permission engine.
+	canUseTool orchestrate.CanUseToolFunc
+}
 
 type execOptions struct {
 	mode      string
@@ -39,7 +42,7 @@ type execOptions struct {
 	session   sessionFlags
 }
 
-func newExecCmd() *cobra.Command {
+func newExecCmd(deps execDeps) *cobra.Command {
 	var o execOptions
 	cmd := &cobra.Command{
 		Use:   "exec [file]",
@@ -69,7 +72,7 @@ Ctrl+C cancels everything.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
-			return runExec(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), file, o)
+			return runExec(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), file, o, deps)
 		},
 	}
 	f := cmd.Flags()
@@ -85,7 +88,7 @@ Ctrl+C cancels everything.`,
 	return cmd
 }
 
-func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o execOptions) error {
+func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o execOptions, deps execDeps) error {
 	if o.mode != "streaming" && o.mode != "batch" {
 		return fmt.Errorf("--mode %q: use streaming or batch", o.mode)
 	}
@@ -117,11 +120,11 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	// A script cannot answer a prompt: "ask" becomes a denied result.
 	s.Engine.SetAsker(permission.NonInteractive{})
 	ex := &orchestrate.Executor{Tools: s.Pool.Tools(), CanUseTool: s.Engine.CanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
-	if execTools != nil {
-		ex.Tools = execTools()
+	if deps.tools != nil {
+		ex.Tools = deps.tools
 	}
-	if execCanUseTool != nil {
-		ex.CanUseTool = execCanUseTool
+	if deps.canUseTool != nil {
+		ex.CanUseTool = deps.canUseTool
 	}
 	if o.plan {
 		return printPlan(out, ex.Plan(calls), calls, o.json)
@@ -241,6 +244,11 @@ func execute(ctx context.Context, out io.Writer, ex *orchestrate.Executor, calls
 	defer stopSignals()
 
 	var results []jsonResult
+	var r *render.Renderer
+	if !o.json {
+		r = render.New(out, render.Options{Format: render.Text})
+		defer r.Close()
+	}
 	var epoch time.Time
 	ms := func(t time.Time) float64 {
 		if epoch.IsZero() {
@@ -250,27 +258,27 @@ func execute(ctx context.Context, out io.Writer, ex *orchestrate.Executor, calls
 	}
 	emit := func(ev orchestrate.Event) {
 		if ev.Kind == orchestrate.EventProgress {
-			if !o.json {
-				fmt.Fprintf(out, "  … %s %s\n", ev.ID, safeRender(func() string { return ev.Tool.RenderProgress(ev.Input, ev.Progress) }))
+			if r != nil {
+				r.ObserveCall(ev)
 			}
 			return
 		}
-		r := jsonResult{ID: ev.ID, Name: ev.Name, IsError: ev.IsError(), Content: ev.Result.Text(),
+		res := jsonResult{ID: ev.ID, Name: ev.Name, IsError: ev.IsError(), Content: ev.Result.Text(),
 			StartedMS: ms(ev.Started), EndedMS: ms(ev.Ended), States: make([]jsonState, len(ev.States))}
 		for i, st := range ev.States {
-			r.States[i] = jsonState{State: st.State.String(), AtMS: ms(st.At)}
+			res.States[i] = jsonState{State: st.State.String(), AtMS: ms(st.At)}
 		}
 		if o.json {
-			results = append(results, r)
+			results = append(results, res)
 			return
 		}
-		fmt.Fprint(out, renderEvent(ev))
+		r.ObserveCall(ev)
 		if o.trace {
-			parts := make([]string, len(r.States))
-			for i, st := range r.States {
+			parts := make([]string, len(res.States))
+			for i, st := range res.States {
 				parts[i] = fmt.Sprintf("%s %.3fms", st.State, st.AtMS)
 			}
-			fmt.Fprintf(out, "     trace: %s\n", strings.Join(parts, " → "))
+			r.Detail("trace: " + strings.Join(parts, " → "))
 		}
 	}
 
@@ -342,67 +350,6 @@ func onInterrupt(s *orchestrate.StreamingExecutor, cancel context.CancelCauseFun
 		}
 	}()
 	return func() { signal.Stop(sig); close(done) }
-}
-
-// renderEvent renders a result the way a terminal shows a tool call: the
-// use line, then the result, rejection or error line.
-func renderEvent(ev orchestrate.Event) string {
-	var b strings.Builder
-	if ev.Tool == nil {
-		fmt.Fprintf(&b, "● %s\n  ⎿  %s\n", ev.Name, firstLine(ev.Result.Text()))
-		return b.String()
-	}
-	name := safeRender(func() string {
-		if ev.Input == nil {
-			return ev.Tool.Name()
-		}
-		return ev.Tool.UserFacingName(ev.Input)
-	})
-	use := ""
-	if ev.Input != nil {
-		use = safeRender(func() string { return ev.Tool.RenderUse(ev.Input) })
-	}
-	if use != "" {
-		fmt.Fprintf(&b, "● %s(%s)\n", name, use)
-	} else {
-		fmt.Fprintf(&b, "● %s\n", name)
-	}
-	var line string
-	switch {
-	case ev.Input == nil:
-		line = ev.Result.Text()
-	case ev.Rejected():
-		line = safeRender(func() string { return ev.Tool.RenderRejected(ev.Input) }) + ": " + ev.Result.Text()
-	case ev.Err != nil:
-		line = safeRender(func() string { return ev.Tool.RenderError(ev.Input, ev.Err) })
-	default:
-		line = safeRender(func() string { return ev.Tool.RenderResult(ev.Input, ev.Result) })
-	}
-	for i, l := range strings.Split(strings.TrimRight(line, "\n"), "\n") {
-		if i == 0 {
-			fmt.Fprintf(&b, "  ⎿  %s\n", l)
-		} else {
-			fmt.Fprintf(&b, "     %s\n", l)
-		}
-	}
-	return b.String()
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// safeRender calls a render method, turning a panic into a placeholder.
-func safeRender(f func() string) (s string) {
-	defer func() {
-		if v := recover(); v != nil {
-			s = fmt.Sprintf("(render failed: %v)", v)
-		}
-	}()
-	return f()
 }
 
 func writeJSON(out io.Writer, v any) error {

@@ -19,30 +19,28 @@ import (
 
 var _ = Describe("agentcore exec", func() {
 	var stdin string
+	var deps execDeps
 
 	BeforeEach(func() {
-		old := execTools
-		execTools = func() []runtime.Tool {
-			return []runtime.Tool{
+		deps = execDeps{
+			tools: []runtime.Tool{
 				&tooltest.Sim{ToolName: "Glob", Safe: true},
 				&tooltest.Sim{ToolName: "Grep", Safe: true},
 				&tooltest.Sim{ToolName: "Read", Safe: true},
 				&tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, Interrupt: runtime.InterruptCancel},
 				&tooltest.Sim{ToolName: "Edit"},
-			}
+			},
+			canUseTool: func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+				return runtime.PermissionDecision{Behavior: runtime.Allow}
+			},
 		}
-		oldCan := execCanUseTool
-		execCanUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
-			return runtime.PermissionDecision{Behavior: runtime.Allow}
-		}
-		DeferCleanup(func() { execTools, execCanUseTool = old, oldCan })
 		stdin = ""
 	})
 
 	run := func(args ...string) (string, error) {
-		cmd := newRootCmd()
+		cmd := newExecCmd(deps)
 		var out bytes.Buffer
-		cmd.SetArgs(append([]string{"exec"}, args...))
+		cmd.SetArgs(append([]string{}, args...)) // never nil: cobra would read os.Args
 		cmd.SetIn(strings.NewReader(stdin))
 		cmd.SetOut(&out)
 		cmd.SetErr(&out)
@@ -150,7 +148,7 @@ var _ = Describe("agentcore exec", func() {
 	})
 
 	It("renders a rejection with RenderRejected", func() {
-		execCanUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+		deps.canUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
 			return runtime.PermissionDecision{Behavior: runtime.Deny, Message: "denied by rule Edit"}
 		}
 		stdin = `[{"id":"a","name":"Edit","input":{"summary":"x.go"}}]`

@@ -16,7 +16,7 @@ concurrency-aware scheduling and streaming execution.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(
-		newExecCmd(),
+		newExecCmd(execDeps{}),
 		newMCPCmd(),
 		newRunCmd(),
 		newSchemaCmd(),
