@@ -63,7 +63,10 @@ func BenchmarkOverhead(b *testing.B) {
 	})
 	for _, safe := range []bool{true, false} {
 		ex := &orchestrate.Executor{Tools: []runtime.Tool{&tooltest.NoOp{Safe: safe}}}
-		kind := map[bool]string{true: "safe", false: "unsafe"}[safe]
+		kind := "unsafe"
+		if safe {
+			kind = "safe"
+		}
 		b.Run("batch/"+kind, func(b *testing.B) {
 			start()
 			for b.Loop() {
@@ -119,7 +122,10 @@ func BenchmarkScenario(b *testing.B) {
 	gap := time.Duration(float64(400*time.Millisecond) * scale)
 	const n = 5
 	for _, safe := range []bool{true, false} {
-		mix := map[bool]string{true: "all-safe", false: "all-unsafe"}[safe]
+		mix := "all-unsafe"
+		if safe {
+			mix = "all-safe"
+		}
 		ex := &orchestrate.Executor{Tools: []runtime.Tool{&tooltest.Sim{ToolName: "Work", Safe: safe}}}
 		calls := make([]orchestrate.ToolUse, n)
 		for i := range calls {
