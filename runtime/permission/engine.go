@@ -320,12 +320,8 @@ func (e *Engine) UseTools(tools []runtime.Tool) {
 // describeTool reads what UseTools needs of t; ok is false when t
 // panics.
 func describeTool(t runtime.Tool) (name string, aliases []string, fam runtime.PermissionFamily, ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return t.Name(), t.Aliases(), t.Traits().PermissionFamily, true
+	err := runtime.Try("Name/Aliases/Traits", func() { name, aliases, fam = t.Name(), t.Aliases(), t.Traits().PermissionFamily })
+	return name, aliases, fam, err == nil
 }
 
 // family is the permission family rules naming tool govern.
