@@ -165,22 +165,28 @@ var _ = Describe("agentcore run", func() {
 			}
 		})
 
-		// session starts agentcore in a detached tmux session (named
-		// uniquely: parallel suites share the tmux server) and returns
-		// functions to capture the pane and to send keys.
+		// session starts agentcore in a detached tmux session on a tmux
+		// server of its own (a private socket: a server shared with other
+		// suites or users can exit under it) and returns functions to
+		// capture the pane and to send keys.
 		session := func(dir string, args ...string) (func() string, func(...string)) {
 			name := fmt.Sprintf("agentcore-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+			tmux := func(args ...string) *exec.Cmd {
+				cmd := exec.Command("tmux", append([]string{"-L", name}, args...)...)
+				cmd.Env = append(os.Environ(), "TMUX=")
+				return cmd
+			}
 			shell := "cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
 				binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60"
-			out, err := exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "150", "-y", "50", shell).CombinedOutput()
+			out, err := tmux("-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "150", "-y", "50", shell).CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "tmux: %s", out)
-			DeferCleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", name).Run() })
+			DeferCleanup(func() { _ = tmux("kill-server").Run() })
 			pane := func() string {
-				out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", name).Output()
+				out, _ := tmux("capture-pane", "-p", "-t", name).Output()
 				return string(out)
 			}
 			keys := func(k ...string) {
-				Expect(exec.Command("tmux", append([]string{"send-keys", "-t", name}, k...)...).Run()).To(Succeed())
+				Expect(tmux(append([]string{"send-keys", "-t", name}, k...)...).Run()).To(Succeed())
 			}
 			return pane, keys
 		}
