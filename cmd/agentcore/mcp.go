@@ -74,10 +74,11 @@ ${VAR} and ${VAR:-default} are expanded from the environment.`,
 			if err != nil {
 				return fmt.Errorf("no working directory: %w", err)
 			}
-			m, err := mcp.Start(cwd, configs, strict, mcp.Options{ConnectTimeout: timeout})
+			cfg, err := mcp.ResolveConfig(cwd, configs, strict)
 			if err != nil {
 				return err
 			}
+			m := mcp.NewManager(cfg, mcp.Options{Dir: cwd, ConnectTimeout: timeout})
 			defer m.Close()
 			ctx := cmd.Context()
 			if ctx == nil {

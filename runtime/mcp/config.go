@@ -160,19 +160,21 @@ func Merge(cfgs ...Config) Config {
 	return out
 }
 
-// ResolveConfig is the CLI's view of MCP configuration: dir/.mcp.json,
-// then every --mcp-config value in order (later ones win). With strict
-// (--strict-mcp-config) only the flag values are used.
-func ResolveConfig(dir string, flagValues []string, strict bool) (Config, error) {
+// ResolveConfig merges the MCP configuration a session uses:
+// dir/.mcp.json (unless onlyExtra), then every extra value in order, each
+// a config file's path or its JSON text; later servers of the same name
+// win. (The CLI's --mcp-config values are the extras, --strict-mcp-config
+// is onlyExtra.)
+func ResolveConfig(dir string, extra []string, onlyExtra bool) (Config, error) {
 	var cfgs []Config
-	if !strict {
+	if !onlyExtra {
 		c, err := LoadProjectConfig(dir)
 		if err != nil {
 			return Config{}, err
 		}
 		cfgs = append(cfgs, c)
 	}
-	for _, v := range flagValues {
+	for _, v := range extra {
 		c, err := LoadFlagConfig(v)
 		if err != nil {
 			return Config{}, err
@@ -253,17 +255,3 @@ func (c ServerConfig) expanded(lookup func(string) (string, bool)) (ServerConfig
 	return out, nil
 }
 
-// Start resolves the MCP configuration like ResolveConfig (dir/.mcp.json,
-// then --mcp-config values; only those with strict) and starts a Manager
-// for it, with opts.Dir defaulting to dir. It returns at once; servers
-// connect in the background. The caller must Close the Manager.
-func Start(dir string, flagValues []string, strict bool, opts Options) (*Manager, error) {
-	cfg, err := ResolveConfig(dir, flagValues, strict)
-	if err != nil {
-		return nil, err
-	}
-	if opts.Dir == "" {
-		opts.Dir = dir
-	}
-	return NewManager(cfg, opts), nil
-}

@@ -137,10 +137,10 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 		suggestion = c.suggestion()
 	}
 	if mode == ModeDontAsk {
-		return deny(d.Message + " Denied: dontAsk mode denies whatever no rule allows." + howToAllow(suggestion))
+		return deny(d.Message + " Denied: dontAsk mode denies whatever no rule allows." + e.howToAllow(suggestion))
 	}
 	if _, ok := asker.(NonInteractive); ok || asker == nil {
-		return deny(d.Message + " This run is non-interactive, so the call was denied." + howToAllow(suggestion))
+		return deny(d.Message + " This run is non-interactive, so the call was denied." + e.howToAllow(suggestion))
 	}
 	// One prompt at a time; an earlier "always" may have settled this call.
 	e.askMu.Lock()
@@ -168,11 +168,11 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	return deny(fmt.Sprintf("The user denied %s%s. Do not retry it as is; ask the user what to do instead.", t.Name(), c.describeTarget()))
 }
 
-func howToAllow(suggestion string) string {
+func (e *Engine) howToAllow(suggestion string) string {
 	if suggestion == "" {
 		return ""
 	}
-	return fmt.Sprintf(" To allow it, pass --allowedTools '%s' or add it to permissions.allow in .agentcore/settings.json.", suggestion)
+	return " To allow it, " + e.advice.allowRule(suggestion) + "."
 }
 
 // safeRenderUse is RenderUse; a panic gives "".

@@ -12,23 +12,59 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 )
 
-// Flags are the permission flags shared by agentcore exec and run.
-type Flags struct {
-	// AllowedTools are --allowedTools values; one value may hold several
-	// rules separated by commas or spaces ("Bash(git log:*) Read").
-	AllowedTools []string
-	// DisallowedTools are --disallowedTools values (deny rules).
-	DisallowedTools []string
-	// AskTools are ask rules given on the command line, if the CLI offers them.
-	AskTools []string
-	// PermissionMode is --permission-mode; empty means the settings'
-	// permissions.defaultMode, else "default".
-	PermissionMode string
-	// AddDirs are --add-dir directories: more working directories.
-	AddDirs []string
+// Sources are what Load builds a session's engine from besides the
+// working directory and the home directory. Values are typed: a front end
+// parses its own flags (ParseRules, SplitRuleList, ParseMode) first.
+type Sources struct {
+	// SettingsFiles reads the user's, the project's and the local settings
+	// files (see Load). The CLI does; a program embedding the engine
+	// chooses, as the Agent SDK's settingSources do.
+	SettingsFiles bool
 	// ConfigDir is the user's settings directory; empty means
 	// $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
 	ConfigDir string
+	// Mode overrides the settings' permissions.defaultMode; empty keeps
+	// it (default when no file sets one).
+	Mode Mode
+	// Rules are added to the settings files' rules.
+	Rules []Rule
+	// AddDirs are more working directories; relative ones are relative to
+	// the working directory.
+	AddDirs []string
+	// Tools are the session's tools (see Engine.UseTools).
+	Tools []runtime.Tool
+	// Asker answers asks; nil denies them (see SetAsker).
+	Asker Asker
+	// Advice words the how-to-allow sentences of messages.
+	Advice Advice
+}
+
+// Advice words the sentences that tell the user how to allow what was
+// asked about or denied. The zero value names the settings files; a front
+// end with flags names its flags (agentcore's CLI: --allowedTools,
+// --add-dir).
+type Advice struct {
+	// AllowRule says how to add an allow rule, e.g. "pass --allowedTools
+	// 'Bash(npm test:*)' or add it to permissions.allow in
+	// .agentcore/settings.json". nil gives the settings-file sentence.
+	AllowRule func(rule string) string
+	// AddDir says how to add a working directory. nil gives the
+	// settings-file sentence.
+	AddDir func(dir string) string
+}
+
+func (a Advice) allowRule(rule string) string {
+	if a.AllowRule != nil {
+		return a.AllowRule(rule)
+	}
+	return fmt.Sprintf("add '%s' to permissions.allow in .agentcore/settings.json", rule)
+}
+
+func (a Advice) addDir(dir string) string {
+	if a.AddDir != nil {
+		return a.AddDir(dir)
+	}
+	return fmt.Sprintf("add %s to permissions.additionalDirectories in .agentcore/settings.json", dir)
 }
 
 // Config builds an Engine without reading any file (see Load for that).
@@ -58,6 +94,8 @@ type Config struct {
 	// them a rule governs only the tool it names: Read(./secrets/**)
 	// would not stop Grep.
 	Tools []runtime.Tool
+	// Advice words the how-to-allow sentences of messages.
+	Advice Advice
 }
 
 // Engine is the permission pipeline of one session. It is safe for
@@ -76,6 +114,7 @@ type Engine struct {
 	// families maps a tool name or alias to the permission family its
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
+	advice   Advice
 }
 
 // NewEngine builds an engine from explicit values.
@@ -133,22 +172,24 @@ func NewEngine(cfg Config) (*Engine, error) {
 		settings: cfg.Settings,
 		files:    cfg.Files,
 		asker:    cfg.Asker,
+		advice:   cfg.Advice,
 	}
 	e.UseTools(cfg.Tools)
 	return e, nil
 }
 
-// Load builds the session's engine from the settings files and flags.
+// Load builds the session's engine from the settings files and src.
 //
-// Settings files, later overriding earlier: the user's
-// (~/.agentcore/settings.json), the project's (.agentcore/settings.json
-// in the project root, the nearest directory above cwd holding
-// .agentcore) and the local one (.agentcore/settings.local.json). Rule
-// lists from every file and from the flags accumulate — a deny anywhere
-// wins because deny rules are checked first; defaultMode comes from the
-// last file that sets it and --permission-mode overrides it. The engine
-// denies every ask until SetAsker gives it a prompt.
-func Load(cwd, home string, flags Flags) (*Engine, error) {
+// Settings files (with src.SettingsFiles), later overriding earlier: the
+// user's (~/.agentcore/settings.json), the project's
+// (.agentcore/settings.json in the project root, the nearest directory
+// above cwd holding .agentcore) and the local one
+// (.agentcore/settings.local.json). Rule lists from every file and from
+// src accumulate — a deny anywhere wins because deny rules are checked
+// first; defaultMode comes from the last file that sets it and src.Mode
+// overrides it. Without src.Asker the engine denies every ask until
+// SetAsker gives it a prompt.
+func Load(cwd, home string, src Sources) (*Engine, error) {
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -157,7 +198,7 @@ func Load(cwd, home string, flags Flags) (*Engine, error) {
 		cwd = wd
 	}
 	cwd, _ = filepath.Abs(cwd)
-	configDir := flags.ConfigDir
+	configDir := src.ConfigDir
 	if configDir == "" {
 		configDir = os.Getenv("AGENTCORE_CONFIG_DIR")
 	}
@@ -165,7 +206,10 @@ func Load(cwd, home string, flags Flags) (*Engine, error) {
 		configDir = filepath.Join(home, ".agentcore")
 	}
 	root := ProjectRoot(cwd, home)
-	files := SettingsPaths(configDir, root)
+	var files []SettingsFile
+	if src.SettingsFiles {
+		files = SettingsPaths(configDir, root)
+	}
 	var rules []Rule
 	var addDirs []string
 	var errs []string
@@ -199,34 +243,20 @@ func Load(cwd, home string, flags Flags) (*Engine, error) {
 			addDirs = append(addDirs, d)
 		}
 	}
-	for _, list := range []struct {
-		values []string
-		b      runtime.Behavior
-		name   string
-	}{{flags.AllowedTools, runtime.Allow, "--allowedTools"}, {flags.DisallowedTools, runtime.Deny, "--disallowedTools"}, {flags.AskTools, runtime.Ask, "ask rules"}} {
-		var split []string
-		for _, v := range list.values {
-			split = append(split, SplitRuleList(v)...)
-		}
-		rs, err := ParseRules(split, list.b, SourceFlag, list.name)
-		if err != nil {
-			errs = append(errs, err.Error())
-		}
-		rules = append(rules, rs...)
-	}
+	rules = append(rules, src.Rules...)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("permission settings: %s", strings.Join(errs, "; "))
 	}
 	settings := merged(files)
-	modeName := flags.PermissionMode
-	if modeName == "" {
-		modeName = settings.Permissions.DefaultMode
+	mode := src.Mode
+	if mode == "" {
+		m, err := ParseMode(settings.Permissions.DefaultMode)
+		if err != nil {
+			return nil, fmt.Errorf("permission settings: permissions.defaultMode: %w", err)
+		}
+		mode = m
 	}
-	mode, err := ParseMode(modeName)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range flags.AddDirs {
+	for _, d := range src.AddDirs {
 		d = expandHome(d, home)
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(cwd, d)
@@ -236,6 +266,7 @@ func Load(cwd, home string, flags Flags) (*Engine, error) {
 	return NewEngine(Config{
 		Cwd: cwd, Root: root, Home: home, Mode: mode, Rules: rules,
 		AddDirs: addDirs, Settings: settings, Files: files,
+		Tools: src.Tools, Asker: src.Asker, Advice: src.Advice,
 	})
 }
 
@@ -523,8 +554,8 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 			case c.resolved != c.lexical:
 				where = fmt.Sprintf("%s (really %s)", c.lexical, c.resolved)
 			}
-			return ask(fmt.Sprintf("%s wants to %s %s, outside the working directories %s. Add the directory with --add-dir to allow it.",
-				c.tool.Name(), readOrWrite(c.target.Writes), where, strings.Join(c.dirs, ", "))), true, true
+			return ask(fmt.Sprintf("%s wants to %s %s, outside the working directories %s. To allow it, %s.",
+				c.tool.Name(), readOrWrite(c.target.Writes), where, strings.Join(c.dirs, ", "), e.advice.addDir(filepath.Dir(c.resolved)))), true, true
 		}
 	case runtime.TargetCommand:
 		if len(c.shell.protected) > 0 {

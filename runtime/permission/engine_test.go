@@ -172,7 +172,7 @@ var _ = Describe("Engine", func() {
 			d := e.CanUseTool(ctx, bashTool(), "make", tc)
 			Expect(d.Behavior).To(Equal(runtime.Deny))
 			Expect(d.Message).To(ContainSubstring("dontAsk"))
-			Expect(d.Message).To(ContainSubstring("--allowedTools 'Bash(make)'"))
+			Expect(d.Message).To(ContainSubstring("To allow it, add 'Bash(make)' to permissions.allow in .agentcore/settings.json."))
 		})
 		It("rejects an unknown mode", func() {
 			_, err := permission.ParseMode("yolo")
@@ -398,9 +398,21 @@ var _ = Describe("Engine", func() {
 			d := e.CanUseTool(ctx, bashTool(), "git push origin main", tc)
 			Expect(d.Behavior).To(Equal(runtime.Deny))
 			Expect(d.Message).To(ContainSubstring("non-interactive"))
-			Expect(d.Message).To(ContainSubstring("--allowedTools 'Bash(git push origin main)'"))
+			Expect(d.Message).To(ContainSubstring("add 'Bash(git push origin main)' to permissions.allow"))
 			d = e.CanUseTool(ctx, editTool(), filepath.Join(outside, "secret.txt"), tc)
 			Expect(d.Message).To(ContainSubstring("Edit(/" + outside + "/**)"))
+		})
+		It("words its advice as the front end says", func() {
+			e, err := permission.NewEngine(permission.Config{Cwd: work, Home: home, Tools: sessionTools(), Asker: permission.NonInteractive{},
+				Advice: permission.Advice{
+					AllowRule: func(rule string) string { return "pass --allowedTools '" + rule + "'" },
+					AddDir:    func(dir string) string { return "pass --add-dir " + dir },
+				}})
+			Expect(err).NotTo(HaveOccurred())
+			d := e.CanUseTool(ctx, bashTool(), "make", tc)
+			Expect(d.Message).To(HaveSuffix("To allow it, pass --allowedTools 'Bash(make)'."))
+			d = e.Check(ctx, readTool(), filepath.Join(outside, "secret.txt"), tc)
+			Expect(d.Message).To(ContainSubstring("To allow it, pass --add-dir " + outside + "."))
 		})
 		It("never returns ask or passthrough", func() {
 			e := newEngine("", nil, nil, []string{"Read"})

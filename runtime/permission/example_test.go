@@ -10,7 +10,7 @@ import (
 )
 
 // The CLI loads the engine once per session from the settings files and
-// the flags, gives it a prompt when stdin is a terminal, and hands
+// the rules of its flags, gives it a prompt when stdin is a terminal, and hands
 // CanUseTool to the orchestrator.
 func ExampleLoad() {
 	project, _ := os.MkdirTemp("", "example")
@@ -18,10 +18,14 @@ func ExampleLoad() {
 	home, _ := os.MkdirTemp("", "home")
 	defer os.RemoveAll(home)
 
-	engine, err := permission.Load(project, home, permission.Flags{
-		AllowedTools:    []string{"Bash(git status:*) Bash(go test:*)"},
-		DisallowedTools: []string{"Bash(rm:*)"},
-		PermissionMode:  "default",
+	// The CLI's --allowedTools "Bash(git status:*) Bash(go test:*)" and
+	// --disallowedTools "Bash(rm:*)", parsed into rules.
+	allow, _ := permission.ParseRules(permission.SplitRuleList("Bash(git status:*) Bash(go test:*)"), runtime.Allow, permission.SourceFlag, "--allowedTools")
+	deny, _ := permission.ParseRules([]string{"Bash(rm:*)"}, runtime.Deny, permission.SourceFlag, "--disallowedTools")
+	engine, err := permission.Load(project, home, permission.Sources{
+		SettingsFiles: true,
+		Rules:         append(allow, deny...),
+		Mode:          permission.ModeDefault,
 	})
 	if err != nil {
 		fmt.Println(err)

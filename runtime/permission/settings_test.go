@@ -32,7 +32,7 @@ var _ = Describe("Load", func() {
 	})
 
 	It("works with no settings files at all", func() {
-		e, err := permission.Load(project, home, permission.Flags{})
+		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.Mode()).To(Equal(permission.ModeDefault))
 		Expect(e.Rules()).To(BeEmpty())
@@ -48,7 +48,7 @@ var _ = Describe("Load", func() {
 			"toolSearch": "auto:5", "unrelated": {"x": 1}}`)
 		write(filepath.Join(project, ".agentcore", "settings.local.json"), `{
 			"permissions": {"ask": ["Bash(git commit:*)"]}}`)
-		e, err := permission.Load(project, home, permission.Flags{})
+		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.Mode()).To(Equal(permission.ModeAcceptEdits))
 		Expect(e.Settings().ToolSearch).To(Equal("auto:5"))
@@ -63,17 +63,21 @@ var _ = Describe("Load", func() {
 	It("lets a user deny win over a project allow", func() {
 		write(filepath.Join(configDir, "settings.json"), `{"permissions": {"deny": ["Bash(curl:*)"]}}`)
 		write(filepath.Join(project, ".agentcore", "settings.local.json"), `{"permissions": {"allow": ["Bash"]}}`)
-		e, err := permission.Load(project, home, permission.Flags{})
+		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.Check(context.Background(), bashTool(), "curl x", tc).Behavior).To(Equal(runtime.Deny))
 	})
 
-	It("lets flags add rules and override the mode", func() {
+	It("lets the caller add rules and override the mode", func() {
 		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"defaultMode": "plan", "allow": ["Read"]}}`)
-		e, err := permission.Load(project, home, permission.Flags{
-			AllowedTools:    []string{"Bash(git log:*) Bash(git diff:*)", "Edit"},
-			DisallowedTools: []string{"Bash(git diff --stat)"},
-			PermissionMode:  "dontAsk",
+		allow, err := permission.ParseRules(append(permission.SplitRuleList("Bash(git log:*) Bash(git diff:*)"), "Edit"), runtime.Allow, permission.SourceFlag, "--allowedTools")
+		Expect(err).NotTo(HaveOccurred())
+		deny, err := permission.ParseRules([]string{"Bash(git diff --stat)"}, runtime.Deny, permission.SourceFlag, "--disallowedTools")
+		Expect(err).NotTo(HaveOccurred())
+		e, err := permission.Load(project, home, permission.Sources{
+			SettingsFiles: true,
+			Rules:         append(allow, deny...),
+			Mode:          permission.ModeDontAsk,
 		})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.Mode()).To(Equal(permission.ModeDontAsk))
@@ -87,7 +91,7 @@ var _ = Describe("Load", func() {
 		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"deny": ["Bash"]}}`)
 		sub := filepath.Join(project, "a", "b")
 		Expect(os.MkdirAll(sub, 0o755)).To(Succeed())
-		e, err := permission.Load(sub, home, permission.Flags{})
+		e, err := permission.Load(sub, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.DeniesTool(bashTool())).To(BeTrue())
 	})
@@ -96,7 +100,7 @@ var _ = Describe("Load", func() {
 		extra := GinkgoT().TempDir()
 		Expect(os.WriteFile(filepath.Join(extra, "f"), nil, 0o644)).To(Succeed())
 		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"additionalDirectories": ["`+extra+`"]}}`)
-		e, err := permission.Load(project, home, permission.Flags{})
+		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.Check(context.Background(), readTool(), filepath.Join(extra, "f"), tc).Behavior).To(Equal(runtime.Allow))
 	})
@@ -105,7 +109,7 @@ var _ = Describe("Load", func() {
 		extra := GinkgoT().TempDir()
 		other := GinkgoT().TempDir()
 		write(filepath.Join(other, "settings.json"), `{"permissions": {"deny": ["Read"]}}`)
-		e, err := permission.Load(project, home, permission.Flags{AddDirs: []string{extra}, ConfigDir: other})
+		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true, AddDirs: []string{extra}, ConfigDir: other})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.DeniesTool(readTool())).To(BeTrue())
 		Expect(e.WorkingDirs(tc)).To(ContainElement(mustEval(extra)))
@@ -115,7 +119,7 @@ var _ = Describe("Load", func() {
 		other := GinkgoT().TempDir()
 		write(filepath.Join(other, "settings.json"), `{"permissions": {"deny": ["Edit"]}}`)
 		GinkgoT().Setenv("AGENTCORE_CONFIG_DIR", other)
-		e, err := permission.Load(project, home, permission.Flags{})
+		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.DeniesTool(editTool())).To(BeTrue())
 	})
@@ -123,23 +127,24 @@ var _ = Describe("Load", func() {
 	It("names the file with invalid JSON", func() {
 		path := filepath.Join(project, ".agentcore", "settings.json")
 		write(path, `{"permissions": [}`)
-		_, err := permission.Load(project, home, permission.Flags{})
+		_, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).To(MatchError(ContainSubstring(path)))
 		Expect(err).To(MatchError(ContainSubstring("not valid JSON")))
 	})
 
 	It("names every bad rule", func() {
 		write(filepath.Join(configDir, "settings.json"), `{"permissions": {"allow": ["Bash(x", "Read"]}}`)
-		_, err := permission.Load(project, home, permission.Flags{DisallowedTools: []string{"Ed it)"}})
+		_, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).To(MatchError(ContainSubstring(`"Bash(x"`)))
+		_, err = permission.ParseRules([]string{"Ed it)"}, runtime.Deny, permission.SourceFlag, "--disallowedTools")
 		Expect(err).To(MatchError(ContainSubstring("--disallowedTools")))
 	})
 
-	It("rejects an unknown mode from settings or flags", func() {
+	It("rejects an unknown mode from settings unless the caller sets one", func() {
 		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"defaultMode": "fast"}}`)
-		_, err := permission.Load(project, home, permission.Flags{})
+		_, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).To(MatchError(ContainSubstring(`unknown permission mode "fast"`)))
-		_, err = permission.Load(project, home, permission.Flags{PermissionMode: "acceptEdits"})
+		_, err = permission.Load(project, home, permission.Sources{SettingsFiles: true, Mode: permission.ModeAcceptEdits})
 		Expect(err).NotTo(HaveOccurred())
 	})
 
@@ -147,7 +152,7 @@ var _ = Describe("Load", func() {
 		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"deny": ["Read(/private/**)"]}}`)
 		sub := filepath.Join(project, "sub")
 		Expect(os.MkdirAll(sub, 0o755)).To(Succeed())
-		e, err := permission.Load(sub, home, permission.Flags{})
+		e, err := permission.Load(sub, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		subTC := runtime.NewToolContext(sub)
 		subTC.WorkingDirs = []string{project}

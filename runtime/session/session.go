@@ -1,0 +1,393 @@
+// Package session assembles agentcore's engine for one conversation: the
+// permission engine, the MCP servers, the tool pool, the tool context and
+// the agent loop, from typed options. It is the front door of the runtime
+// as a library: cmd/agentcore is flag parsing into Options plus output, and
+// another program embeds the same engine with its own tools and front end.
+//
+//	s, err := session.Open(ctx, session.Options{
+//		Tools:    append(generated.AllBaseTools(), myTools...),
+//		Provider: anthropic.New("claude-sonnet-4-5"),
+//	})
+//	if err != nil { … }
+//	defer s.Close()
+//	for ev := range s.Run(ctx, "fix the failing test") {
+//		… // text, tool starts, progress, results, the outcome
+//	}
+//
+// The runtime imports no concrete tool: the caller passes the tools (the
+// generated registry and/or its own, hand-written with runtime.Define) and
+// the names that differ between tools' roles (simple mode, the search tool).
+// Close stops the MCP servers and everything the tools started in the
+// session (background shells), and leaks nothing.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/mcp"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/pool"
+	"github.com/agentcore/agentcore/runtime/provider"
+)
+
+// Options are everything a session is made of. The zero value of each
+// field is a sensible default; Tools and, to run prompts, Provider are
+// what a caller usually sets.
+type Options struct {
+	// Dir is the working directory; empty means the process's.
+	Dir string
+	// Home is the user's home directory (the user settings, "~" in rules
+	// and paths); empty means os.UserHomeDir.
+	Home string
+	// Tools are the built-in tools: generated.AllBaseTools() and/or the
+	// caller's own. MCP tools join them from the configured servers.
+	Tools []runtime.Tool
+	// Permissions are the sources of the permission engine. Its Tools are
+	// set to Tools.
+	Permissions permission.Sources
+	// MCP are the MCP servers to use as tools (mcp.ResolveConfig reads
+	// .mcp.json and more); MCPOptions tune their manager (its Dir defaults
+	// to the working directory).
+	MCP        mcp.Config
+	MCPOptions mcp.Options
+	// MCPWait is how long Open waits for every MCP server's first
+	// connection; zero returns at once (servers that connect later join
+	// the pool between turns).
+	MCPWait time.Duration
+	// Pool steers the tool pool. SearchTool and SimpleTools name tools of
+	// Tools (Claude Code's: "ToolSearch"; "Bash", "Edit", "Read"); Defer is
+	// the deferral mode (the zero value defers always). DenyTool is set to
+	// the permission engine's.
+	Pool pool.Options
+	// Provider is the model the agent loop talks to; Run needs it. It is
+	// also registered as a ToolContext service for tools that talk to
+	// the model themselves.
+	Provider provider.Provider
+	// System is the system prompt. The names of deferred tools are
+	// appended to it.
+	System string
+	// MaxTurns caps the model requests of one Run; 0 means no cap.
+	MaxTurns int
+	// MaxTokens caps each response; 0 lets the provider choose.
+	MaxTokens int
+	// MaxConcurrency caps parallel tool calls; 0 reads
+	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY, default 10.
+	MaxConcurrency int
+	// CallTimeout bounds each call Exec runs; AbandonAfter is how long a
+	// timed-out call that ignores its context is waited for. Zero: none,
+	// the executor's default.
+	CallTimeout, AbandonAfter time.Duration
+}
+
+// Session is one conversation's engine. Its methods are safe to call from
+// several goroutines, but Run runs one prompt at a time.
+type Session struct {
+	opts    Options
+	engine  *permission.Engine
+	mcp     *mcp.Manager
+	tc      *runtime.ToolContext
+	runMu   sync.Mutex // one Run at a time
+	agentMu sync.Mutex // guards agent
+	agent   *agent.Agent
+	sink    sink
+	closeMu sync.Mutex
+	closed  bool
+
+	mu       sync.Mutex
+	pool     *pool.Pool
+	mcpTools []runtime.Tool
+}
+
+// Open builds a session: it checks the working directory, loads the
+// permission engine, starts the MCP servers (waiting up to MCPWait) and
+// assembles the pool. The caller must Close it.
+func Open(ctx context.Context, o Options) (*Session, error) {
+	dir, err := workingDir(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	o.Dir = dir
+	if o.Home == "" {
+		o.Home, _ = os.UserHomeDir()
+	}
+	src := o.Permissions
+	src.Tools = o.Tools
+	engine, err := permission.Load(dir, o.Home, src)
+	if err != nil {
+		return nil, err
+	}
+	mopts := o.MCPOptions
+	if mopts.Dir == "" {
+		mopts.Dir = dir
+	}
+	s := &Session{opts: o, engine: engine, mcp: mcp.NewManager(o.MCP, mopts), tc: runtime.NewToolContext(dir)}
+	s.tc.WorkingDirs = engine.WorkingDirs(s.tc)
+	if o.Provider != nil {
+		runtime.WithService[provider.Provider](s.tc, o.Provider)
+	}
+	if o.MCPWait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, o.MCPWait)
+		_ = s.mcp.Wait(wctx) // servers that failed say so in MCP().Servers()
+		cancel()
+	}
+	s.opts.Pool.DenyTool = engine.DeniesTool
+	s.opts.Pool.Pending = s.mcp
+	s.assemble(s.mcp.Tools())
+	return s, nil
+}
+
+func workingDir(dir string) (string, error) {
+	var err error
+	if dir == "" {
+		dir, err = os.Getwd()
+	} else {
+		dir, err = filepath.Abs(dir)
+	}
+	if err != nil {
+		return "", fmt.Errorf("session: no working directory: %w", err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("session: working directory %s is not a directory", dir)
+	}
+	return dir, nil
+}
+
+// assemble builds the pool from the built-ins and mcpTools and gives it
+// to the search tool. Callers hold s.mu or own s alone.
+func (s *Session) assemble(mcpTools []runtime.Tool) {
+	s.mcpTools = mcpTools
+	s.pool = pool.Assemble(s.opts.Tools, mcpTools, s.opts.Pool)
+	pool.Provide(s.tc, s.pool)
+}
+
+// Pool returns the current tool pool, reassembled first when the MCP
+// servers' tools changed (a slow server finished connecting, one listed
+// new tools). Call it between turns: a running call may see either pool.
+func (s *Session) Pool() *pool.Pool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now := s.mcp.Tools(); !sameNames(now, s.mcpTools) {
+		s.assemble(now)
+	}
+	return s.pool
+}
+
+func sameNames(a, b []runtime.Tool) bool {
+	return slices.EqualFunc(a, b, func(x, y runtime.Tool) bool { return x.Name() == y.Name() })
+}
+
+// Turn gives the agent loop a turn's tools (agent.Tools): every pool
+// tool is callable, the definitions sent are those not deferred plus the
+// ones the search tool loaded.
+func (s *Session) Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool) {
+	return s.Pool().Turn(tc)
+}
+
+// Tools returns every tool of the pool, in pool order, deferred or not.
+func (s *Session) Tools() []runtime.Tool { return s.Pool().Tools() }
+
+// Definitions returns the tools whose definitions go to the model now,
+// in the order sent; provider.ToolsOf makes them API tool definitions.
+func (s *Session) Definitions() []runtime.Tool {
+	return s.Pool().Sent(pool.LoadedIn(s.tc))
+}
+
+// System returns the system prompt the next request carries: Options'
+// System and the names of the deferred tools.
+func (s *Session) System() string {
+	system := s.opts.System
+	if deferred := s.Pool().DeferredPrompt(); deferred != "" {
+		if system != "" {
+			system += "\n\n"
+		}
+		system += deferred
+	}
+	return system
+}
+
+// Engine returns the permission engine (to set an Asker, change the
+// mode, read the rules).
+func (s *Session) Engine() *permission.Engine { return s.engine }
+
+// MCP returns the MCP server manager (server states, resources).
+func (s *Session) MCP() *mcp.Manager { return s.mcp }
+
+// ToolContext returns the context tools run in: the working directory as
+// the conversation changed it, the file-state cache, the services.
+func (s *Session) ToolContext() *runtime.ToolContext { return s.tc }
+
+// ErrNoProvider is Run's error when Options.Provider is nil.
+var ErrNoProvider = errors.New("session: no model provider; set Options.Provider to run prompts")
+
+// Run sends prompt (empty: continue the conversation as it stands) and
+// runs the agent loop until the model ends its turn, MaxTurns is reached,
+// the user interrupts (Interrupt) or ctx is cancelled. It yields every
+// event as it happens, in order, one at a time: the loop waits while the
+// caller handles an event, so what the caller prints before a permission
+// prompt is everything that happened before it. The last event is
+// agent.EventDone, carrying the Outcome. Breaking out of the loop cancels
+// the run. Another Run waits for this one to end.
+func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] {
+	return func(yield func(agent.Event) bool) {
+		if s.opts.Provider == nil {
+			yield(agent.Event{Kind: agent.EventDone, At: time.Now(), Outcome: &agent.Outcome{Stop: agent.StopError, Err: ErrNoProvider}})
+			return
+		}
+		s.runMu.Lock()
+		defer s.runMu.Unlock()
+		s.agentMu.Lock()
+		if s.agent == nil {
+			s.agent = agent.New(agent.Config{
+				Provider:       s.opts.Provider,
+				Tools:          s,
+				CanUseTool:     s.engine.CanUseTool,
+				MaxConcurrency: s.opts.MaxConcurrency,
+				System:         s.System(),
+				MaxTurns:       s.opts.MaxTurns,
+				MaxTokens:      s.opts.MaxTokens,
+				Observer:       s.sink.observe,
+			}, s.tc)
+		}
+		ag := s.agent
+		s.agentMu.Unlock()
+		runCtx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		events := s.sink.open()
+		go func() {
+			defer s.sink.close()
+			ag.Run(runCtx, prompt)
+		}()
+		// However the caller leaves (break, panic), the run is cancelled
+		// and its remaining events are let through, so the loop ends.
+		var cur *sinkItem
+		finished := false
+		defer func() {
+			if finished {
+				return
+			}
+			cancel()
+			if cur != nil {
+				close(cur.ack)
+			}
+			for it := range events {
+				close(it.ack)
+			}
+		}()
+		for it := range events {
+			cur = &it
+			ok := yield(it.ev)
+			cur = nil
+			close(it.ack)
+			if !ok {
+				return
+			}
+		}
+		finished = true
+	}
+}
+
+// Interrupt interrupts the running turn: the model stream stops, calls
+// whose interrupt behaviour is cancel stop, the others finish, and Run
+// ends with agent.StopInterrupted once every call has its result. Without
+// a running turn it does nothing. Safe from any goroutine (a signal
+// handler).
+func (s *Session) Interrupt() {
+	s.agentMu.Lock()
+	a := s.agent
+	s.agentMu.Unlock()
+	if a != nil {
+		a.Interrupt()
+	}
+}
+
+// Messages returns the conversation so far. Call it between runs.
+func (s *Session) Messages() []provider.Message {
+	s.agentMu.Lock()
+	defer s.agentMu.Unlock()
+	if s.agent == nil {
+		return nil
+	}
+	return s.agent.Messages()
+}
+
+// Exec runs tool calls directly, as the model would make them, through
+// the same pipeline (decode, validate, permissions, scheduling: safe
+// calls in parallel, results in the calls' order) and yields one event
+// per call and per progress report. Calls use the session's pool, deferred
+// tools included, and its ToolContext, whose changes they make.
+func (s *Session) Exec(ctx context.Context, calls []orchestrate.ToolUse) iter.Seq[orchestrate.Event] {
+	ex := &orchestrate.Executor{
+		Tools:          s.Tools(),
+		CanUseTool:     s.engine.CanUseTool,
+		MaxConcurrency: s.opts.MaxConcurrency,
+		CallTimeout:    s.opts.CallTimeout,
+		AbandonAfter:   s.opts.AbandonAfter,
+	}
+	return ex.RunTools(ctx, calls, s.tc)
+}
+
+// Close stops the MCP servers and ends the ToolContext's session state
+// (background shells are killed). It is safe to call more than once.
+func (s *Session) Close() error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	err := s.mcp.Close()
+	s.tc.Close()
+	return err
+}
+
+// sink hands the agent loop's events to the goroutine ranging over Run,
+// one at a time: observe waits until the event was handled. Run always
+// drains the channel until the loop closes it, so observe never waits
+// for nobody.
+type sink struct {
+	mu sync.Mutex // serialises observe: one event in flight
+	ch chan sinkItem
+}
+
+type sinkItem struct {
+	ev  agent.Event
+	ack chan struct{}
+}
+
+func (k *sink) open() <-chan sinkItem {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.ch = make(chan sinkItem)
+	return k.ch
+}
+
+func (k *sink) close() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	close(k.ch)
+	k.ch = nil
+}
+
+// observe is the agent's Observer: it is called from the loop and from
+// running tools, so it serialises them.
+func (k *sink) observe(ev agent.Event) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.ch == nil {
+		return
+	}
+	it := sinkItem{ev: ev, ack: make(chan struct{})}
+	k.ch <- it
+	<-it.ack
+}
