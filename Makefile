@@ -13,7 +13,7 @@ tags_ant      := ant
 # fails a package whose _test.go files never call RunSpecs.
 GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
-.PHONY: all generate check-generated build test test-% bench run vet clean
+.PHONY: all generate check-generated embed build test test-% bench run vet clean
 
 all: build
 
@@ -21,6 +21,14 @@ all: build
 generate:
 	$(GO) run ./cmd/toolgen -dir tooldefs -out generated -markerdoc tooldefs/doc.go
 	$(GO) run ./cmd/toolgen -dir examples/fileinfo -out examples/fileinfo/generated
+	cd examples/embed && $(GO) generate ./...
+
+## embed: the examples/embed module (another module using toolgen through
+## its tool directive and the runtime through runtime/session): its
+## generated code in sync, then built and run
+embed:
+	cd examples/embed && $(GO) tool toolgen -dir tools -out gen -check
+	cd examples/embed && $(GO) build ./... && $(GO) run .
 
 ## check-generated: fail when generated/ or the marker table of tooldefs/doc.go differs from a fresh run of toolgen
 check-generated:

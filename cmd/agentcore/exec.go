@@ -118,8 +118,8 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	}
 	defer s.Close()
 	// A script cannot answer a prompt: "ask" becomes a denied result.
-	s.Engine.SetAsker(permission.NonInteractive{})
-	ex := &orchestrate.Executor{Tools: s.Pool.Tools(), CanUseTool: s.Engine.CanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
+	s.Engine().SetAsker(permission.NonInteractive{})
+	ex := &orchestrate.Executor{Tools: s.Tools(), CanUseTool: s.Engine().CanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
 	if deps.tools != nil {
 		ex.Tools = deps.tools
 	}
@@ -129,7 +129,7 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	if o.plan {
 		return printPlan(out, ex.Plan(calls), calls, o.json)
 	}
-	return execute(ctx, out, ex, calls, s.Context, o)
+	return execute(ctx, out, ex, calls, s.ToolContext(), o)
 }
 
 // parseToolUses reads a JSON array of {id,name,input} objects or of

@@ -158,7 +158,7 @@ Example .mcp.json entry for a client:
     "args": ["mcp", "serve", "--permission-mode", "acceptEdits"]}}}`
 
 func newMCPServeCmd() *cobra.Command {
-	var perm permission.Flags
+	var perm permissionFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve this build's tools over MCP on stdin/stdout",
@@ -168,16 +168,12 @@ func newMCPServeCmd() *cobra.Command {
 			return serveMCP(cmd.Context(), perm, &sdk.StdioTransport{})
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&perm.PermissionMode, "permission-mode", "", "default, acceptEdits, plan, bypassPermissions or dontAsk (default: settings, else default)")
-	fl.StringArrayVar(&perm.AllowedTools, "allowedTools", nil, `allow rules, e.g. "Bash(git log:*) Read" (repeatable)`)
-	fl.StringArrayVar(&perm.DisallowedTools, "disallowedTools", nil, `deny rules, e.g. "Bash(rm:*)" (repeatable)`)
-	fl.StringArrayVar(&perm.AddDirs, "add-dir", nil, "another directory tools may work in (repeatable)")
+	perm.register(cmd.Flags())
 	return cmd
 }
 
 // serveMCP runs the MCP server until the client disconnects.
-func serveMCP(ctx context.Context, perm permission.Flags, transport sdk.Transport) error {
+func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -185,13 +181,19 @@ func serveMCP(ctx context.Context, perm permission.Flags, transport sdk.Transpor
 	if err != nil {
 		return fmt.Errorf("no working directory: %w", err)
 	}
+	src, err := perm.sources()
+	if err != nil {
+		return err
+	}
+	base := generated.AllBaseTools()
+	src.Tools = base
 	home, _ := os.UserHomeDir()
-	engine, err := permission.Load(cwd, home, perm)
+	engine, err := permission.Load(cwd, home, src)
 	if err != nil {
 		return err
 	}
 	var tools []runtime.Tool
-	for _, t := range generated.AllBaseTools() {
+	for _, t := range base {
 		if !engine.DeniesTool(t) && t.IsEnabled() {
 			tools = append(tools, t)
 		}

@@ -23,11 +23,11 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/permission"
-	toolpool "github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
+	"github.com/agentcore/agentcore/runtime/session"
 )
 
 // runFlags are the flags of agentcore run.
@@ -158,15 +158,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	model := prov // before --record wraps it: tools' own requests are not the session's
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
-	// MCP servers connect in the background; the pool holds the tools of
-	// those connected by now (ToolSearch names the ones still connecting).
-	sess, err := f.session.openSession(ctx, openOptions{})
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	engine, tc := sess.Engine, sess.Context
-	cwd := tc.Cwd
 
 	var recorder *replay.Recorder
 	if f.record != "" {
@@ -178,6 +169,28 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		recorder = replay.NewRecorder(prov, out, strings.TrimSuffix(filepath.Base(f.record), filepath.Ext(f.record)))
 		prov = recorder
 	}
+
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("no working directory: %w", err)
+	}
+	system := f.systemPrompt
+	if system == "" {
+		system = defaultSystemPrompt(cwd)
+	}
+	// MCP servers connect in the background; the pool holds the tools of
+	// those connected by now (ToolSearch names the ones still connecting),
+	// and servers that finish connecting later join it between turns.
+	// The session registers the model as a service for tools that talk
+	// to it themselves (a sub-agent).
+	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
+		o.Provider, o.System, o.MaxTurns = prov, system, f.maxTurns
+	}})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	engine, tc := sess.Engine(), sess.ToolContext()
 
 	stdout := cmd.OutOrStdout()
 	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
@@ -202,11 +215,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		interactive = true
 	}
 
-	// The session's pool: blanket deny rules applied, deferred tools
-	// withheld until ToolSearch (which finds them in the catalog) loads
-	// them; the definitions sent are recomputed every turn.
-	// Tools that talk to the model themselves (a sub-agent) find it here.
-	runtime.WithService[provider.Provider](tc, prov)
 	if sc == nil {
 		// A real model applies WebFetch's prompt to the page; a replay
 		// scenario scripts only the conversation, so WebFetch returns the
@@ -218,7 +226,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	opts := render.Options{Format: format, Session: session, Init: render.Init{
 		Model: prov.Name(), Cwd: cwd, PermissionMode: string(engine.Mode()),
 	}}
-	for _, t := range sess.Pool.Sent(toolpool.LoadedIn(tc)) {
+	for _, t := range sess.Definitions() {
 		opts.Init.Tools = append(opts.Init.Tools, t.Name())
 	}
 	if format == render.Text {
@@ -230,24 +238,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if stdinTTY {
 		engine.SetAsker(&pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr)})
 	}
-
-	system := f.systemPrompt
-	if system == "" {
-		system = defaultSystemPrompt(cwd)
-	}
-	if deferred := sess.Pool.DeferredPrompt(); deferred != "" {
-		system += "\n\n" + deferred
-	}
-	ag := agent.New(agent.Config{
-		Provider: prov,
-		// Servers that finish connecting after start-up join the pool
-		// between turns.
-		Tools:      sess,
-		CanUseTool: engine.CanUseTool,
-		System:     system,
-		MaxTurns:   f.maxTurns,
-		Observer:   r.Observe,
-	}, tc)
 
 	// Ctrl+C: the first interrupts the turn, a second one exits.
 	sigs := make(chan os.Signal, 2)
@@ -273,7 +263,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 				os.Exit(130)
 			}
 			if n == 1 {
-				ag.Interrupt()
+				sess.Interrupt()
 				// Not inline: a permission prompt may hold the terminal.
 				go r.Notice("⏹ Interrupting: cancellable calls stop, the others finish. Ctrl+C again to exit.")
 				continue
@@ -300,7 +290,13 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		if echo {
 			r.Prompt(p)
 		}
-		out := ag.Run(ctx, p)
+		var out *agent.Outcome
+		for ev := range sess.Run(ctx, p) {
+			r.Observe(ev)
+			if ev.Kind == agent.EventDone {
+				out = ev.Outcome
+			}
+		}
 		if ctx.Err() != nil { // a second Ctrl+C
 			r.Close()
 			os.Exit(130)
@@ -322,7 +318,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		return outcomeErr(out, f.maxTurns)
 	}
 
-	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sess.Pool.Tools())))
+	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sess.Tools())))
 	for {
 		fmt.Fprint(os.Stderr, "> ")
 		line, err := in.ReadString('\n')

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/runtime/pool"
 )
 
 func newSchemaCmd() *cobra.Command {
@@ -32,9 +31,9 @@ result with read-only and destructive annotations).`,
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
 			if stats {
-				return enc.Encode(s.Pool.Stats())
+				return enc.Encode(s.Pool().Stats())
 			}
-			doc, err := schemaDocument(format, s.Pool.Sent(pool.LoadedIn(s.Context)))
+			doc, err := schemaDocument(format, s.Definitions())
 			if err != nil {
 				return err
 			}

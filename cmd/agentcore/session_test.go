@@ -38,10 +38,10 @@ var _ = Describe("session", func() {
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 
-		ex := &orchestrate.Executor{Tools: s.Pool.Tools(), CanUseTool: orchestrate.AllowAll}
+		ex := &orchestrate.Executor{Tools: s.Tools(), CanUseTool: orchestrate.AllowAll}
 		use := orchestrate.ToolUse{ID: "b", Name: "Bash", Input: json.RawMessage(`{"command":"sleep 300 & echo $! > pid; wait","run_in_background":true}`)}
 		var res runtime.Result
-		for ev := range ex.RunTools(context.Background(), []orchestrate.ToolUse{use}, s.Context) {
+		for ev := range ex.RunTools(context.Background(), []orchestrate.ToolUse{use}, s.ToolContext()) {
 			if ev.Kind == orchestrate.EventResult {
 				res = ev.Result
 			}
@@ -59,7 +59,7 @@ var _ = Describe("session", func() {
 		}).Should(Succeed())
 		Expect(running(pid)).To(BeTrue())
 
-		s.Close()
+		Expect(s.Close()).To(Succeed())
 		Eventually(func() bool { return running(pid) }).Should(BeFalse())
 	})
 })

@@ -84,10 +84,11 @@ tools are not sent to the model until ToolSearch loads them.`,
 				return err
 			}
 			defer s.Close()
-			tools := s.Pool.Tools()
+			p := s.Pool()
+			tools := p.Tools()
 			infos := make([]toolInfo, 0, len(tools))
 			for _, t := range tools {
-				infos = append(infos, describeTool(t, s.Pool.IsDeferred(t.Name())))
+				infos = append(infos, describeTool(t, p.IsDeferred(t.Name())))
 			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())

@@ -70,6 +70,10 @@ type Options struct {
 	// the deferral mode (the zero value defers always). DenyTool is set to
 	// the permission engine's.
 	Pool pool.Options
+	// DeferMode, when set, picks the deferral mode from the settings'
+	// toolSearch value once the settings are read, replacing Pool.Defer
+	// (the CLI: pool.ResolveDeferMode(os.Getenv, setting)).
+	DeferMode func(setting string) (pool.DeferMode, error)
 	// Provider is the model the agent loop talks to; Run needs it. It is
 	// also registered as a ToolContext service for tools that talk to
 	// the model themselves.
@@ -140,6 +144,14 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		wctx, cancel := context.WithTimeout(ctx, o.MCPWait)
 		_ = s.mcp.Wait(wctx) // servers that failed say so in MCP().Servers()
 		cancel()
+	}
+	if o.DeferMode != nil {
+		mode, err := o.DeferMode(engine.Settings().ToolSearch)
+		if err != nil {
+			s.mcp.Close()
+			return nil, err
+		}
+		s.opts.Pool.Defer = mode
 	}
 	s.opts.Pool.DenyTool = engine.DeniesTool
 	s.opts.Pool.Pending = s.mcp
