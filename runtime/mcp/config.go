@@ -254,4 +254,3 @@ func (c ServerConfig) expanded(lookup func(string) (string, bool)) (ServerConfig
 	}
 	return out, nil
 }
-
