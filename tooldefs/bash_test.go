@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -16,23 +15,10 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/tooltest"
 	"github.com/agentcore/agentcore/tooldefs"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
-
-// bashAlive reports whether pid is a live (non-zombie) process.
-func bashAlive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
-}
 
 var _ = Describe("Bash tools", func() {
 	var (
@@ -158,7 +144,7 @@ var _ = Describe("Bash tools", func() {
 			Expect(be.TimedOut).To(BeTrue())
 			pid, perr := strconv.Atoi(strings.SplitN(be.Output, "\n", 2)[0])
 			Expect(perr).NotTo(HaveOccurred())
-			Eventually(func() bool { return bashAlive(pid) }).Should(BeFalse())
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 			Expect(bash.RenderError(nil, err)).To(HavePrefix("Timed out after 0.3s"))
 			Expect(c.Modifier()).To(BeNil())
 		})
@@ -183,7 +169,7 @@ var _ = Describe("Bash tools", func() {
 			Expect(err).To(MatchError(ContainSubstring("aborted")))
 			b, _ := os.ReadFile(pidFile)
 			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-			Eventually(func() bool { return bashAlive(pid) }).Should(BeFalse())
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 			Expect(pid).To(BeNumerically(">", 0))
 			Expect(bash.RenderError(nil, err)).To(HavePrefix("Interrupted"))
 		})
@@ -482,7 +468,7 @@ var _ = Describe("Bash tools", func() {
 			Expect(res.Status).To(Equal("killed"))
 			Expect(text(stop.ResultBlocks(res))).To(Equal("Successfully stopped task: " + id + " (sleep 300 & echo $!; sleep 300)"))
 			Expect(stop.RenderResult(in, res)).To(HavePrefix("Stopped " + id))
-			Eventually(func() bool { return bashAlive(pid) }).Should(BeFalse())
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 
 			Expect(stop.ValidateInput(ctx, in, tc)).To(MatchError(ContainSubstring("is not running (status: killed)")))
 			_, err = stop.Call(ctx, in, newCall())
@@ -530,10 +516,10 @@ var _ = Describe("Bash tools", func() {
 			}).ShouldNot(BeEmpty())
 			pid, err := strconv.Atoi(first)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(bashAlive(pid)).To(BeTrue())
+			Expect(tooltest.Alive(pid)).To(BeTrue())
 
 			clone.Close()
-			Eventually(func() bool { return bashAlive(pid) }).Should(BeFalse())
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 			_, err = bash.Call(ctx, &tooldefs.BashInput{Command: "sleep 300", RunInBackground: true}, c)
 			Expect(err).To(MatchError(ContainSubstring("the session is closed")))
 		})

@@ -7,28 +7,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
-
-// running reports whether pid is a live (non-zombie) process.
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
-}
 
 var _ = Describe("session", func() {
 	It("owns the background shells its tools start: Close kills them", func() {
@@ -57,9 +43,9 @@ var _ = Describe("session", func() {
 			}
 			return err
 		}).Should(Succeed())
-		Expect(running(pid)).To(BeTrue())
+		Expect(tooltest.Alive(pid)).To(BeTrue())
 
 		Expect(s.Close()).To(Succeed())
-		Eventually(func() bool { return running(pid) }).Should(BeFalse())
+		Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 	})
 })

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -80,8 +79,6 @@ func sleepTool(started chan<- int) runtime.Tool {
 		},
 	})
 }
-
-func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
 func openFDs() int {
 	entries, err := os.ReadDir("/proc/self/fd")
@@ -284,13 +281,13 @@ var _ = Describe("Session", func() {
 			}
 		}
 		pid := <-started
-		Expect(alive(pid)).To(BeTrue())
+		Expect(tooltest.Alive(pid)).To(BeTrue())
 		servers := s.MCP().Servers()
 		Expect(servers).To(HaveLen(1))
 
 		Expect(s.Close()).To(Succeed())
 		Expect(s.Close()).To(Succeed(), "Close twice is fine")
-		Eventually(func() bool { return alive(pid) }, 5*time.Second).Should(BeFalse(), "the session's process is killed")
+		Eventually(func() bool { return tooltest.Alive(pid) }, 5*time.Second).Should(BeFalse(), "the session's process is killed")
 		Eventually(openFDs, 5*time.Second).Should(BeNumerically("<=", fds), "no file descriptor left open")
 		Expect(strings.Join(names, ",")).NotTo(BeEmpty())
 	})

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
@@ -89,7 +90,7 @@ var _ = Describe("background shells", func() {
 			return out
 		}).Should(ContainSubstring("\n"))
 		pid := firstLinePID(out)
-		Expect(alive(pid)).To(BeTrue())
+		Expect(tooltest.Alive(pid)).To(BeTrue())
 
 		killed, err := reg.Kill(t.ID)
 		Expect(err).NotTo(HaveOccurred())
@@ -97,7 +98,7 @@ var _ = Describe("background shells", func() {
 		Expect(t.Done()).To(BeClosed())
 		st, _ := t.State()
 		Expect(st).To(Equal(shell.StatusKilled))
-		Eventually(func() bool { return alive(pid) }).Should(BeFalse())
+		Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 	})
 
 	It("refuses to kill a task that has ended, or an unknown one", func() {

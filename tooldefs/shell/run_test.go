@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
@@ -157,7 +158,7 @@ var _ = Describe("Run", func() {
 			Expect(res.ExitCode).NotTo(Equal(0))
 			pid := firstLinePID(res.Output)
 			Expect(pid).To(BeNumerically(">", 0))
-			Eventually(func() bool { return alive(pid) }).Should(BeFalse())
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 		})
 
 		It("escalates to SIGKILL when the group ignores SIGTERM", func() {
@@ -168,7 +169,7 @@ var _ = Describe("Run", func() {
 			Expect(res.TimedOut).To(BeTrue())
 			Expect(res.ExitCode).To(Equal(128 + 9))
 			pid := firstLinePID(res.Output)
-			Eventually(func() bool { return alive(pid) }).Should(BeFalse())
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 		})
 	})
 
@@ -194,7 +195,7 @@ var _ = Describe("Run", func() {
 			Expect(res.Canceled).To(BeTrue())
 			pid := firstLinePID(res.Output)
 			Expect(pid).To(BeNumerically(">", 0))
-			Eventually(func() bool { return alive(pid) }).Should(BeFalse())
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse())
 		})
 
 		It("does not start when the context has already ended", func() {
