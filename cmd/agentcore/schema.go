@@ -8,6 +8,8 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/pool"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/openai"
 )
 
 func init() { subcommands = append(subcommands, newSchemaCmd) }
@@ -63,18 +65,7 @@ func schemaDocument(format string, tools []runtime.Tool) (any, error) {
 		}
 		return out, nil
 	case "openai":
-		out := make([]map[string]any, 0, len(tools))
-		for _, t := range tools {
-			out = append(out, map[string]any{
-				"type": "function",
-				"function": map[string]any{
-					"name":        t.Name(),
-					"description": t.Description(),
-					"parameters":  t.InputSchema(),
-				},
-			})
-		}
-		return out, nil
+		return openai.Tools(provider.ToolsOf(tools))
 	case "mcp":
 		list := make([]map[string]any, 0, len(tools))
 		for _, t := range tools {

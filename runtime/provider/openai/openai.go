@@ -379,7 +379,9 @@ func Tools(defs []provider.Tool) ([]oai.ChatCompletionToolUnionParam, error) {
 			if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
 				return nil, fmt.Errorf("openai: tool %s: input schema is not a JSON object: %w", t.Name, err)
 			}
-			fn.Parameters = schema
+			// The schema goes out as written: its key order (the order of
+			// the properties) is part of what the model reads.
+			fn.SetExtraFields(map[string]any{"parameters": json.RawMessage(t.InputSchema)})
 		}
 		out = append(out, oai.ChatCompletionFunctionTool(fn))
 	}

@@ -310,12 +310,14 @@ var _ = Describe("the OpenAI provider against a fake Chat Completions API", func
 		Expect(p.Streams()).To(BeTrue())
 	})
 
-	It("converts definitions to function tools and refuses a schema that is not an object, naming the tool", func() {
-		tools, err := openai.Tools([]provider.Tool{{Name: "Noop", InputSchema: json.RawMessage(`{"type":"object"}`)}})
+	It("converts definitions to function tools, keeping the schema as written, and refuses a schema that is not an object, naming the tool", func() {
+		schema := `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"}}}`
+		tools, err := openai.Tools([]provider.Tool{{Name: "Noop", InputSchema: json.RawMessage(schema)}})
 		Expect(err).NotTo(HaveOccurred())
 		data, err := json.Marshal(tools)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(data)).To(MatchJSON(`[{"type":"function","function":{"name":"Noop","parameters":{"type":"object"}}}]`))
+		Expect(string(data)).To(MatchJSON(`[{"type":"function","function":{"name":"Noop","parameters":` + schema + `}}]`))
+		Expect(string(data)).To(ContainSubstring(schema), "the schema goes out as written, its properties in order")
 		_, err = openai.Tools([]provider.Tool{{Name: "Bad", InputSchema: json.RawMessage(`[1]`)}})
 		Expect(err).To(MatchError(ContainSubstring("tool Bad")))
 	})
