@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 
@@ -34,6 +35,15 @@ func apiModel(kind, name string) (provider.Provider, error) {
 			return nil, errors.New("--model openai needs a model name: --model openai:NAME, e.g. openai:gpt-4.1, or the name your server serves (openai:qwen3:8b for Ollama)")
 		}
 		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent()})
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	case "bedrock":
+		if name == "" && os.Getenv("ANTHROPIC_MODEL") == "" {
+			return nil, errors.New("--model bedrock needs a Bedrock model ID: --model bedrock:MODEL, e.g. bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+		}
+		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent()})
 		if err != nil {
 			return nil, err
 		}

@@ -60,12 +60,16 @@ Models (--model):
   openai:NAME          the Chat Completions API with model NAME, e.g. openai:gpt-4.1;
                        with OPENAI_BASE_URL any OpenAI-compatible server (vLLM,
                        Ollama, llama.cpp), e.g. OPENAI_BASE_URL=http://localhost:11434/v1
+  bedrock:MODEL        the Messages API on Amazon Bedrock with model ID MODEL, e.g.
+                       bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0
 
 The Anthropic provider reads ANTHROPIC_API_KEY, or ANTHROPIC_AUTH_TOKEN (a
 gateway's token, sent as "Authorization: Bearer" in place of the key), takes
 its default model from ANTHROPIC_MODEL and honours ANTHROPIC_BASE_URL. The
 OpenAI provider reads OPENAI_API_KEY and OPENAI_BASE_URL; a local server at
-OPENAI_BASE_URL needs no key.
+OPENAI_BASE_URL needs no key. Bedrock takes the AWS configuration: AWS_REGION,
+credentials from the environment, AWS_PROFILE or AWS_BEARER_TOKEN_BEDROCK, and
+honours ANTHROPIC_BEDROCK_BASE_URL.
 A replay plays at real speed; AGENTCORE_REPLAY_SPEED=4 plays four times faster.
 
 The prompt comes from -p, else from the replay scenario, else from standard
@@ -109,7 +113,7 @@ func newRunCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.prompt, "prompt", "p", "", "the prompt; runs once and exits")
-	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic, anthropic:NAME or openai:NAME (default: anthropic when ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or ANTHROPIC_MODEL is set, else replay)")
+	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic, anthropic:NAME, openai:NAME or bedrock:MODEL (default: anthropic when ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or ANTHROPIC_MODEL is set, else replay)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
 	fl.StringVar(&f.record, "record", "", "write the session as a replay scenario (JSONL) to this file")
@@ -147,11 +151,11 @@ func modelSpec(spec string) (provider.Provider, *replay.Scenario, error) {
 		}
 		cwd, _ := os.Getwd()
 		return replay.New(sc, replay.Options{Speed: speed, Cwd: cwd}), sc, nil
-	case "anthropic", "openai":
+	case "anthropic", "openai", "bedrock":
 		p, err := apiModel(kind, arg)
 		return p, nil, err
 	}
-	return nil, nil, fmt.Errorf("unknown model %q: use replay, replay:FILE, anthropic or anthropic:NAME, or openai:NAME for an OpenAI-compatible API", spec)
+	return nil, nil, fmt.Errorf("unknown model %q: use replay, replay:FILE, anthropic or anthropic:NAME, or openai:NAME for an OpenAI-compatible API, or bedrock:MODEL for Amazon Bedrock", spec)
 }
 
 func (f *runFlags) run(cmd *cobra.Command) error {

@@ -124,6 +124,36 @@ var _ = Describe("agentcore run with the Anthropic environment (fake Messages AP
 	})
 })
 
+var _ = Describe("agentcore run --model bedrock:MODEL (fake Bedrock on loopback)", func() {
+	It("signs the request for Bedrock, puts the model in the path, and reads the answer", func() {
+		api := newPongAPI()
+		DeferCleanup(api.Close)
+		dir := GinkgoT().TempDir()
+		env := []string{"ANTHROPIC_BEDROCK_BASE_URL=" + api.URL(), "AWS_REGION=eu-west-1", "AWS_ACCESS_KEY_ID=AKIDFAKE",
+			"AWS_SECRET_ACCESS_KEY=fake", "AWS_SESSION_TOKEN=", "AWS_PROFILE=", "AWS_BEARER_TOKEN_BEDROCK=", "AWS_EC2_METADATA_DISABLED=true",
+			"AWS_CONFIG_FILE=" + filepath.Join(dir, "aws-config"), "AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(dir, "aws-credentials")}
+		stdout, stderr, code := runIn(dir, env, "--model", "bedrock:eu.anthropic.claude-test-v1:0", "-p", "ping", "--output-format", "json")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring(`"result":"pong"`))
+		got := api.Requests()
+		Expect(got).To(HaveLen(1))
+		Expect(got[0].Path).To(Equal("/model/eu.anthropic.claude-test-v1:0/invoke-with-response-stream"))
+		Expect(got[0].Header.Get("Authorization")).To(HavePrefix("AWS4-HMAC-SHA256 Credential=AKIDFAKE/"))
+		Expect(got[0].Header.Get("User-Agent")).To(HavePrefix("agentcore/"))
+		Expect(got[0].Body).To(HaveKey("anthropic_version"))
+	})
+
+	It("says what to set without a model ID or a region", func() {
+		_, stderr, code := runIn(GinkgoT().TempDir(), []string{"ANTHROPIC_MODEL="}, "--model", "bedrock", "-p", "hi")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("--model bedrock:MODEL"))
+		_, stderr, code = runIn(GinkgoT().TempDir(), []string{"AWS_REGION=", "AWS_DEFAULT_REGION=", "AWS_PROFILE=", "AWS_CONFIG_FILE=/nonexistent"},
+			"--model", "bedrock:m", "-p", "hi")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("set AWS_REGION"))
+	})
+})
+
 // pongAPI is a Messages API on loopback that answers every request with a
 // streamed "pong".
 type pongAPI struct {

@@ -56,6 +56,9 @@ type Options struct {
 type Provider struct {
 	client anthropic.Client
 	model  string
+	// platform is "anthropic", or "bedrock" for Amazon Bedrock.
+	platform string
+	hints    provider.Hints
 }
 
 // New returns a provider for model with the credentials of the
@@ -82,11 +85,11 @@ func NewWithOptions(o Options) *Provider {
 	}
 	opts = append(opts, o.RequestOptions...)
 	model := cmp.Or(o.Model, os.Getenv("ANTHROPIC_MODEL"), DefaultModel)
-	return &Provider{client: anthropic.NewClient(opts...), model: model}
+	return &Provider{client: anthropic.NewClient(opts...), model: model, platform: "anthropic", hints: hints}
 }
 
-// Name returns "anthropic:<model>".
-func (p *Provider) Name() string { return "anthropic:" + p.model }
+// Name returns "anthropic:<model>" ("bedrock:<model>" on Bedrock).
+func (p *Provider) Name() string { return p.platform + ":" + p.model }
 
 // Streams is true: tool_use blocks arrive one by one.
 func (p *Provider) Streams() bool { return true }
@@ -122,12 +125,12 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 				yield(provider.Event{}, ctx.Err())
 				return
 			}
-			yield(provider.Event{}, failure(err))
+			yield(provider.Event{}, p.failure(err))
 			return
 		}
 		if acc.StopReason == "" {
-			yield(provider.Event{}, &provider.APIError{Provider: "anthropic", Kind: provider.ErrStream,
-				Message: "the stream ended before message_stop", Hint: hints.Hint(provider.ErrStream)})
+			yield(provider.Event{}, &provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
+				Message: "the stream ended before message_stop", Hint: p.hints.Hint(provider.ErrStream)})
 			return
 		}
 		yield(provider.Event{
@@ -144,7 +147,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 	}
 }
 
-// hints is the advice for this provider's failures.
+// hints is the advice for the Anthropic API's failures.
 var hints = provider.Hints{
 	Auth:       "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway)",
 	NotFound:   "check the model name (ANTHROPIC_MODEL or the one given) and ANTHROPIC_BASE_URL",
@@ -153,17 +156,22 @@ var hints = provider.Hints{
 
 // failure turns an SDK error into an APIError; a missing credential keeps
 // the SDK's own message, which lists the sources it tried.
-func failure(err error) error {
-	if ce := provider.ConnectionError("anthropic", err, hints); ce != nil {
+func (p *Provider) failure(err error) error {
+	if ce := provider.ConnectionError(p.platform, err, p.hints); ce != nil {
 		return ce
 	}
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {
-		return fmt.Errorf("anthropic: %w", err)
+		return fmt.Errorf("%s: %w", p.platform, err)
 	}
-	out := &provider.APIError{Provider: "anthropic", Message: apiErr.Message, Err: err}
+	out := &provider.APIError{Provider: p.platform, Message: apiErr.Message, Err: err}
 	if out.Message == "" {
-		out.Message = apiErr.RawJSON()
+		var aws struct{ Message string } // Bedrock's errors: {"message": …}
+		if json.Unmarshal([]byte(apiErr.RawJSON()), &aws) == nil && aws.Message != "" {
+			out.Message = aws.Message
+		} else {
+			out.Message = apiErr.RawJSON()
+		}
 	}
 	if apiErr.StatusCode >= 400 {
 		out.Status, out.Kind = apiErr.StatusCode, provider.KindOf(apiErr.StatusCode)
@@ -182,7 +190,7 @@ func failure(err error) error {
 			out.Kind = provider.ErrStream
 		}
 	}
-	out.Hint = hints.Hint(out.Kind)
+	out.Hint = p.hints.Hint(out.Kind)
 	return out
 }
 
