@@ -24,7 +24,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
-	"github.com/agentcore/agentcore/runtime/provider/anthropic"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -54,9 +53,21 @@ Models (--model):
                        make run plays examples/demo.jsonl on a scratch copy)
   anthropic            the Messages API with the default model
   anthropic:NAME       the Messages API with model NAME, e.g. anthropic:claude-sonnet-4-5
-                       (the default when ANTHROPIC_API_KEY is set)
+                       (the default when ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or
+                       ANTHROPIC_MODEL is set)
+  openai:NAME          the Chat Completions API with model NAME, e.g. openai:gpt-4.1;
+                       with OPENAI_BASE_URL any OpenAI-compatible server (vLLM,
+                       Ollama, llama.cpp), e.g. OPENAI_BASE_URL=http://localhost:11434/v1
+  bedrock:MODEL        the Messages API on Amazon Bedrock with model ID MODEL, e.g.
+                       bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0
 
-The Anthropic provider reads ANTHROPIC_API_KEY and honours ANTHROPIC_BASE_URL.
+The Anthropic provider reads ANTHROPIC_API_KEY, or ANTHROPIC_AUTH_TOKEN (a
+gateway's token, sent as "Authorization: Bearer" in place of the key), takes
+its default model from ANTHROPIC_MODEL and honours ANTHROPIC_BASE_URL. The
+OpenAI provider reads OPENAI_API_KEY and OPENAI_BASE_URL; a local server at
+OPENAI_BASE_URL needs no key. Bedrock takes the AWS configuration: AWS_REGION,
+credentials from the environment, AWS_PROFILE or AWS_BEARER_TOKEN_BEDROCK, and
+honours ANTHROPIC_BEDROCK_BASE_URL.
 A replay plays at real speed; AGENTCORE_REPLAY_SPEED=4 plays four times faster.
 
 The prompt comes from -p, else from the replay scenario, else from standard
@@ -83,12 +94,13 @@ const runExample = `  agentcore run                                   # offline:
   agentcore run --model anthropic -p "list the TODOs in this repo" --permission-mode acceptEdits
   agentcore run -p "fix the failing test" --allowedTools "Bash(go test:*)" --max-turns 20
   agentcore run --model anthropic -p "explain main.go" --record session.jsonl   # then: --model replay:session.jsonl
-  echo "what does go.mod require?" | agentcore run --model anthropic --output-format json`
+  echo "what does go.mod require?" | agentcore run --model anthropic --output-format json
+  OPENAI_BASE_URL=http://localhost:11434/v1 agentcore run --model openai:qwen3:8b -p "summarise README.md"   # Ollama`
 
 func newRunCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:     "run [-p PROMPT] [--model replay:FILE|anthropic:NAME]",
+		Use:     "run [-p PROMPT] [--model replay:FILE|anthropic:NAME|openai:NAME]",
 		Short:   "Run the agent loop against a model (offline replay by default)",
 		Long:    runLong,
 		Example: runExample,
@@ -99,7 +111,7 @@ func newRunCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.prompt, "prompt", "p", "", "the prompt; runs once and exits")
-	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic or anthropic:NAME (default: anthropic when ANTHROPIC_API_KEY is set, else replay)")
+	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic, anthropic:NAME, openai:NAME or bedrock:MODEL (default: anthropic when ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or ANTHROPIC_MODEL is set, else replay)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
 	fl.StringVar(&f.record, "record", "", "write the session as a replay scenario (JSONL) to this file")
@@ -111,7 +123,7 @@ func newRunCmd() *cobra.Command {
 // modelSpec resolves --model to a provider, and the replay scenario if any.
 func modelSpec(spec string) (provider.Provider, *replay.Scenario, error) {
 	if spec == "" {
-		if os.Getenv("ANTHROPIC_API_KEY") != "" {
+		if anthropicConfigured() {
 			spec = "anthropic"
 		} else {
 			spec = "replay"
@@ -137,10 +149,11 @@ func modelSpec(spec string) (provider.Provider, *replay.Scenario, error) {
 		}
 		cwd, _ := os.Getwd()
 		return replay.New(sc, replay.Options{Speed: speed, Cwd: cwd}), sc, nil
-	case "anthropic":
-		return anthropic.New(arg), nil, nil
+	case "anthropic", "openai", "bedrock":
+		p, err := apiModel(kind, arg)
+		return p, nil, err
 	}
-	return nil, nil, fmt.Errorf("unknown model %q: use replay, replay:FILE, anthropic or anthropic:NAME", spec)
+	return nil, nil, fmt.Errorf("unknown model %q: use replay, replay:FILE, anthropic or anthropic:NAME, or openai:NAME for an OpenAI-compatible API, or bedrock:MODEL for Amazon Bedrock", spec)
 }
 
 func (f *runFlags) run(cmd *cobra.Command) error {

@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/openai"
 )
 
 func newSchemaCmd() *cobra.Command {
@@ -60,18 +62,7 @@ func schemaDocument(format string, tools []runtime.Tool) (any, error) {
 		}
 		return out, nil
 	case "openai":
-		out := make([]map[string]any, 0, len(tools))
-		for _, t := range tools {
-			out = append(out, map[string]any{
-				"type": "function",
-				"function": map[string]any{
-					"name":        t.Name(),
-					"description": t.Description(),
-					"parameters":  t.InputSchema(),
-				},
-			})
-		}
-		return out, nil
+		return openai.Tools(provider.ToolsOf(tools))
 	case "mcp":
 		list := make([]map[string]any, 0, len(tools))
 		for _, t := range tools {

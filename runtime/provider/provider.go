@@ -2,10 +2,14 @@
 // over a Messages-style API that streams a response as events, so the loop
 // can start tools while the model is still talking.
 //
-// Two implementations ship with agentcore: provider/anthropic (the Messages
-// API through the official SDK) and provider/replay (a scripted conversation
-// with realistic timing, for offline runs and tests). Record wraps any
-// provider and writes what it sees as a replay scenario.
+// Three implementations ship with agentcore: provider/anthropic (the
+// Messages API through the official SDK, also on Amazon Bedrock),
+// provider/openai (the Chat Completions API through the official SDK, for
+// OpenAI and compatible servers such as vLLM, Ollama or llama.cpp) and
+// provider/replay (a scripted conversation with realistic timing, for
+// offline runs and tests). Record wraps any provider and writes what it
+// sees as a replay scenario. A failed request is an *APIError that says
+// what to do.
 package provider
 
 import (

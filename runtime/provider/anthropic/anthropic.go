@@ -3,17 +3,22 @@
 //
 // The SDK's own environment handling is kept: the key comes from
 // ANTHROPIC_API_KEY (or the SDK's other credential sources) and the base
-// URL from ANTHROPIC_BASE_URL. The system prompt, the tool list and the
-// newest message carry cache_control breakpoints, so a conversation's
-// prefix is served from the prompt cache; the tool list's order is the
-// caller's and should be stable.
+// URL from ANTHROPIC_BASE_URL. On top of it, ANTHROPIC_AUTH_TOKEN (a
+// gateway's token) is sent as "Authorization: Bearer" in place of the key
+// when set, and ANTHROPIC_MODEL names the model when none is given. The
+// system prompt, the tool list and the newest message carry cache_control
+// breakpoints, so a conversation's prefix is served from the prompt cache;
+// the tool list's order is the caller's and should be stable.
 package anthropic
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
+	"os"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -21,29 +26,70 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
-// DefaultModel is used when no model name is given.
+// DefaultModel is used when no model name is given and ANTHROPIC_MODEL is
+// unset.
 const DefaultModel = "claude-sonnet-4-5"
 
 // DefaultMaxTokens caps a response when the request does not.
 const DefaultMaxTokens = 16000
 
+// Options configure a Provider; the zero value takes everything from the
+// environment.
+type Options struct {
+	// Model is the model name; empty means ANTHROPIC_MODEL, else
+	// DefaultModel.
+	Model string
+	// AuthToken, if set, is sent as "Authorization: Bearer" (a gateway's
+	// token); empty means ANTHROPIC_AUTH_TOKEN. It wins over any key.
+	AuthToken string
+	// APIKey, if set, is used instead of ANTHROPIC_API_KEY.
+	APIKey string
+	// UserAgent, if set, is sent as the User-Agent header, e.g.
+	// "agentcore/1.2.0".
+	UserAgent string
+	// RequestOptions are passed to the SDK client after the ones above;
+	// give a credential through AuthToken or APIKey, not here.
+	RequestOptions []option.RequestOption
+}
+
 // Provider streams responses from the Messages API.
 type Provider struct {
 	client anthropic.Client
 	model  string
+	// platform is "anthropic", or "bedrock" for Amazon Bedrock.
+	platform string
+	hints    provider.Hints
 }
 
-// New returns a provider for model (DefaultModel when empty). opts are
-// passed to the SDK client after its environment defaults.
+// New returns a provider for model with the credentials of the
+// environment; opts are passed to the SDK client after its defaults.
 func New(model string, opts ...option.RequestOption) *Provider {
-	if model == "" {
-		model = DefaultModel
-	}
-	return &Provider{client: anthropic.NewClient(opts...), model: model}
+	return NewWithOptions(Options{Model: model, RequestOptions: opts})
 }
 
-// Name returns "anthropic:<model>".
-func (p *Provider) Name() string { return "anthropic:" + p.model }
+// NewWithOptions returns a provider configured by o.
+func NewWithOptions(o Options) *Provider {
+	var opts []option.RequestOption
+	switch {
+	case o.AuthToken != "":
+		opts = append(opts, option.WithAuthToken(o.AuthToken))
+	case o.APIKey != "":
+		opts = append(opts, option.WithAPIKey(o.APIKey))
+	case os.Getenv("ANTHROPIC_AUTH_TOKEN") != "":
+		// Passing the credential keeps the SDK from using (and warning
+		// about) ANTHROPIC_API_KEY as well.
+		opts = append(opts, option.WithAuthToken(os.Getenv("ANTHROPIC_AUTH_TOKEN")))
+	}
+	if o.UserAgent != "" {
+		opts = append(opts, option.WithHeader("User-Agent", o.UserAgent))
+	}
+	opts = append(opts, o.RequestOptions...)
+	model := cmp.Or(o.Model, os.Getenv("ANTHROPIC_MODEL"), DefaultModel)
+	return &Provider{client: anthropic.NewClient(opts...), model: model, platform: "anthropic", hints: hints}
+}
+
+// Name returns "anthropic:<model>" ("bedrock:<model>" on Bedrock).
+func (p *Provider) Name() string { return p.platform + ":" + p.model }
 
 // Streams is true: tool_use blocks arrive one by one.
 func (p *Provider) Streams() bool { return true }
@@ -75,11 +121,16 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			}
 		}
 		if err := stream.Err(); err != nil {
-			yield(provider.Event{}, fmt.Errorf("anthropic: %w", err))
+			if ctx.Err() != nil {
+				yield(provider.Event{}, ctx.Err())
+				return
+			}
+			yield(provider.Event{}, p.failure(err))
 			return
 		}
 		if acc.StopReason == "" {
-			yield(provider.Event{}, fmt.Errorf("anthropic: the stream ended before message_stop"))
+			yield(provider.Event{}, &provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
+				Message: "the stream ended before message_stop", Hint: p.hints.Hint(provider.ErrStream)})
 			return
 		}
 		yield(provider.Event{
@@ -94,6 +145,53 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			},
 		}, nil)
 	}
+}
+
+// hints is the advice for the Anthropic API's failures.
+var hints = provider.Hints{
+	Auth:       "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway)",
+	NotFound:   "check the model name (ANTHROPIC_MODEL or the one given) and ANTHROPIC_BASE_URL",
+	Connection: "check ANTHROPIC_BASE_URL and the network",
+}
+
+// failure turns an SDK error into an APIError; a missing credential keeps
+// the SDK's own message, which lists the sources it tried.
+func (p *Provider) failure(err error) error {
+	if ce := provider.ConnectionError(p.platform, err, p.hints); ce != nil {
+		return ce
+	}
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("%s: %w", p.platform, err)
+	}
+	out := &provider.APIError{Provider: p.platform, Message: apiErr.Message, Err: err}
+	if out.Message == "" {
+		var aws struct{ Message string } // Bedrock's errors: {"message": …}
+		if json.Unmarshal([]byte(apiErr.RawJSON()), &aws) == nil && aws.Message != "" {
+			out.Message = aws.Message
+		} else {
+			out.Message = apiErr.RawJSON()
+		}
+	}
+	if apiErr.StatusCode >= 400 {
+		out.Status, out.Kind = apiErr.StatusCode, provider.KindOf(apiErr.StatusCode)
+	} else {
+		// An error event in the middle of a stream: its type says what.
+		switch apiErr.Type() {
+		case "overloaded_error":
+			out.Kind = provider.ErrOverloaded
+		case "rate_limit_error":
+			out.Kind = provider.ErrRateLimit
+		case "api_error", "timeout_error":
+			out.Kind = provider.ErrServer
+		case "authentication_error", "permission_error":
+			out.Kind = provider.ErrAuth
+		default:
+			out.Kind = provider.ErrStream
+		}
+	}
+	out.Hint = p.hints.Hint(out.Kind)
+	return out
 }
 
 // translate turns one SDK event into a provider event; ok is false for

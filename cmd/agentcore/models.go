@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/anthropic"
+	"github.com/agentcore/agentcore/runtime/provider/openai"
+)
+
+// userAgent is what the model providers send as User-Agent.
+func userAgent() string { return "agentcore/" + moduleVersion() }
+
+// anthropicConfigured reports whether the environment asks for the
+// Anthropic API when --model is not given.
+func anthropicConfigured() bool {
+	for _, v := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL"} {
+		if os.Getenv(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// apiModel returns the provider of an API-backed --model: kind is the part
+// before the colon, name the model (empty for the default).
+func apiModel(kind, name string) (provider.Provider, error) {
+	switch kind {
+	case "anthropic":
+		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent()}), nil
+	case "openai":
+		if name == "" {
+			return nil, errors.New("--model openai needs a model name: --model openai:NAME, e.g. openai:gpt-4.1, or the name your server serves (openai:qwen3:8b for Ollama)")
+		}
+		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent()})
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	case "bedrock":
+		if name == "" && os.Getenv("ANTHROPIC_MODEL") == "" {
+			return nil, errors.New("--model bedrock needs a Bedrock model ID: --model bedrock:MODEL, e.g. bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+		}
+		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent()})
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	return nil, errors.New("unknown model kind " + kind)
+}

@@ -1,0 +1,485 @@
+// Package openai is the OpenAI Chat Completions API as a provider.Provider,
+// streaming through the official SDK (github.com/openai/openai-go/v3).
+//
+// Any server that speaks the API works: OpenAI itself, and local servers
+// such as vLLM, Ollama or llama.cpp's llama-server through OPENAI_BASE_URL
+// (e.g. http://localhost:8000/v1). The key comes from OPENAI_API_KEY; a
+// local server needs none, so with a base URL and no key a placeholder is
+// sent.
+//
+// The mapping: the system prompt is a system message, tool definitions are
+// function tools, tool_use blocks are the assistant's tool_calls, and each
+// tool_result is a "tool" message (images from results follow in a user
+// message: tool messages carry only text). A streamed tool call is handed
+// on as a finished tool_use the moment the next call starts or the
+// response finishes, so the first call runs while later ones stream.
+package openai
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"strings"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/agentcore/agentcore/runtime/provider"
+)
+
+// PlaceholderKey is the key sent to a server at OPENAI_BASE_URL when
+// OPENAI_API_KEY is unset: local servers ignore it, and the SDK needs one.
+const PlaceholderKey = "agentcore-no-key"
+
+// Options configure a Provider.
+type Options struct {
+	// Model is the model name as the server knows it, e.g. "gpt-4.1" or
+	// "qwen3:8b". Required.
+	Model string
+	// APIKey, if set, is used instead of OPENAI_API_KEY.
+	APIKey string
+	// BaseURL, if set, is used instead of OPENAI_BASE_URL, e.g.
+	// "http://localhost:11434/v1" for Ollama.
+	BaseURL string
+	// UserAgent, if set, is sent as the User-Agent header, e.g.
+	// "agentcore/1.2.0".
+	UserAgent string
+	// RequestOptions are passed to the SDK client after the ones above.
+	RequestOptions []option.RequestOption
+}
+
+// Provider streams responses from the Chat Completions API.
+type Provider struct {
+	client oai.Client
+	model  string
+	base   string
+}
+
+// New returns a provider for o.Model. It fails when there is neither a
+// key nor a base URL, saying which variable to set.
+func New(o Options) (*Provider, error) {
+	if o.Model == "" {
+		return nil, errors.New("openai: no model name: set Options.Model to a model the server serves")
+	}
+	key := o.APIKey
+	if key == "" {
+		key = os.Getenv("OPENAI_API_KEY")
+	}
+	base := o.BaseURL
+	if base == "" {
+		base = os.Getenv("OPENAI_BASE_URL")
+	}
+	if key == "" && base == "" {
+		return nil, errors.New("openai: no API key: set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local " +
+			"OpenAI-compatible server (vLLM, Ollama, llama.cpp), which needs no key")
+	}
+	if key == "" {
+		key = PlaceholderKey
+	}
+	opts := []option.RequestOption{option.WithAPIKey(key)}
+	if base != "" {
+		opts = append(opts, option.WithBaseURL(base))
+	}
+	if o.UserAgent != "" {
+		opts = append(opts, option.WithHeader("User-Agent", o.UserAgent))
+	}
+	opts = append(opts, o.RequestOptions...)
+	if base == "" {
+		base = "https://api.openai.com/v1"
+	}
+	return &Provider{client: oai.NewClient(opts...), model: o.Model, base: base}, nil
+}
+
+// Name returns "openai:<model>".
+func (p *Provider) Name() string { return "openai:" + p.model }
+
+// Streams is true: tool calls are handed on one by one.
+func (p *Provider) Streams() bool { return true }
+
+// Stream sends req with streaming on and yields its events.
+func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
+	return func(yield func(provider.Event, error) bool) {
+		params, err := p.params(req)
+		if err != nil {
+			yield(provider.Event{}, err)
+			return
+		}
+		stream := p.client.Chat.Completions.NewStreaming(ctx, params)
+		defer stream.Close()
+
+		st := streamState{text: -1}
+		for stream.Next() {
+			evs, err := st.chunk(stream.Current())
+			if err != nil {
+				yield(provider.Event{}, p.streamError(err))
+				return
+			}
+			for _, ev := range evs {
+				if !yield(ev, nil) {
+					return
+				}
+			}
+		}
+		if err := stream.Err(); err != nil {
+			if ctx.Err() != nil {
+				yield(provider.Event{}, ctx.Err())
+				return
+			}
+			yield(provider.Event{}, p.failure(err))
+			return
+		}
+		if st.finish == "" {
+			yield(provider.Event{}, p.streamError(errors.New("the stream ended before a finish_reason: the server closed "+
+				"the connection early, or does not stream (it must support \"stream\": true)")))
+			return
+		}
+		yield(st.message(), nil)
+	}
+}
+
+// hints is the advice for this provider's failures.
+func (p *Provider) hints() provider.Hints {
+	return provider.Hints{
+		Auth:       "check OPENAI_API_KEY (a local server needs none: unset it and set OPENAI_BASE_URL)",
+		NotFound:   fmt.Sprintf("check the model name %q and the base URL %s (most servers want it to end in /v1)", p.model, p.base),
+		Connection: fmt.Sprintf("the base URL is %s (OPENAI_BASE_URL)", p.base),
+	}
+}
+
+// failure turns an SDK error into an APIError.
+func (p *Provider) failure(err error) error {
+	if ce := provider.ConnectionError("openai", err, p.hints()); ce != nil {
+		return ce
+	}
+	var apiErr *oai.Error
+	if errors.As(err, &apiErr) {
+		kind := provider.KindOf(apiErr.StatusCode)
+		msg := apiErr.Message
+		if msg == "" {
+			msg = strings.TrimSpace(apiErr.RawJSON())
+		}
+		return &provider.APIError{Provider: "openai", Status: apiErr.StatusCode, Kind: kind,
+			Message: msg, Hint: p.hints().Hint(kind), Err: err}
+	}
+	return p.streamError(err) // an error event in the stream, or JSON that does not decode
+}
+
+func (p *Provider) streamError(err error) error {
+	return &provider.APIError{Provider: "openai", Kind: provider.ErrStream, Message: err.Error(),
+		Hint: p.hints().Hint(provider.ErrStream), Err: err}
+}
+
+// streamState accumulates one response from its chunks.
+type streamState struct {
+	blocks []provider.Block
+	text   int // index in blocks of the text block being streamed, -1 none
+	calls  []*toolCall
+	finish string
+	usage  provider.Usage
+}
+
+// toolCall is one streamed tool call.
+type toolCall struct {
+	index  int64 // the API's tool call index
+	block  int   // its index in blocks
+	args   strings.Builder
+	closed bool
+}
+
+// chunk applies one chunk and returns the events it completes.
+func (s *streamState) chunk(c oai.ChatCompletionChunk) ([]provider.Event, error) {
+	if c.JSON.Usage.Valid() {
+		s.usage = usageOf(c.Usage)
+	}
+	var out []provider.Event
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue // only one choice is asked for
+		}
+		d := ch.Delta
+		for _, t := range []string{d.Content, d.Refusal} {
+			if t == "" {
+				continue
+			}
+			if s.text < 0 {
+				s.text = len(s.blocks)
+				s.blocks = append(s.blocks, provider.Text(""))
+			}
+			s.blocks[s.text].Text += t
+			out = append(out, provider.Event{Type: provider.EventText, Index: s.text, Text: t})
+		}
+		for _, tc := range d.ToolCalls {
+			cur := s.call(tc.Index)
+			if cur == nil {
+				// A new call: the one before it is complete.
+				if ev, ok := s.closeOpen(); ok {
+					out = append(out, ev)
+				}
+				id := tc.ID
+				if id == "" {
+					id = newCallID()
+				}
+				cur = &toolCall{index: tc.Index, block: len(s.blocks)}
+				s.calls = append(s.calls, cur)
+				s.blocks = append(s.blocks, provider.ToolUse(id, tc.Function.Name, nil))
+				s.text = -1
+				out = append(out, provider.Event{Type: provider.EventToolUseStart, Index: cur.block, Block: s.blocks[cur.block]})
+			} else if cur.closed {
+				return nil, fmt.Errorf("malformed stream: tool call %d continued after tool call %d began", tc.Index, s.calls[len(s.calls)-1].index)
+			}
+			b := &s.blocks[cur.block]
+			if b.Name == "" {
+				b.Name = tc.Function.Name
+			}
+			cur.args.WriteString(tc.Function.Arguments)
+		}
+		if ch.FinishReason != "" {
+			s.finish = ch.FinishReason
+			if ev, ok := s.closeOpen(); ok {
+				out = append(out, ev)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *streamState) call(index int64) *toolCall {
+	for _, c := range s.calls {
+		if c.index == index {
+			return c
+		}
+	}
+	return nil
+}
+
+// closeOpen finishes the call whose arguments were streaming, if any.
+func (s *streamState) closeOpen() (provider.Event, bool) {
+	if len(s.calls) == 0 {
+		return provider.Event{}, false
+	}
+	c := s.calls[len(s.calls)-1]
+	if c.closed {
+		return provider.Event{}, false
+	}
+	c.closed = true
+	b := &s.blocks[c.block]
+	b.Input = inputOf(c.args.String())
+	return provider.Event{Type: provider.EventToolUse, Index: c.block, Block: *b}, true
+}
+
+// message is the final event: the whole message, why it stopped, usage.
+func (s *streamState) message() provider.Event {
+	msg := provider.Message{Role: provider.Assistant, Content: s.blocks}
+	stop := provider.StopReason(s.finish)
+	switch s.finish {
+	case "stop":
+		stop = provider.StopEndTurn
+	case "tool_calls", "function_call":
+		stop = provider.StopToolUse
+	case "length":
+		stop = provider.StopMaxTokens
+	}
+	if len(msg.ToolUses()) > 0 && stop != provider.StopMaxTokens {
+		stop = provider.StopToolUse // some servers say "stop" with tool calls
+	}
+	return provider.Event{Type: provider.EventMessage, Message: msg, StopReason: stop, Usage: s.usage}
+}
+
+// usageOf maps the API's counts: prompt tokens include the cached ones,
+// which provider.Usage counts apart.
+func usageOf(u oai.CompletionUsage) provider.Usage {
+	cached := u.PromptTokensDetails.CachedTokens
+	written := u.PromptTokensDetails.CacheWriteTokens
+	return provider.Usage{
+		InputTokens:              max(0, u.PromptTokens-cached-written),
+		OutputTokens:             u.CompletionTokens,
+		CacheReadInputTokens:     cached,
+		CacheCreationInputTokens: written,
+	}
+}
+
+// inputOf returns a tool call's arguments as a tool_use input: "{}" when
+// the model sent none, and arguments that are not JSON as a JSON string, so
+// the call fails with an input error the model can read and the history
+// still encodes (arguments go back to the API as they came).
+func inputOf(args string) json.RawMessage {
+	if strings.TrimSpace(args) == "" {
+		return json.RawMessage(`{}`)
+	}
+	if json.Valid([]byte(args)) {
+		return json.RawMessage(args)
+	}
+	quoted, _ := json.Marshal(args)
+	return quoted
+}
+
+// argumentsOf is inputOf's inverse: the arguments string to send back.
+func argumentsOf(input json.RawMessage) string {
+	if len(input) == 0 || !json.Valid(input) {
+		return "{}"
+	}
+	var s string
+	if input[0] == '"' && json.Unmarshal(input, &s) == nil {
+		return s
+	}
+	return string(input)
+}
+
+// newCallID names a tool call the server sent without an id.
+func newCallID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "call_" + hex.EncodeToString(b[:])
+}
+
+// params builds the SDK request.
+func (p *Provider) params(req provider.Request) (oai.ChatCompletionNewParams, error) {
+	params := oai.ChatCompletionNewParams{
+		Model:         shared.ChatModel(p.model),
+		StreamOptions: oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)},
+	}
+	if req.MaxTokens > 0 {
+		params.MaxCompletionTokens = oai.Int(int64(req.MaxTokens))
+	}
+	tools, err := Tools(req.Tools)
+	if err != nil {
+		return params, err
+	}
+	params.Tools = tools
+	if req.System != "" {
+		params.Messages = append(params.Messages, oai.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		msgs, err := toParams(m)
+		if err != nil {
+			return params, err
+		}
+		params.Messages = append(params.Messages, msgs...)
+	}
+	return params, nil
+}
+
+// Tools converts tool definitions to Chat Completions function tools (the
+// "tools" array of a request).
+func Tools(defs []provider.Tool) ([]oai.ChatCompletionToolUnionParam, error) {
+	out := make([]oai.ChatCompletionToolUnionParam, 0, len(defs))
+	for _, t := range defs {
+		fn := shared.FunctionDefinitionParam{Name: t.Name}
+		if t.Description != "" {
+			fn.Description = oai.String(t.Description)
+		}
+		if len(t.InputSchema) > 0 {
+			var schema map[string]any
+			if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
+				return nil, fmt.Errorf("openai: tool %s: input schema is not a JSON object: %w", t.Name, err)
+			}
+			// The schema goes out as written: its key order (the order of
+			// the properties) is part of what the model reads.
+			fn.SetExtraFields(map[string]any{"parameters": json.RawMessage(t.InputSchema)})
+		}
+		out = append(out, oai.ChatCompletionFunctionTool(fn))
+	}
+	return out, nil
+}
+
+// toParams converts one conversation message. An assistant message is one
+// message with its text and tool_calls; a user message is one "tool"
+// message per tool_result, then one user message with the text (and any
+// images from the results).
+func toParams(m provider.Message) ([]oai.ChatCompletionMessageParamUnion, error) {
+	if m.Role == provider.Assistant {
+		var texts []string
+		var asst oai.ChatCompletionAssistantMessageParam
+		for _, b := range m.Content {
+			switch b.Type {
+			case provider.TextBlock:
+				if b.Text != "" {
+					texts = append(texts, b.Text)
+				}
+			case provider.ToolUseBlock:
+				asst.ToolCalls = append(asst.ToolCalls, oai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{
+						ID:       b.ID,
+						Function: oai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: b.Name, Arguments: argumentsOf(b.Input)},
+					}})
+			default:
+				return nil, fmt.Errorf("openai: content block type %q cannot be in an assistant message", b.Type)
+			}
+		}
+		if len(texts) == 0 && len(asst.ToolCalls) == 0 {
+			return nil, nil // the API rejects an empty assistant message
+		}
+		if len(texts) > 0 {
+			asst.Content.OfString = oai.String(strings.Join(texts, "\n\n"))
+		}
+		return []oai.ChatCompletionMessageParamUnion{{OfAssistant: &asst}}, nil
+	}
+
+	var out []oai.ChatCompletionMessageParamUnion
+	var parts []oai.ChatCompletionContentPartUnionParam
+	images := false
+	for _, b := range m.Content {
+		switch b.Type {
+		case provider.TextBlock:
+			if b.Text != "" {
+				parts = append(parts, oai.TextContentPart(b.Text))
+			}
+		case provider.ToolResultBlock:
+			text, imgs := resultText(b)
+			out = append(out, oai.ToolMessage(text, b.ToolUseID))
+			if len(imgs) > 0 {
+				images = true
+				parts = append(parts, oai.TextContentPart(fmt.Sprintf("The image(s) from the result of tool call %s:", b.ToolUseID)))
+				parts = append(parts, imgs...)
+			}
+		default:
+			return nil, fmt.Errorf("openai: content block type %q cannot be in a user message", b.Type)
+		}
+	}
+	switch {
+	case len(parts) == 0:
+	case !images:
+		var texts []string
+		for _, p := range parts {
+			texts = append(texts, p.OfText.Text)
+		}
+		out = append(out, oai.UserMessage(strings.Join(texts, "\n\n")))
+	default:
+		out = append(out, oai.UserMessage(parts))
+	}
+	return out, nil
+}
+
+// resultText is a tool_result's text for its "tool" message, and its
+// images as content parts for the user message after it.
+func resultText(b provider.Block) (string, []oai.ChatCompletionContentPartUnionParam) {
+	var texts []string
+	var imgs []oai.ChatCompletionContentPartUnionParam
+	for _, c := range b.Content {
+		switch c.Type {
+		case "image":
+			imgs = append(imgs, oai.ImageContentPart(oai.ChatCompletionContentPartImageImageURLParam{
+				URL: "data:" + c.MediaType + ";base64," + c.Data}))
+		default:
+			if c.Text != "" {
+				texts = append(texts, c.Text)
+			}
+		}
+	}
+	text := strings.Join(texts, "\n")
+	if len(imgs) > 0 {
+		text = strings.TrimSpace(text + "\n(the image is in the next message)")
+	}
+	if b.IsError && !strings.HasPrefix(strings.ToLower(text), "error") && !strings.HasPrefix(text, "<tool_use_error>") {
+		text = "Error: " + text
+	}
+	return text, imgs
+}
+
+var _ provider.Provider = (*Provider)(nil)
