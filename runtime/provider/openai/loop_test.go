@@ -61,7 +61,7 @@ var _ = Describe("the agent loop over the OpenAI provider", func() {
 	})
 
 	newAgent := func(srv *openaitest.Server) *agent.Agent {
-		return agent.New(agent.Config{Provider: newProvider(srv), Tools: tools, System: "be brief", Observer: observe}, tc)
+		return agent.New(agent.Config{Provider: newProvider(srv), Tools: agent.List(tools), System: "be brief", Observer: observe}, tc)
 	}
 
 	It("starts the first call before the stream ends and answers both parallel calls in the next request", func() {
