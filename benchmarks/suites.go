@@ -63,6 +63,16 @@ var suites = []suite{
 		notes: "Tree: `$(go env GOROOT)/src`, warm cache. CPU time is user+system of this process for the native engines (GC included) and of the child for rg/fd; on a shared machine it is the steadier figure. fd is looked up as fd or fdfind; its benchmark skips when neither is installed.",
 	},
 	{
+		title:     "Start-up: process start to first model request",
+		pkg:       "./benchmarks/startup/",
+		bench:     "Startup",
+		benchtime: "40x",
+		ratios: []ratio{
+			{label: "exec of `run -p hi` → first POST /v1/messages / exec → exit of `version` (medians, interleaved)", num: "BenchmarkStartup", metric: "x-version", target: 1.2},
+		},
+		notes: "One binary (`go build ./cmd/agentcore`, external variant). Each iteration runs `agentcore version` and `agentcore run -p hi --model anthropic:test-model` once each, alternating which goes first; `run` talks to a fake Messages API on loopback (ANTHROPIC_BASE_URL) with an empty HOME, config directory and working directory, and is timed from exec to the fake's receipt of the request. x-version is the ratio of the two medians of a run; the table gives its median over the runs.",
+	},
+	{
 		title:     "Agent loop against a fake Messages API on loopback",
 		pkg:       "./runtime/agent/",
 		bench:     ".",
