@@ -97,12 +97,16 @@ func (p *Provider) Streams() bool { return true }
 // Stream sends req with streaming on and yields its events.
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return func(yield func(provider.Event, error) bool) {
-		params, err := p.params(req)
+		body, err := p.body(req)
 		if err != nil {
 			yield(provider.Event{}, err)
 			return
 		}
-		stream := p.client.Messages.NewStreaming(ctx, params)
+		// The body replaces the SDK's encoding of the (empty) params;
+		// NewStreaming still sets the path, the headers and "stream", and
+		// the Bedrock adaptation rewrites the body as it would its own.
+		stream := p.client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{},
+			option.WithRequestBody("application/json", body))
 		defer stream.Close()
 
 		var acc anthropic.Message
@@ -240,137 +244,166 @@ func fromMessage(m anthropic.Message) provider.Message {
 	return out
 }
 
-// params builds the SDK request: cache breakpoints on the system prompt and
-// on the last tool definition (which caches the whole tool list).
-func (p *Provider) params(req provider.Request) (anthropic.MessageNewParams, error) {
+// The request body is built here with encoding/json rather than from the
+// SDK's MessageNewParams: the SDK's encoder takes about a millisecond to
+// warm up on its first use, which is most of a one-shot run's start-up
+// beyond the process itself. The field order follows the SDK's encoding.
+
+// body is a Messages API request.
+type body struct {
+	MaxTokens int64     `json:"max_tokens"`
+	Messages  []message `json:"messages,omitempty"`
+	Model     string    `json:"model"`
+	System    []block   `json:"system,omitempty"`
+	Tools     []tool    `json:"tools,omitempty"`
+	Stream    bool      `json:"stream"`
+}
+
+// message is one turn; its content is sent even when empty.
+type message struct {
+	Content []block `json:"content"`
+	Role    string  `json:"role"`
+}
+
+// block is a content block of any type: text, tool_use, tool_result, or
+// (inside a tool_result) image.
+type block struct {
+	ID           string          `json:"id,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	Name         string          `json:"name,omitempty"`
+	Text         string          `json:"text,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	IsError      bool            `json:"is_error,omitempty"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
+	Content      []block         `json:"content,omitempty"`
+	Source       *imageSource    `json:"source,omitempty"`
+	Type         string          `json:"type"`
+}
+
+// imageSource is a base64 image.
+type imageSource struct {
+	Data      string `json:"data"`
+	MediaType string `json:"media_type"`
+	Type      string `json:"type"`
+}
+
+// tool is a tool definition; its input schema is the caller's JSON.
+type tool struct {
+	InputSchema  json.RawMessage `json:"input_schema"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
+}
+
+// cacheControl marks a prompt-cache breakpoint.
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+// ephemeral is the cache breakpoint every marked block carries.
+var ephemeral = &cacheControl{Type: "ephemeral"}
+
+// body builds the streaming request for req, as JSON: cache breakpoints on
+// the system prompt, on the last tool definition (which caches the whole
+// tool list) and on the newest message.
+func (p *Provider) body(req provider.Request) ([]byte, error) {
 	maxTokens := int64(req.MaxTokens)
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	params := anthropic.MessageNewParams{
-		Model:     anthropic.Model(p.model),
-		MaxTokens: maxTokens,
-	}
+	b := body{Model: p.model, MaxTokens: maxTokens, Stream: true}
 	if req.System != "" {
-		params.System = []anthropic.TextBlockParam{{
-			Text:         req.System,
-			CacheControl: anthropic.NewCacheControlEphemeralParam(),
-		}}
+		b.System = []block{{Type: "text", Text: req.System, CacheControl: ephemeral}}
 	}
 	for i, t := range req.Tools {
 		schema, err := inputSchema(t.InputSchema)
 		if err != nil {
-			return params, fmt.Errorf("anthropic: tool %s: %w", t.Name, err)
+			return nil, fmt.Errorf("anthropic: tool %s: %w", t.Name, err)
 		}
-		tp := &anthropic.ToolParam{Name: t.Name, InputSchema: schema}
-		if t.Description != "" {
-			tp.Description = anthropic.String(t.Description)
-		}
+		tb := tool{Name: t.Name, Description: t.Description, InputSchema: schema}
 		if i == len(req.Tools)-1 {
-			tp.CacheControl = anthropic.NewCacheControlEphemeralParam()
+			tb.CacheControl = ephemeral
 		}
-		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: tp})
+		b.Tools = append(b.Tools, tb)
 	}
 	for i, m := range req.Messages {
-		mp, err := toParam(m, i == len(req.Messages)-1)
+		mb, err := toMessage(m, i == len(req.Messages)-1)
 		if err != nil {
-			return params, err
+			return nil, err
 		}
-		params.Messages = append(params.Messages, mp)
+		b.Messages = append(b.Messages, mb)
 	}
-	return params, nil
+	return json.Marshal(b)
 }
 
-// cacheLast puts a cache breakpoint on the last block of the newest
-// message, so the next turn reads the whole conversation so far from the
-// prompt cache (three breakpoints in all, of the API's four).
-func cacheLast(blocks []anthropic.ContentBlockParamUnion) {
-	if len(blocks) == 0 {
-		return
-	}
-	b := &blocks[len(blocks)-1]
-	switch {
-	case b.OfText != nil:
-		b.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
-	case b.OfToolResult != nil:
-		b.OfToolResult.CacheControl = anthropic.NewCacheControlEphemeralParam()
-	}
-}
-
-// inputSchema splits a JSON Schema object into the SDK's typed fields.
-func inputSchema(raw json.RawMessage) (anthropic.ToolInputSchemaParam, error) {
-	var s anthropic.ToolInputSchemaParam
-	if len(raw) == 0 {
-		return s, nil
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return s, fmt.Errorf("input schema is not a JSON object: %w", err)
-	}
-	if props, ok := m["properties"]; ok {
-		s.Properties = props
-	}
-	if req, ok := m["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
-				s.Required = append(s.Required, name)
-			}
+// inputSchema checks that a tool's JSON Schema is an object and passes it
+// on as it is (keeping its property order), with "type": "object" set when
+// it says otherwise or nothing. An empty schema is the empty object schema:
+// the API requires one.
+func inputSchema(raw json.RawMessage) (json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &top); err != nil {
+			return nil, fmt.Errorf("input schema is not a JSON object: %w", err)
 		}
 	}
-	delete(m, "properties")
-	delete(m, "required")
-	delete(m, "type")
-	if len(m) > 0 {
-		s.ExtraFields = m
+	if string(top["type"]) == `"object"` {
+		return raw, nil
 	}
-	return s, nil
+	if top == nil {
+		top = map[string]json.RawMessage{}
+	}
+	top["type"] = json.RawMessage(`"object"`)
+	return json.Marshal(top)
 }
 
-// toParam converts one conversation message to the SDK's form; the newest
-// message gets the cache breakpoint.
-func toParam(m provider.Message, newest bool) (anthropic.MessageParam, error) {
-	blocks := make([]anthropic.ContentBlockParamUnion, 0, len(m.Content))
+// toMessage converts one conversation message; the newest message gets the
+// cache breakpoint on its last block if that is text or a tool_result, so
+// the next turn reads the whole conversation so far from the prompt cache
+// (three breakpoints in all, of the API's four).
+func toMessage(m provider.Message, newest bool) (message, error) {
+	blocks := make([]block, 0, len(m.Content))
 	for _, b := range m.Content {
 		switch b.Type {
 		case provider.TextBlock:
 			if b.Text == "" {
 				continue // the API rejects empty text blocks
 			}
-			blocks = append(blocks, anthropic.NewTextBlock(b.Text))
+			blocks = append(blocks, block{Type: "text", Text: b.Text})
 		case provider.ToolUseBlock:
 			input := b.Input
 			if len(input) == 0 || !json.Valid(input) {
 				input = json.RawMessage(`{}`)
 			}
-			blocks = append(blocks, anthropic.NewToolUseBlock(b.ID, input, b.Name))
+			blocks = append(blocks, block{Type: "tool_use", ID: b.ID, Name: b.Name, Input: input})
 		case provider.ToolResultBlock:
-			tr := anthropic.ToolResultBlockParam{ToolUseID: b.ToolUseID}
-			if b.IsError {
-				tr.IsError = anthropic.Bool(true)
-			}
+			tr := block{Type: "tool_result", ToolUseID: b.ToolUseID, IsError: b.IsError}
 			for _, c := range b.Content {
 				switch c.Type {
 				case "image":
-					tr.Content = append(tr.Content, anthropic.ToolResultBlockParamContentUnion{
-						OfImage: anthropic.NewImageBlockBase64(c.MediaType, c.Data).OfImage})
+					tr.Content = append(tr.Content, block{Type: "image",
+						Source: &imageSource{Type: "base64", MediaType: c.MediaType, Data: c.Data}})
 				default:
 					if c.Text == "" {
 						continue // the API rejects empty text blocks
 					}
-					tr.Content = append(tr.Content, anthropic.ToolResultBlockParamContentUnion{
-						OfText: &anthropic.TextBlockParam{Text: c.Text}})
+					tr.Content = append(tr.Content, block{Type: "text", Text: c.Text})
 				}
 			}
-			blocks = append(blocks, anthropic.ContentBlockParamUnion{OfToolResult: &tr})
+			blocks = append(blocks, tr)
 		default:
-			return anthropic.MessageParam{}, fmt.Errorf("anthropic: unknown content block type %q", b.Type)
+			return message{}, fmt.Errorf("anthropic: unknown content block type %q", b.Type)
 		}
 	}
-	if newest {
-		cacheLast(blocks)
+	if last := len(blocks) - 1; newest && last >= 0 {
+		switch blocks[last].Type {
+		case "text", "tool_result":
+			blocks[last].CacheControl = ephemeral
+		}
 	}
+	role := "user"
 	if m.Role == provider.Assistant {
-		return anthropic.NewAssistantMessage(blocks...), nil
+		role = "assistant"
 	}
-	return anthropic.NewUserMessage(blocks...), nil
+	return message{Content: blocks, Role: role}, nil
 }
