@@ -159,15 +159,26 @@ func DirectRunner(tc *runtime.ToolContext) Runner {
 	var mu sync.Mutex
 	var ids atomic.Int64
 	return func(ctx context.Context, t runtime.Tool, raw json.RawMessage, progress func(any)) runtime.Result {
-		input, err := t.Decode(raw)
-		if err != nil {
-			return runtime.ErrorResult(fmt.Sprintf("<tool_use_error>InputValidationError: %s: %v</tool_use_error>", t.Name(), err))
+		// apply runs the call's modifiers on tc under the lock, which a
+		// panicking modifier releases too.
+		apply := func(mods ...runtime.ContextModifier) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, m := range mods {
+				if m != nil {
+					m(tc)
+				}
+			}
 		}
-		mu.Lock()
-		callTC := tc.Clone()
-		mu.Unlock()
-		ctx = runtime.WithToolContext(ctx, callTC)
 		run := func() runtime.Result {
+			input, err := t.Decode(raw)
+			if err != nil {
+				return runtime.ErrorResult(fmt.Sprintf("<tool_use_error>InputValidationError: %s: %v</tool_use_error>", t.Name(), err))
+			}
+			mu.Lock()
+			callTC := tc.Clone()
+			mu.Unlock()
+			ctx := runtime.WithToolContext(ctx, callTC)
 			if err := t.ValidateInput(ctx, input, callTC); err != nil {
 				return runtime.ErrorResult(fmt.Sprintf("<tool_use_error>%v</tool_use_error>", err))
 			}
@@ -176,14 +187,7 @@ func DirectRunner(tc *runtime.ToolContext) Runner {
 			if err != nil {
 				return runtime.ErrorResult(err.Error())
 			}
-			mods := []runtime.ContextModifier{call.Modifier(), res.Modifier}
-			mu.Lock()
-			for _, m := range mods {
-				if m != nil {
-					m(tc)
-				}
-			}
-			mu.Unlock()
+			apply(call.Modifier(), res.Modifier)
 			res.Modifier = nil
 			return res
 		}

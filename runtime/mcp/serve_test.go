@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
@@ -201,6 +202,27 @@ var _ = Describe("Serve", func() {
 		Expect(text).To(HavePrefix("Panicker failed: internal error: "))
 	})
 
+	It("keeps serving after a tool's context modifier or Decode panics", func() {
+		modPanics := &fakeTool{name: "ModPanicker", run: func(_ map[string]any, call *runtime.Call) (runtime.Result, error) {
+			call.ModifyContext(func(*runtime.ToolContext) { panic("modifier boom") })
+			return runtime.Result{Content: []runtime.Block{runtime.TextBlock("ran")}}, nil
+		}}
+		c, _ := connectClient([]runtime.Tool{modPanics, &decodePanicker{fakeTool{name: "DecodePanicker"}}, &fakeTool{name: "Reader"}},
+			mcp.DirectRunner(runtime.NewToolContext(GinkgoT().TempDir())))
+		res, text := callText(c, "ModPanicker", map[string]any{"msg": "x"})
+		Expect(res.IsError).To(BeTrue())
+		Expect(text).To(ContainSubstring("modifier boom"))
+		res, text = callText(c, "DecodePanicker", map[string]any{"msg": "x"})
+		Expect(res.IsError).To(BeTrue())
+		Expect(text).To(ContainSubstring("decode boom"))
+		done := make(chan string)
+		go func() {
+			_, text := callText(c, "Reader", map[string]any{"msg": "still here"})
+			done <- text
+		}()
+		Eventually(done, 5*time.Second).Should(Receive(Equal("still here")), "the runner's lock was left held")
+	})
+
 	It("sends images and forwards progress to a client that asks for it", func() {
 		params := &sdk.CallToolParams{Name: "Painter", Arguments: map[string]any{"msg": "x"}}
 		params.SetProgressToken("tok-1")
@@ -235,3 +257,8 @@ var _ = Describe("Serve", func() {
 		Expect(call(reader, `{"msg":"round trip"}`).Text()).To(Equal("round trip"))
 	})
 })
+
+// decodePanicker panics in Decode.
+type decodePanicker struct{ fakeTool }
+
+func (*decodePanicker) Decode(json.RawMessage) (any, error) { panic("decode boom") }
