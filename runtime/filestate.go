@@ -41,15 +41,26 @@ func (c *FileStateCache) Get(path string) (FileState, bool) {
 	return s, ok
 }
 
-// Set records the state of path.
+// Set records the state of path. The zero value is an empty cache; on a
+// nil cache (a ToolContext built without one) Set remembers nothing, so
+// a later Edit refuses the file as unread, the fail-closed answer.
 func (c *FileStateCache) Set(path string, s FileState) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]FileState{}
+	}
 	c.m[path] = s
 }
 
 // Delete forgets path.
 func (c *FileStateCache) Delete(path string) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, path)

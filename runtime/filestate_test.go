@@ -69,4 +69,19 @@ var _ = Describe("FileStateCache", func() {
 			Expect(got.Hash).To(Equal(p))
 		}
 	})
+	It("works as a zero value, and remembers nothing when nil", func() {
+		var zero runtime.FileStateCache
+		zero.Set("/a", runtime.FileState{Hash: "x"})
+		got, ok := zero.Get("/a")
+		Expect(ok).To(BeTrue())
+		Expect(got.Hash).To(Equal("x"))
+		zero.Delete("/a")
+		_, ok = zero.Get("/a")
+		Expect(ok).To(BeFalse())
+
+		var none *runtime.FileStateCache
+		Expect(func() { none.Set("/a", runtime.FileState{}); none.Delete("/a") }).NotTo(Panic())
+		_, ok = none.Get("/a")
+		Expect(ok).To(BeFalse())
+	})
 })
