@@ -182,78 +182,16 @@ func (c shellCmd) sub(from int) shellCmd {
 }
 
 // unwrap returns the command a wrapper runs, e.g. "rm x" for
-// "timeout 5 rm x".
+// "timeout 5 rm x" (shellsyntax.WrappedCommand; env by unwrapEnv).
 func unwrap(c shellCmd) (shellCmd, bool) {
 	if len(c.words) < 2 || !c.literal[0] {
 		return shellCmd{}, false
 	}
-	w := c.words
-	i := 1
-	// skipOpts skips options; withArg lists options taking a value.
-	skipOpts := func(withArg string) {
-		for i < len(w) && strings.HasPrefix(w[i], "-") && w[i] != "-" {
-			if w[i] == "--" {
-				i++
-				return
-			}
-			opt := w[i]
-			i++
-			if strings.HasPrefix(opt, "--") {
-				if !strings.Contains(opt, "=") && strings.Contains(withArg, "|"+opt+"|") {
-					i++
-				}
-				continue
-			}
-			if len(opt) == 2 && strings.Contains(withArg, "|"+opt+"|") {
-				i++
-			}
-		}
-	}
-	switch filepath.Base(w[0]) {
-	case "env":
+	if filepath.Base(c.words[0]) == "env" {
 		return unwrapEnv(c, false)
-	case "timeout":
-		skipOpts("|-s|-k|--signal|--kill-after|")
-		i++ // the duration
-	case "nice":
-		for i < len(w) && strings.HasPrefix(w[i], "-") {
-			if w[i] == "-n" || w[i] == "--adjustment" {
-				i++
-			}
-			i++
-		}
-	case "nohup", "builtin", "busybox", "setsid":
-		if i < len(w) && w[i] == "--" {
-			i++
-		}
-	case "time":
-		skipOpts("|-f|-o|--format|--output|")
-	case "ionice":
-		skipOpts("|-c|-n|-p|-P|-u|--class|--classdata|")
-	case "watch":
-		skipOpts("|-n|-d|--interval|--differences|")
-	case "stdbuf":
-		skipOpts("|-i|-o|-e|--input|--output|--error|")
-	case "command":
-		for i < len(w) && strings.HasPrefix(w[i], "-") {
-			if w[i] == "-v" || w[i] == "-V" {
-				return shellCmd{}, false
-			}
-			i++
-		}
-	case "exec":
-		skipOpts("|-a|")
-	case "sudo", "doas":
-		skipOpts("|-u|-g|-h|-p|-C|-D|-r|-t|-U|-T|--user|--group|--host|--prompt|--chdir|")
-	case "xargs":
-		skipOpts("|-I|-L|-n|-P|-s|-d|-E|-a|--max-args|--max-procs|--delimiter|--arg-file|--max-lines|--replace|")
-		if i >= len(w) {
-			return shellCmd{}, false
-		}
-	default:
-		return shellCmd{}, false
 	}
-	if i >= len(w) {
+	i, ok := shellsyntax.WrappedCommand(c.words)
+	if !ok {
 		return shellCmd{}, false
 	}
 	return c.sub(i), true

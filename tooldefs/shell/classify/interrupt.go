@@ -28,8 +28,10 @@ func FinishOnInterrupt(cmd string) bool {
 	return false
 }
 
-// unwrapArgs drops the wrappers that run another command unchanged: time,
-// nice, nohup, timeout DURATION, env NAME=value, command, exec.
+// unwrapArgs drops the wrappers that run another command unchanged
+// (shellsyntax.WrappedCommand: timeout, nice, time, sudo …) and env with
+// its options and assignments. watch is kept: it reruns its command
+// forever, so letting it finish would never end.
 func unwrapArgs(args []shellsyntax.Word) []string {
 	words := make([]string, len(args))
 	for i, a := range args {
@@ -37,21 +39,20 @@ func unwrapArgs(args []shellsyntax.Word) []string {
 	}
 	for len(words) > 0 {
 		switch filepath.Base(words[0]) {
-		case "time", "nice", "nohup", "command", "exec", "stdbuf":
-			words = dropOptions(words[1:])
-		case "timeout":
-			words = dropOptions(words[1:])
-			if len(words) > 0 {
-				words = words[1:] // the duration
-			}
+		case "watch":
+			return words
 		case "env":
 			words = dropOptions(words[1:])
 			for len(words) > 0 && strings.Contains(words[0], "=") {
 				words = words[1:]
 			}
-		default:
+			continue
+		}
+		i, ok := shellsyntax.WrappedCommand(words)
+		if !ok {
 			return words
 		}
+		words = words[i:]
 	}
 	return words
 }
