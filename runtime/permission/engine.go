@@ -355,11 +355,11 @@ func describeTool(t runtime.Tool) (name string, aliases []string, fam runtime.Pe
 	return name, aliases, fam, err == nil
 }
 
-// family is the permission family rules naming tool govern.
-func (e *Engine) family(tool string) runtime.PermissionFamily {
+// familyMap returns the tool → permission family map of UseTools.
+func (e *Engine) familyMap() map[string]runtime.PermissionFamily {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return e.families[tool]
+	return e.families
 }
 
 // DeniesTool reports whether a blanket deny rule (Bash, Bash(*),
@@ -408,6 +408,9 @@ type call struct {
 	dirs       []string
 	// cwd is the directory relative paths of this call are resolved in.
 	cwd string
+	// families is the engine's tool → permission family map when the
+	// call was made (UseTools replaces the map, never changes it).
+	families map[string]runtime.PermissionFamily
 }
 
 func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*call, error) {
@@ -415,7 +418,7 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 	if err != nil {
 		return nil, err
 	}
-	c := &call{tool: t, input: input, target: target, dirs: e.WorkingDirs(tc)}
+	c := &call{tool: t, input: input, target: target, dirs: e.WorkingDirs(tc), families: e.familyMap()}
 	cwd := e.base.cwd
 	if tc != nil && tc.Cwd != "" {
 		cwd = tc.Cwd
@@ -623,7 +626,7 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 				return false
 			}
 			for _, r := range rules {
-				if r.Behavior == runtime.Deny && e.family(r.Tool) == runtime.FamilyReadPath && !r.Whole() &&
+				if r.Behavior == runtime.Deny && c.families[r.Tool] == runtime.FamilyReadPath && !r.Whole() &&
 					(matchPath(r.Content, p, e.base) || matchPath(r.Content, resolved, e.base)) {
 					return false
 				}
@@ -653,20 +656,20 @@ func (c *call) describeTarget() string {
 // belongs to (Read's path rules apply to every tool that reads a path,
 // Edit's to every tool that writes one, and an Edit allow rule also
 // allows reading). A blanket rule (Read, Edit) governs its tool only.
-func (e *Engine) applies(r Rule, c *call) bool {
+func (c *call) applies(r Rule) bool {
 	if r.matchesToolName(c.tool) {
 		return true
 	}
 	if r.Whole() {
 		return false
 	}
-	return e.family(r.Tool).Covers(c.target, r.Behavior == runtime.Allow)
+	return c.families[r.Tool].Covers(c.target, r.Behavior == runtime.Allow)
 }
 
 // matches reports whether a deny or ask rule matches the call: for a
 // shell line, any simple command in any of its forms.
 func (e *Engine) matches(r Rule, c *call) bool {
-	if !e.applies(r, c) {
+	if !c.applies(r) {
 		return false
 	}
 	if r.Whole() {
@@ -698,7 +701,7 @@ func (e *Engine) matches(r Rule, c *call) bool {
 func (e *Engine) allowed(rules []Rule, c *call) bool {
 	var allows []Rule
 	for _, r := range rules {
-		if r.Behavior == runtime.Allow && e.applies(r, c) {
+		if r.Behavior == runtime.Allow && c.applies(r) {
 			if r.Whole() {
 				return true
 			}
