@@ -13,6 +13,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,8 +47,17 @@ type Config struct {
 	MaxTokens int
 	// Observer, if set, sees every event. It is called from the loop's
 	// goroutine and from running tools' goroutines, so it must be safe for
-	// concurrent use, and quick.
+	// concurrent use, and quick. A tool that runs a sub-agent reports the
+	// sub-agent's events as progress values of type Event with
+	// ParentToolUseID set; the Observer sees them as they are, not as
+	// EventToolProgress.
 	Observer func(Event)
+	// Notices, if set, is asked before every model request for news that
+	// arrived between requests (a background sub-agent finished). Each
+	// text is added to the conversation as a text block of the last user
+	// message, so the model reads it in this request; earlier messages
+	// stay as they were.
+	Notices func() []string
 }
 
 // Tools is where the agent finds a turn's tools.
@@ -193,6 +203,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}()
 
 	cwd := a.tc.Cwd // no call runs yet: safe to read
+	a.addNotices()
 	var callable, sent []runtime.Tool
 	if a.cfg.Tools != nil {
 		callable, sent = a.cfg.Tools.Turn(a.tc)
@@ -306,6 +317,25 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 		return true
 	}
 	return false
+}
+
+// addNotices appends Config.Notices' texts to the last user message. The
+// message is copied, not changed in place: a caller may hold the old one.
+func (a *Agent) addNotices() {
+	if a.cfg.Notices == nil {
+		return
+	}
+	notes := a.cfg.Notices()
+	n := len(a.messages)
+	if len(notes) == 0 || n == 0 || a.messages[n-1].Role != provider.User {
+		return
+	}
+	last := a.messages[n-1]
+	last.Content = slices.Clone(last.Content)
+	for _, note := range notes {
+		last.Content = append(last.Content, provider.Text(note))
+	}
+	a.messages[n-1] = last
 }
 
 // turnState is the bookkeeping of one turn.
@@ -489,7 +519,11 @@ func (o *observed) Call(ctx context.Context, input any, call *runtime.Call) (run
 	name := o.Tool.Name()
 	o.a.emit(Event{Kind: EventToolStart, ID: call.ID, Name: name, Tool: o.Tool, Input: input})
 	inner := runtime.NewCall(call.ID, call.Context, func(p any) {
-		o.a.emit(Event{Kind: EventToolProgress, ID: call.ID, Name: name, Tool: o.Tool, Input: input, Progress: p})
+		if sub, ok := p.(Event); ok && sub.ParentToolUseID != "" {
+			o.a.emit(sub) // a sub-agent's event, shown as its own
+		} else {
+			o.a.emit(Event{Kind: EventToolProgress, ID: call.ID, Name: name, Tool: o.Tool, Input: input, Progress: p})
+		}
 		call.Progress(p)
 	})
 	defer func() {

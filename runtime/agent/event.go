@@ -77,6 +77,12 @@ type Event struct {
 	Outcome *Outcome
 	// At is when the event happened.
 	At time.Time
+
+	// ParentToolUseID is empty for the main conversation's events. A
+	// sub-agent's events carry the tool_use id of the Agent call that
+	// started it (stream-json's parent_tool_use_id); their Turn, ID and
+	// Message belong to the sub-agent's own conversation.
+	ParentToolUseID string
 }
 
 // StopReason says why a run ended.

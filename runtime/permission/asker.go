@@ -35,6 +35,26 @@ type AskRequest struct {
 	// Suggestion is the allow rule "always" would add; empty when the
 	// call cannot be covered by a rule, and "always" is not offered.
 	Suggestion string
+	// Agent names the sub-agent that makes the call (WithAgent), e.g.
+	// "Explore agent (find the tests)"; empty for the main agent.
+	Agent string
+}
+
+type agentKey struct{}
+
+// WithAgent marks ctx as a sub-agent's: the permission prompts of calls
+// made under it name label as the one asking. A sub-agent's calls go
+// through the same engine as its parent's (the same rules, mode and
+// working directories, the same Asker), so its prompts reach the user who
+// started it.
+func WithAgent(ctx context.Context, label string) context.Context {
+	return context.WithValue(ctx, agentKey{}, label)
+}
+
+// AgentOf returns the label WithAgent put on ctx, or "".
+func AgentOf(ctx context.Context) string {
+	s, _ := ctx.Value(agentKey{}).(string)
+	return s
 }
 
 // Asker answers "ask" decisions. CanUseTool calls it one request at a
@@ -83,6 +103,9 @@ func (p *Prompt) Ask(ctx context.Context, req AskRequest) (Answer, error) {
 	head := req.Tool
 	if req.Use != "" {
 		head += ": " + req.Use
+	}
+	if req.Agent != "" {
+		head = req.Agent + " asks: " + head
 	}
 	fmt.Fprintf(p.out, "\n%s\n", head)
 	if req.Message != "" {
@@ -148,7 +171,7 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if d, c, coverable = e.check(ctx, t, input, tc); d.Behavior != runtime.Ask {
 		return d
 	}
-	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message}
+	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: AgentOf(ctx)}
 	if coverable {
 		req.Suggestion = c.suggestion()
 	}

@@ -45,6 +45,9 @@ import (
 // field is a sensible default; Tools and, to run prompts, Provider are
 // what a caller usually sets.
 type Options struct {
+	// ID names the session: the key of its state on disk (task lists)
+	// and stream-json's session_id. Empty: a random one.
+	ID string
 	// Dir is the working directory; empty means the process's.
 	Dir string
 	// Home is the user's home directory (the user settings, "~" in rules
@@ -111,6 +114,14 @@ type Session struct {
 	mu       sync.Mutex
 	pool     *pool.Pool
 	mcpTools []runtime.Tool
+
+	// A sub-agent's session (Subagent) has a parent, a fixed pool and no
+	// MCP manager of its own.
+	parent *Session
+	sub    SubagentOptions
+
+	noticeMu sync.Mutex
+	notices  []string
 }
 
 // Open builds a session: it checks the working directory, loads the
@@ -135,8 +146,12 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if mopts.Dir == "" {
 		mopts.Dir = dir
 	}
+	if o.ID == "" {
+		o.ID = NewID()
+	}
 	s := &Session{opts: o, engine: engine, mcp: mcp.NewManager(o.MCP, mopts), tc: runtime.NewToolContext(dir)}
 	s.tc.WorkingDirs = engine.WorkingDirs(s.tc)
+	runtime.WithService(s.tc, s)
 	if o.Provider != nil {
 		runtime.WithService[provider.Provider](s.tc, o.Provider)
 	}
@@ -189,6 +204,9 @@ func (s *Session) assemble(mcpTools []runtime.Tool) {
 func (s *Session) Pool() *pool.Pool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.parent != nil {
+		return s.pool // a sub-agent's tools were picked when it started
+	}
 	if now := s.mcp.Tools(); !sameNames(now, s.mcpTools) {
 		s.assemble(now)
 	}
@@ -268,11 +286,15 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				System:         s.System(),
 				MaxTurns:       s.opts.MaxTurns,
 				MaxTokens:      s.opts.MaxTokens,
-				Observer:       s.sink.observe,
+				Observer:       s.observe,
+				Notices:        s.takeNotices,
 			}, s.tc)
 		}
 		ag := s.agent
 		s.agentMu.Unlock()
+		if s.parent != nil && s.sub.Label != "" {
+			ctx = permission.WithAgent(ctx, s.sub.Label)
+		}
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		events := s.sink.open()
@@ -358,7 +380,10 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
-	err := s.mcp.Close()
+	var err error
+	if s.parent == nil { // a sub-agent uses its parent's servers
+		err = s.mcp.Close()
+	}
 	s.tc.Close()
 	return err
 }

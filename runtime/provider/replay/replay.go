@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +69,29 @@ func New(sc *Scenario, opts Options) *Provider {
 		}
 	}
 	return &Provider{sc: sc, opts: opts}
+}
+
+// Fork plays the turns sc scripts for the sub-agent of the Agent call id
+// (Scenario.Subagents), from the first; model is ignored. A sub-agent
+// without a script is an error naming the scripted ones.
+func (p *Provider) Fork(id, _ string) (provider.Provider, error) {
+	turns, ok := p.sc.Subagents[id]
+	if !ok {
+		known := make([]string, 0, len(p.sc.Subagents))
+		for k := range p.sc.Subagents {
+			known = append(known, k)
+		}
+		slices.Sort(known)
+		list := "none"
+		if len(known) > 0 {
+			list = strings.Join(known, ", ")
+		}
+		return nil, fmt.Errorf("replay: the scenario scripts no sub-agent for the Agent call %s (it scripts: %s); add turns with \"agent\":%q", id, list, id)
+	}
+	sub := &Scenario{Name: p.sc.Name, Stream: p.sc.Stream, Turns: turns}
+	opts := p.opts
+	opts.Name = p.opts.Name + "/" + id
+	return &Provider{sc: sub, opts: opts}, nil
 }
 
 // Scenario returns the scenario being played.

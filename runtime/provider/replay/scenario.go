@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -24,6 +25,15 @@ import (
 //	{"blocks":[{"type":"text","text":"Reading…"},{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"go.mod"},"delay_ms":200}]}
 //	{"when":{"errors":["t1"]},"blocks":[{"type":"text","text":"That failed."}]}
 //	{"blocks":[{"type":"text","text":"Done."}]}
+//
+// A sub-agent's turns are scripted under the tool_use id of the Agent call
+// that starts it: in JSONL, a turn line with "agent": that id (anywhere
+// after the header); in one JSON document, "subagents": {id: [turns]}.
+// The sub-agent plays them from its first request, with the same rules.
+//
+//	{"blocks":[{"type":"tool_use","id":"a1","name":"Agent","input":{"description":"Find tests","prompt":"…","subagent_type":"Explore"}}]}
+//	{"agent":"a1","blocks":[{"type":"tool_use","id":"a1_g","name":"Glob","input":{"pattern":"**/*_test.go"}}]}
+//	{"agent":"a1","blocks":[{"type":"text","text":"12 test files."}]}
 type Scenario struct {
 	// Name and Description say what the scenario shows.
 	Name        string `json:"name,omitempty"`
@@ -36,10 +46,16 @@ type Scenario struct {
 	Stream *bool `json:"stream,omitempty"`
 	// Turns are the model's responses, in order.
 	Turns []Turn `json:"turns,omitempty"`
+	// Subagents are the sub-agents' responses, keyed by the tool_use id of
+	// the Agent call that starts each.
+	Subagents map[string][]Turn `json:"subagents,omitempty"`
 }
 
 // Turn is one response of the model.
 type Turn struct {
+	// Agent, in a JSONL scenario, puts the turn into the script of the
+	// sub-agent that the Agent call with this tool_use id starts.
+	Agent string `json:"agent,omitempty"`
 	// When, if set, makes the turn apply only when the previous tool
 	// results match; turns that do not match are skipped.
 	When *Condition `json:"when,omitempty"`
@@ -141,6 +157,15 @@ func parse(data []byte) (*Scenario, error) {
 			if err := d.Decode(&t); err != nil {
 				return nil, fmt.Errorf("line %d: %w", n, err)
 			}
+			if t.Agent != "" {
+				if sc.Subagents == nil {
+					sc.Subagents = map[string][]Turn{}
+				}
+				id := t.Agent
+				t.Agent = ""
+				sc.Subagents[id] = append(sc.Subagents[id], t)
+				continue
+			}
 			sc.Turns = append(sc.Turns, t)
 			continue
 		}
@@ -158,21 +183,51 @@ func parse(data []byte) (*Scenario, error) {
 	return sc, nil
 }
 
-// check validates the turns and gives tool_use blocks without an id a
-// deterministic one.
+// check validates the turns, the main conversation's and each
+// sub-agent's, and gives tool_use blocks without an id a deterministic one.
 func (sc *Scenario) check() error {
 	if len(sc.Turns) == 0 {
 		return errors.New("the scenario has no turns")
 	}
 	seen := map[string]bool{}
-	for i := range sc.Turns {
-		t := &sc.Turns[i]
+	if err := checkTurns(sc.Turns, "", seen); err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(sc.Subagents))
+	for id := range sc.Subagents {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		turns := sc.Subagents[id]
+		if len(turns) == 0 {
+			return fmt.Errorf("sub-agent %s: no turns", id)
+		}
+		for _, t := range turns {
+			if t.Agent != "" {
+				return fmt.Errorf("sub-agent %s: a turn inside \"subagents\" must not name an \"agent\"", id)
+			}
+		}
+		if err := checkTurns(turns, id, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTurns validates one script; agent is "" for the main one.
+func checkTurns(turns []Turn, agent string, seen map[string]bool) error {
+	for i := range turns {
+		t := &turns[i]
+		if t.Agent != "" {
+			return fmt.Errorf("turn %d: \"agent\" belongs on JSONL turn lines; in one JSON document put the turns under \"subagents\"", i+1)
+		}
 		if len(t.Blocks) == 0 {
-			return fmt.Errorf("turn %d: no blocks", i+1)
+			return fmt.Errorf("%sturn %d: no blocks", agentPrefix(agent), i+1)
 		}
 		for j := range t.Blocks {
 			b := &t.Blocks[j]
-			where := fmt.Sprintf("turn %d, block %d", i+1, j+1)
+			where := fmt.Sprintf("%sturn %d, block %d", agentPrefix(agent), i+1, j+1)
 			if b.DelayMS < 0 || (b.DurationMS != nil && *b.DurationMS < 0) {
 				return fmt.Errorf("%s: delays must not be negative", where)
 			}
@@ -183,7 +238,11 @@ func (sc *Scenario) check() error {
 					return fmt.Errorf("%s: a tool_use needs a \"name\"", where)
 				}
 				if b.ID == "" {
-					b.ID = fmt.Sprintf("toolu_replay_%02d_%02d", i+1, j+1)
+					if agent == "" {
+						b.ID = fmt.Sprintf("toolu_replay_%02d_%02d", i+1, j+1)
+					} else {
+						b.ID = fmt.Sprintf("toolu_replay_%s_%02d_%02d", agent, i+1, j+1)
+					}
 				}
 				if seen[b.ID] {
 					return fmt.Errorf("%s: tool_use id %q is used twice", where, b.ID)
@@ -202,6 +261,13 @@ func (sc *Scenario) check() error {
 		}
 	}
 	return nil
+}
+
+func agentPrefix(agent string) string {
+	if agent == "" {
+		return ""
+	}
+	return "sub-agent " + agent + ", "
 }
 
 // matches reports whether c holds for the last user message.
@@ -237,13 +303,26 @@ func (c *Condition) matches(last provider.Message) bool {
 func (sc *Scenario) Marshal() ([]byte, error) {
 	var buf bytes.Buffer
 	head := *sc
-	head.Turns = nil
+	head.Turns, head.Subagents = nil, nil
 	if err := writeLine(&buf, head); err != nil {
 		return nil, err
 	}
 	for _, t := range sc.Turns {
 		if err := writeLine(&buf, t); err != nil {
 			return nil, err
+		}
+	}
+	ids := make([]string, 0, len(sc.Subagents))
+	for id := range sc.Subagents {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		for _, t := range sc.Subagents[id] {
+			t.Agent = id
+			if err := writeLine(&buf, t); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return buf.Bytes(), nil

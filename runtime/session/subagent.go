@@ -1,0 +1,172 @@
+package session
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/pool"
+	"github.com/agentcore/agentcore/runtime/provider"
+)
+
+// SubagentOptions describe a sub-agent: a conversation of its own, with
+// its own messages and ToolContext, that shares its parent's permission
+// engine (rules, mode, working directories, the asker), MCP servers and
+// model.
+type SubagentOptions struct {
+	// ID is the tool_use id of the Agent call that starts the sub-agent.
+	// Its events carry it as ParentToolUseID, and a replay provider plays
+	// the turns scripted for it.
+	ID string
+	// Label names the sub-agent in permission prompts, e.g.
+	// "Explore agent (find the tests)".
+	Label string
+	// Tools keeps the parent's tools the sub-agent may use; nil keeps
+	// them all. The tool that starts sub-agents should leave itself out:
+	// sub-agents do not start sub-agents.
+	Tools func(runtime.Tool) bool
+	// System is the sub-agent's system prompt.
+	System string
+	// Model, when set, is the model the sub-agent asks its parent's
+	// provider for (provider.ForSubagent).
+	Model string
+	// Dir is the sub-agent's working directory (a worktree); empty means
+	// the directory of the ToolContext it starts from.
+	Dir string
+	// MaxTurns caps the sub-agent's model requests; 0: the parent's cap.
+	MaxTurns int
+}
+
+// Of returns the session whose tools run in tc (the session registers
+// itself as a ToolContext service); false outside a session.
+func Of(tc *runtime.ToolContext) (*Session, bool) {
+	return runtime.Service[*Session](tc)
+}
+
+// ID returns the session's ID; a sub-agent has its parent's.
+func (s *Session) ID() string { return s.opts.ID }
+
+// Home returns the user's home directory the session uses.
+func (s *Session) Home() string { return s.opts.Home }
+
+// Parent returns the session that started this sub-agent, nil for a
+// top-level session.
+func (s *Session) Parent() *Session { return s.parent }
+
+// ErrNestedSubagent is Subagent's error on a sub-agent's session:
+// sub-agents do not start sub-agents.
+var ErrNestedSubagent = errors.New("a sub-agent cannot start another sub-agent; do the work yourself with your own tools")
+
+// Subagent returns a session for a sub-agent started from a call running
+// in tc (the Agent call's ToolContext): its working directory, working
+// directories, environment and services (the model, the summarizer) are
+// tc's; its file-state cache, messages and loaded tools are its own; its
+// tools are the parent's current pool, filtered by o.Tools, assembled
+// with the parent's pool options (deferred tools stay deferred, behind
+// the search tool if kept). Run it with Run or Exec, and Close it: Close
+// ends what its tools started (background shells), not the parent's MCP
+// servers.
+func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session, error) {
+	if s.parent != nil {
+		return nil, ErrNestedSubagent
+	}
+	if s.opts.Provider == nil {
+		return nil, ErrNoProvider
+	}
+	prov, err := provider.ForSubagent(s.opts.Provider, o.ID, o.Model)
+	if err != nil {
+		return nil, err
+	}
+	if tc == nil {
+		tc = s.tc
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = tc.Cwd
+	}
+	if dir, err = workingDir(dir); err != nil {
+		return nil, err
+	}
+	var tools []runtime.Tool
+	for _, t := range s.Tools() {
+		if o.Tools == nil || o.Tools(t) {
+			tools = append(tools, t)
+		}
+	}
+	opts := s.opts
+	opts.Dir, opts.Tools, opts.Provider, opts.System = dir, tools, prov, o.System
+	opts.Pool.Simple = false // the tools are picked already
+	if o.MaxTurns > 0 {
+		opts.MaxTurns = o.MaxTurns
+	}
+	child := &Session{opts: opts, engine: s.engine, mcp: s.mcp, parent: s, sub: o, tc: runtime.NewToolContext(dir)}
+	child.tc.WorkingDirs = slices.Clone(tc.WorkingDirs)
+	if o.Dir != "" && !slices.Contains(child.tc.WorkingDirs, dir) {
+		child.tc.WorkingDirs = append([]string{dir}, child.tc.WorkingDirs...)
+	}
+	for k, v := range tc.Env {
+		if child.tc.Env == nil {
+			child.tc.Env = map[string]string{}
+		}
+		child.tc.Env[k] = v
+	}
+	for k, v := range tc.Services {
+		if child.tc.Services == nil {
+			child.tc.Services = map[any]any{}
+		}
+		child.tc.Services[k] = v
+	}
+	runtime.WithService(child.tc, child)
+	runtime.WithService(child.tc, pool.NewLoaded())
+	runtime.WithService(child.tc, prov)
+	child.assemble(nil)
+	return child, nil
+}
+
+// observe is the agent's observer: a sub-agent's events are marked with
+// the Agent call they belong to.
+func (s *Session) observe(ev agent.Event) {
+	if s.parent != nil && ev.ParentToolUseID == "" {
+		ev.ParentToolUseID = s.sub.ID
+	}
+	s.sink.observe(ev)
+}
+
+// Emit hands ev to whoever ranges over the running Run, as if the loop
+// had made it, and waits until it was handled; without a running Run it
+// is dropped. A background sub-agent reports its events this way, after
+// the call that started it has returned.
+func (s *Session) Emit(ev agent.Event) {
+	if ev.At.IsZero() {
+		ev.At = time.Now()
+	}
+	s.sink.observe(ev)
+}
+
+// Notify queues text for the model: the next request of Run carries it
+// as a text block of its last user message (agent.Config.Notices), as
+// Claude Code tells the model that a background task finished.
+func (s *Session) Notify(text string) {
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	s.notices = append(s.notices, text)
+}
+
+func (s *Session) takeNotices() []string {
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	n := s.notices
+	s.notices = nil
+	return n
+}
+
+// NewID returns a random session ID: 16 hex digits.
+func NewID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
