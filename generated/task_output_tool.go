@@ -38,7 +38,7 @@ func (*TaskOutputTool) Aliases() []string {
 
 // Description returns the tool's description for the model.
 func (*TaskOutputTool) Description() string {
-	return "TaskOutput retrieves output from a background shell started by Bash with\nrun_in_background.\n\n- Takes the task_id Bash returned (e.g. \"bash_1\").\n- Returns the output written since the previous TaskOutput call for the\nsame task, with the task's status (running, completed, failed, killed)\nand, once it ended, its exit code.\n- block (default true) waits for the task to finish, at most timeout\nmilliseconds (default 30000); block=false returns at once.\n- The task's whole output is also in the file Bash named; Read it to see\neverything again."
+	return "TaskOutput retrieves output from a background task: a shell started by\nBash with run_in_background, or an agent started by Agent with\nrun_in_background.\n\n- Takes the task_id Bash or Agent returned (e.g. \"bash_1\", \"agent_1\").\n- Returns the output written since the previous TaskOutput call for the\nsame task, with the task's status (running, completed, failed, killed)\nand, once it ended, its exit code.\n- block (default true) waits for the task to finish, at most timeout\nmilliseconds (default 30000); block=false returns at once.\n- For an agent, the output is its transcript (what it said, the tools it\ncalled) and, once it ended, its final result.\n- The task's whole output is also in the file Bash or Agent named; Read\nit to see everything again."
 }
 
 // SearchHint returns the words ToolSearch scores besides the name.

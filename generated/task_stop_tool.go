@@ -37,7 +37,7 @@ func (*TaskStopTool) Aliases() []string {
 
 // Description returns the tool's description for the model.
 func (*TaskStopTool) Description() string {
-	return "TaskStop stops a running background shell started by Bash with\nrun_in_background, together with every process it started.\n\n- Takes the task_id Bash returned (e.g. \"bash_1\").\n- Stopping a task that has already ended is an error that gives its\nstatus."
+	return "TaskStop stops a running background task: a shell started by Bash with\nrun_in_background, together with every process it started, or an agent\nstarted by Agent with run_in_background, whose running calls are\ncancelled.\n\n- Takes the task_id Bash or Agent returned (e.g. \"bash_1\", \"agent_1\").\n- Stopping a task that has already ended is an error that gives its\nstatus."
 }
 
 // SearchHint returns the words ToolSearch scores besides the name.

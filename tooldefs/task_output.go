@@ -10,17 +10,20 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
-// TaskOutput retrieves output from a background shell started by Bash with
+// TaskOutput retrieves output from a background task: a shell started by
+// Bash with run_in_background, or an agent started by Agent with
 // run_in_background.
 //
-// - Takes the task_id Bash returned (e.g. "bash_1").
+// - Takes the task_id Bash or Agent returned (e.g. "bash_1", "agent_1").
 // - Returns the output written since the previous TaskOutput call for the
 // same task, with the task's status (running, completed, failed, killed)
 // and, once it ended, its exit code.
 // - block (default true) waits for the task to finish, at most timeout
 // milliseconds (default 30000); block=false returns at once.
-// - The task's whole output is also in the file Bash named; Read it to see
-// everything again.
+// - For an agent, the output is its transcript (what it said, the tools it
+// called) and, once it ended, its final result.
+// - The task's whole output is also in the file Bash or Agent named; Read
+// it to see everything again.
 //
 // +tool:name=TaskOutput
 // +tool:alias=BashOutput
@@ -31,7 +34,7 @@ type TaskOutput struct{}
 
 // TaskOutputInput is the input of TaskOutput.
 type TaskOutputInput struct {
-	// The ID of the background task, as Bash returned it.
+	// The ID of the background task, as Bash or Agent returned it.
 	TaskID string `json:"task_id" jsonschema:"minLength=1"`
 	// Whether to wait for the task to finish. Defaults to true.
 	Block *bool `json:"block,omitempty" jsonschema:"default=true"`
@@ -58,7 +61,8 @@ type TaskOutputResult struct {
 	// RetrievalStatus is success, timeout or not_ready.
 	RetrievalStatus string `json:"retrieval_status"`
 	// Status is the task's status: running, completed, failed or killed.
-	Status  string `json:"status"`
+	Status string `json:"status"`
+	// Command is a shell's command, or an agent's description.
 	Command string `json:"command"`
 	// ExitCode is set once the task has ended.
 	ExitCode *int `json:"exit_code,omitempty"`
@@ -70,13 +74,13 @@ type TaskOutputResult struct {
 
 // ValidateInput refuses an unknown task.
 func (TaskOutput) ValidateInput(_ context.Context, in *TaskOutputInput, tc *runtime.ToolContext) error {
-	_, err := shell.FindTask(tc, in.TaskID)
+	_, err := findBackground(tc, in.TaskID)
 	return err
 }
 
 // Call waits as asked and returns the new output.
 func (TaskOutput) Call(ctx context.Context, in *TaskOutputInput, c *runtime.Call) (TaskOutputResult, error) {
-	t, err := shell.FindTask(c.Context, in.TaskID)
+	t, err := findBackground(c.Context, in.TaskID)
 	if err != nil {
 		return TaskOutputResult{}, err
 	}
@@ -88,7 +92,7 @@ func (TaskOutput) Call(ctx context.Context, in *TaskOutputInput, c *runtime.Call
 	ended := false
 	if block {
 		if ended, err = t.Wait(ctx, wait); err != nil {
-			return TaskOutputResult{}, fmt.Errorf("stopped waiting for task %s: %w", t.ID, err)
+			return TaskOutputResult{}, fmt.Errorf("stopped waiting for task %s: %w", t.ID(), err)
 		}
 	} else {
 		select {
@@ -101,15 +105,17 @@ func (TaskOutput) Call(ctx context.Context, in *TaskOutputInput, c *runtime.Call
 	if err != nil {
 		return TaskOutputResult{}, err
 	}
-	status, code := t.State()
+	status, code, hasCode := t.State()
 	res := TaskOutputResult{
-		TaskID: t.ID, Status: string(status), Command: t.Command,
-		Output: strings.TrimRight(out, "\n"), OutputPath: t.OutputPath,
+		TaskID: t.ID(), Status: status, Command: t.Label(),
+		Output: strings.TrimRight(out, "\n"), OutputPath: t.OutputPath(),
 	}
 	switch {
 	case ended:
 		res.RetrievalStatus = RetrievalSuccess
-		res.ExitCode = &code
+		if hasCode {
+			res.ExitCode = &code
+		}
 	case block:
 		res.RetrievalStatus = RetrievalTimeout
 	default:

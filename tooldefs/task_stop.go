@@ -9,10 +9,12 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
-// TaskStop stops a running background shell started by Bash with
-// run_in_background, together with every process it started.
+// TaskStop stops a running background task: a shell started by Bash with
+// run_in_background, together with every process it started, or an agent
+// started by Agent with run_in_background, whose running calls are
+// cancelled.
 //
-// - Takes the task_id Bash returned (e.g. "bash_1").
+// - Takes the task_id Bash or Agent returned (e.g. "bash_1", "agent_1").
 // - Stopping a task that has already ended is an error that gives its
 // status.
 //
@@ -24,7 +26,7 @@ type TaskStop struct{}
 // TaskStopInput is the input of TaskStop. Give task_id; shell_id is the
 // older name KillShell callers use.
 type TaskStopInput struct {
-	// The ID of the background task to stop.
+	// The ID of the background task to stop, as Bash or Agent returned it.
 	TaskID string `json:"task_id,omitempty"`
 	// Deprecated: use task_id.
 	ShellID string `json:"shell_id,omitempty"`
@@ -48,14 +50,14 @@ func (in *TaskStopInput) id() string {
 // ValidateInput refuses a missing, unknown or already ended task.
 func (TaskStop) ValidateInput(_ context.Context, in *TaskStopInput, tc *runtime.ToolContext) error {
 	if in.id() == "" {
-		return errors.New("missing required parameter task_id: pass the ID Bash with run_in_background returned")
+		return errors.New("missing required parameter task_id: pass the ID Bash or Agent with run_in_background returned")
 	}
-	t, err := shell.FindTask(tc, in.id())
+	t, err := findBackground(tc, in.id())
 	if err != nil {
 		return err
 	}
-	if st, _ := t.State(); st != shell.StatusRunning {
-		return fmt.Errorf("task %s is not running (status: %s)", t.ID, st)
+	if st, _, _ := t.State(); st != string(shell.StatusRunning) {
+		return fmt.Errorf("task %s is not running (status: %s)", t.ID(), st)
 	}
 	return nil
 }
@@ -63,21 +65,21 @@ func (TaskStop) ValidateInput(_ context.Context, in *TaskStopInput, tc *runtime.
 // Call stops the task and waits until it has exited.
 func (TaskStop) Call(ctx context.Context, in *TaskStopInput, c *runtime.Call) (TaskStopResult, error) {
 	if in.id() == "" {
-		return TaskStopResult{}, errors.New("missing required parameter task_id: pass the ID Bash with run_in_background returned")
+		return TaskStopResult{}, errors.New("missing required parameter task_id: pass the ID Bash or Agent with run_in_background returned")
 	}
-	t, err := shell.FindTask(c.Context, in.id())
+	t, err := findBackground(c.Context, in.id())
 	if err != nil {
 		return TaskStopResult{}, err
 	}
 	if err := t.Kill(); err != nil {
-		if errors.Is(err, shell.ErrNotRunning) {
-			st, _ := t.State()
-			return TaskStopResult{}, fmt.Errorf("task %s is not running (status: %s)", t.ID, st)
+		if errors.Is(err, errTaskNotRunning) {
+			st, _, _ := t.State()
+			return TaskStopResult{}, fmt.Errorf("task %s is not running (status: %s)", t.ID(), st)
 		}
 		return TaskStopResult{}, err
 	}
-	st, _ := t.State()
-	return TaskStopResult{TaskID: t.ID, Command: t.Command, Status: string(st)}, nil
+	st, _, _ := t.State()
+	return TaskStopResult{TaskID: t.ID(), Command: t.Label(), Status: st}, nil
 }
 
 // ResultBlocks confirms the stop.

@@ -281,7 +281,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			s.agent = agent.New(agent.Config{
 				Provider:       s.opts.Provider,
 				Tools:          s,
-				CanUseTool:     s.engine.CanUseTool,
+				CanUseTool:     s.canUseTool,
 				MaxConcurrency: s.opts.MaxConcurrency,
 				System:         s.System(),
 				MaxTurns:       s.opts.MaxTurns,
@@ -363,7 +363,7 @@ func (s *Session) Messages() []provider.Message {
 func (s *Session) Exec(ctx context.Context, calls []orchestrate.ToolUse) iter.Seq[orchestrate.Event] {
 	ex := &orchestrate.Executor{
 		Tools:          s.Tools(),
-		CanUseTool:     s.engine.CanUseTool,
+		CanUseTool:     s.canUseTool,
 		MaxConcurrency: s.opts.MaxConcurrency,
 		CallTimeout:    s.opts.CallTimeout,
 		AbandonAfter:   s.opts.AbandonAfter,

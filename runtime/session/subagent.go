@@ -1,9 +1,11 @@
 package session
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -39,6 +41,11 @@ type SubagentOptions struct {
 	Dir string
 	// MaxTurns caps the sub-agent's model requests; 0: the parent's cap.
 	MaxTurns int
+	// ReadOnly makes every call that is not read-only (IsReadOnly false
+	// for its input: a Bash command that writes) a denied call, whatever
+	// the rules and the mode say. Explore and Plan agents are read-only,
+	// which is what lets several of them run in parallel.
+	ReadOnly bool
 }
 
 // Of returns the session whose tools run in tc (the session registers
@@ -126,6 +133,24 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session
 	child.assemble(nil)
 	return child, nil
 }
+
+// canUseTool is the sub-agent's permission hook: the parent's engine,
+// after the read-only check of a read-only sub-agent.
+func (s *Session) canUseTool(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+	if s.sub.ReadOnly {
+		ro, _ := runtime.Guard("IsReadOnly", func() bool { return t.IsReadOnly(input) })
+		if !ro {
+			return runtime.PermissionDecision{Behavior: runtime.Deny, Message: fmt.Sprintf(
+				"%s is read-only: this %s call would change things, so it was not run. Report what should change instead.", s.sub.Label, t.Name())}
+		}
+	}
+	return s.engine.CanUseTool(ctx, t, input, tc)
+}
+
+// Dir returns the session's working directory as it was opened (a
+// sub-agent's: the directory it started in); the ToolContext's Cwd is
+// where the conversation's cd moved it since.
+func (s *Session) Dir() string { return s.opts.Dir }
 
 // observe is the agent's observer: a sub-agent's events are marked with
 // the Agent call they belong to.

@@ -1,0 +1,232 @@
+// Package subagent is the engine of the Agent tool: the kinds of
+// sub-agent (Type: the built-ins and custom ones from .md files), running
+// one as a session of its own (Open, Run), and the sub-agents that run in
+// the background (Background, started with run_in_background and served
+// by TaskOutput and TaskStop).
+package subagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/session"
+)
+
+// readOnlyDenied are the tools a read-only type never gets, whatever
+// their flags say: they change files or the session's mode (Claude
+// Code's Explore and Plan agents are denied the same).
+var readOnlyDenied = []string{"Edit", "Write", "NotebookEdit", "ExitPlanMode"}
+
+// Request is one Agent call, resolved.
+type Request struct {
+	// CallID is the Agent call's tool_use id.
+	CallID string
+	// Description (3–5 words) and Prompt are as the model gave them.
+	Description, Prompt string
+	// Type is the kind of sub-agent.
+	Type Type
+	// Model, when set, replaces the type's model.
+	Model string
+	// Self is the name of the tool that starts sub-agents: a sub-agent
+	// never has it.
+	Self string
+}
+
+// Label names the sub-agent in prompts and listings, e.g.
+// "Explore agent (find the tests)".
+func (r Request) Label() string {
+	return fmt.Sprintf("%s agent (%s)", r.Type.Name, r.Description)
+}
+
+// Allows reports whether a sub-agent of type t may use tool, next to the
+// tool named self that starts sub-agents (never allowed: sub-agents do not
+// start sub-agents). A type with a Tools list gets those tools (by name
+// or alias); a read-only type gets only tools that can be read-only.
+func (t Type) Allows(tool runtime.Tool, self string) bool {
+	name := tool.Name()
+	if name == self || slices.Contains(tool.Aliases(), self) {
+		return false
+	}
+	if len(t.Tools) > 0 && !slices.ContainsFunc(t.Tools, func(n string) bool {
+		return n == name || slices.Contains(tool.Aliases(), n)
+	}) {
+		return false
+	}
+	if t.ReadOnly {
+		ro := tool.Traits().ReadOnly
+		return (ro.Value || ro.InputDependent) && !slices.Contains(readOnlyDenied, name)
+	}
+	return true
+}
+
+// ReadOnlyOver reports whether a sub-agent of type t can only make
+// read-only calls, given the tools it would choose from: a read-only
+// type, or a custom type whose every tool is read-only for every input.
+func ReadOnlyOver(t Type, tools []runtime.Tool, self string) bool {
+	if t.ReadOnly {
+		return true
+	}
+	if len(t.Tools) == 0 {
+		return false
+	}
+	n := 0
+	for _, tool := range tools {
+		if !t.Allows(tool, self) {
+			continue
+		}
+		if !tool.Traits().ReadOnly.Value {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// readOnlyTypes remembers, by type name, whether the types seen under
+// that name were read-only (Remember), for IsReadOnlyType: the Agent
+// tool's IsConcurrencySafe sees only the call's input, not the working
+// directory the custom types come from. A name seen once as not
+// read-only stays so: the answer fails closed.
+var readOnlyTypes = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+// Remember records which of types are read-only over tools.
+func Remember(types []Type, tools []runtime.Tool, self string) {
+	readOnlyTypes.Lock()
+	defer readOnlyTypes.Unlock()
+	for _, t := range types {
+		ro := ReadOnlyOver(t, tools, self)
+		if prev, ok := readOnlyTypes.m[t.Name]; ok {
+			ro = ro && prev
+		}
+		readOnlyTypes.m[t.Name] = ro
+	}
+}
+
+// IsReadOnlyType reports whether the type called name is read-only, as
+// far as this process has seen (Remember); a built-in type not seen yet
+// answers for itself, any other name is not read-only.
+func IsReadOnlyType(name string) bool {
+	if name == "" {
+		name = "general-purpose"
+	}
+	readOnlyTypes.Lock()
+	ro, ok := readOnlyTypes.m[name]
+	readOnlyTypes.Unlock()
+	if ok {
+		return ro
+	}
+	t, err := FindType(Builtins(), name)
+	return err == nil && t.ReadOnly
+}
+
+// ErrNoSession is the error of an Agent call outside a session.
+var ErrNoSession = errors.New("the Agent tool needs a session: run it in agentcore run or a session.Open session")
+
+// Open opens the sub-agent's session for req, from the parent session
+// the Agent call runs in (tc is the call's ToolContext). Close it.
+func Open(parent *session.Session, tc *runtime.ToolContext, req Request) (*session.Session, error) {
+	if parent.Parent() != nil {
+		return nil, session.ErrNestedSubagent
+	}
+	model := req.Model
+	if model == "" && req.Type.Model != "inherit" {
+		model = req.Type.Model
+	}
+	if model == "inherit" {
+		model = ""
+	}
+	return parent.Subagent(tc, session.SubagentOptions{
+		ID:       req.CallID,
+		Label:    req.Label(),
+		Tools:    func(t runtime.Tool) bool { return req.Type.Allows(t, req.Self) },
+		System:   systemPrompt(req.Type, tc),
+		Model:    model,
+		ReadOnly: req.Type.ReadOnly,
+	})
+}
+
+// systemPrompt is the type's prompt and the sub-agent's environment.
+func systemPrompt(t Type, tc *runtime.ToolContext) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(t.System))
+	b.WriteString("\n\nNotes:\n- You are a sub-agent: the agent that started you sees only your final message, so end with a complete, concise report of what you found or did (file paths and line numbers where they help).\n- You cannot start other agents, and nobody can answer questions: work with what the task gives you.\n")
+	if t.ReadOnly {
+		b.WriteString("- You are read-only: calls that would change files or state are refused. Report what should change instead.\n")
+	}
+	fmt.Fprintf(&b, "\nEnvironment:\n- working directory: %s\n- platform: %s/%s\n- date: %s", tc.Cwd, goruntime.GOOS, goruntime.GOARCH, time.Now().Format("2006-01-02"))
+	return b.String()
+}
+
+// Result is what a finished sub-agent returns.
+type Result struct {
+	// Text is the sub-agent's final answer.
+	Text string `json:"result"`
+	// Turns, ToolCalls and ToolErrors count its model requests and calls.
+	Turns      int `json:"num_turns"`
+	ToolCalls  int `json:"tool_calls"`
+	ToolErrors int `json:"tool_errors"`
+	// Usage sums its tokens.
+	Usage provider.Usage `json:"usage"`
+	// DurationMS is its wall time.
+	DurationMS int64 `json:"duration_ms"`
+}
+
+func resultOf(o *agent.Outcome) Result {
+	return Result{Text: o.Text, Turns: o.Turns, ToolCalls: o.ToolCalls, ToolErrors: o.ToolErrors,
+		Usage: o.Usage, DurationMS: o.Duration.Milliseconds()}
+}
+
+// Run runs the sub-agent on prompt until it ends, handing each of its
+// events (ParentToolUseID set) to report. A sub-agent that ended by an
+// error, an interrupt or ctx is an error saying so, with what it did.
+func Run(ctx context.Context, child *session.Session, prompt string, report func(agent.Event)) (Result, error) {
+	var out *agent.Outcome
+	for ev := range child.Run(ctx, prompt) {
+		if report != nil {
+			report(ev)
+		}
+		if ev.Kind == agent.EventDone {
+			out = ev.Outcome
+		}
+	}
+	if out == nil {
+		return Result{}, errors.New("the sub-agent ended without an outcome")
+	}
+	res := resultOf(out)
+	switch out.Stop {
+	case agent.StopEndTurn:
+		return res, nil
+	case agent.StopInterrupted:
+		why := "it was interrupted"
+		if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			why = "it was stopped: " + err.Error()
+		}
+		return res, fmt.Errorf("the sub-agent did not finish: %s after %d turns and %d tool calls", why, res.Turns, res.ToolCalls)
+	case agent.StopMaxTurns:
+		return res, fmt.Errorf("the sub-agent did not finish: it reached its turn limit (%d turns, %d tool calls); its last text was: %s", res.Turns, res.ToolCalls, oneLine(res.Text, 300))
+	}
+	return res, fmt.Errorf("the sub-agent failed after %d turns: %v", res.Turns, out.Err)
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
