@@ -83,4 +83,14 @@ var suites = []suite{
 		},
 		notes: "The real SDK is pointed at an httptest server with real SSE framing through ANTHROPIC_BASE_URL. The issue sets no target for these two; they are tracked as ratios to their floors.",
 	},
+	{
+		title:     "Sub-agents: Agent call start to the sub-agent's first model request",
+		pkg:       "./tooldefs/subagent/",
+		bench:     "AgentCallToFirstRequest",
+		benchtime: "200x",
+		ratios: []ratio{
+			{label: "Agent call start → sub-agent's first request, ms (absolute)", num: "BenchmarkAgentCallToFirstRequest", metric: "ms/first-request", target: 2},
+		},
+		notes: "In process: a scripted model answers with one Explore Agent call; the time runs from the call's start (after decode, validation and permissions) to the sub-agent provider's first Stream — resolving the type, opening the sub-agent's session over the full generated tool set (filtered pool, own ToolContext), its system prompt and its loop. Median of the iterations, each in a fresh session. The 2 ms target is absolute.",
+	},
 }
