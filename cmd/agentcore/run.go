@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -196,8 +194,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// and servers that finish connecting later join it between turns.
 	// The session registers the model as a service for tools that talk
 	// to it themselves (a sub-agent).
+	sessionID := session.NewID()
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
-		o.Provider, o.System, o.MaxTurns = prov, system, f.maxTurns
+		o.ID, o.Provider, o.System, o.MaxTurns = sessionID, prov, system, f.maxTurns
 	}})
 	if err != nil {
 		return err
@@ -235,8 +234,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		runtime.WithService[runtime.Summarizer](tc, provider.Summarizer{Model: model})
 	}
 
-	session := newSessionID()
-	opts := render.Options{Format: format, Session: session, Init: render.Init{
+	opts := render.Options{Format: format, Session: sessionID, Init: render.Init{
 		Model: prov.Name(), Cwd: cwd, PermissionMode: string(engine.Mode()),
 	}}
 	for _, t := range sess.Definitions() {
@@ -372,12 +370,6 @@ func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (perm
 	a.r.Pause()
 	defer a.r.Resume()
 	return a.p.Ask(ctx, req)
-}
-
-func newSessionID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 func defaultSystemPrompt(cwd string) string {

@@ -15,6 +15,8 @@ import (
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
 
 // permissionFlags are the permission flags: mode, rules, extra working
@@ -103,19 +105,24 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 	if err != nil {
 		return session.Options{}, err
 	}
+	cwd := dir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	home, _ := os.UserHomeDir()
+	types, problems := subagent.LoadTypes(cwd, home)
+	for _, p := range problems {
+		fmt.Fprintln(os.Stderr, "agentcore: warning: skipped an agent type:", p)
+	}
 	o := session.Options{
 		Dir:         dir,
-		Tools:       generated.AllBaseTools(),
+		Tools:       subagent.WithTypes(generated.AllBaseTools(), tooldefs.AgentName, types),
 		Permissions: src,
 		MCPOptions:  mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
 		Pool:        pool.Options{Simple: f.simple, SimpleTools: simpleModeTools, SearchTool: searchTool},
 		DeferMode: func(setting string) (pool.DeferMode, error) {
 			return pool.ResolveDeferMode(os.Getenv, setting)
 		},
-	}
-	cwd := dir
-	if cwd == "" {
-		cwd, _ = os.Getwd()
 	}
 	cfg, err := mcp.ResolveConfig(cwd, f.mcpConfigs, f.strictMCP)
 	if err != nil {

@@ -70,7 +70,9 @@ func (t Type) Allows(tool runtime.Tool, self string) bool {
 
 // ReadOnlyOver reports whether a sub-agent of type t can only make
 // read-only calls, given the tools it would choose from: a read-only
-// type, or a custom type whose every tool is read-only for every input.
+// type, or a custom type whose every listed tool is among tools and
+// read-only for every input. A listed tool that is not there (an MCP
+// server not connected yet) makes the answer no: it fails closed.
 func ReadOnlyOver(t Type, tools []runtime.Tool, self string) bool {
 	if t.ReadOnly {
 		return true
@@ -78,17 +80,13 @@ func ReadOnlyOver(t Type, tools []runtime.Tool, self string) bool {
 	if len(t.Tools) == 0 {
 		return false
 	}
-	n := 0
-	for _, tool := range tools {
-		if !t.Allows(tool, self) {
-			continue
-		}
-		if !tool.Traits().ReadOnly.Value {
+	for _, name := range t.Tools {
+		tool := runtime.Lookup(tools, name)
+		if tool == nil || tool.Name() == self || !tool.Traits().ReadOnly.Value {
 			return false
 		}
-		n++
 	}
-	return n > 0
+	return true
 }
 
 // readOnlyTypes remembers, by type name, whether the types seen under
