@@ -212,6 +212,23 @@ var _ = Describe("agentcore run", func() {
 			Entry("no", "n", "I was not allowed.", false),
 		)
 
+		It("asks on the terminal for a sub-agent's call, naming the agent, and obeys the answer", func() {
+			dir := GinkgoT().TempDir()
+			scn := `{"prompt":"delegate"}
+{"blocks":[{"type":"tool_use","id":"sub","name":"Agent","input":{"description":"Make the file","prompt":"touch it"}}]}
+{"agent":"sub","blocks":[{"type":"tool_use","id":"sub_mk","name":"Bash","input":{"command":"touch made-by-sub-agent.txt"}}]}
+{"agent":"sub","when":{"ok":["sub_mk"]},"blocks":[{"type":"text","text":"Made it."}]}
+{"when":{"ok":["sub"]},"blocks":[{"type":"text","text":"The sub-agent made the file."}]}`
+			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+			pane, keys := session(dir, "--model", "replay:scn.jsonl")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Allow?"))
+			Expect(pane()).To(ContainSubstring("general-purpose agent (Make the file) asks: Bash: touch made-by-sub-agent.txt"))
+			keys("1", "Enter")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+			Expect(pane()).To(ContainSubstring("The sub-agent made the file."))
+			Expect(filepath.Join(dir, "made-by-sub-agent.txt")).To(BeAnExistingFile())
+		})
+
 		It("interrupts the turn on Ctrl+C, lets a test suite run, and exits on a second Ctrl+C", func() {
 			dir := GinkgoT().TempDir()
 			Expect(os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\tsleep 30\n"), 0o644)).To(Succeed())
