@@ -13,7 +13,7 @@ tags_ant      := ant
 # fails a package whose _test.go files never call RunSpecs.
 GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
-.PHONY: all generate check-generated embed build test test-% bench run vet clean
+.PHONY: all generate check-generated embed build test test-% bench run run-agents vet clean
 
 all: build
 
@@ -73,6 +73,10 @@ bench:
 ## run: the main job, offline, with the built-in replay model
 run: bin/agentcore-external
 	./examples/run-demo.sh
+
+## run-agents: the sub-agents demo, offline: two Explore agents in parallel and a background agent
+run-agents: bin/agentcore-external
+	SCENARIO=examples/subagents.jsonl ./examples/run-demo.sh
 
 clean:
 	rm -rf bin
