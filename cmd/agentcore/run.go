@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
@@ -195,13 +196,19 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// The session registers the model as a service for tools that talk
 	// to it themselves (a sub-agent).
 	sessionID := session.NewID()
+	// The first request waits for the MCP servers (MCP_TIMEOUT or
+	// mcp.startupTimeoutMs, default 5 s), so it names every tool of the
+	// servers that came up; servers that connect later are announced to
+	// the model in the request after they do.
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
 		o.ID, o.Provider, o.System, o.MaxTurns = sessionID, prov, system, f.maxTurns
+		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
 	}})
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
+	reportMCP(cmd.ErrOrStderr(), sess)
 	engine, tc := sess.Engine(), sess.ToolContext()
 
 	stdout := cmd.OutOrStdout()
@@ -344,6 +351,19 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		out := runOnce(line, format != render.Text)
 		if out.Stop == agent.StopError {
 			r.Notice("the request failed: " + out.Err.Error())
+		}
+	}
+}
+
+// reportMCP says on stderr which MCP servers are not up after the wait,
+// and why.
+func reportMCP(w io.Writer, sess *session.Session) {
+	for _, st := range sess.MCP().Servers() {
+		switch st.State {
+		case mcp.StatePending:
+			fmt.Fprintf(w, "agentcore: MCP server %q has not connected after %s (raise MCP_TIMEOUT or mcp.startupTimeoutMs, in ms); its tools join when it does\n", st.Name, sess.MCPWait())
+		case mcp.StateFailed, mcp.StateDisconnected:
+			fmt.Fprintf(w, "agentcore: MCP server %q failed: %v; its tools are missing until it starts\n", st.Name, st.Err)
 		}
 	}
 }

@@ -203,11 +203,11 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}()
 
 	cwd := a.tc.Cwd // no call runs yet: safe to read
-	a.addNotices()
 	var callable, sent []runtime.Tool
 	if a.cfg.Tools != nil {
 		callable, sent = a.cfg.Tools.Turn(a.tc)
 	}
+	a.addNotices() // after Turn, which may have news of the tools
 	a.setTools(callable)
 	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens}
 	a.emit(Event{Kind: EventRequest, Turn: out.Turns})

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // ProjectConfigFile is the project's MCP configuration file, at the root
@@ -253,4 +255,37 @@ func (c ServerConfig) expanded(lookup func(string) (string, bool)) (ServerConfig
 			strings.Join(missing, ", "), c.Source)
 	}
 	return out, nil
+}
+
+// DefaultStartupTimeout is how long a session waits for its MCP servers
+// before the first model request when neither MCP_TIMEOUT nor the
+// mcp.startupTimeoutMs setting says.
+const DefaultStartupTimeout = 5 * time.Second
+
+// EnvStartupTimeout is the environment variable (milliseconds, as Claude
+// Code's) that wins over the mcp.startupTimeoutMs setting. It also bounds
+// each server's start (Options.ConnectTimeout): a server not up by then
+// has failed. The setting bounds only the wait before the first request,
+// so a slower server still joins later and is announced then.
+const EnvStartupTimeout = "MCP_TIMEOUT"
+
+// ResolveStartupTimeout picks the wait for the MCP servers: MCP_TIMEOUT
+// from getenv, else the setting (milliseconds; 0 means unset), else
+// DefaultStartupTimeout. A value that is not a whole number of
+// milliseconds ≥ 0 is an error naming where it came from.
+func ResolveStartupTimeout(getenv func(string) string, settingMs int) (time.Duration, error) {
+	if v := strings.TrimSpace(getenv(EnvStartupTimeout)); v != "" {
+		ms, err := strconv.Atoi(v)
+		if err != nil || ms < 0 {
+			return 0, fmt.Errorf("%s=%q: want a whole number of milliseconds, e.g. %s=10000", EnvStartupTimeout, v, EnvStartupTimeout)
+		}
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	if settingMs < 0 {
+		return 0, fmt.Errorf("the setting mcp.startupTimeoutMs is %d: want a whole number of milliseconds ≥ 0", settingMs)
+	}
+	if settingMs > 0 {
+		return time.Duration(settingMs) * time.Millisecond, nil
+	}
+	return DefaultStartupTimeout, nil
 }

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -99,3 +100,25 @@ var _ = Describe("environment expansion", func() {
 		Entry("unclosed", "${HOME", "${HOME", nil),
 	)
 })
+
+var _ = DescribeTable("ResolveStartupTimeout",
+	func(env string, settingMs int, want time.Duration, wantErr string) {
+		got, err := mcp.ResolveStartupTimeout(func(k string) string {
+			if k == mcp.EnvStartupTimeout {
+				return env
+			}
+			return ""
+		}, settingMs)
+		if wantErr != "" {
+			Expect(err).To(MatchError(ContainSubstring(wantErr)))
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(want))
+	},
+	Entry("the default", "", 0, mcp.DefaultStartupTimeout, ""),
+	Entry("the setting", "", 1500, 1500*time.Millisecond, ""),
+	Entry("MCP_TIMEOUT wins", "200", 1500, 200*time.Millisecond, ""),
+	Entry("a bad MCP_TIMEOUT", "5s", 0, time.Duration(0), "MCP_TIMEOUT=\"5s\": want a whole number of milliseconds"),
+	Entry("a negative setting", "", -1, time.Duration(0), "mcp.startupTimeoutMs is -1"),
+)

@@ -60,6 +60,15 @@ type Settings struct {
 	// Env holds environment variables the settings file sets, e.g.
 	// AGENTCORE_TOOL_SEARCH.
 	Env map[string]string `json:"env,omitempty"`
+	// MCP tunes the MCP servers.
+	MCP MCPSettings `json:"mcp,omitzero"`
+}
+
+// MCPSettings is the "mcp" object of a settings file.
+type MCPSettings struct {
+	// StartupTimeoutMs bounds the wait for the MCP servers before the
+	// first model request, in milliseconds (MCP_TIMEOUT wins over it).
+	StartupTimeoutMs int `json:"startupTimeoutMs,omitempty"`
 }
 
 // PermissionSettings is the "permissions" object of a settings file.
@@ -137,7 +146,7 @@ func ProjectRoot(cwd, home string) string {
 }
 
 // merged combines settings files: rule lists and directories accumulate,
-// single values (defaultMode, toolSearch, env keys) come from the last
+// single values (defaultMode, toolSearch, mcp.startupTimeoutMs, env keys) come from the last
 // file that sets them.
 func merged(files []SettingsFile) Settings {
 	var m Settings
@@ -152,6 +161,9 @@ func merged(files []SettingsFile) Settings {
 		}
 		if s.ToolSearch != "" {
 			m.ToolSearch = s.ToolSearch
+		}
+		if s.MCP.StartupTimeoutMs != 0 {
+			m.MCP.StartupTimeoutMs = s.MCP.StartupTimeoutMs
 		}
 		for k, v := range s.Env {
 			if m.Env == nil {

@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,6 +69,10 @@ type Options struct {
 	// connection; zero returns at once (servers that connect later join
 	// the pool between turns).
 	MCPWait time.Duration
+	// MCPStartupTimeout, when set, picks MCPWait from the settings'
+	// mcp.startupTimeoutMs once the settings are read, replacing MCPWait
+	// (the CLI: mcp.ResolveStartupTimeout(os.Getenv, ms)).
+	MCPStartupTimeout func(settingMs int) (time.Duration, error)
 	// Pool steers the tool pool. SearchTool and SimpleTools name tools of
 	// Tools (Claude Code's: "ToolSearch"; "Bash", "Edit", "Read"); Defer is
 	// the deferral mode (the zero value defers always). DenyTool is set to
@@ -122,6 +127,11 @@ type Session struct {
 
 	noticeMu sync.Mutex
 	notices  []string
+
+	// announced are the names of the tools the model was told of (the
+	// pool when the conversation started, and every change announced
+	// since); Turn announces the difference when the pool changes.
+	announced []string
 }
 
 // Open builds a session: it checks the working directory, loads the
@@ -154,6 +164,14 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	runtime.WithService(s.tc, s)
 	if o.Provider != nil {
 		runtime.WithService[provider.Provider](s.tc, o.Provider)
+	}
+	if o.MCPStartupTimeout != nil {
+		wait, err := o.MCPStartupTimeout(engine.Settings().MCP.StartupTimeoutMs)
+		if err != nil {
+			s.mcp.Close()
+			return nil, err
+		}
+		o.MCPWait, s.opts.MCPWait = wait, wait
 	}
 	if o.MCPWait > 0 {
 		wctx, cancel := context.WithTimeout(ctx, o.MCPWait)
@@ -213,6 +231,70 @@ func (s *Session) Pool() *pool.Pool {
 	return s.pool
 }
 
+// announce queues a notice for the next request when p's tools differ
+// from those the model was told of: an MCP server connected late, or one
+// changed its tool list. The system prompt and earlier messages stay as
+// they were, so the prompt cache holds.
+func (s *Session) announce(p *pool.Pool) {
+	s.mu.Lock()
+	if s.announced == nil || s.parent != nil {
+		s.mu.Unlock()
+		return
+	}
+	now := toolNames(p.Tools())
+	var added, removed []string
+	for _, n := range now {
+		if !slices.Contains(s.announced, n) {
+			added = append(added, n)
+		}
+	}
+	for _, n := range s.announced {
+		if !slices.Contains(now, n) {
+			removed = append(removed, n)
+		}
+	}
+	if len(added) == 0 && len(removed) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.announced = now
+	s.mu.Unlock()
+	s.Notify(toolsChanged(p, s.opts.Pool.SearchTool, added, removed))
+}
+
+// toolsChanged is the notice of a change of the tool list.
+func toolsChanged(p *pool.Pool, search string, added, removed []string) string {
+	var deferred, sent []string
+	for _, n := range added {
+		if p.IsDeferred(n) {
+			deferred = append(deferred, n)
+		} else {
+			sent = append(sent, n)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("<system-reminder>\nThe available tools changed since the conversation started (MCP servers connected or changed their tool lists).\n")
+	if len(deferred) > 0 {
+		fmt.Fprintf(&b, "New deferred tools (load them with %s before calling them): %s\n", search, strings.Join(deferred, ", "))
+	}
+	if len(sent) > 0 {
+		fmt.Fprintf(&b, "New tools (their definitions are in the tool list): %s\n", strings.Join(sent, ", "))
+	}
+	if len(removed) > 0 {
+		fmt.Fprintf(&b, "Removed tools (no longer callable): %s\n", strings.Join(removed, ", "))
+	}
+	b.WriteString("</system-reminder>")
+	return b.String()
+}
+
+func toolNames(tools []runtime.Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name()
+	}
+	return out
+}
+
 func sameNames(a, b []runtime.Tool) bool {
 	return slices.EqualFunc(a, b, func(x, y runtime.Tool) bool { return x.Name() == y.Name() })
 }
@@ -221,7 +303,9 @@ func sameNames(a, b []runtime.Tool) bool {
 // tool is callable, the definitions sent are those not deferred plus the
 // ones the search tool loaded.
 func (s *Session) Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool) {
-	return s.Pool().Turn(tc)
+	p := s.Pool()
+	s.announce(p)
+	return p.Turn(tc)
 }
 
 // Tools returns every tool of the pool, in pool order, deferred or not.
@@ -235,9 +319,11 @@ func (s *Session) Definitions() []runtime.Tool {
 
 // System returns the system prompt the next request carries: Options'
 // System and the names of the deferred tools.
-func (s *Session) System() string {
+func (s *Session) System() string { return s.systemFor(s.Pool()) }
+
+func (s *Session) systemFor(p *pool.Pool) string {
 	system := s.opts.System
-	if deferred := s.Pool().DeferredPrompt(); deferred != "" {
+	if deferred := p.DeferredPrompt(); deferred != "" {
 		if system != "" {
 			system += "\n\n"
 		}
@@ -245,6 +331,14 @@ func (s *Session) System() string {
 	}
 	return system
 }
+
+// MCPWait returns how long Open waited for the MCP servers.
+func (s *Session) MCPWait() time.Duration { return s.opts.MCPWait }
+
+// Dir returns the session's working directory as it was opened (a
+// sub-agent's: the directory it started in); the ToolContext's Cwd is
+// where the conversation's cd moved it since.
+func (s *Session) Dir() string { return s.opts.Dir }
 
 // Engine returns the permission engine (to set an Asker, change the
 // mode, read the rules).
@@ -278,12 +372,16 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		defer s.runMu.Unlock()
 		s.agentMu.Lock()
 		if s.agent == nil {
+			p := s.Pool()
+			s.mu.Lock()
+			s.announced = toolNames(p.Tools())
+			s.mu.Unlock()
 			s.agent = agent.New(agent.Config{
 				Provider:       s.opts.Provider,
 				Tools:          s,
 				CanUseTool:     s.canUseTool,
 				MaxConcurrency: s.opts.MaxConcurrency,
-				System:         s.System(),
+				System:         s.systemFor(p),
 				MaxTurns:       s.opts.MaxTurns,
 				MaxTokens:      s.opts.MaxTokens,
 				Observer:       s.observe,

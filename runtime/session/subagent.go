@@ -147,11 +147,6 @@ func (s *Session) canUseTool(ctx context.Context, t runtime.Tool, input any, tc 
 	return s.engine.CanUseTool(ctx, t, input, tc)
 }
 
-// Dir returns the session's working directory as it was opened (a
-// sub-agent's: the directory it started in); the ToolContext's Cwd is
-// where the conversation's cd moved it since.
-func (s *Session) Dir() string { return s.opts.Dir }
-
 // observe is the agent's observer: a sub-agent's events are marked with
 // the Agent call they belong to.
 func (s *Session) observe(ev agent.Event) {

@@ -1,0 +1,132 @@
+//go:build !internal && !ant
+
+package main_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gexec"
+)
+
+// sse writes one Messages API response: text, or one tool_use.
+func sse(w http.ResponseWriter, text, toolName, toolInput string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	events := []string{`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`}
+	stop := "end_turn"
+	if toolName != "" {
+		in, _ := json.Marshal(toolInput)
+		events = append(events,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"`+toolName+`","input":{}}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(in)+`}}`)
+		stop = "tool_use"
+	} else {
+		events = append(events,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+text+`"}}`)
+	}
+	events = append(events, `{"type":"content_block_stop","index":0}`,
+		`{"type":"message_delta","delta":{"stop_reason":"`+stop+`","stop_sequence":null},"usage":{"output_tokens":2}}`,
+		`{"type":"message_stop"}`)
+	for _, ev := range events {
+		var probe struct{ Type string }
+		_ = json.Unmarshal([]byte(ev), &probe)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
+	}
+}
+
+var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)", func() {
+	It("waits for the servers, names their tools in the first request, and announces a late one in the next without touching earlier messages", func() {
+		slow, err := gexec.Build("github.com/agentcore/agentcore/runtime/mcp/testdata/slowserver")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(gexec.CleanupBuildArtifacts)
+		dir := GinkgoT().TempDir()
+		gate := filepath.Join(dir, "gate")
+
+		var mu sync.Mutex
+		var bodies []map[string]any
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			mu.Lock()
+			bodies = append(bodies, body)
+			n := len(bodies)
+			mu.Unlock()
+			if n == 1 {
+				// Release the slow server; the call below gives it time to
+				// connect before the next request.
+				Expect(os.WriteFile(gate, nil, 0o644)).To(Succeed())
+				sse(w, "", "Bash", `{"command":"sleep 2"}`)
+				return
+			}
+			sse(w, "done", "", "")
+		}))
+		DeferCleanup(srv.Close)
+
+		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+			"self": map[string]any{"command": binaries["external"], "args": []string{"mcp", "serve"}},
+			"slow": map[string]any{"command": slow, "env": map[string]string{"SLOW_GATE": gate}},
+		}})
+		Expect(err).NotTo(HaveOccurred())
+		// mcp.startupTimeoutMs bounds the wait before the first request
+		// only; MCP_TIMEOUT would also fail a server not up by then.
+		Expect(os.MkdirAll(filepath.Join(dir, ".agentcore"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".agentcore", "settings.json"), []byte(`{"mcp":{"startupTimeoutMs":1500}}`), 0o644)).To(Succeed())
+		_, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"--model", "anthropic:fake", "-p", "go", "--output-format", "json", "--permission-mode", "bypassPermissions",
+			"--mcp-config", string(cfg))
+		Expect(code).To(Equal(0), stderr)
+		Expect(stderr).To(ContainSubstring(`MCP server "slow" has not connected after 1.5s`))
+
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(bodies).To(HaveLen(2))
+		system := func(b map[string]any) string {
+			data, _ := json.Marshal(b["system"])
+			return string(data)
+		}
+		Expect(system(bodies[0])).To(ContainSubstring("mcp__self__Read"), "the first request names the connected server's deferred tools")
+		Expect(system(bodies[0])).NotTo(ContainSubstring("mcp__slow__hello"))
+		Expect(system(bodies[1])).To(Equal(system(bodies[0])), "the system prompt stays byte-identical")
+
+		first := bodies[0]["messages"].([]any)
+		second := bodies[1]["messages"].([]any)
+		Expect(second).To(HaveLen(3))
+		// The cache breakpoint moves to the last message, as it should;
+		// the content before it is what the prompt cache keys on.
+		Expect(withoutCacheControl(second[0])).To(Equal(withoutCacheControl(first[0])), "earlier messages stay byte-identical")
+		last, _ := json.Marshal(second[2])
+		Expect(string(last)).To(ContainSubstring("New deferred tools (load them with ToolSearch before calling them): mcp__slow__hello"))
+		Expect(strings.Count(string(last), "tool_result")).To(Equal(1))
+	})
+})
+
+// withoutCacheControl drops the cache_control markers from a decoded
+// message.
+func withoutCacheControl(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			if k != "cache_control" {
+				out[k] = withoutCacheControl(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withoutCacheControl(e)
+		}
+		return out
+	}
+	return v
+}
