@@ -109,6 +109,35 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 	})
 })
 
+
+var _ = Describe("agentcore run: what deferral saves, offline", func() {
+	It("counts the tool definitions sent in the replay model's input tokens: deferring MCP tools shows as fewer tokens", func() {
+		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+			"self": map[string]any{"command": binaries["external"], "args": []string{"mcp", "serve"}},
+		}})
+		Expect(err).NotTo(HaveOccurred())
+		tokens := func(mode string, extra ...string) float64 {
+			dir := GinkgoT().TempDir()
+			args := append([]string{"-p", "hi", "--output-format", "json", "--mcp-config", string(cfg)}, extra...)
+			stdout, stderr, code := runIn(dir, []string{"AGENTCORE_TOOL_SEARCH=" + mode}, args...)
+			Expect(code).To(Equal(0), stderr)
+			var res struct {
+				Usage struct {
+					InputTokens float64 `json:"input_tokens"`
+				} `json:"usage"`
+			}
+			Expect(json.Unmarshal([]byte(stdout), &res)).To(Succeed(), stdout)
+			return res.Usage.InputTokens
+		}
+		never, always := tokens("never"), tokens("always")
+		Expect(always).To(BeNumerically("<", never*0.8), "deferred: %v tokens, all sent: %v", always, never)
+		// Simple mode keeps ToolSearch when MCP tools are there, so they
+		// stay deferred.
+		simpleNever, simpleAlways := tokens("never", "--simple"), tokens("always", "--simple")
+		Expect(simpleAlways).To(BeNumerically("<", simpleNever*0.8), "simple mode: deferred %v, all sent %v", simpleAlways, simpleNever)
+	})
+})
+
 // withoutCacheControl drops the cache_control markers from a decoded
 // message.
 func withoutCacheControl(v any) any {

@@ -55,7 +55,7 @@ type PendingServers interface {
 // Options steer Assemble.
 type Options struct {
 	// Simple keeps only the built-ins named in SimpleTools (MCP tools are
-	// still added).
+	// still added, and with them the search tool, so they stay deferred).
 	Simple bool
 	// SimpleTools are the built-ins simple mode keeps; Claude Code keeps
 	// Bash, Edit and Read.
@@ -122,11 +122,16 @@ func Assemble(base, mcp []runtime.Tool, opts Options) *Pool {
 		}
 		return safeBool(t.IsEnabled)
 	}
+	// Simple mode keeps the search tool too when there are MCP tools: they
+	// stay deferred behind it rather than all sent up front.
+	hasMCP := slices.ContainsFunc(mcp, func(t runtime.Tool) bool { return t != nil && IsMCP(t) }) ||
+		slices.ContainsFunc(base, func(t runtime.Tool) bool { return t != nil && IsMCP(t) })
 	for _, t := range base {
 		if t == nil {
 			continue
 		}
-		if opts.Simple && !IsMCP(t) && !slices.Contains(opts.SimpleTools, t.Name()) {
+		if opts.Simple && !IsMCP(t) && !slices.Contains(opts.SimpleTools, t.Name()) &&
+			!(hasMCP && opts.SearchTool != "" && t.Name() == opts.SearchTool) {
 			continue
 		}
 		if keep(t) {

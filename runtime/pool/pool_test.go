@@ -37,12 +37,14 @@ var _ = Describe("Assemble", func() {
 		Expect(p.Tools()[1].(*tool).origin).To(Equal("first"))
 	})
 
-	It("keeps only Bash, Read and Edit built-ins in simple mode", func() {
-		p := pool.Assemble(named("Bash", "Edit", "Glob", "Read", "Write", "ToolSearch"), named("mcp__a__x"),
-			pool.Options{SearchTool: "ToolSearch", Simple: true, SimpleTools: []string{"Bash", "Edit", "Read"}})
-		Expect(names(p.Tools())).To(Equal([]string{"Bash", "Edit", "Read", "mcp__a__x"}))
-		// Without ToolSearch nothing can be deferred.
-		Expect(p.IsDeferred("mcp__a__x")).To(BeFalse())
+	It("keeps only Bash, Read and Edit built-ins in simple mode, and ToolSearch when MCP tools are there to defer", func() {
+		opts := pool.Options{SearchTool: "ToolSearch", Simple: true, SimpleTools: []string{"Bash", "Edit", "Read"}}
+		p := pool.Assemble(named("Bash", "Edit", "Glob", "Read", "Write", "ToolSearch"), nil, opts)
+		Expect(names(p.Tools())).To(Equal([]string{"Bash", "Edit", "Read"}))
+
+		p = pool.Assemble(named("Bash", "Edit", "Glob", "Read", "Write", "ToolSearch"), named("mcp__a__x"), opts)
+		Expect(names(p.Tools())).To(Equal([]string{"Bash", "Edit", "Read", "ToolSearch", "mcp__a__x"}))
+		Expect(p.IsDeferred("mcp__a__x")).To(BeTrue())
 	})
 
 	It("removes tools a blanket deny names, before the model sees them", func() {

@@ -252,9 +252,14 @@ func (p *Provider) sleep(ctx context.Context, ms int) error {
 	}
 }
 
-// inputTokens estimates the request's size, four bytes a token.
+// inputTokens estimates the request's size, four bytes a token: the
+// system prompt, the messages and the tool definitions sent, so a run
+// shows offline what deferring definitions saves.
 func inputTokens(req provider.Request) int64 {
 	n := len(req.System)
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.InputSchema)
+	}
 	for _, m := range req.Messages {
 		for _, b := range m.Content {
 			n += len(b.Text) + len(b.Input)
