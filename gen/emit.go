@@ -271,6 +271,9 @@ func (e *toolEmitter) flags(f *jen.File) {
 	if t.PermissionFamily != "" {
 		traits[jen.Id("PermissionFamily")] = jen.Qual(RuntimePath, t.PermissionFamily)
 	}
+	if t.LocalOnly {
+		traits[jen.Id("LocalOnly")] = jen.True()
+	}
 	e.constMethod(f, "Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.",
 		"Traits", jen.Qual(RuntimePath, "Traits"), jen.Qual(RuntimePath, "Traits").Values(traits))
 }

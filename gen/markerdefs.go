@@ -45,6 +45,7 @@ var Markers = []MarkerDef{
 	enumMarker[Interrupt]("interrupt", "+tool:interrupt=cancel", "cancel", "block"),
 	flagMarker[CancelsSiblingsOnError]("cancelsSiblingsOnError", "+tool:cancelsSiblingsOnError"),
 	enumMarker[PermissionFamily]("permissionFamily", "+tool:permissionFamily=read-path", familyWords()...),
+	flagMarker[LocalOnly]("localOnly", "+tool:localOnly"),
 	flagMarker[ShouldDefer]("shouldDefer", "+tool:shouldDefer"),
 	flagMarker[AlwaysLoad]("alwaysLoad", "+tool:alwaysLoad"),
 	flagMarker[Disabled]("disabled", "+tool:disabled"),
@@ -152,6 +153,12 @@ func (Interrupt) method() string { return "InterruptBehavior" }
 type CancelsSiblingsOnError struct{}
 
 func (CancelsSiblingsOnError) apply(t *Tool) error { t.CancelsSiblingsOnError = true; return nil }
+
+// LocalOnly says every call stays on this machine: no network, no
+// outside system (MCP's openWorldHint false).
+type LocalOnly struct{}
+
+func (LocalOnly) apply(t *Tool) error { t.LocalOnly = true; return nil }
 
 // PermissionFamily makes this tool's rules govern every call of its
 // family: read-path, edit-path, command or url.

@@ -46,6 +46,8 @@ type Tool struct {
 	InterruptCancel                        bool
 	// CancelsSiblingsOnError is the +tool:cancelsSiblingsOnError flag.
 	CancelsSiblingsOnError bool
+	// LocalOnly is the +tool:localOnly flag.
+	LocalOnly bool
 	// PermissionFamily is the runtime constant of the
 	// +tool:permissionFamily value ("FamilyReadPath"), or "".
 	PermissionFamily string

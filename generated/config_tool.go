@@ -73,6 +73,7 @@ func (*ConfigTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
 		Destructive:     runtime.Flag{},
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{InputDependent: true},
 	}
 }

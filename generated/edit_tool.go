@@ -70,6 +70,7 @@ func (*EditTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe:  runtime.Flag{},
 		Destructive:      runtime.Flag{InputDependent: true},
+		LocalOnly:        true,
 		PermissionFamily: runtime.FamilyEditPath,
 		ReadOnly:         runtime.Flag{},
 	}

@@ -73,6 +73,7 @@ func (*GlobTool) Traits() runtime.Traits {
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
 		Interrupt:       runtime.InterruptCancel,
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{Value: true},
 	}
 }

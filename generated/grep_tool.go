@@ -72,6 +72,7 @@ func (*GrepTool) Traits() runtime.Traits {
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
 		Interrupt:       runtime.InterruptCancel,
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{Value: true},
 	}
 }

@@ -70,6 +70,7 @@ func (*ReadTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe:  runtime.Flag{Value: true},
 		Destructive:      runtime.Flag{},
+		LocalOnly:        true,
 		PermissionFamily: runtime.FamilyReadPath,
 		ReadOnly:         runtime.Flag{Value: true},
 	}

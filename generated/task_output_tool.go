@@ -71,6 +71,7 @@ func (*TaskOutputTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{Value: true},
 	}
 }

@@ -69,7 +69,8 @@ func (*TaskStopTool) AlwaysLoad() bool {
 func (*TaskStopTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
+		Destructive:     runtime.Flag{Value: true},
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{},
 	}
 }
@@ -124,8 +125,11 @@ func (*TaskStopTool) IsReadOnly(_ any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TaskStopTool) IsDestructive(_ any) bool {
-	return false
+func (*TaskStopTool) IsDestructive(input any) bool {
+	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
+		return false
+	}
+	return true
 }
 
 // InterruptBehavior says what a user interrupt does to this call while it runs.

@@ -72,6 +72,7 @@ func (*ToolSearchTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{Value: true},
 	}
 }

@@ -69,7 +69,8 @@ func (*WriteTool) AlwaysLoad() bool {
 func (*WriteTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
+		Destructive:     runtime.Flag{Value: true},
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{},
 	}
 }
@@ -128,8 +129,11 @@ func (*WriteTool) IsReadOnly(_ any) bool {
 }
 
 // IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*WriteTool) IsDestructive(_ any) bool {
-	return false
+func (*WriteTool) IsDestructive(input any) bool {
+	if _, ok := input.(*tooldefs.WriteInput); !ok {
+		return false
+	}
+	return true
 }
 
 // InterruptBehavior says what a user interrupt does to this call while it runs.

@@ -68,6 +68,8 @@ type Definition[In any] struct {
 	CancelsSiblingsOnError bool
 	// PermissionFamily is the family of calls the tool's rules govern.
 	PermissionFamily PermissionFamily
+	// LocalOnly says every call stays on this machine (Traits.LocalOnly).
+	LocalOnly bool
 	// DisplayName is the user-facing name of every call
 	// (+tool:userFacingName); Name when empty.
 	DisplayName string
@@ -144,6 +146,7 @@ func Define[In any](d Definition[In]) Tool {
 			InterruptDependent:     d.InterruptBehavior != nil,
 			CancelsSiblingsOnError: d.CancelsSiblingsOnError,
 			PermissionFamily:       d.PermissionFamily,
+			LocalOnly:              d.LocalOnly,
 		},
 		zeroForNil: typ.Kind() != reflect.Pointer,
 		nilIsIn:    typ.Kind() == reflect.Interface,

@@ -124,6 +124,10 @@ type Traits struct {
 	// PermissionFamily is the family of calls that permission rules
 	// written with this tool's name govern, beyond the tool's own calls.
 	PermissionFamily PermissionFamily
+	// LocalOnly is true when every call stays on this machine (files,
+	// local state): no network, no outside system. False, the default,
+	// claims nothing (MCP's openWorldHint is true unless this is set).
+	LocalOnly bool
 }
 
 // TargetKind says what a permission rule's content is matched against.

@@ -20,6 +20,7 @@ import (
 // toolSearch, verbose, webSearch.endpoint.
 //
 // +tool:name=Config
+// +tool:localOnly
 // +tool:searchHint="read or change agentcore settings"
 type Config struct{}
 

@@ -49,6 +49,7 @@
 //	interrupt               enum    +tool:interrupt=cancel            is what a user interrupt does to every call: cancel it, or block (the default) until it ends
 //	cancelsSiblingsOnError  none    +tool:cancelsSiblingsOnError      makes an error result cancel the running and queued sibling calls
 //	permissionFamily        enum    +tool:permissionFamily=read-path  makes this tool's rules govern every call of its family: read-path, edit-path, command or url
+//	localOnly               none    +tool:localOnly                   says every call stays on this machine: no network, no outside system (MCP's openWorldHint false)
 //	shouldDefer             none    +tool:shouldDefer                 withholds the tool's definition until ToolSearch loads it
 //	alwaysLoad              none    +tool:alwaysLoad                  keeps the tool from ever being deferred
 //	disabled                none    +tool:disabled                    makes IsEnabled false

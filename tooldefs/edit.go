@@ -33,6 +33,7 @@ import (
 // use NotebookEdit.
 //
 // +tool:name=Edit
+// +tool:localOnly
 // +tool:permissionFamily=edit-path
 // +tool:searchHint="modify a file by replacing exact text"
 type Edit struct{}

@@ -28,6 +28,7 @@ import (
 // - You can call several tools in one response: run searches that may be useful in parallel.
 //
 // +tool:name=Glob
+// +tool:localOnly
 // +tool:readOnly
 // +tool:concurrencySafe
 // +tool:interrupt=cancel

@@ -29,6 +29,7 @@ import (
 // - Files ignored by .gitignore, binary files and version-control directories are skipped.
 //
 // +tool:name=Grep
+// +tool:localOnly
 // +tool:readOnly
 // +tool:concurrencySafe
 // +tool:interrupt=cancel

@@ -26,6 +26,7 @@ import (
 // - Cells without an id can be named "cell-N", N being the 0-based index.
 //
 // +tool:name=NotebookEdit
+// +tool:localOnly
 // +tool:searchHint="edit a Jupyter notebook cell"
 type NotebookEdit struct{}
 

@@ -55,6 +55,7 @@ const (
 // be useful in parallel.
 //
 // +tool:name=Read
+// +tool:localOnly
 // +tool:permissionFamily=read-path
 // +tool:readOnly
 // +tool:concurrencySafe

@@ -26,6 +26,7 @@ import (
 // it to see everything again.
 //
 // +tool:name=TaskOutput
+// +tool:localOnly
 // +tool:alias=BashOutput
 // +tool:readOnly
 // +tool:concurrencySafe

@@ -19,6 +19,8 @@ import (
 // status.
 //
 // +tool:name=TaskStop
+// +tool:localOnly
+// +tool:destructive
 // +tool:alias=KillShell
 // +tool:searchHint="stop a background shell task"
 type TaskStop struct{}

@@ -16,6 +16,7 @@ import (
 // Found tools can be called from then on.
 //
 // +tool:name=ToolSearch
+// +tool:localOnly
 // +tool:readOnly
 // +tool:concurrencySafe
 // +tool:alwaysLoad

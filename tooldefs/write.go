@@ -26,6 +26,8 @@ import (
 // documentation files (*.md, README) unless asked to.
 //
 // +tool:name=Write
+// +tool:localOnly
+// +tool:destructive
 // +tool:searchHint="create or overwrite a file"
 type Write struct{}
 

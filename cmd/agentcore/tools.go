@@ -27,6 +27,8 @@ type toolInfo struct {
 	CancelsSiblingsOnError bool `json:"cancels_siblings_on_error"`
 	// PermissionFamily is the family of calls the tool's rules govern.
 	PermissionFamily string `json:"permission_family"`
+	// LocalOnly is true when every call stays on this machine.
+	LocalOnly bool `json:"local_only"`
 	// InputDependent says, per flag, whether the tool decides per input;
 	// for those flags the static field holds the fail-closed answer.
 	InputDependent inputDependence `json:"input_dependent"`
@@ -62,6 +64,7 @@ func describeTool(t runtime.Tool, deferred bool) toolInfo {
 		},
 		CancelsSiblingsOnError: tr.CancelsSiblingsOnError,
 		PermissionFamily:       tr.PermissionFamily.String(),
+		LocalOnly:              tr.LocalOnly,
 	}
 }
 

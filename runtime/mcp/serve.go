@@ -92,6 +92,9 @@ func serverTool(t runtime.Tool) (*sdk.Tool, error) {
 		d := tr.Destructive.Value || tr.Destructive.InputDependent
 		ann.DestructiveHint = &d
 	}
+	// openWorldHint is true unless the tool says it stays on this machine.
+	open := !tr.LocalOnly
+	ann.OpenWorldHint = &open
 	if n := safeString(func() string { return t.UserFacingName(nil) }); n != "" && n != t.Name() {
 		ann.Title = n
 	}

@@ -72,6 +72,7 @@ func (*ShellTool) Traits() runtime.Traits {
 		ConcurrencySafe:        runtime.Flag{},
 		Destructive:            runtime.Flag{},
 		InterruptDependent:     true,
+		LocalOnly:              true,
 		PermissionFamily:       runtime.FamilyCommand,
 		ReadOnly:               runtime.Flag{},
 	}

@@ -15,6 +15,7 @@ import (
 //
 // +tool:name=Shell
 // +tool:cancelsSiblingsOnError
+// +tool:localOnly
 // +tool:permissionFamily=command
 type Shell struct{}
 
