@@ -77,7 +77,9 @@ Permissions: --permission-mode default|acceptEdits|plan|bypassPermissions|dontAs
 rules with --allowedTools / --disallowedTools in Claude Code's syntax
 ("Bash(git log:*)", "Edit(src/**)"), plus the settings files
 (~/.agentcore/settings.json, .agentcore/settings.json,
-.agentcore/settings.local.json). Calls that need approval are asked about on
+.agentcore/settings.local.json, and Claude Code's ~/.claude/settings.json,
+.claude/settings.json and .claude/settings.local.json; agentcore's win a
+conflict). Calls that need approval are asked about on
 the terminal; without one they are denied, with a message saying how to allow them.
 
 Ctrl+C interrupts the turn: the model stops, calls that can be cancelled

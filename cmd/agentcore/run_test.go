@@ -139,6 +139,21 @@ var _ = Describe("agentcore run", func() {
 		Expect(bodies[0]["system"].([]any)[0]).To(HaveKeyWithValue("cache_control", HaveKeyWithValue("type", "ephemeral")))
 	})
 
+	It("holds a Claude Code project's .claude/settings.json deny rule, even in bypassPermissions", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"permissions":{"deny":["Bash(touch:*)"]}}`), 0o644)).To(Succeed())
+		scn := `{"prompt":"x"}
+{"blocks":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"touch denied.txt"}}]}
+{"blocks":[{"type":"text","text":"done"}]}`
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+		stdout, stderr, code := runIn(dir, nil, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions", "--output-format", "stream-json")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring("has been denied by the rule Bash(touch:*)"))
+		Expect(stdout).To(ContainSubstring(filepath.Join(dir, ".claude", "settings.json")))
+		Expect(filepath.Join(dir, "denied.txt")).NotTo(BeAnExistingFile())
+	})
+
 	DescribeTable("refuses bad flags with a message that says what to do",
 		func(want string, args ...string) {
 			_, stderr, code := runIn(GinkgoT().TempDir(), nil, args...)

@@ -181,10 +181,11 @@ func NewEngine(cfg Config) (*Engine, error) {
 // Load builds the session's engine from the settings files and src.
 //
 // Settings files (with src.SettingsFiles), later overriding earlier: the
-// user's (~/.agentcore/settings.json), the project's
-// (.agentcore/settings.json in the project root, the nearest directory
-// above cwd holding .agentcore) and the local one
-// (.agentcore/settings.local.json). Rule lists from every file and from
+// user's (~/.claude/settings.json, then ~/.agentcore/settings.json), the
+// project's (.claude/settings.json, then .agentcore/settings.json in the
+// project root, the nearest directory above cwd holding .agentcore or
+// .claude) and the local ones (.claude/settings.local.json, then
+// .agentcore/settings.local.json) — SettingsPaths. Rule lists from every file and from
 // src accumulate — a deny anywhere wins because deny rules are checked
 // first; defaultMode comes from the last file that sets it and src.Mode
 // overrides it. Without src.Asker the engine denies every ask until
@@ -205,10 +206,14 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 	if configDir == "" && home != "" {
 		configDir = filepath.Join(home, ".agentcore")
 	}
+	claudeDir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if claudeDir == "" && home != "" {
+		claudeDir = filepath.Join(home, ".claude")
+	}
 	root := ProjectRoot(cwd, home)
 	var files []SettingsFile
 	if src.SettingsFiles {
-		files = SettingsPaths(configDir, root)
+		files = SettingsPaths(configDir, claudeDir, root)
 	}
 	var rules []Rule
 	var addDirs []string

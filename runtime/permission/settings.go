@@ -110,16 +110,24 @@ func ReadSettingsFile(path string) (Settings, bool, error) {
 }
 
 // SettingsPaths returns the settings files in precedence order (later
-// overrides earlier): user, project, local. configDir is the user's
-// agentcore directory (~/.agentcore); projectRoot holds .agentcore/.
-func SettingsPaths(configDir, projectRoot string) []SettingsFile {
+// overrides earlier): user, project, local — at each level Claude Code's
+// file first and agentcore's after it, so a Claude Code project's rules
+// hold and agentcore's settings win a conflict. configDir is the user's
+// agentcore directory (~/.agentcore), claudeDir Claude Code's (~/.claude,
+// or CLAUDE_CONFIG_DIR); projectRoot holds .agentcore/ or .claude/.
+func SettingsPaths(configDir, claudeDir, projectRoot string) []SettingsFile {
 	var out []SettingsFile
+	if claudeDir != "" {
+		out = append(out, SettingsFile{Source: SourceUser, Path: filepath.Join(claudeDir, "settings.json")})
+	}
 	if configDir != "" {
 		out = append(out, SettingsFile{Source: SourceUser, Path: filepath.Join(configDir, "settings.json")})
 	}
 	if projectRoot != "" {
 		out = append(out,
+			SettingsFile{Source: SourceProject, Path: filepath.Join(projectRoot, ".claude", "settings.json")},
 			SettingsFile{Source: SourceProject, Path: filepath.Join(projectRoot, ".agentcore", "settings.json")},
+			SettingsFile{Source: SourceLocal, Path: filepath.Join(projectRoot, ".claude", "settings.local.json")},
 			SettingsFile{Source: SourceLocal, Path: filepath.Join(projectRoot, ".agentcore", "settings.local.json")},
 		)
 	}
@@ -127,7 +135,7 @@ func SettingsPaths(configDir, projectRoot string) []SettingsFile {
 }
 
 // ProjectRoot is the nearest directory at or above cwd (below home) that
-// holds a .agentcore directory, or cwd when there is none.
+// holds a .agentcore or a .claude directory, or cwd when there is none.
 func ProjectRoot(cwd, home string) string {
 	cwd = filepath.Clean(cwd)
 	home = filepath.Clean(home)
@@ -135,8 +143,10 @@ func ProjectRoot(cwd, home string) string {
 		if home != "" && home != "." && d == home {
 			break
 		}
-		if fi, err := os.Stat(filepath.Join(d, ".agentcore")); err == nil && fi.IsDir() {
-			return d
+		for _, name := range []string{".agentcore", ".claude"} {
+			if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.IsDir() {
+				return d
+			}
 		}
 		if filepath.Dir(d) == d {
 			break

@@ -29,6 +29,7 @@ var _ = Describe("Load", func() {
 		configDir = filepath.Join(home, ".agentcore")
 		tc = runtime.NewToolContext(project)
 		GinkgoT().Setenv("AGENTCORE_CONFIG_DIR", "")
+		GinkgoT().Setenv("CLAUDE_CONFIG_DIR", "")
 	})
 
 	It("works with no settings files at all", func() {
@@ -36,7 +37,23 @@ var _ = Describe("Load", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e.Mode()).To(Equal(permission.ModeDefault))
 		Expect(e.Rules()).To(BeEmpty())
-		Expect(e.Files()).To(HaveLen(3))
+		Expect(e.Files()).To(HaveLen(6), "user, project and local, Claude Code's and agentcore's")
+	})
+
+	It("reads a Claude Code project's .claude settings too, and agentcore's win a conflict", func() {
+		write(filepath.Join(home, ".claude", "settings.json"), `{"permissions": {"allow": ["Read"], "defaultMode": "plan"}}`)
+		write(filepath.Join(project, ".claude", "settings.json"), `{"permissions": {"deny": ["Bash(rm:*)"], "defaultMode": "acceptEdits"}, "toolSearch": "never"}`)
+		write(filepath.Join(project, ".claude", "settings.local.json"), `{"permissions": {"ask": ["WebFetch"]}}`)
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"toolSearch": "auto:5"}`)
+		e, err := permission.Load(filepath.Join(project, "sub"), home, permission.Sources{SettingsFiles: true, ConfigDir: configDir})
+		Expect(err).NotTo(HaveOccurred())
+		var rules []string
+		for _, r := range e.Rules() {
+			rules = append(rules, r.String())
+		}
+		Expect(rules).To(ContainElements("Read", "Bash(rm:*)", "WebFetch"))
+		Expect(e.Mode()).To(Equal(permission.ModeAcceptEdits), "the project's defaultMode overrides the user's")
+		Expect(e.Settings().ToolSearch).To(Equal("auto:5"), ".agentcore wins over .claude at the same level")
 	})
 
 	It("merges user, project and local settings; deny wins; later modes override", func() {
