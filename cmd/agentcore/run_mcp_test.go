@@ -109,7 +109,6 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 	})
 })
 
-
 var _ = Describe("agentcore run: what deferral saves, offline", func() {
 	It("counts the tool definitions sent in the replay model's input tokens: deferring MCP tools shows as fewer tokens", func() {
 		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
