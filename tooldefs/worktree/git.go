@@ -196,8 +196,12 @@ func exclude(repo Repo) error {
 }
 
 // Changes lists w's uncommitted changes, untracked files included, one
-// `git status --porcelain` line each ("?? new.txt", " M main.go").
+// `git status --porcelain` line each ("?? new.txt", " M main.go"). A
+// worktree whose directory was deleted has none left.
 func (w *Worktree) Changes(ctx context.Context) ([]string, error) {
+	if _, err := os.Stat(w.Path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	out, err := git(ctx, w.Path, "status", "--porcelain", "--untracked-files=normal")
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", w.Path, err)

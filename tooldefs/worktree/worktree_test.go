@@ -191,6 +191,7 @@ var _ = Describe("worktrees", func() {
 
 		It("forgets a worktree deleted by hand", func() {
 			Expect(os.RemoveAll(w.Path)).To(Succeed())
+			Expect(w.Changes(ctx)).To(BeEmpty())
 			_, err := w.Remove(ctx, false)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(gitIn(repo, "worktree", "list")).NotTo(ContainSubstring(w.Path))
