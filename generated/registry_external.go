@@ -12,6 +12,8 @@ func AllBaseTools() []runtime.Tool {
 		&AgentTool{},
 		&BashTool{},
 		&EditTool{},
+		&EnterWorktreeTool{},
+		&ExitWorktreeTool{},
 		&GlobTool{},
 		&GrepTool{},
 		&NotebookEditTool{},

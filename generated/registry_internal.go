@@ -13,6 +13,8 @@ func AllBaseTools() []runtime.Tool {
 		&BashTool{},
 		&ConfigTool{},
 		&EditTool{},
+		&EnterWorktreeTool{},
+		&ExitWorktreeTool{},
 		&GlobTool{},
 		&GrepTool{},
 		&NotebookEditTool{},

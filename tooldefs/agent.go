@@ -2,7 +2,6 @@ package tooldefs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs/subagent"
+	"github.com/agentcore/agentcore/tooldefs/worktree"
 )
 
 // Agent launches a new agent to handle a complex, multi-step task
@@ -42,6 +42,10 @@ import (
 // - run_in_background returns an agent ID at once; you are told when the
 // agent finishes, and TaskOutput (with that ID) reads its progress and
 // result, TaskStop stops it.
+// - isolation "worktree" runs the agent in a new git worktree of the
+// repository (its own checkout, on its own branch, from the last commit):
+// removed when the agent changes nothing, otherwise kept, and the result
+// names its path and branch.
 // - A sub-agent cannot start other agents. Its calls go through the same
 // permission rules as yours.
 // - subagent_type picks the kind of agent: general-purpose (the default),
@@ -88,9 +92,6 @@ type AgentOutput struct {
 	Result subagent.Result `json:"result"`
 }
 
-// errWorktree says isolation is not available yet.
-var errWorktree = errors.New(`isolation "worktree" needs git worktree support (the EnterWorktree tool), which agentcore does not have yet; leave isolation out and the agent works in the current directory`)
-
 // IsConcurrencySafe is true when the agent can only read: several
 // Explore or Plan agents run side by side; agents that may write run one
 // at a time, as the seed's table has it for every Agent call.
@@ -108,14 +109,15 @@ func (Agent) CheckPermissions(context.Context, *AgentInput, *runtime.ToolContext
 }
 
 // ValidateInput refuses what cannot run: no session, a sub-agent asking
-// for another, an unknown type, worktree isolation.
-func (Agent) ValidateInput(_ context.Context, in *AgentInput, tc *runtime.ToolContext) error {
-	_, _, err := agentRequest(in, tc, "")
+// for another, an unknown type, worktree isolation outside a git
+// repository.
+func (Agent) ValidateInput(ctx context.Context, in *AgentInput, tc *runtime.ToolContext) error {
+	_, _, err := agentRequest(ctx, in, tc, "")
 	return err
 }
 
 // agentRequest resolves the call against tc's session.
-func agentRequest(in *AgentInput, tc *runtime.ToolContext, id string) (*session.Session, subagent.Request, error) {
+func agentRequest(ctx context.Context, in *AgentInput, tc *runtime.ToolContext, id string) (*session.Session, subagent.Request, error) {
 	sess, ok := session.Of(tc)
 	if !ok {
 		return nil, subagent.Request{}, subagent.ErrNoSession
@@ -124,7 +126,9 @@ func agentRequest(in *AgentInput, tc *runtime.ToolContext, id string) (*session.
 		return nil, subagent.Request{}, session.ErrNestedSubagent
 	}
 	if in.Isolation == "worktree" {
-		return nil, subagent.Request{}, errWorktree
+		if _, err := worktree.FindRepo(ctx, tc.Cwd); err != nil {
+			return nil, subagent.Request{}, fmt.Errorf(`isolation "worktree": %w`, err)
+		}
 	}
 	types, _ := subagent.LoadTypes(sess.Dir(), sess.Home())
 	subagent.Remember(types, sess.Tools(), AgentName)
@@ -136,34 +140,45 @@ func agentRequest(in *AgentInput, tc *runtime.ToolContext, id string) (*session.
 }
 
 // Call runs the sub-agent to its end, its events reported as progress
-// (they show nested under this call), or starts it in the background.
+// (they show nested under this call), or starts it in the background;
+// with isolation "worktree", in a new worktree, removed when the agent
+// ends if it left nothing there.
 func (Agent) Call(ctx context.Context, in *AgentInput, c *runtime.Call) (AgentOutput, error) {
-	sess, req, err := agentRequest(in, c.Context, c.ID)
+	sess, req, err := agentRequest(ctx, in, c.Context, c.ID)
 	if err != nil {
 		return AgentOutput{}, err
 	}
+	if in.Isolation == "worktree" {
+		if req.Worktree, err = worktree.ForAgent(ctx, c.Context.Cwd, c.ID); err != nil {
+			return AgentOutput{}, err
+		}
+	}
 	child, err := subagent.Open(sess, c.Context, req)
 	if err != nil {
+		_, _ = req.Worktree.Release()
 		return AgentOutput{}, err
 	}
 	out := AgentOutput{Type: req.Type.Name, Description: in.Description}
 	if in.RunInBackground {
 		reg, err := subagent.Agents(c.Context)
 		if err != nil {
-			child.Close()
+			subagent.End(child, req, nil)
 			return AgentOutput{}, err
 		}
 		b, err := reg.Start(sess, child, req)
 		if err != nil {
-			child.Close()
+			subagent.End(child, req, nil)
 			return AgentOutput{}, err
 		}
 		out.Status, out.AgentID, out.OutputPath = "async_launched", b.ID, b.OutputPath
 		return out, nil
 	}
-	defer child.Close()
 	res, err := subagent.Run(ctx, child, in.Prompt, func(ev agent.Event) { c.Progress(ev) })
+	subagent.End(child, req, &res)
 	if err != nil {
+		if res.WorktreePath != "" {
+			err = fmt.Errorf("%w\nIts changes are kept in the worktree %s on branch %s.", err, res.WorktreePath, res.WorktreeBranch)
+		}
 		return AgentOutput{}, err
 	}
 	out.Status, out.Result = "completed", res
@@ -182,6 +197,9 @@ func (Agent) ResultBlocks(out AgentOutput) []runtime.Block {
 	text := strings.TrimSpace(r.Text)
 	if text == "" {
 		text = "(the agent ended without a final message)"
+	}
+	if r.WorktreePath != "" {
+		text += fmt.Sprintf("\n\nThe agent's changes are kept in the worktree %s on branch %s: review them there, then merge the branch or remove the worktree (git worktree remove).", r.WorktreePath, r.WorktreeBranch)
 	}
 	return []runtime.Block{runtime.TextBlock(fmt.Sprintf("%s\n\n<usage>turns: %d\ntool_uses: %d\ninput_tokens: %d\noutput_tokens: %d\nduration_ms: %d</usage>",
 		text, r.Turns, r.ToolCalls, r.Usage.InputTokens, r.Usage.OutputTokens, r.DurationMS))}
@@ -219,8 +237,12 @@ func (Agent) RenderResult(_ *AgentInput, out AgentOutput) string {
 		return "Running in the background as " + out.AgentID
 	}
 	r := out.Result
-	return fmt.Sprintf("Done (%d tool uses · %s tokens · %s)", r.ToolCalls,
+	s := fmt.Sprintf("Done (%d tool uses · %s tokens · %s)", r.ToolCalls,
 		compactCount(r.Usage.InputTokens+r.Usage.OutputTokens), (time.Duration(r.DurationMS) * time.Millisecond).Round(100*time.Millisecond))
+	if r.WorktreePath != "" {
+		s += " · changes kept in worktree " + r.WorktreePath
+	}
+	return s
 }
 
 func compactCount(n int64) string {

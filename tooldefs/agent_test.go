@@ -290,7 +290,8 @@ var _ = Describe("Agent", func() {
 		res := r.sub("", agent.EventToolResult)
 		Expect(res).To(HaveLen(3))
 		Expect(res[0].Call.Result.Text()).To(ContainSubstring(`unknown subagent_type "Nope": use one of general-purpose, Explore, Plan`))
-		Expect(res[1].Call.Result.Text()).To(ContainSubstring(`isolation "worktree" needs git worktree support`))
+		Expect(res[1].Call.Result.Text()).To(ContainSubstring(`isolation "worktree": `))
+		Expect(res[1].Call.Result.Text()).To(ContainSubstring("is not inside a git repository"))
 		Expect(res[2].Call.Result.Text()).To(ContainSubstring("scripts no sub-agent for the Agent call u3"))
 		for _, x := range res {
 			Expect(x.Call.Result.IsError).To(BeTrue())

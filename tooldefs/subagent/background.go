@@ -99,7 +99,7 @@ type Background struct {
 // to parent (Session.Emit: they show nested under the Agent call while
 // the parent runs) and writing its transcript to a file. When it ends,
 // the parent is told at its next request (Session.Notify). The registry
-// owns child and closes it.
+// owns child and ends it (End: its worktree too).
 func (r *Registry) Start(parent, child *session.Session, req Request) (*Background, error) {
 	r.mu.Lock()
 	r.seq++
@@ -129,7 +129,7 @@ func (r *Registry) Start(parent, child *session.Session, req Request) (*Backgrou
 			log.write(ev)
 			parent.Emit(ev)
 		})
-		child.Close()
+		End(child, req, &res)
 		b.mu.Lock()
 		b.result, b.err = res, err
 		switch {
@@ -153,8 +153,12 @@ func (r *Registry) Start(parent, child *session.Session, req Request) (*Backgrou
 // notice is what the parent model is told when b ends, in the shape of
 // Claude Code's task notifications.
 func notice(b *Background, status Status) string {
-	return fmt.Sprintf("<task-notification>\n<task-id>%s</task-id>\n<status>%s</status>\n<summary>Agent %q %s</summary>\nRead its result with TaskOutput (task_id %q).\n</task-notification>",
-		b.ID, status, b.Description, status, b.ID)
+	var kept string
+	if r, _ := b.Result(); r.WorktreePath != "" {
+		kept = fmt.Sprintf("\nIts changes are kept in the worktree %s on branch %s.", r.WorktreePath, r.WorktreeBranch)
+	}
+	return fmt.Sprintf("<task-notification>\n<task-id>%s</task-id>\n<status>%s</status>\n<summary>Agent %q %s</summary>\nRead its result with TaskOutput (task_id %q).%s\n</task-notification>",
+		b.ID, status, b.Description, status, b.ID, kept)
 }
 
 // stopAll kills every running sub-agent and waits for them all.
@@ -242,6 +246,9 @@ func (b *Background) ReadNew(maxChars int) (string, error) {
 			out += "\nError: " + b.err.Error()
 		case b.result.Text != "":
 			out += "\nResult:\n" + b.result.Text
+		}
+		if b.result.WorktreePath != "" {
+			out += fmt.Sprintf("\nIts changes are kept in the worktree %s on branch %s.", b.result.WorktreePath, b.result.WorktreeBranch)
 		}
 	}
 	return strings.TrimLeft(out, "\n"), nil

@@ -19,6 +19,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/tooldefs/worktree"
 )
 
 // readOnlyDenied are the tools a read-only type never gets, whatever
@@ -39,6 +40,9 @@ type Request struct {
 	// Self is the name of the tool that starts sub-agents: a sub-agent
 	// never has it.
 	Self string
+	// Worktree, when set, is the fresh git worktree the sub-agent works
+	// in (isolation "worktree"); End removes it or reports it kept.
+	Worktree *worktree.Worktree
 }
 
 // Label names the sub-agent in prompts and listings, e.g.
@@ -145,25 +149,46 @@ func Open(parent *session.Session, tc *runtime.ToolContext, req Request) (*sessi
 	if model == "inherit" {
 		model = ""
 	}
+	dir := ""
+	if req.Worktree != nil {
+		dir = req.Worktree.Path
+	}
 	return parent.Subagent(tc, session.SubagentOptions{
 		ID:       req.CallID,
 		Label:    req.Label(),
 		Tools:    func(t runtime.Tool) bool { return req.Type.Allows(t, req.Self) },
-		System:   systemPrompt(req.Type, tc),
+		System:   systemPrompt(req.Type, tc, req.Worktree),
 		Model:    model,
+		Dir:      dir,
 		ReadOnly: req.Type.ReadOnly,
 	})
 }
 
+// End closes the sub-agent's session and, when it worked in a worktree,
+// removes the worktree if the sub-agent left nothing in it, and otherwise
+// keeps it and records in res (when not nil) where it is.
+func End(child *session.Session, req Request, res *Result) {
+	child.Close()
+	kept, err := req.Worktree.Release()
+	if (kept || err != nil) && res != nil {
+		res.WorktreePath, res.WorktreeBranch = req.Worktree.Path, req.Worktree.Branch
+	}
+}
+
 // systemPrompt is the type's prompt and the sub-agent's environment.
-func systemPrompt(t Type, tc *runtime.ToolContext) string {
+func systemPrompt(t Type, tc *runtime.ToolContext, wt *worktree.Worktree) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(t.System))
 	b.WriteString("\n\nNotes:\n- You are a sub-agent: the agent that started you sees only your final message, so end with a complete, concise report of what you found or did (file paths and line numbers where they help).\n- You cannot start other agents, and nobody can answer questions: work with what the task gives you.\n")
 	if t.ReadOnly {
 		b.WriteString("- You are read-only: calls that would change files or state are refused. Report what should change instead.\n")
 	}
-	fmt.Fprintf(&b, "\nEnvironment:\n- working directory: %s\n- platform: %s/%s\n- date: %s", tc.Cwd, goruntime.GOOS, goruntime.GOARCH, time.Now().Format("2006-01-02"))
+	cwd := tc.Cwd
+	if wt != nil {
+		cwd = wt.Path
+		fmt.Fprintf(&b, "- You work in an isolated git worktree, %s on branch %s: a separate checkout of the repository at its last commit (uncommitted changes of %s are not in it). Paths the task gives under %s mean the same paths under the worktree: read and change files there. What you leave in the worktree is kept for the agent that started you; commit nothing unless the task says so.\n", wt.Path, wt.Branch, tc.Cwd, wt.Repo.Top)
+	}
+	fmt.Fprintf(&b, "\nEnvironment:\n- working directory: %s\n- platform: %s/%s\n- date: %s", cwd, goruntime.GOOS, goruntime.GOARCH, time.Now().Format("2006-01-02"))
 	return b.String()
 }
 
@@ -179,6 +204,11 @@ type Result struct {
 	Usage provider.Usage `json:"usage"`
 	// DurationMS is its wall time.
 	DurationMS int64 `json:"duration_ms"`
+	// WorktreePath and WorktreeBranch name the worktree of an isolated
+	// sub-agent that left changes in it, kept for the parent; empty when
+	// there was none or it was removed.
+	WorktreePath   string `json:"worktree_path,omitempty"`
+	WorktreeBranch string `json:"worktree_branch,omitempty"`
 }
 
 func resultOf(o *agent.Outcome) Result {
