@@ -71,6 +71,7 @@ func (*EnterWorktreeTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
 		Destructive:     runtime.Flag{},
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{},
 	}
 }

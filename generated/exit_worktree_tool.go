@@ -70,6 +70,7 @@ func (*ExitWorktreeTool) Traits() runtime.Traits {
 	return runtime.Traits{
 		ConcurrencySafe: runtime.Flag{},
 		Destructive:     runtime.Flag{InputDependent: true},
+		LocalOnly:       true,
 		ReadOnly:        runtime.Flag{},
 	}
 }

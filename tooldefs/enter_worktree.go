@@ -31,6 +31,7 @@ import (
 // changes or commits is kept.
 //
 // +tool:name=EnterWorktree
+// +tool:localOnly
 // +tool:shouldDefer
 // +tool:searchHint="create an isolated git worktree and switch the session into it"
 type EnterWorktree struct{}

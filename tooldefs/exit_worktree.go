@@ -30,6 +30,7 @@ import (
 // listing them, ask the user before calling again with discard_changes.
 //
 // +tool:name=ExitWorktree
+// +tool:localOnly
 // +tool:shouldDefer
 // +tool:searchHint="leave the git worktree, keep or remove it"
 type ExitWorktree struct{}
