@@ -21,6 +21,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/mcp"
+	"github.com/agentcore/agentcore/runtime/memory"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
@@ -191,6 +192,16 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	system := f.systemPrompt
 	if system == "" {
 		system = defaultSystemPrompt(cwd)
+	}
+	// The instruction files (CLAUDE.md, AGENTS.md: the user's, then the
+	// project's from the outside in) join the system prompt either way.
+	home, _ := os.UserHomeDir()
+	files, err := memory.Find(cwd, home)
+	if err != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning:", err)
+	}
+	if p := memory.Prompt(files); p != "" {
+		system += "\n\n" + p
 	}
 	// MCP servers connect in the background; the pool holds the tools of
 	// those connected by now (ToolSearch names the ones still connecting),

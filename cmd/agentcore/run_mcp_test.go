@@ -76,6 +76,7 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 			"slow": map[string]any{"command": slow, "env": map[string]string{"SLOW_GATE": gate}},
 		}})
 		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("Always answer in haiku.\n"), 0o644)).To(Succeed())
 		// mcp.startupTimeoutMs bounds the wait before the first request
 		// only; MCP_TIMEOUT would also fail a server not up by then.
 		Expect(os.MkdirAll(filepath.Join(dir, ".agentcore"), 0o755)).To(Succeed())
@@ -96,6 +97,7 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 		Expect(system(bodies[0])).To(ContainSubstring("mcp__self__Read"), "the first request names the connected server's deferred tools")
 		Expect(system(bodies[0])).NotTo(ContainSubstring("mcp__slow__hello"))
 		Expect(system(bodies[1])).To(Equal(system(bodies[0])), "the system prompt stays byte-identical")
+		Expect(system(bodies[0])).To(ContainSubstring("Always answer in haiku."), "CLAUDE.md joins the system prompt")
 
 		first := bodies[0]["messages"].([]any)
 		second := bodies[1]["messages"].([]any)
