@@ -282,6 +282,36 @@ var _ = Describe("Agent", func() {
 		Expect(b.State()).To(Equal(subagent.StatusKilled))
 	})
 
+	It("runs a custom agent type from a .md file with exactly its tools, in parallel when they are read-only", func() {
+		Expect(os.MkdirAll(filepath.Join(dir, ".claude", "agents"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".claude", "agents", "reviewer.md"),
+			[]byte("---\nname: reviewer\ndescription: Reviews files\ntools: Read, Grep\n---\nYou review files.\n"), 0o644)).To(Succeed())
+		types, errs := subagent.LoadTypes(dir, home)
+		Expect(errs).To(BeEmpty())
+		sc, err := replay.Parse([]byte(`{"prompt":"review"}
+{"blocks":[{"type":"tool_use","id":"r1","name":"Agent","input":{"description":"Review notes","prompt":"x","subagent_type":"reviewer"}},{"type":"tool_use","id":"r2","name":"Agent","input":{"description":"Review again","prompt":"y","subagent_type":"reviewer"}}]}
+{"agent":"r1","blocks":[{"type":"text","text":"reading","duration_ms":300},{"type":"tool_use","id":"r1_r","name":"Read","input":{"file_path":"${CWD}/notes.txt"}},{"type":"tool_use","id":"r1_b","name":"Bash","input":{"command":"ls"}}]}
+{"agent":"r1","blocks":[{"type":"text","text":"reviewed"}]}
+{"agent":"r2","blocks":[{"type":"text","text":"grepping","duration_ms":300},{"type":"tool_use","id":"r2_g","name":"Grep","input":{"pattern":"alpha"}}]}
+{"agent":"r2","blocks":[{"type":"text","text":"reviewed too"}]}
+{"blocks":[{"type":"text","text":"done"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		tools := subagent.WithTypes(generated.AllBaseTools(), "Agent", types)
+		Expect(runtime.Lookup(tools, "Agent").Description()).To(ContainSubstring("- reviewer: Reviews files (Tools: Read, Grep)"))
+		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: home, Tools: tools,
+			Provider: replay.New(sc, replay.Options{Speed: 1, Cwd: dir}), Permissions: permission.Sources{ConfigDir: filepath.Join(home, ".agentcore")}})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		r := run(s, "", nil)
+		Expect(r.out.Stop).To(Equal(agent.StopEndTurn))
+		s1, e1 := window(r, "r1")
+		s2, e2 := window(r, "r2")
+		Expect(s1.Before(e2) && s2.Before(e1)).To(BeTrue(), "two read-only reviewers run side by side")
+		res := r.sub("r1", agent.EventToolResult)
+		Expect(res[0].Call.Result.IsError).To(BeFalse())
+		Expect(res[1].Call.Result.Text()).To(ContainSubstring("No such tool"), "Bash is not among the reviewer's tools")
+	})
+
 	It("refuses clearly what cannot run", func() {
 		s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"u1","name":"Agent","input":{"description":"x","prompt":"x","subagent_type":"Nope"}},{"type":"tool_use","id":"u2","name":"Agent","input":{"description":"x","prompt":"x","isolation":"worktree"}},{"type":"tool_use","id":"u3","name":"Agent","input":{"description":"x","prompt":"x"}}]}
