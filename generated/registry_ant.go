@@ -17,6 +17,7 @@ func AllBaseTools() []runtime.Tool {
 		&ExitWorktreeTool{},
 		&NotebookEditTool{},
 		&ReadTool{},
+		&SkillTool{},
 		&TaskCreateTool{},
 		&TaskGetTool{},
 		&TaskListTool{},

@@ -18,6 +18,7 @@ func AllBaseTools() []runtime.Tool {
 		&GrepTool{},
 		&NotebookEditTool{},
 		&ReadTool{},
+		&SkillTool{},
 		&TaskCreateTool{},
 		&TaskGetTool{},
 		&TaskListTool{},

@@ -19,6 +19,7 @@ func AllBaseTools() []runtime.Tool {
 		&GrepTool{},
 		&NotebookEditTool{},
 		&ReadTool{},
+		&SkillTool{},
 		&TaskCreateTool{},
 		&TaskGetTool{},
 		&TaskListTool{},

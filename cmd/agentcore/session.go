@@ -16,6 +16,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/tooldefs/skills"
 	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
 
@@ -114,9 +115,14 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 	for _, p := range problems {
 		fmt.Fprintln(os.Stderr, "agentcore: warning: skipped an agent type:", p)
 	}
+	found, problems := skills.Load(cwd, home)
+	for _, p := range problems {
+		fmt.Fprintln(os.Stderr, "agentcore: warning: skipped a skill:", p)
+	}
+	tools := subagent.WithTypes(generated.AllBaseTools(), tooldefs.AgentName, types)
 	o := session.Options{
 		Dir:         dir,
-		Tools:       subagent.WithTypes(generated.AllBaseTools(), tooldefs.AgentName, types),
+		Tools:       skills.WithSkills(tools, tooldefs.SkillName, found),
 		Permissions: src,
 		MCPOptions:  mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
 		Pool:        pool.Options{Simple: f.simple, SimpleTools: simpleModeTools, SearchTool: searchTool},

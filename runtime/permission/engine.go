@@ -101,16 +101,19 @@ type Config struct {
 // Engine is the permission pipeline of one session. It is safe for
 // concurrent use.
 type Engine struct {
-	mu       sync.RWMutex
-	mode     Mode
-	rules    []Rule
-	session  []Rule
-	base     pathBase
-	addDirs  []string
-	settings Settings
-	files    []SettingsFile
-	asker    Asker
-	askMu    sync.Mutex
+	mu      sync.RWMutex
+	mode    Mode
+	rules   []Rule
+	session []Rule
+	// temporary are rules added for a while (AddTemporaryRules), by key.
+	temporary map[int][]Rule
+	tempSeq   int
+	base      pathBase
+	addDirs   []string
+	settings  Settings
+	files     []SettingsFile
+	asker     Asker
+	askMu     sync.Mutex
 	// families maps a tool name or alias to the permission family its
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
@@ -306,7 +309,36 @@ func (e *Engine) Files() []SettingsFile { return e.files }
 func (e *Engine) Rules() []Rule {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return append(append([]Rule(nil), e.rules...), e.session...)
+	out := append(append([]Rule(nil), e.rules...), e.session...)
+	for k := 0; k <= e.tempSeq; k++ {
+		out = append(out, e.temporary[k]...)
+	}
+	return out
+}
+
+// AddTemporaryRules adds rules, labelled with source, until remove is
+// called (a skill's allowed-tools hold for the rest of the turn). Deny
+// rules are still checked first, so a temporary allow never overrides
+// one. remove is safe to call more than once.
+func (e *Engine) AddTemporaryRules(rules []Rule, source Source) (remove func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tempSeq++
+	key := e.tempSeq
+	rs := make([]Rule, len(rules))
+	for i, r := range rules {
+		r.Source = source
+		rs[i] = r
+	}
+	if e.temporary == nil {
+		e.temporary = map[int][]Rule{}
+	}
+	e.temporary[key] = rs
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		delete(e.temporary, key)
+	}
 }
 
 // AddSessionRule adds a rule for the rest of the session (the prompt's

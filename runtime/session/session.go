@@ -127,6 +127,7 @@ type Session struct {
 
 	noticeMu sync.Mutex
 	notices  []string
+	afterRun []func() // under noticeMu
 
 	// announced are the names of the tools the model was told of (the
 	// pool when the conversation started, and every change announced
@@ -398,6 +399,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		events := s.sink.open()
 		go func() {
 			defer s.sink.close()
+			defer s.endRun()
 			ag.Run(runCtx, prompt)
 		}()
 		// However the caller leaves (break, panic), the run is cancelled
@@ -478,6 +480,7 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.endRun()
 	var err error
 	if s.parent == nil { // a sub-agent uses its parent's servers
 		err = s.mcp.Close()

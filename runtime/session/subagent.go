@@ -176,6 +176,26 @@ func (s *Session) Notify(text string) {
 	s.notices = append(s.notices, text)
 }
 
+// AfterRun registers f to run when the running Run ends — when none is
+// running, the next one — or at Close: what holds "for the rest of the
+// turn" (a skill's allowed tools) is undone this way.
+func (s *Session) AfterRun(f func()) {
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	s.afterRun = append(s.afterRun, f)
+}
+
+// endRun runs the AfterRun functions, last registered first.
+func (s *Session) endRun() {
+	s.noticeMu.Lock()
+	fs := s.afterRun
+	s.afterRun = nil
+	s.noticeMu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
+}
+
 func (s *Session) takeNotices() []string {
 	s.noticeMu.Lock()
 	defer s.noticeMu.Unlock()

@@ -1,0 +1,122 @@
+package tooldefs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/tooldefs/skills"
+)
+
+// Skill runs a skill: a folder of instructions (its SKILL.md) and files
+// for a kind of task. When a task matches a skill's description, invoke
+// the skill first: its instructions and the path of its folder are added
+// to the conversation for you to follow, and the tools it lists as
+// allowed need no approval for the rest of the turn. Pass the skill's
+// name and, optionally, arguments for it. The skills available are
+// listed below.
+//
+// +tool:name=Skill
+// +tool:localOnly
+// +tool:alwaysLoad
+// +tool:searchHint="run an installed skill's instructions"
+type Skill struct{}
+
+// SkillName is the Skill tool's name.
+const SkillName = "Skill"
+
+// SkillInput is the input of Skill.
+type SkillInput struct {
+	// The skill's name, e.g. "pdf" or "commit".
+	Skill string `json:"skill" jsonschema:"minLength=1"`
+	// Optional arguments for the skill.
+	Args string `json:"args,omitempty"`
+}
+
+// SkillOutput is the skill that was launched.
+type SkillOutput struct {
+	Name string `json:"name"`
+	Dir  string `json:"dir"`
+	// AllowedTools are the rules allowed for the rest of the turn.
+	AllowedTools []string `json:"allowed_tools"`
+}
+
+// ValidateInput refuses an unknown skill, listing the known ones, and
+// allowed-tools that are not rules.
+func (Skill) ValidateInput(_ context.Context, in *SkillInput, tc *runtime.ToolContext) error {
+	sess, ok := session.Of(tc)
+	if !ok {
+		return errSkillNoSession
+	}
+	_, _, _, err := findSkill(sess, in)
+	return err
+}
+
+var errSkillNoSession = fmt.Errorf("the Skill tool needs a session: run it in agentcore run or a session.Open session")
+
+func findSkill(sess *session.Session, in *SkillInput) (skills.Skill, string, []permission.Rule, error) {
+	all, _ := skills.Load(sess.Dir(), sess.Home())
+	s, body, err := skills.Find(all, in.Skill)
+	if err != nil {
+		return s, "", nil, err
+	}
+	rules, err := permission.ParseRules(s.AllowedTools, runtime.Allow, permission.Source("skill "+s.Name), s.Path)
+	if err != nil {
+		return s, "", nil, fmt.Errorf("skill %s: allowed-tools: %w", s.Name, err)
+	}
+	return s, body, rules, nil
+}
+
+// CheckPermissions allows the call: it only reads the skill's file; the
+// calls the skill leads to are checked on their own.
+func (Skill) CheckPermissions(context.Context, *SkillInput, *runtime.ToolContext) runtime.PermissionDecision {
+	return runtime.PermissionDecision{Behavior: runtime.Allow}
+}
+
+// Call adds the skill's instructions to the conversation (the next
+// request carries them as a message of their own) and allows its tools
+// until the turn ends.
+func (Skill) Call(_ context.Context, in *SkillInput, c *runtime.Call) (SkillOutput, error) {
+	sess, ok := session.Of(c.Context)
+	if !ok {
+		return SkillOutput{}, errSkillNoSession
+	}
+	s, body, rules, err := findSkill(sess, in)
+	if err != nil {
+		return SkillOutput{}, err
+	}
+	text := fmt.Sprintf("<skill name=%q>\nBase directory for this skill: %s\n\n%s", s.Name, s.Dir, strings.TrimSpace(body))
+	if strings.TrimSpace(in.Args) != "" {
+		text += "\n\nARGUMENTS: " + strings.TrimSpace(in.Args)
+	}
+	sess.Notify(text + "\n</skill>")
+	if len(rules) > 0 {
+		sess.AfterRun(sess.Engine().AddTemporaryRules(rules, permission.Source("skill "+s.Name)))
+	}
+	return SkillOutput{Name: s.Name, Dir: s.Dir, AllowedTools: s.AllowedTools}, nil
+}
+
+// ResultBlocks says the skill is launched and where its instructions are.
+func (Skill) ResultBlocks(out SkillOutput) []runtime.Block {
+	text := fmt.Sprintf("Launching skill: %s. Its instructions follow in the next message; follow them.", out.Name)
+	if len(out.AllowedTools) > 0 {
+		text += " Allowed without approval for the rest of this turn: " + strings.Join(out.AllowedTools, ", ") + "."
+	}
+	return []runtime.Block{runtime.TextBlock(text)}
+}
+
+// RenderUse shows the skill and its arguments.
+func (Skill) RenderUse(in *SkillInput) string {
+	if in.Args != "" {
+		return in.Skill + " " + in.Args
+	}
+	return in.Skill
+}
+
+// RenderResult names the skill's folder.
+func (Skill) RenderResult(_ *SkillInput, out SkillOutput) string {
+	return "Loaded " + out.Name + " from " + out.Dir
+}
