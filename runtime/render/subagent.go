@@ -300,11 +300,21 @@ func (t *transcript) flushHeld() {
 	}
 }
 
-// endTextLine ends the main text's open line in plain output, so held
-// sub-agent lines can follow it.
+// endTextLine ends the main text's open line when the model's message
+// moves on (a tool_use block, the message's end): in plain output held
+// sub-agent lines follow it; on a terminal the unfinished line leaves the
+// live region, so what sub-agents print next comes below it.
 func (t *transcript) endTextLine() {
-	if !t.opts.Live && !t.atLineStart {
+	switch {
+	case t.partial != "":
+		t.clearLive()
+		t.write(t.partial + "\n")
+		t.partial = ""
+		t.owner = nil
+		t.redraw()
+	case !t.opts.Live && !t.atLineStart:
 		t.write("\n")
+		t.owner = nil
 		t.flushHeld()
 	}
 }

@@ -182,12 +182,6 @@ func (t *transcript) observe(ev agent.Event) {
 	case agent.EventAssistant:
 		t.waiting = time.Time{}
 		t.endTextLine()
-		if t.partial != "" {
-			t.clearLive()
-			t.write(t.partial + "\n")
-			t.partial = ""
-			t.redraw()
-		}
 	case agent.EventUser:
 		t.flushGroup()
 	case agent.EventContext:
