@@ -57,18 +57,33 @@ func ResultOf(o *agent.Outcome, session string) Result {
 	return r
 }
 
+// messageLine is an assistant or user message. ParentToolUseID is null
+// for the main conversation and the Agent call's id for a sub-agent's, as
+// in Claude Code's stream-json.
 type messageLine struct {
-	Type      string           `json:"type"`
-	Message   provider.Message `json:"message"`
-	SessionID string           `json:"session_id,omitempty"`
+	Type            string           `json:"type"`
+	Message         provider.Message `json:"message"`
+	ParentToolUseID *string          `json:"parent_tool_use_id"`
+	SessionID       string           `json:"session_id,omitempty"`
 }
 
 type systemLine struct {
-	Type      string `json:"type"`
-	Subtype   string `json:"subtype"`
-	SessionID string `json:"session_id,omitempty"`
-	Text      string `json:"text,omitempty"`
+	Type            string `json:"type"`
+	Subtype         string `json:"subtype"`
+	SessionID       string `json:"session_id,omitempty"`
+	Text            string `json:"text,omitempty"`
+	ParentToolUseID string `json:"parent_tool_use_id,omitempty"`
 	*Init
+}
+
+// parent is stream-json's parent_tool_use_id of ev: nil (null) for the
+// main conversation.
+func parent(ev agent.Event) *string {
+	if ev.ParentToolUseID == "" {
+		return nil
+	}
+	id := ev.ParentToolUseID
+	return &id
 }
 
 func (j *jsonOut) init() {
@@ -92,9 +107,11 @@ func (j *jsonOut) prompt(text string) {
 		Message: provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(text)}}})
 }
 
+// observe writes ev. Only the main run's EventDone gives the result: a
+// sub-agent's ends in its Agent call's tool_result.
 func (j *jsonOut) observe(ev agent.Event) {
 	if j.opts.Format == JSON {
-		if ev.Kind == agent.EventDone && ev.Outcome != nil {
+		if ev.Kind == agent.EventDone && ev.Outcome != nil && ev.ParentToolUseID == "" {
 			j.enc.Encode(ResultOf(ev.Outcome, j.opts.Session))
 		}
 		return
@@ -102,13 +119,14 @@ func (j *jsonOut) observe(ev agent.Event) {
 	j.init()
 	switch ev.Kind {
 	case agent.EventAssistant:
-		j.enc.Encode(messageLine{Type: "assistant", Message: *ev.Message, SessionID: j.opts.Session})
+		j.enc.Encode(messageLine{Type: "assistant", Message: *ev.Message, ParentToolUseID: parent(ev), SessionID: j.opts.Session})
 	case agent.EventUser:
-		j.enc.Encode(messageLine{Type: "user", Message: *ev.Message, SessionID: j.opts.Session})
+		j.enc.Encode(messageLine{Type: "user", Message: *ev.Message, ParentToolUseID: parent(ev), SessionID: j.opts.Session})
 	case agent.EventContext:
-		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text})
+		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text,
+			ParentToolUseID: ev.ParentToolUseID})
 	case agent.EventDone:
-		if ev.Outcome != nil {
+		if ev.Outcome != nil && ev.ParentToolUseID == "" {
 			j.enc.Encode(ResultOf(ev.Outcome, j.opts.Session))
 		}
 	}

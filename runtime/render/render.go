@@ -11,12 +11,18 @@
 // region is left out so the output is stable (results are printed in call
 // order when they are yielded).
 //
+// A sub-agent's events (agent.Event.ParentToolUseID set) draw nested
+// under the Agent call that started it, with one live progress line per
+// running sub-agent; see subagent.go.
+//
 // ObserveCall draws the events of an orchestrate run that no agent drives
 // (agentcore exec) with the same methods, one block per result.
 //
 // The json format prints one object when the run ends; stream-json prints
 // one JSON event per line as Claude Code's does: a system init line, each
-// assistant and user message, and the result.
+// assistant and user message (parent_tool_use_id null, or the Agent call's
+// id for a sub-agent's), and the result. A sub-agent's end gives no result
+// line or object: only the main run's does.
 package render
 
 import (

@@ -72,6 +72,15 @@ const (
 	secNote
 )
 
+// conv is what the transcript tracks of one conversation's calls: the
+// main conversation's or a sub-agent's.
+type conv struct {
+	calls map[string]*call
+	order []string // calls shown in the live region
+	group []orchestrate.Event
+	sub   *subagent // nil for the main conversation
+}
+
 type transcript struct {
 	out  io.Writer
 	st   styles
@@ -82,10 +91,10 @@ type transcript struct {
 	atLineStart bool
 	partial     string // TTY: the text line still being streamed
 
-	calls   map[string]*call
-	order   []string // calls shown in the live region
-	group   []orchestrate.Event
+	conv              // the main conversation
 	waiting time.Time // a request is out and nothing came back yet
+
+	nesting // the sub-agents (subagent.go)
 
 	liveLines int
 	frame     int
@@ -97,7 +106,8 @@ func newTranscript(out io.Writer, opts Options) *transcript {
 	if opts.Styled {
 		st = lipglossStyles()
 	}
-	return &transcript{out: out, st: st, opts: opts, now: time.Now, atLineStart: true, calls: map[string]*call{}}
+	return &transcript{out: out, st: st, opts: opts, now: time.Now, atLineStart: true,
+		conv: conv{calls: map[string]*call{}}, nesting: newNesting()}
 }
 
 func (t *transcript) write(s string) {
@@ -119,6 +129,8 @@ func (t *transcript) begin(sec section) {
 	if !t.atLineStart {
 		t.write("\n")
 	}
+	t.flushHeld()
+	t.owner = nil // the next sub-agent line needs its header again
 	if t.last != secNone && t.last != sec {
 		t.write("\n")
 	}
@@ -138,6 +150,10 @@ func (t *transcript) notice(text string) {
 }
 
 func (t *transcript) observe(ev agent.Event) {
+	if ev.ParentToolUseID != "" {
+		t.observeSub(ev)
+		return
+	}
 	switch ev.Kind {
 	case agent.EventRequest:
 		t.waiting = ev.At
@@ -147,39 +163,25 @@ func (t *transcript) observe(ev agent.Event) {
 		t.text(ev.Text)
 	case agent.EventToolQueued:
 		t.waiting = time.Time{}
-		t.calls[ev.ID] = &call{id: ev.ID, name: ev.Name, tool: ev.Tool, raw: ev.RawInput}
-		t.order = append(t.order, ev.ID)
+		t.endTextLine()
+		t.queue(&t.conv, ev)
+		t.rememberAgent(t.calls[ev.ID])
 		t.redraw()
 	case agent.EventToolStart:
-		c := t.lookup(ev)
-		c.running, c.started, c.input = true, ev.At, ev.Input
-		if c.started.IsZero() {
-			c.started = t.now()
-		}
+		t.start(&t.conv, ev)
+		t.rememberAgent(t.calls[ev.ID])
 		t.redraw()
 	case agent.EventToolProgress:
-		c := t.lookup(ev)
-		c.progress = lastLines(safeString(func() string { return c.tool.RenderProgress(ev.Input, ev.Progress) }), 2)
+		t.progress(&t.conv, ev)
 		t.redraw()
 	case agent.EventToolEnd:
-		c := t.lookup(ev)
-		c.ended = true
-		at := ev.At
-		if at.IsZero() {
-			at = t.now()
-		}
-		c.took = at.Sub(c.started)
+		t.end(&t.conv, ev)
 		t.redraw()
 	case agent.EventToolResult:
-		t.result(*ev.Call)
+		t.result(&t.conv, *ev.Call)
 	case agent.EventAssistant:
 		t.waiting = time.Time{}
-		if t.partial != "" {
-			t.clearLive()
-			t.write(t.partial + "\n")
-			t.partial = ""
-			t.redraw()
-		}
+		t.endTextLine()
 	case agent.EventUser:
 		t.flushGroup()
 	case agent.EventContext:
@@ -199,17 +201,50 @@ func (t *transcript) observe(ev agent.Event) {
 	}
 }
 
-func (t *transcript) lookup(ev agent.Event) *call {
-	c, ok := t.calls[ev.ID]
+func (cv *conv) lookup(ev agent.Event) *call {
+	c, ok := cv.calls[ev.ID]
 	if !ok {
 		c = &call{id: ev.ID, name: ev.Name, tool: ev.Tool}
-		t.calls[ev.ID] = c
-		t.order = append(t.order, ev.ID)
+		cv.calls[ev.ID] = c
+		cv.order = append(cv.order, ev.ID)
 	}
 	if c.tool == nil {
 		c.tool = ev.Tool
 	}
 	return c
+}
+
+// queue records a call of cv whose tool_use block finished streaming.
+func (t *transcript) queue(cv *conv, ev agent.Event) {
+	cv.calls[ev.ID] = &call{id: ev.ID, name: ev.Name, tool: ev.Tool, raw: ev.RawInput}
+	cv.order = append(cv.order, ev.ID)
+}
+
+// start marks a call of cv running.
+func (t *transcript) start(cv *conv, ev agent.Event) *call {
+	c := cv.lookup(ev)
+	c.running, c.started, c.input = true, ev.At, ev.Input
+	if c.started.IsZero() {
+		c.started = t.now()
+	}
+	return c
+}
+
+// progress keeps the last lines of a call's progress.
+func (t *transcript) progress(cv *conv, ev agent.Event) {
+	c := cv.lookup(ev)
+	c.progress = lastLines(safeString(func() string { return c.tool.RenderProgress(ev.Input, ev.Progress) }), 2)
+}
+
+// end marks a call of cv returned; its result comes later.
+func (t *transcript) end(cv *conv, ev agent.Event) {
+	c := cv.lookup(ev)
+	c.ended = true
+	at := ev.At
+	if at.IsZero() {
+		at = t.now()
+	}
+	c.took = at.Sub(c.started)
 }
 
 // text prints streamed text; on a terminal the unfinished line lives in
@@ -221,6 +256,10 @@ func (t *transcript) text(s string) {
 	}
 	if !t.opts.Live {
 		t.write(s)
+		t.owner = nil
+		if t.atLineStart {
+			t.flushHeld()
+		}
 		return
 	}
 	t.clearLive()
@@ -228,23 +267,24 @@ func (t *transcript) text(s string) {
 	if i := strings.LastIndexByte(t.partial, '\n'); i >= 0 {
 		t.write(t.partial[:i+1])
 		t.partial = t.partial[i+1:]
+		t.owner = nil
 	}
 	t.redraw()
 }
 
-// result takes a call's result; consecutive concurrency-safe results of
-// one tool are grouped.
-func (t *transcript) result(ev orchestrate.Event) {
-	t.dropLive(ev.ID)
-	if n := len(t.group); n > 0 {
-		prev := t.group[n-1]
+// result takes a call's result in cv; consecutive concurrency-safe
+// results of one tool are grouped.
+func (t *transcript) result(cv *conv, ev orchestrate.Event) {
+	cv.dropLive(ev.ID)
+	if n := len(cv.group); n > 0 {
+		prev := cv.group[n-1]
 		if !(prev.Name == ev.Name && groupable(prev) && groupable(ev)) {
-			t.flushGroup()
+			t.flush(cv)
 		}
 	}
-	t.group = append(t.group, ev)
+	cv.group = append(cv.group, ev)
 	if !groupable(ev) {
-		t.flushGroup()
+		t.flush(cv)
 	}
 }
 
@@ -258,21 +298,30 @@ func groupable(ev orchestrate.Event) bool {
 	return safe
 }
 
-func (t *transcript) dropLive(id string) {
-	for i, o := range t.order {
+func (cv *conv) dropLive(id string) {
+	for i, o := range cv.order {
 		if o == id {
-			t.order = append(t.order[:i], t.order[i+1:]...)
+			cv.order = append(cv.order[:i], cv.order[i+1:]...)
 			break
 		}
 	}
 }
 
-func (t *transcript) flushGroup() {
-	if len(t.group) == 0 {
+// flushGroup draws the main conversation's pending results.
+func (t *transcript) flushGroup() { t.flush(&t.conv) }
+
+// flush draws cv's pending results: the main conversation's as blocks,
+// a sub-agent's nested under its Agent call.
+func (t *transcript) flush(cv *conv) {
+	if len(cv.group) == 0 {
 		return
 	}
-	g := t.group
-	t.group = nil
+	g := cv.group
+	cv.group = nil
+	if cv.sub != nil {
+		t.drawNested(cv.sub, g)
+		return
+	}
 	t.draw(g, false)
 }
 
@@ -302,15 +351,26 @@ func (t *transcript) detail(text string) {
 	t.redraw()
 }
 
-// draw prints the calls g, one tool's consecutive results, as one block;
-// reason adds a rejection's reason to its RenderRejected line.
+// draw prints the main conversation's calls g, one tool's consecutive
+// results, as one block; reason adds a rejection's reason to its
+// RenderRejected line.
 func (t *transcript) draw(g []orchestrate.Event, reason bool) {
 	t.begin(secTool)
+	t.write(t.block(&t.conv, g, reason, 6))
+	for _, ev := range g {
+		t.agentDrawn(ev.ID)
+	}
+	t.redraw()
+}
+
+// block is the text of cv's calls g, drawn as one block, each result cut
+// to maxLines lines; the calls are forgotten.
+func (t *transcript) block(cv *conv, g []orchestrate.Event, reason bool, maxLines int) string {
 	var b strings.Builder
 	if len(g) == 1 {
 		ev := g[0]
-		b.WriteString(t.bullet(g) + " " + t.useLine(ev) + "\n")
-		b.WriteString(t.resultLines(ev, "", reason))
+		b.WriteString(t.bullet(g) + " " + t.useLine(cv, ev) + "\n")
+		b.WriteString(t.resultLines(ev, "", reason, maxLines))
 	} else {
 		inputs := make([]any, len(g))
 		for i, ev := range g {
@@ -328,14 +388,13 @@ func (t *transcript) draw(g []orchestrate.Event, reason bool) {
 		}
 		b.WriteString(t.bullet(g) + " " + head + t.st.dim(" · in parallel") + "\n")
 		for _, ev := range g {
-			b.WriteString(t.resultLines(ev, oneLine(t.useArg(ev)), reason))
+			b.WriteString(t.resultLines(ev, oneLine(t.useArg(cv, ev)), reason, maxLines))
 		}
 	}
-	t.write(b.String())
 	for _, ev := range g {
-		delete(t.calls, ev.ID)
+		delete(cv.calls, ev.ID)
 	}
-	t.redraw()
+	return b.String()
 }
 
 func (t *transcript) bullet(g []orchestrate.Event) string {
@@ -371,18 +430,18 @@ func (t *transcript) displayName(ev orchestrate.Event) string {
 
 // useArg is the call's RenderUse, or its raw input when the input never
 // decoded.
-func (t *transcript) useArg(ev orchestrate.Event) string {
+func (t *transcript) useArg(cv *conv, ev orchestrate.Event) string {
 	if ev.Tool != nil && ev.Input != nil {
 		return safeString(func() string { return ev.Tool.RenderUse(ev.Input) })
 	}
-	if c, ok := t.calls[ev.ID]; ok && len(c.raw) > 0 {
+	if c, ok := cv.calls[ev.ID]; ok && len(c.raw) > 0 {
 		return compactJSON(c.raw, 60)
 	}
 	return ""
 }
 
-func (t *transcript) useLine(ev orchestrate.Event) string {
-	arg := oneLine(t.useArg(ev))
+func (t *transcript) useLine(cv *conv, ev orchestrate.Event) string {
+	arg := oneLine(t.useArg(cv, ev))
 	name := t.st.name(t.displayName(ev))
 	if arg == "" {
 		return name
@@ -390,9 +449,10 @@ func (t *transcript) useLine(ev orchestrate.Event) string {
 	return name + "(" + arg + ")"
 }
 
-// resultLines is the "⎿ summary" line(s) of a result; label prefixes it
-// in a group, and reason appends the result text to RenderRejected's line.
-func (t *transcript) resultLines(ev orchestrate.Event, label string, reason bool) string {
+// resultLines is the "⎿ summary" line(s) of a result, at most maxLines
+// and a "more" line; label prefixes it in a group, and reason appends the
+// result text to RenderRejected's line.
+func (t *transcript) resultLines(ev orchestrate.Event, label string, reason bool, maxLines int) string {
 	var text string
 	style := t.st.dim
 	switch {
@@ -419,7 +479,6 @@ func (t *transcript) resultLines(ev orchestrate.Event, label string, reason bool
 		text = label + " · " + text
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	const maxLines = 6
 	if len(lines) > maxLines {
 		more := len(lines) - maxLines
 		lines = append(lines[:maxLines], fmt.Sprintf("… %d more lines", more))
@@ -491,15 +550,18 @@ func (t *transcript) close() {
 	if !t.atLineStart {
 		t.write("\n")
 	}
+	t.flushHeld()
 }
 
 func (t *transcript) hasLive() bool {
-	return t.opts.Live && (len(t.order) > 0 || !t.waiting.IsZero())
+	return t.opts.Live && (len(t.order) > 0 || !t.waiting.IsZero() || t.subsRunning())
 }
 
 // liveView is the live region: the unfinished text line, a waiting line,
-// and one line per call not yet printed (running with spinner, elapsed
-// time and its last output lines; queued dimmed).
+// one line per call not yet printed (running with spinner, elapsed time
+// and its last output lines; queued dimmed), under a running Agent call
+// its sub-agent's progress line, and last the sub-agents running in the
+// background.
 func (t *transcript) liveView() []string {
 	var lines []string
 	if t.partial != "" {
@@ -524,7 +586,7 @@ func (t *transcript) liveView() []string {
 	for i := 0; i < len(live); {
 		c := live[i]
 		ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input}
-		use := t.useLine(ev)
+		use := t.useLine(&t.conv, ev)
 		switch {
 		case !c.running:
 			lines = append(lines, t.st.dim("○ ")+use+t.st.dim(" · queued"))
@@ -546,6 +608,7 @@ func (t *transcript) liveView() []string {
 			for _, p := range c.progress {
 				lines = append(lines, t.st.dim("  │ "+p))
 			}
+			lines = append(lines, t.subLines(c.id)...)
 			i++
 			continue
 		}
@@ -575,8 +638,12 @@ func (t *transcript) liveView() []string {
 		for _, p := range progress {
 			lines = append(lines, t.st.dim("  │ "+p))
 		}
+		for _, g := range group {
+			lines = append(lines, t.subLines(g.id)...)
+		}
 		i = j
 	}
+	lines = append(lines, t.backgroundLines(live, spin)...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, t.opts.Width-1, "…")
 	}
