@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs/subagent"
 	"github.com/agentcore/agentcore/tooldefs/worktree"
@@ -131,7 +132,11 @@ func agentRequest(ctx context.Context, in *AgentInput, tc *runtime.ToolContext, 
 		}
 	}
 	types, _ := subagent.LoadTypes(sess.Dir(), sess.Home())
-	subagent.Remember(types, sess.Tools(), AgentName)
+	var tools []runtime.Tool
+	if cat, ok := pool.CatalogFrom(tc); ok {
+		tools = cat.Tools() // the pool as the turn sees it; sess.Tools() could reassemble it mid-turn
+	}
+	subagent.Remember(types, tools, AgentName)
 	t, err := subagent.FindType(types, in.SubagentType)
 	if err != nil {
 		return nil, subagent.Request{}, err

@@ -47,7 +47,6 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 	It("waits for the servers, names their tools in the first request, and announces a late one in the next without touching earlier messages", func() {
 		slow, err := gexec.Build("github.com/agentcore/agentcore/runtime/mcp/testdata/slowserver")
 		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(gexec.CleanupBuildArtifacts)
 		dir := GinkgoT().TempDir()
 		gate := filepath.Join(dir, "gate")
 

@@ -58,9 +58,25 @@ type listedTool struct {
 	Name string `json:"name"`
 }
 
-func toolNames(variant string) []string {
+// toolNames lists the variant's tools, those AGENTCORE_ENABLE_TASKS
+// switches on and those it switches off (TodoWrite or the Task tools:
+// one set at a time, both compiled in).
+func toolNames(variant string, env ...string) []string {
+	if len(env) == 0 {
+		names := toolNames(variant, "AGENTCORE_ENABLE_TASKS=")
+		for _, n := range toolNames(variant, "AGENTCORE_ENABLE_TASKS=1") {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		return names
+	}
+	cmd := exec.Command(binaries[variant], "tools", "--json")
+	cmd.Dir, cmd.Env = repoRoot(), append(os.Environ(), env...)
+	out, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "agentcore-%s tools --json", variant)
 	var tools []listedTool
-	Expect(json.Unmarshal(agentcore(variant, "tools", "--json"), &tools)).To(Succeed())
+	Expect(json.Unmarshal(out, &tools)).To(Succeed())
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = t.Name

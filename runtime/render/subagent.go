@@ -67,7 +67,7 @@ type heldLines struct {
 type nesting struct {
 	subs     map[string]*subagent // by Agent call id
 	subOrder []string
-	heads    map[string]agentHead // the Agent calls seen, by id
+	heads    map[string]agentHead // the main conversation's calls, by id: any may be a sub-agent's Agent call
 	owner    *subagent            // whose nested line was printed last
 	held     []heldLines
 }
@@ -76,15 +76,11 @@ func newNesting() nesting {
 	return nesting{subs: map[string]*subagent{}, heads: map[string]agentHead{}}
 }
 
-// isAgentCall: the call starts a sub-agent (Agent, alias Task).
-func isAgentCall(c *call) bool {
-	return c.name == "Agent" || c.name == "Task" || (c.tool != nil && c.tool.Name() == "Agent")
-}
-
-// rememberAgent keeps the name and description of an Agent call of the
-// main conversation, for the headers of a sub-agent that outlives it.
+// rememberAgent keeps a call of the main conversation for the headers of
+// a sub-agent that outlives it. The renderer knows no tool by name: a
+// call is an Agent call when events name it as their ParentToolUseID.
 func (t *transcript) rememberAgent(c *call) {
-	if c == nil || !isAgentCall(c) {
+	if c == nil {
 		return
 	}
 	t.heads[c.id] = t.headOf(c)
@@ -123,12 +119,14 @@ func (t *transcript) sub(ev agent.Event) *subagent {
 		s.started = t.now()
 	}
 	c, running := t.calls[id]
-	h, ok := t.heads[id]
-	switch {
-	case running && (!ok || h.desc == ""):
+	var h agentHead
+	switch ended, ok := t.heads[id]; {
+	case running:
 		h = t.headOf(c)
-	case !ok:
-		h = agentHead{name: "Agent", desc: id}
+	case ok:
+		h = ended
+	default:
+		h = agentHead{name: "sub-agent", desc: id}
 	}
 	s.name, s.desc = h.name, h.desc
 	s.callDone = !running

@@ -98,8 +98,13 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session
 	if dir, err = workingDir(dir); err != nil {
 		return nil, err
 	}
+	// The pool as it is, not reassembled: a running turn's calls read the
+	// ToolContext that reassembly would write.
+	s.mu.Lock()
+	current := s.pool.Tools()
+	s.mu.Unlock()
 	var tools []runtime.Tool
-	for _, t := range s.Tools() {
+	for _, t := range current {
 		if o.Tools == nil || o.Tools(t) {
 			tools = append(tools, t)
 		}
