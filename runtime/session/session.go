@@ -345,7 +345,10 @@ func (s *Session) Interrupt() {
 	}
 }
 
-// Messages returns the conversation so far. Call it between runs.
+// Messages returns a copy of the conversation so far. It is safe during
+// a run (a tool inspecting its own context): the copy holds the messages
+// complete when it is called, so the running turn's assistant message
+// joins once the model has finished it.
 func (s *Session) Messages() []provider.Message {
 	s.agentMu.Lock()
 	defer s.agentMu.Unlock()
