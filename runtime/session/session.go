@@ -246,6 +246,10 @@ func (s *Session) System() string {
 	return system
 }
 
+// BaseSystem returns Options.System: the system prompt without the
+// deferred tools' names System appends to it.
+func (s *Session) BaseSystem() string { return s.opts.System }
+
 // Engine returns the permission engine (to set an Asker, change the
 // mode, read the rules).
 func (s *Session) Engine() *permission.Engine { return s.engine }
