@@ -86,12 +86,19 @@ func toolFiles(tags string) ([]toolFile, error) {
 	return files, nil
 }
 
-// snake is a tool name as its file names it: NotebookEdit → notebook_edit.
+// snake is a tool name as its file names it, as toolgen names the
+// generated file: NotebookEdit → notebook_edit, an acronym stays one
+// word (REPL → repl, MCPSearch → mcp_search).
 func snake(name string) string {
 	var b strings.Builder
-	for i, r := range name {
+	rs := []rune(name)
+	for i, r := range rs {
 		if unicode.IsUpper(r) && i > 0 {
-			b.WriteByte('_')
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if !unicode.IsUpper(prev) || nextLower {
+				b.WriteByte('_')
+			}
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}

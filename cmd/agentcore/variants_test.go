@@ -98,10 +98,12 @@ var _ = Describe("build variants", Label("gating"), func() {
 		}
 	})
 
-	It("keeps the internal tool out of external and in internal and ant", func() {
-		Expect(toolNames("external")).NotTo(ContainElement("Config"))
-		Expect(toolNames("internal")).To(ContainElement("Config"))
-		Expect(toolNames("ant")).To(ContainElement("Config"))
+	It("keeps the internal tools out of external and in internal and ant", func() {
+		for _, name := range []string{"Config", "CtxInspect", "REPL"} {
+			Expect(toolNames("external")).NotTo(ContainElement(name))
+			Expect(toolNames("internal")).To(ContainElement(name))
+			Expect(toolNames("ant")).To(ContainElement(name))
+		}
 	})
 
 	It("has no Glob or Grep in ant", func() {

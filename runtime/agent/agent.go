@@ -89,6 +89,10 @@ type Agent struct {
 	tc   *runtime.ToolContext
 	exec *orchestrate.Executor
 
+	// messages is written only by the goroutine running Run, under
+	// msgMu, so Messages can copy it from another goroutine (a tool
+	// inspecting the conversation while the turn runs).
+	msgMu    sync.Mutex
 	messages []provider.Message
 
 	mu          sync.Mutex
@@ -115,8 +119,21 @@ func (a *Agent) setTools(tools []runtime.Tool) {
 	a.exec.Tools = wrapped
 }
 
-// Messages returns the conversation so far.
-func (a *Agent) Messages() []provider.Message { return a.messages }
+// Messages returns a copy of the conversation so far: the messages
+// complete when it is called. It is safe to call while Run runs (the
+// running turn's assistant message joins once the model finished it).
+func (a *Agent) Messages() []provider.Message {
+	a.msgMu.Lock()
+	defer a.msgMu.Unlock()
+	return slices.Clone(a.messages)
+}
+
+// addMessage appends m to the conversation.
+func (a *Agent) addMessage(m provider.Message) {
+	a.msgMu.Lock()
+	defer a.msgMu.Unlock()
+	a.messages = append(a.messages, m)
+}
 
 // ToolContext returns the context tools run in, with every change applied.
 func (a *Agent) ToolContext() *runtime.ToolContext { return a.tc }
@@ -163,7 +180,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 	start := time.Now()
 	out := &Outcome{}
 	if prompt != "" {
-		a.messages = append(a.messages, provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(prompt)}})
+		a.addMessage(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(prompt)}})
 	}
 	for {
 		if a.cfg.MaxTurns > 0 && out.Turns >= a.cfg.MaxTurns {
@@ -271,7 +288,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 
 	if len(msg.Content) > 0 {
-		a.messages = append(a.messages, msg)
+		a.addMessage(msg)
 		a.emit(Event{Kind: EventAssistant, Turn: out.Turns, Message: &msg, Stop: final.stopReason(), Usage: final.usage()})
 	}
 
@@ -303,7 +320,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 		user.Content = append(user.Content, provider.Text(InterruptNotice))
 	}
 	if len(user.Content) > 0 {
-		a.messages = append(a.messages, user)
+		a.addMessage(user)
 		a.emit(Event{Kind: EventUser, Turn: out.Turns, Message: &user})
 	}
 
@@ -335,7 +352,9 @@ func (a *Agent) addNotices() {
 	for _, note := range notes {
 		last.Content = append(last.Content, provider.Text(note))
 	}
+	a.msgMu.Lock()
 	a.messages[n-1] = last
+	a.msgMu.Unlock()
 }
 
 // turnState is the bookkeeping of one turn.

@@ -340,6 +340,9 @@ func (s *Session) MCPWait() time.Duration { return s.opts.MCPWait }
 // sub-agent's: the directory it started in); the ToolContext's Cwd is
 // where the conversation's cd moved it since.
 func (s *Session) Dir() string { return s.opts.Dir }
+// BaseSystem returns Options.System: the system prompt without the
+// deferred tools' names System appends to it.
+func (s *Session) BaseSystem() string { return s.opts.System }
 
 // Engine returns the permission engine (to set an Asker, change the
 // mode, read the rules).
@@ -445,7 +448,10 @@ func (s *Session) Interrupt() {
 	}
 }
 
-// Messages returns the conversation so far. Call it between runs.
+// Messages returns a copy of the conversation so far. It is safe during
+// a run (a tool inspecting its own context): the copy holds the messages
+// complete when it is called, so the running turn's assistant message
+// joins once the model has finished it.
 func (s *Session) Messages() []provider.Message {
 	s.agentMu.Lock()
 	defer s.agentMu.Unlock()
