@@ -340,6 +340,7 @@ func (s *Session) MCPWait() time.Duration { return s.opts.MCPWait }
 // sub-agent's: the directory it started in); the ToolContext's Cwd is
 // where the conversation's cd moved it since.
 func (s *Session) Dir() string { return s.opts.Dir }
+
 // BaseSystem returns Options.System: the system prompt without the
 // deferred tools' names System appends to it.
 func (s *Session) BaseSystem() string { return s.opts.System }
