@@ -11,7 +11,6 @@ import (
 	agent "github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -219,11 +218,13 @@ func (*AgentTool) RenderError(_ any, err error) string {
 
 // RenderGrouped renders several parallel calls of this tool.
 func (t *AgentTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
+	ins := make([]*tooldefs.AgentInput, 0, len(inputs))
 	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
+		if in, ok := input.(*tooldefs.AgentInput); ok {
+			ins = append(ins, in)
+		}
 	}
-	return strings.Join(lines, "\n")
+	return t.def.RenderGrouped(ins)
 }
 
 // agentWrongInput is the error of an input Decode did not return.

@@ -256,3 +256,12 @@ func compactCount(n int64) string {
 	}
 	return fmt.Sprint(n)
 }
+
+// RenderGrouped names the agents started side by side.
+func (Agent) RenderGrouped(ins []*AgentInput) string {
+	descs := make([]string, len(ins))
+	for i, in := range ins {
+		descs[i] = in.Description
+	}
+	return fmt.Sprintf("%d agents: %s", len(ins), strings.Join(descs, ", "))
+}
