@@ -155,7 +155,7 @@ var _ = Describe("CtxInspect (internal variants)", func() {
 		Expect(out.Parts).To(Equal([]tooldefs.CtxPart{{Kind: tooldefs.CtxSystem, Name: "system prompt",
 			Summary: "You are a test agent. Be brief.", Tokens: pool.EstimateText("You are a test agent.\nBe brief.")}}))
 		Expect(out.MessageCount).To(BeZero())
-		Expect(out.Deferred).To(BeZero(), "nothing is deferred")
+		Expect(out.Deferred).To(Equal(pool.EstimateText(s.Pool().DeferredPrompt())), "the deferred names (EnterWorktree, ExitWorktree) are counted apart")
 
 		ev = execOne(context.Background(), s, "CtxInspect", `{"kind":"messages"}`)
 		Expect(ev.Result.Data.(tooldefs.CtxInspectOutput).Parts).To(BeEmpty())
