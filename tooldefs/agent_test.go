@@ -285,19 +285,19 @@ var _ = Describe("Agent", func() {
 	It("runs a custom agent type from a .md file with exactly its tools, in parallel when they are read-only", func() {
 		Expect(os.MkdirAll(filepath.Join(dir, ".claude", "agents"), 0o755)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(dir, ".claude", "agents", "reviewer.md"),
-			[]byte("---\nname: reviewer\ndescription: Reviews files\ntools: Read, Grep\n---\nYou review files.\n"), 0o644)).To(Succeed())
+			[]byte("---\nname: reviewer\ndescription: Reviews files\ntools: Read, TaskOutput\n---\nYou review files.\n"), 0o644)).To(Succeed())
 		types, errs := subagent.LoadTypes(dir, home)
 		Expect(errs).To(BeEmpty())
 		sc, err := replay.Parse([]byte(`{"prompt":"review"}
 {"blocks":[{"type":"tool_use","id":"r1","name":"Agent","input":{"description":"Review notes","prompt":"x","subagent_type":"reviewer"}},{"type":"tool_use","id":"r2","name":"Agent","input":{"description":"Review again","prompt":"y","subagent_type":"reviewer"}}]}
 {"agent":"r1","blocks":[{"type":"text","text":"reading","duration_ms":300},{"type":"tool_use","id":"r1_r","name":"Read","input":{"file_path":"${CWD}/notes.txt"}},{"type":"tool_use","id":"r1_b","name":"Bash","input":{"command":"ls"}}]}
 {"agent":"r1","blocks":[{"type":"text","text":"reviewed"}]}
-{"agent":"r2","blocks":[{"type":"text","text":"grepping","duration_ms":300},{"type":"tool_use","id":"r2_g","name":"Grep","input":{"pattern":"alpha"}}]}
+{"agent":"r2","blocks":[{"type":"text","text":"reading too","duration_ms":300},{"type":"tool_use","id":"r2_g","name":"Read","input":{"file_path":"${CWD}/notes.txt"}}]}
 {"agent":"r2","blocks":[{"type":"text","text":"reviewed too"}]}
 {"blocks":[{"type":"text","text":"done"}]}`))
 		Expect(err).NotTo(HaveOccurred())
 		tools := subagent.WithTypes(generated.AllBaseTools(), "Agent", types)
-		Expect(runtime.Lookup(tools, "Agent").Description()).To(ContainSubstring("- reviewer: Reviews files (Tools: Read, Grep)"))
+		Expect(runtime.Lookup(tools, "Agent").Description()).To(ContainSubstring("- reviewer: Reviews files (Tools: Read, TaskOutput)"))
 		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: home, Tools: tools,
 			Provider: replay.New(sc, replay.Options{Speed: 1, Cwd: dir}), Permissions: permission.Sources{ConfigDir: filepath.Join(home, ".agentcore")}})
 		Expect(err).NotTo(HaveOccurred())
