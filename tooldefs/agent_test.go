@@ -86,12 +86,7 @@ var _ = Describe("Agent", func() {
 	var dir, home string
 
 	BeforeEach(func() {
-		before := goleak.IgnoreCurrent()
-		DeferCleanup(func() {
-			Eventually(func() error {
-				return goleak.Find(before, goleak.IgnoreAnyFunction("github.com/onsi/ginkgo/v2/internal.(*genericOutputInterceptor).ResumeIntercepting.func1.1"))
-			}).WithTimeout(10 * time.Second).WithPolling(50 * time.Millisecond).Should(Succeed())
-		})
+		checkLeaks()
 		dir, home = GinkgoT().TempDir(), GinkgoT().TempDir()
 		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("alpha\nbeta\n"), 0o644)).To(Succeed())
 	})
@@ -333,4 +328,15 @@ func mustRule(s string, b runtime.Behavior) permission.Rule {
 	r, err := permission.ParseRule(s, b)
 	Expect(err).NotTo(HaveOccurred())
 	return r
+}
+
+// checkLeaks makes the spec fail when it leaves a goroutine behind: the
+// snapshot is taken now, the check runs after the spec's cleanups.
+func checkLeaks() {
+	before := goleak.IgnoreCurrent()
+	DeferCleanup(func() {
+		Eventually(func() error {
+			return goleak.Find(before, goleak.IgnoreAnyFunction("github.com/onsi/ginkgo/v2/internal.(*genericOutputInterceptor).ResumeIntercepting.func1.1"))
+		}).WithTimeout(10 * time.Second).WithPolling(50 * time.Millisecond).Should(Succeed())
+	})
 }

@@ -26,6 +26,7 @@ var _ = Describe("Skill", func() {
 		Expect(os.WriteFile(path, []byte(body), 0o644)).To(Succeed())
 	}
 	BeforeEach(func() {
+		checkLeaks()
 		dir, home = GinkgoT().TempDir(), GinkgoT().TempDir()
 		write(filepath.Join(dir, ".claude", "skills", "stamp", "SKILL.md"),
 			"---\nname: stamp\ndescription: Stamps a file with the date\nallowed-tools: Bash(touch:*)\n---\nRun `touch stamped.txt` in the working directory.\n")

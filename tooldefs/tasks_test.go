@@ -24,7 +24,10 @@ import (
 
 var _ = Describe("TodoWrite and the Task tools", func() {
 	var home, dir string
-	BeforeEach(func() { home, dir = GinkgoT().TempDir(), GinkgoT().TempDir() })
+	BeforeEach(func() {
+		checkLeaks()
+		home, dir = GinkgoT().TempDir(), GinkgoT().TempDir()
+	})
 
 	open := func(id string) *session.Session {
 		GinkgoHelper()
