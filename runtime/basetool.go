@@ -420,3 +420,23 @@ func RenderUses(r Renderer, inputs []any) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// described is a tool with another description.
+type described struct {
+	Tool
+	description string
+}
+
+// Description is the replaced description.
+func (d *described) Description() string { return d.description }
+
+// Unwrap returns the tool itself.
+func (d *described) Unwrap() Tool { return d.Tool }
+
+// WithDescription returns t with description in place of its own; every
+// other method is t's. Front ends use it to end a tool's description with
+// what only the session knows (the Agent tool's agent types, the Skill
+// tool's skills).
+func WithDescription(t Tool, description string) Tool {
+	return &described{Tool: t, description: description}
+}

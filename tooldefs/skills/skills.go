@@ -139,18 +139,6 @@ func Describe(skills []Skill) string {
 	return b.String()
 }
 
-// described is the Skill tool with the skills listed in its description.
-type described struct {
-	runtime.Tool
-	description string
-}
-
-// Description is the tool's own, then the skills.
-func (d *described) Description() string { return d.description }
-
-// Unwrap returns the Skill tool itself.
-func (d *described) Unwrap() runtime.Tool { return d.Tool }
-
 // WithSkills returns tools with the tool named self (the Skill tool)
 // describing skills at the end of its description, so the model sees
 // their names and descriptions — counted, like every definition, in the
@@ -160,7 +148,7 @@ func WithSkills(tools []runtime.Tool, self string, skills []Skill) []runtime.Too
 	for i, t := range tools {
 		out[i] = t
 		if t.Name() == self {
-			out[i] = &described{Tool: t, description: strings.TrimRight(t.Description(), "\n") + "\n\n" + Describe(skills)}
+			out[i] = runtime.WithDescription(t, strings.TrimRight(t.Description(), "\n")+"\n\n"+Describe(skills))
 		}
 	}
 	return out

@@ -6,19 +6,6 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 )
 
-// described is the Agent tool with the list of agent types at the end of
-// its description.
-type described struct {
-	runtime.Tool
-	description string
-}
-
-// Description is the tool's own, then the types.
-func (d *described) Description() string { return d.description }
-
-// Unwrap returns the Agent tool itself.
-func (d *described) Unwrap() runtime.Tool { return d.Tool }
-
 // WithTypes returns the Agent tool t whose description ends with the
 // types the model may pick (DescribeTypes), the custom ones included,
 // and remembers which of them are read-only over tools (Remember) so the
@@ -31,7 +18,7 @@ func WithTypes(tools []runtime.Tool, self string, types []Type) []runtime.Tool {
 	for i, t := range tools {
 		out[i] = t
 		if t.Name() == self {
-			out[i] = &described{Tool: t, description: strings.TrimRight(t.Description(), "\n") + "\n\n" + DescribeTypes(types)}
+			out[i] = runtime.WithDescription(t, strings.TrimRight(t.Description(), "\n")+"\n\n"+DescribeTypes(types))
 		}
 	}
 	return out
