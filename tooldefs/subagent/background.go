@@ -141,7 +141,7 @@ func (r *Registry) Start(parent, child *session.Session, req Request) (*Backgrou
 		}
 		status := b.status
 		b.mu.Unlock()
-		log.end(status, res, err)
+		log.end(status, res)
 		f.Close()
 		if status != StatusKilled {
 			parent.Notify(notice(b, status))
@@ -284,7 +284,6 @@ func (t *transcript) write(ev agent.Event) {
 	}
 }
 
-func (t *transcript) end(status Status, res Result, err error) {
+func (t *transcript) end(status Status, res Result) {
 	fmt.Fprintf(t.f, "[%s after %d turns, %d tool calls]\n", status, res.Turns, res.ToolCalls)
-	_ = err
 }
