@@ -93,16 +93,7 @@ var _ = Describe("Agent", func() {
 
 	open := func(script string, mode permission.Mode, asker permission.Asker) *session.Session {
 		GinkgoHelper()
-		sc, err := replay.Parse([]byte(script))
-		Expect(err).NotTo(HaveOccurred())
-		s, err := session.Open(context.Background(), session.Options{
-			Dir: dir, Home: home, Tools: generated.AllBaseTools(),
-			Provider:    replay.New(sc, replay.Options{Speed: 1, Cwd: dir}),
-			Permissions: permission.Sources{Mode: mode, Asker: asker, ConfigDir: filepath.Join(home, ".agentcore")},
-		})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(s.Close)
-		return s
+		return replaySession(dir, home, script, mode, asker)
 	}
 	run := func(s *session.Session, prompt string, onEvent func(agent.Event)) *agentRun {
 		GinkgoHelper()
@@ -339,4 +330,20 @@ func checkLeaks() {
 			return goleak.Find(before, goleak.IgnoreAnyFunction("github.com/onsi/ginkgo/v2/internal.(*genericOutputInterceptor).ResumeIntercepting.func1.1"))
 		}).WithTimeout(10 * time.Second).WithPolling(50 * time.Millisecond).Should(Succeed())
 	})
+}
+
+// replaySession opens a session in dir over every generated tool, played
+// by the replay scenario script at real speed; it closes with the spec.
+func replaySession(dir, home, script string, mode permission.Mode, asker permission.Asker) *session.Session {
+	GinkgoHelper()
+	sc, err := replay.Parse([]byte(script))
+	Expect(err).NotTo(HaveOccurred())
+	s, err := session.Open(context.Background(), session.Options{
+		Dir: dir, Home: home, Tools: generated.AllBaseTools(),
+		Provider:    replay.New(sc, replay.Options{Speed: 1, Cwd: dir}),
+		Permissions: permission.Sources{Mode: mode, Asker: asker, ConfigDir: filepath.Join(home, ".agentcore")},
+	})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(s.Close)
+	return s
 }

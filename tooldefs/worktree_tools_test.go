@@ -12,11 +12,9 @@ import (
 	. "github.com/onsi/gomega"
 	"go.uber.org/goleak"
 
-	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/permission"
-	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/session"
 )
 
@@ -56,16 +54,7 @@ var _ = Describe("EnterWorktree and ExitWorktree", func() {
 
 	open := func(dir, script string, mode permission.Mode, asker permission.Asker) *session.Session {
 		GinkgoHelper()
-		sc, err := replay.Parse([]byte(script))
-		Expect(err).NotTo(HaveOccurred())
-		s, err := session.Open(context.Background(), session.Options{
-			Dir: dir, Home: home, Tools: generated.AllBaseTools(),
-			Provider:    replay.New(sc, replay.Options{Speed: 1, Cwd: dir}),
-			Permissions: permission.Sources{Mode: mode, Asker: asker, ConfigDir: filepath.Join(home, ".agentcore")},
-		})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(s.Close)
-		return s
+		return replaySession(dir, home, script, mode, asker)
 	}
 	// results runs the scenario to its end and returns the parent's tool
 	// results, by tool_use id.
