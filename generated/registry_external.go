@@ -12,6 +12,8 @@ func AllBaseTools() []runtime.Tool {
 		&AgentTool{},
 		&BashTool{},
 		&EditTool{},
+		&EnterPlanModeTool{},
+		&ExitPlanModeTool{},
 		&GlobTool{},
 		&GrepTool{},
 		&NotebookEditTool{},

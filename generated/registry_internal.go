@@ -13,6 +13,8 @@ func AllBaseTools() []runtime.Tool {
 		&BashTool{},
 		&ConfigTool{},
 		&EditTool{},
+		&EnterPlanModeTool{},
+		&ExitPlanModeTool{},
 		&GlobTool{},
 		&GrepTool{},
 		&NotebookEditTool{},
