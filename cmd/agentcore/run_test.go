@@ -244,6 +244,32 @@ var _ = Describe("agentcore run", func() {
 			Expect(filepath.Join(dir, "made-by-sub-agent.txt")).To(BeAnExistingFile())
 		})
 
+		It("asks on the terminal to enter plan mode and to approve the plan, shows the plan, and obeys the answers", func() {
+			dir := GinkgoT().TempDir()
+			scn := `{"prompt":"greet"}
+{"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
+{"blocks":[{"type":"tool_use","id":"w1","name":"Write","input":{"file_path":"${CWD}/hello.txt","content":"hi\n"}}]}
+{"blocks":[{"type":"tool_use","id":"exit","name":"ExitPlanMode","input":{"plan":"# Add a greeting\n1. Write hello.txt.\n2. Read it back."}}]}
+{"blocks":[{"type":"tool_use","id":"w2","name":"Write","input":{"file_path":"${CWD}/hello.txt","content":"hi\n"}}]}
+{"when":{"ok":["w2"]},"blocks":[{"type":"text","text":"The greeting is written."}]}
+{"when":{"errors":["w2"]},"blocks":[{"type":"text","text":"Writing failed."}]}`
+			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+			pane, keys := session(dir, "--model", "replay:scn.jsonl")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Enter plan mode?"))
+			keys("1", "Enter")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("2. Yes, and accept edits"))
+			Expect(pane()).To(ContainSubstring("ExitPlanMode: Add a greeting"))
+			Expect(pane()).To(ContainSubstring("│ # Add a greeting"))
+			Expect(pane()).To(ContainSubstring("│ 2. Read it back."))
+			Expect(pane()).To(ContainSubstring("Yes goes back to default mode"))
+			Expect(filepath.Join(dir, "hello.txt")).NotTo(BeAnExistingFile(), "plan mode refused the first write")
+			keys("2", "Enter")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+			Expect(pane()).To(ContainSubstring("Plan approved · now in acceptEdits mode"))
+			Expect(pane()).To(ContainSubstring("The greeting is written."), "acceptEdits: the second write needed no prompt")
+			Expect(os.ReadFile(filepath.Join(dir, "hello.txt"))).To(BeEquivalentTo("hi\n"))
+		})
+
 		It("interrupts the turn on Ctrl+C, lets a test suite run, and exits on a second Ctrl+C", func() {
 			dir := GinkgoT().TempDir()
 			Expect(os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\tsleep 30\n"), 0o644)).To(Succeed())

@@ -3,6 +3,7 @@ package permission
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -38,6 +39,14 @@ type AskRequest struct {
 	// Agent names the sub-agent that makes the call (WithAgent), e.g.
 	// "Explore agent (find the tests)"; empty for the main agent.
 	Agent string
+	// Detail is longer text the prompt shows in full before the choices,
+	// e.g. the plan ExitPlanMode asks the user to approve.
+	Detail string
+	// AlwaysLabel, when set, words the second yes (AnswerAllowSession)
+	// instead of "Yes, and allow <Suggestion> for this session", and
+	// offers it without a Suggestion: for an Approve whose caller gives
+	// that answer its own meaning (ExitPlanMode: "Yes, and accept edits").
+	AlwaysLabel string
 }
 
 type agentKey struct{}
@@ -80,6 +89,10 @@ func (NonInteractive) Ask(context.Context, AskRequest) (Answer, error) { return 
 //	  3. No
 //	Allow? [1/2/3]:
 //
+// A request's Detail is printed between the first line and the message,
+// each line behind "  │ ", and its AlwaysLabel replaces the wording of
+// choice 2.
+//
 // Answers: 1, y or yes; 2, a or always; 3, n, no or an empty line; end of
 // input denies. An unknown answer asks again (three times at most).
 type Prompt struct {
@@ -108,13 +121,22 @@ func (p *Prompt) Ask(ctx context.Context, req AskRequest) (Answer, error) {
 		head = req.Agent + " asks: " + head
 	}
 	fmt.Fprintf(p.out, "\n%s\n", head)
+	if detail := strings.TrimRight(req.Detail, "\n"); detail != "" {
+		for _, line := range strings.Split(detail, "\n") {
+			fmt.Fprintf(p.out, "  │ %s\n", line)
+		}
+	}
 	if req.Message != "" {
 		fmt.Fprintf(p.out, "%s\n", req.Message)
 	}
 	fmt.Fprintf(p.out, "  1. Yes\n")
+	always := req.AlwaysLabel
+	if always == "" && req.Suggestion != "" {
+		always = fmt.Sprintf("Yes, and allow %s for this session", req.Suggestion)
+	}
 	choices := "1/2"
-	if req.Suggestion != "" {
-		fmt.Fprintf(p.out, "  2. Yes, and allow %s for this session\n  3. No\n", req.Suggestion)
+	if always != "" {
+		fmt.Fprintf(p.out, "  2. %s\n  3. No\n", always)
 		choices = "1/2/3"
 	} else {
 		fmt.Fprintf(p.out, "  2. No\n")
@@ -133,9 +155,9 @@ func (p *Prompt) Ask(ctx context.Context, req AskRequest) (Answer, error) {
 		switch {
 		case a == "1" || a == "y" || a == "yes":
 			return AnswerAllowOnce, nil
-		case req.Suggestion != "" && (a == "2" || a == "a" || a == "always"):
+		case always != "" && (a == "2" || a == "a" || a == "always"):
 			return AnswerAllowSession, nil
-		case a == "" || a == "n" || a == "no" || (req.Suggestion != "" && a == "3") || (req.Suggestion == "" && a == "2"):
+		case a == "" || a == "n" || a == "no" || (always != "" && a == "3") || (always == "" && a == "2"):
 			return AnswerDeny, nil
 		}
 		fmt.Fprintf(p.out, "Please answer %s.\n", choices)
@@ -189,6 +211,74 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 		return runtime.PermissionDecision{Behavior: runtime.Allow}
 	}
 	return deny(fmt.Sprintf("The user denied %s%s. Do not retry it as is; ask the user what to do instead.", t.Name(), c.describeTarget()))
+}
+
+// Approve asks the user to approve what a running call is about to do,
+// for a tool whose approval is part of its work rather than a gate in
+// front of it: ExitPlanMode shows its plan and leaves plan mode the way
+// the user picks. t, input and tc are the call's, as CanUseTool takes
+// them; req is what the prompt shows (Tool, Use and Agent are filled in
+// when empty).
+//
+// It follows the rules for the call, not the mode or the tool's own
+// check: a deny rule refuses; an allow rule approves without asking
+// (AnswerAllowOnce), unless an ask rule matches too; otherwise the Asker
+// is asked, one prompt at a time. A run that cannot ask (no interactive
+// Asker, dontAsk mode) refuses. A refusal that is not the user's comes
+// with an error that says how to allow the call; the user's No is
+// AnswerDeny without an error. The answer is the caller's to interpret:
+// AnswerAllowSession adds no rule.
+func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext, req AskRequest) (Answer, error) {
+	if t == nil {
+		return AnswerDeny, errors.New("no tool given to the approval")
+	}
+	c, err := e.newCall(t, input, tc)
+	if err != nil {
+		return AnswerDeny, err
+	}
+	rules := e.Rules()
+	forced := false
+	for _, r := range rules {
+		switch {
+		case r.Behavior == runtime.Deny && e.matches(r, c):
+			return AnswerDeny, fmt.Errorf("%s%s has been denied by the rule %s.", t.Name(), c.describeTarget(), r.describe())
+		case r.Behavior == runtime.Ask && e.matches(r, c):
+			forced = true
+		}
+	}
+	if !forced && e.allowed(rules, c) {
+		return AnswerAllowOnce, nil
+	}
+	e.mu.RLock()
+	asker, mode := e.asker, e.mode
+	e.mu.RUnlock()
+	need := fmt.Sprintf("%s%s needs the user's approval", t.Name(), c.describeTarget())
+	how := ""
+	if !forced {
+		how = e.howToAllow(c.suggestion())
+	}
+	if mode == ModeDontAsk {
+		return AnswerDeny, fmt.Errorf("%s, and dontAsk mode denies whatever no rule allows.%s", need, how)
+	}
+	if _, ok := asker.(NonInteractive); ok || asker == nil {
+		return AnswerDeny, fmt.Errorf("%s, and this run is non-interactive, so nobody could give it.%s", need, how)
+	}
+	e.askMu.Lock()
+	defer e.askMu.Unlock()
+	if req.Tool == "" {
+		req.Tool = t.Name()
+	}
+	if req.Use == "" {
+		req.Use = safeRenderUse(t, input)
+	}
+	if req.Agent == "" {
+		req.Agent = AgentOf(ctx)
+	}
+	ans, err := asker.Ask(ctx, req)
+	if err != nil {
+		return AnswerDeny, fmt.Errorf("%s, and the prompt failed: %w", need, err)
+	}
+	return ans, nil
 }
 
 func (e *Engine) howToAllow(suggestion string) string {

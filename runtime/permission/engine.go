@@ -101,8 +101,10 @@ type Config struct {
 // Engine is the permission pipeline of one session. It is safe for
 // concurrent use.
 type Engine struct {
-	mu      sync.RWMutex
-	mode    Mode
+	mu   sync.RWMutex
+	mode Mode
+	// prePlan is the mode SetMode last switched to plan from.
+	prePlan Mode
 	rules   []Rule
 	session []Rule
 	// temporary are rules added for a while (AddTemporaryRules), by key.
@@ -285,11 +287,29 @@ func (e *Engine) Mode() Mode {
 	return e.mode
 }
 
-// SetMode changes the mode, e.g. when the model leaves plan mode.
+// SetMode changes the mode, e.g. when the model leaves plan mode. A
+// switch into plan mode from another mode remembers that mode for
+// ModeBeforePlan.
 func (e *Engine) SetMode(m Mode) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if m == ModePlan && e.mode != ModePlan {
+		e.prePlan = e.mode
+	}
 	e.mode = m
+}
+
+// ModeBeforePlan returns the mode the session was in when SetMode last
+// switched it to plan mode, the mode leaving plan mode goes back to
+// (Claude Code's prePlanMode); default when the session started in plan
+// mode.
+func (e *Engine) ModeBeforePlan() Mode {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.prePlan == "" {
+		return ModeDefault
+	}
+	return e.prePlan
 }
 
 // SetAsker sets the handler for "ask" (nil: deny, as in non-interactive runs).

@@ -25,7 +25,7 @@ import (
 // readOnlyDenied are the tools a read-only type never gets, whatever
 // their flags say: they change files or the session's mode (Claude
 // Code's Explore and Plan agents are denied the same).
-var readOnlyDenied = []string{"Edit", "Write", "NotebookEdit", "ExitPlanMode"}
+var readOnlyDenied = []string{"Edit", "Write", "NotebookEdit", "EnterPlanMode", "ExitPlanMode"}
 
 // Request is one Agent call, resolved.
 type Request struct {

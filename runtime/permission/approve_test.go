@@ -1,0 +1,164 @@
+package permission_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/permission"
+)
+
+// scriptedAsker answers every ask with answer (or fails with err) and
+// keeps the requests.
+type scriptedAsker struct {
+	asked  []permission.AskRequest
+	answer permission.Answer
+	err    error
+}
+
+func (a *scriptedAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+	a.asked = append(a.asked, req)
+	return a.answer, a.err
+}
+
+var _ = Describe("Approve", func() {
+	var (
+		ctx  context.Context
+		tc   *runtime.ToolContext
+		plan *fakeTool
+	)
+
+	engine := func(mode permission.Mode, asker permission.Asker, allow, deny, ask []string) *permission.Engine {
+		GinkgoHelper()
+		dir := GinkgoT().TempDir()
+		e, err := permission.NewEngine(permission.Config{Cwd: dir, Home: GinkgoT().TempDir(), Mode: mode, Asker: asker,
+			Rules: mustRules(allow, deny, ask), Tools: sessionTools(),
+			Advice: permission.Advice{AllowRule: func(rule string) string { return "pass --allowedTools '" + rule + "'" }}})
+		Expect(err).NotTo(HaveOccurred())
+		tc = runtime.NewToolContext(dir)
+		return e
+	}
+
+	BeforeEach(func() {
+		ctx = context.Background()
+		plan = &fakeTool{name: "Planner"}
+	})
+
+	It("asks the Asker with the request, filling in the tool, its use and the agent", func() {
+		asker := &scriptedAsker{answer: permission.AnswerAllowSession}
+		e := engine(permission.ModePlan, asker, nil, nil, nil)
+		ans, err := e.Approve(permission.WithAgent(ctx, "Plan agent (x)"), plan, "the plan", tc,
+			permission.AskRequest{Message: "Approve?", Detail: "# Plan\n1. do it", AlwaysLabel: "Yes, and accept edits"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ans).To(Equal(permission.AnswerAllowSession))
+		Expect(asker.asked).To(HaveLen(1))
+		req := asker.asked[0]
+		Expect(req.Tool).To(Equal("Planner"))
+		Expect(req.Use).To(Equal("the plan"))
+		Expect(req.Agent).To(Equal("Plan agent (x)"))
+		Expect(req.Detail).To(Equal("# Plan\n1. do it"))
+		Expect(e.Rules()).To(BeEmpty(), "the caller gives AnswerAllowSession its meaning: no rule is added")
+	})
+
+	It("returns the user's No without an error", func() {
+		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerDeny}, nil, nil, nil)
+		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ans).To(Equal(permission.AnswerDeny))
+	})
+
+	It("approves without asking when an allow rule names the tool", func() {
+		asker := &scriptedAsker{answer: permission.AnswerDeny}
+		e := engine(permission.ModePlan, asker, []string{"Planner"}, nil, nil)
+		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ans).To(Equal(permission.AnswerAllowOnce))
+		Expect(asker.asked).To(BeEmpty())
+	})
+
+	It("asks when an ask rule matches, even with an allow rule", func() {
+		asker := &scriptedAsker{answer: permission.AnswerAllowOnce}
+		e := engine(permission.ModePlan, asker, []string{"Planner"}, nil, []string{"Planner"})
+		_, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(asker.asked).To(HaveLen(1))
+	})
+
+	It("refuses on a deny rule, naming it", func() {
+		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerAllowOnce}, []string{"Planner"}, []string{"Planner"}, nil)
+		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		Expect(ans).To(Equal(permission.AnswerDeny))
+		Expect(err).To(MatchError(ContainSubstring("denied by the rule Planner")))
+	})
+
+	DescribeTable("refuses when nobody can answer, saying how to allow it",
+		func(mode permission.Mode, asker permission.Asker, why string) {
+			e := engine(mode, asker, nil, nil, nil)
+			ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+			Expect(ans).To(Equal(permission.AnswerDeny))
+			Expect(err).To(MatchError(ContainSubstring("Planner needs the user's approval")))
+			Expect(err).To(MatchError(ContainSubstring(why)))
+			Expect(err).To(MatchError(HaveSuffix("To allow it, pass --allowedTools 'Planner'.")))
+		},
+		Entry("non-interactive", permission.ModePlan, permission.NonInteractive{}, "non-interactive"),
+		Entry("no asker", permission.ModePlan, nil, "non-interactive"),
+		Entry("dontAsk mode", permission.ModeDontAsk, &scriptedAsker{answer: permission.AnswerAllowOnce}, "dontAsk"),
+	)
+
+	It("reports a failed prompt as an error", func() {
+		e := engine(permission.ModePlan, &scriptedAsker{err: errors.New("terminal gone")}, nil, nil, nil)
+		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		Expect(ans).To(Equal(permission.AnswerDeny))
+		Expect(err).To(MatchError(ContainSubstring("terminal gone")))
+	})
+
+	It("refuses without a tool", func() {
+		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerAllowOnce}, nil, nil, nil)
+		_, err := e.Approve(ctx, nil, "", tc, permission.AskRequest{})
+		Expect(err).To(HaveOccurred())
+	})
+})
+
+var _ = Describe("Prompt", func() {
+	It("prints the request's detail and words choice 2 with its AlwaysLabel", func() {
+		var out strings.Builder
+		p := permission.NewPrompt(strings.NewReader("2\n"), &out)
+		ans, err := p.Ask(context.Background(), permission.AskRequest{Tool: "Planner", Use: "Add a flag",
+			Message: "Approve this plan?", Detail: "# Add a flag\n1. parse it\n2. test it\n", AlwaysLabel: "Yes, and accept edits"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ans).To(Equal(permission.AnswerAllowSession))
+		Expect(out.String()).To(Equal("\nPlanner: Add a flag\n  │ # Add a flag\n  │ 1. parse it\n  │ 2. test it\nApprove this plan?\n" +
+			"  1. Yes\n  2. Yes, and accept edits\n  3. No\nAllow? [1/2/3]: "))
+	})
+	DescribeTable("maps the answers with an AlwaysLabel",
+		func(answer string, want permission.Answer) {
+			p := permission.NewPrompt(strings.NewReader(answer+"\n"), &strings.Builder{})
+			got, err := p.Ask(context.Background(), permission.AskRequest{Tool: "Planner", AlwaysLabel: "Yes, and accept edits"})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want))
+		},
+		Entry("1", "1", permission.AnswerAllowOnce),
+		Entry("2", "2", permission.AnswerAllowSession),
+		Entry("3", "3", permission.AnswerDeny),
+		Entry("no", "no", permission.AnswerDeny),
+	)
+})
+
+var _ = Describe("ModeBeforePlan", func() {
+	It("is the mode SetMode last switched to plan from, default when the session started in plan mode", func() {
+		e, err := permission.NewEngine(permission.Config{Cwd: GinkgoT().TempDir(), Mode: permission.ModePlan})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.ModeBeforePlan()).To(Equal(permission.ModeDefault))
+		e.SetMode(permission.ModeAcceptEdits)
+		e.SetMode(permission.ModePlan)
+		Expect(e.ModeBeforePlan()).To(Equal(permission.ModeAcceptEdits))
+		e.SetMode(permission.ModePlan)
+		Expect(e.ModeBeforePlan()).To(Equal(permission.ModeAcceptEdits), "staying in plan mode keeps it")
+		e.SetMode(permission.ModeBypass)
+		Expect(e.ModeBeforePlan()).To(Equal(permission.ModeAcceptEdits))
+	})
+})
