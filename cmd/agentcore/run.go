@@ -392,8 +392,8 @@ func outcomeErr(out *agent.Outcome, maxTurns int) error {
 	return nil
 }
 
-// pausingAsker stops the live region while a permission prompt is on the
-// terminal.
+// pausingAsker stops the live region while a permission prompt or
+// AskUserQuestion's picker is on the terminal.
 type pausingAsker struct {
 	r *render.Renderer
 	p *permission.Prompt
@@ -403,6 +403,13 @@ func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (perm
 	a.r.Pause()
 	defer a.r.Resume()
 	return a.p.Ask(ctx, req)
+}
+
+// AskQuestions shows the questions as a picker on the terminal.
+func (a *pausingAsker) AskQuestions(ctx context.Context, agent string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
+	a.r.Pause()
+	defer a.r.Resume()
+	return askQuestions(ctx, os.Stdin, os.Stderr, agent, qs)
 }
 
 func defaultSystemPrompt(cwd string) string {

@@ -167,6 +167,19 @@ var _ = Describe("agentcore run", func() {
 		Entry("an unknown permission mode", "bogus", "--permission-mode", "bogus"),
 	)
 
+	It("fails AskUserQuestion in a non-interactive run with a result that says no user is present", func() {
+		dir := GinkgoT().TempDir()
+		scn := `{"prompt":"ask"}
+{"blocks":[{"type":"tool_use","id":"q","name":"AskUserQuestion","input":{"questions":[{"question":"Tabs or spaces?","header":"Indent","multiSelect":false,"options":[{"label":"tabs","description":""},{"label":"spaces","description":""}]}]}}]}
+{"when":{"errors":["q"]},"blocks":[{"type":"text","text":"Nobody to ask."}]}`
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+		stdout, stderr, code := runIn(dir, nil, "--model", "replay:scn.jsonl", "--output-format", "stream-json", "-p", "ask")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring(`no user is present to answer questions in this run`))
+		Expect(stdout).To(ContainSubstring(`"is_error":true`))
+		Expect(stdout).To(ContainSubstring("Nobody to ask."))
+	})
+
 	It("exits non-zero with --max-turns when the model wants more", func() {
 		_, stderr, code := runIn(GinkgoT().TempDir(), nil, "--max-turns", "1", "--permission-mode", "bypassPermissions")
 		Expect(code).To(Equal(1))
@@ -268,6 +281,55 @@ var _ = Describe("agentcore run", func() {
 			Expect(pane()).To(ContainSubstring("Plan approved · now in acceptEdits mode"))
 			Expect(pane()).To(ContainSubstring("The greeting is written."), "acceptEdits: the second write needed no prompt")
 			Expect(os.ReadFile(filepath.Join(dir, "hello.txt"))).To(BeEquivalentTo("hi\n"))
+		})
+
+		It("puts AskUserQuestion's questions in a picker: arrows, numbers, multi-select, the user's own words", func() {
+			dir := GinkgoT().TempDir()
+			scn := `{"prompt":"set up"}
+{"blocks":[{"type":"text","text":"A few questions first."},{"type":"tool_use","id":"q","name":"AskUserQuestion","input":{"questions":[` +
+				`{"question":"Which CLI library?","header":"Library","multiSelect":false,"options":[{"label":"cobra","description":"what most Go tools use"},{"label":"urfave/cli","description":"smaller"}]},` +
+				`{"question":"Which checks should CI run?","header":"Checks","multiSelect":true,"options":[{"label":"vet","description":"go vet"},{"label":"lint","description":"golangci-lint"},{"label":"race","description":"tests with -race"}]},` +
+				`{"question":"What should the binary be called?","header":"Name","multiSelect":false,"options":[{"label":"tool","description":""},{"label":"app","description":""}]}]}}]}
+{"when":{"ok":["q"]},"blocks":[{"type":"text","text":"Thanks, setting it up."}]}
+{"when":{"errors":["q"]},"blocks":[{"type":"text","text":"No answers."}]}`
+			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+			pane, keys := session(dir, "--model", "replay:scn.jsonl")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("[Library] Which CLI library? (1/3)"))
+			Expect(pane()).To(ContainSubstring("A few questions first."), "the model's text comes before the picker")
+			Expect(pane()).To(ContainSubstring("3. Other"))
+			keys("Down")
+			Eventually(pane, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("❯ 2. urfave/cli"))
+			keys("Enter")
+			Eventually(pane, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("[Checks] Which checks should CI run? (2/3)"))
+			keys("1")
+			keys("3")
+			Eventually(pane, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("[x] race"))
+			Expect(pane()).To(ContainSubstring("[ ] lint"))
+			keys("Enter")
+			Eventually(pane, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("[Name] What should the binary be called? (3/3)"))
+			keys("3")
+			Eventually(pane, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("type your answer"))
+			keys("-l", "agentcore-x")
+			keys("Enter")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+			Expect(pane()).To(ContainSubstring("Library: urfave/cli"))
+			Expect(pane()).To(ContainSubstring("Checks: vet, race"))
+			Expect(pane()).To(ContainSubstring("Name: agentcore-x"))
+			Expect(pane()).To(ContainSubstring("Thanks, setting it up."))
+		})
+
+		It("dismisses AskUserQuestion's picker on Esc, and the model hears it", func() {
+			dir := GinkgoT().TempDir()
+			scn := `{"prompt":"ask"}
+{"blocks":[{"type":"tool_use","id":"q","name":"AskUserQuestion","input":{"questions":[{"question":"Tabs or spaces?","header":"Indent","multiSelect":false,"options":[{"label":"tabs","description":""},{"label":"spaces","description":""}]}]}}]}
+{"when":{"ok":["q"]},"blocks":[{"type":"text","text":"Answered."}]}
+{"when":{"errors":["q"]},"blocks":[{"type":"text","text":"No answer, going with gofmt."}]}`
+			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
+			pane, keys := session(dir, "--model", "replay:scn.jsonl")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("[Indent] Tabs or spaces?"))
+			keys("Escape")
+			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+			Expect(pane()).To(ContainSubstring("No answer, going with gofmt."))
 		})
 
 		It("interrupts the turn on Ctrl+C, lets a test suite run, and exits on a second Ctrl+C", func() {
