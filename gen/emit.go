@@ -136,6 +136,20 @@ func registryFile(m *Model, v Variant, pkg string) *jen.File {
 			}
 		})),
 	)
+	// // LeftOutTools names the tools other variants have and the external
+	// // variant leaves out, sorted: …
+	// func LeftOutTools() []string { return []string{"Config"} }
+	var left []jen.Code
+	for _, t := range m.Tools {
+		if !slices.Contains(t.Variants, v.Name) {
+			left = append(left, jen.Lit(t.Name))
+		}
+	}
+	f.Line()
+	f.Commentf("LeftOutTools names the tools other variants have and the %s variant leaves", v.Name)
+	f.Comment("out, sorted. A description may mention them; the pool drops what does")
+	f.Comment("(pool.Options.Known).")
+	f.Func().Id("LeftOutTools").Params().Index().String().Block(jen.Return(jen.Index().String().Values(left...)))
 	return f
 }
 

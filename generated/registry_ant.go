@@ -10,6 +10,7 @@ import "github.com/agentcore/agentcore/runtime"
 func AllBaseTools() []runtime.Tool {
 	return []runtime.Tool{
 		&AgentTool{},
+		&AskUserQuestionTool{},
 		&BashTool{},
 		&ConfigTool{},
 		&CtxInspectTool{},
@@ -34,4 +35,11 @@ func AllBaseTools() []runtime.Tool {
 		&WebSearchTool{},
 		&WriteTool{},
 	}
+}
+
+// LeftOutTools names the tools other variants have and the ant variant leaves
+// out, sorted. A description may mention them; the pool drops what does
+// (pool.Options.Known).
+func LeftOutTools() []string {
+	return []string{"Glob", "Grep"}
 }

@@ -21,14 +21,14 @@ import (
 //
 // When to use it:
 // - open-ended searches across a codebase that may take several rounds of
-// Glob, Grep and Read ("where are errors from the API handled?") — use an
-// Explore agent, and keep your own context for the work itself;
+// searching and reading ("where are errors from the API handled?") — use
+// an Explore agent, and keep your own context for the work itself;
 // - designing an implementation plan before changing things — a Plan agent;
 // - a self-contained task with a clear result — a general-purpose agent.
 //
-// When not to use it: to read one known file (use Read), to find a class
-// or file by name (use Glob or Grep), or for work inside two or three files
-// you already know.
+// When not to use it: to read one known file, to find a class or file by
+// name, or for work inside two or three files you already know. Do those
+// yourself.
 //
 // Usage notes:
 // - Launch several agents at once whenever their tasks are independent: put
@@ -41,8 +41,8 @@ import (
 // exactly what to report back. Say whether it should change code or only
 // research.
 // - run_in_background returns an agent ID at once; you are told when the
-// agent finishes, and TaskOutput (with that ID) reads its progress and
-// result, TaskStop stops it.
+// agent finishes. TaskOutput (with that ID) reads its progress and result.
+// TaskStop stops it.
 // - isolation "worktree" runs the agent in a new git worktree of the
 // repository (its own checkout, on its own branch, from the last commit):
 // removed when the agent changes nothing, otherwise kept, and the result

@@ -30,9 +30,12 @@ import (
 //
 // Use it for terminal work: git, builds, tests, package managers, running
 // programs. Prefer the dedicated tools where they exist, they are faster
-// and easier for the user to review: Glob to find files (not find or ls),
-// Grep to search contents (not grep or rg), Read to read files (not cat,
-// head or tail), Edit and Write to change files (not sed, awk or echo >).
+// and easier for the user to review:
+// - Glob to find files (not find or ls)
+// - Grep to search contents (not grep or rg)
+// - Read to read files (not cat, head or tail)
+// - Edit to change files (not sed or awk)
+// - Write to create files (not echo > or cat <<EOF)
 //
 // Usage:
 // - Quote paths that contain spaces with double quotes: cd "My Documents".
@@ -42,18 +45,19 @@ import (
 // together with every process it started.
 // - stdout and stderr come back interleaved, as a terminal shows them.
 // Output over 30000 characters keeps its beginning and end; the whole
-// output is saved to a file whose path the result names (read it with
-// Read or grep it).
+// output is saved to a file whose path the result names. Read it with
+// Read, or grep it.
 // - A non-zero exit status makes the call fail with the output and the exit
 // code, except where the status is an answer: 1 from grep, rg, diff, find,
 // test or [ (no match, files differ…) as the last command.
 // - run_in_background starts the command and returns at once with a task
-// ID and the file receiving its output; read new output with TaskOutput,
-// stop it with TaskStop. Do not add & to the command yourself.
+// ID and the file receiving its output. Do not add & to the command
+// yourself. Read new output with TaskOutput, and stop the command with
+// TaskStop.
 // - To run independent commands, make several Bash calls in one response;
 // chain dependent ones with && (or ; when later ones must run even if
 // earlier ones fail). Do not separate commands with newlines.
-// - Write a short description (5-10 words, active voice) of what the
+// - Give a short description (5-10 words, active voice) of what the
 // command does.
 // - Never use interactive commands (git rebase -i, editors): there is no
 // input.

@@ -29,8 +29,8 @@ import (
 // - new_string must differ from old_string.
 // - Line endings and the file's permissions are kept; the write is atomic.
 // - An empty old_string creates a new file with new_string as its content.
-// - Prefer editing existing files to writing new ones. For .ipynb notebooks
-// use NotebookEdit.
+// - Prefer editing existing files to writing new ones.
+// - For .ipynb notebooks use NotebookEdit.
 //
 // +tool:name=Edit
 // +tool:localOnly

@@ -48,7 +48,8 @@ const (
 // the file. When editing, copy what follows the tab, never the number.
 // - Images (PNG, JPEG, GIF, WebP) are returned as images, to be seen.
 // - Jupyter notebooks (.ipynb) are returned as all their cells with outputs.
-// - Binary files are refused; directories too (list them with Bash ls or Glob).
+// - Binary files and directories are refused. List a directory with ls in
+// Bash, or with Glob.
 // - Reading a file again when it has not changed answers briefly that the
 // earlier result is still current.
 // - You can call several tools in one response: read every file that may

@@ -125,7 +125,8 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 		Tools:       skills.WithSkills(tools, tooldefs.SkillName, found),
 		Permissions: src,
 		MCPOptions:  mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
-		Pool:        pool.Options{Simple: f.simple, SimpleTools: simpleModeTools, SearchTool: searchTool},
+		Pool: pool.Options{Simple: f.simple, SimpleTools: simpleModeTools, SearchTool: searchTool,
+			Known: generated.LeftOutTools()},
 		DeferMode: func(setting string) (pool.DeferMode, error) {
 			return pool.ResolveDeferMode(os.Getenv, setting)
 		},

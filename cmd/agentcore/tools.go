@@ -13,13 +13,16 @@ import (
 
 // toolInfo is one entry of `agentcore tools --json`.
 type toolInfo struct {
-	Name            string   `json:"name"`
-	Aliases         []string `json:"aliases"`
-	ReadOnly        bool     `json:"read_only"`
-	ConcurrencySafe bool     `json:"concurrency_safe"`
-	Destructive     bool     `json:"destructive"`
-	Enabled         bool     `json:"enabled"`
-	Deferred        bool     `json:"deferred"`
+	Name    string   `json:"name"`
+	Aliases []string `json:"aliases"`
+	// Description is the description as sent with this pool: fitted to
+	// it, so it names no tool the pool lacks.
+	Description     string `json:"description"`
+	ReadOnly        bool   `json:"read_only"`
+	ConcurrencySafe bool   `json:"concurrency_safe"`
+	Destructive     bool   `json:"destructive"`
+	Enabled         bool   `json:"enabled"`
+	Deferred        bool   `json:"deferred"`
 	// Interrupt is "cancel" or "block": what a user interrupt does to a
 	// running call (the fail-closed answer when input-dependent).
 	Interrupt string `json:"interrupt"`
@@ -50,6 +53,7 @@ func describeTool(t runtime.Tool, deferred bool) toolInfo {
 	return toolInfo{
 		Name:            t.Name(),
 		Aliases:         aliases,
+		Description:     t.Description(),
 		ReadOnly:        tr.ReadOnly.Value,
 		ConcurrencySafe: tr.ConcurrencySafe.Value,
 		Destructive:     tr.Destructive.Value,

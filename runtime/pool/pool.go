@@ -76,6 +76,11 @@ type Options struct {
 	// Pending reports MCP servers still connecting, for ToolSearch; nil
 	// means none.
 	Pending PendingServers
+	// Known names tools that descriptions may mention although they are
+	// not among the tools given to Assemble (a sub-agent's pool knows its
+	// parent's). Every description is fitted to the pool: what names a
+	// known tool the pool lacks is dropped (FitDescription).
+	Known []string
 }
 
 // Pool is the assembled tool list of a session. It is immutable and safe
@@ -87,6 +92,7 @@ type Pool struct {
 	window   int
 	pending  PendingServers
 	search   string
+	known    []string
 
 	docsOnce sync.Once
 	docs     map[runtime.Tool]toolDoc
@@ -154,6 +160,12 @@ func Assemble(base, mcp []runtime.Tool, opts Options) *Pool {
 	byName := func(a, b runtime.Tool) int { return strings.Compare(a.Name(), b.Name()) }
 	slices.SortStableFunc(builtins, byName)
 	slices.SortStableFunc(mcps, byName)
+	known := slices.Clone(opts.Known)
+	for _, t := range slices.Concat(base, mcp) {
+		if t != nil && !slices.Contains(known, t.Name()) {
+			known = append(known, t.Name())
+		}
+	}
 	seen := map[string]bool{}
 	var tools []runtime.Tool
 	for _, t := range append(builtins, mcps...) {
@@ -163,13 +175,17 @@ func Assemble(base, mcp []runtime.Tool, opts Options) *Pool {
 		seen[t.Name()] = true
 		tools = append(tools, t)
 	}
-	p := &Pool{tools: tools, mode: opts.Defer, window: opts.ContextWindow, pending: opts.Pending, search: opts.SearchTool}
+	p := &Pool{tools: fit(tools, known), mode: opts.Defer, window: opts.ContextWindow, pending: opts.Pending, search: opts.SearchTool, known: known}
 	if p.window <= 0 {
 		p.window = DefaultContextWindow
 	}
 	p.deferred = p.decideDeferral()
 	return p
 }
+
+// Known returns the names of the tools the pool's descriptions were
+// fitted against: its own, those Assemble left out, and Options.Known.
+func (p *Pool) Known() []string { return slices.Clone(p.known) }
 
 // IsMCP reports whether t is an MCP tool (its name starts with "mcp__").
 func IsMCP(t runtime.Tool) bool { return strings.HasPrefix(t.Name(), "mcp__") }

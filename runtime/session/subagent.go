@@ -101,7 +101,7 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session
 	// The pool as it is, not reassembled: a running turn's calls read the
 	// ToolContext that reassembly would write.
 	s.mu.Lock()
-	current := s.pool.Tools()
+	current, known := s.pool.Tools(), s.pool.Known()
 	s.mu.Unlock()
 	var tools []runtime.Tool
 	for _, t := range current {
@@ -112,6 +112,7 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session
 	opts := s.opts
 	opts.Dir, opts.Tools, opts.Provider, opts.System = dir, tools, prov, o.System
 	opts.Pool.Simple = false // the tools are picked already
+	opts.Pool.Known = known  // descriptions drop what the parent has and the child lacks
 	if o.MaxTurns > 0 {
 		opts.MaxTurns = o.MaxTurns
 	}

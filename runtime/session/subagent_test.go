@@ -48,6 +48,23 @@ var _ = Describe("Subagent", func() {
 		return s
 	}
 
+	It("fits the child's tool descriptions to its tools: what names a tool it lacks is dropped", func() {
+		pointer := runtime.WithDescription(echo(), "Echo repeats text. To change things, use Writer.")
+		sc, err := replay.Parse([]byte(`{"blocks":[{"type":"text","text":"parent"}]}
+{"agent":"call_1","blocks":[{"type":"text","text":"child"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		s, err := session.Open(ctx, session.Options{Dir: dir, Home: dir,
+			Tools: []runtime.Tool{pointer, writer()}, Provider: replay.New(sc, replay.Options{})})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		Expect(runtime.Lookup(s.Tools(), "Echo").Description()).To(Equal("Echo repeats text. To change things, use Writer."))
+		child, err := s.Subagent(s.ToolContext(), session.SubagentOptions{ID: "call_1", Label: "reader",
+			Tools: func(t runtime.Tool) bool { return t.Name() == "Echo" }})
+		Expect(err).NotTo(HaveOccurred())
+		defer child.Close()
+		Expect(runtime.Lookup(child.Tools(), "Echo").Description()).To(Equal("Echo repeats text."))
+	})
+
 	It("opens a session of its own: filtered tools, its own ToolContext and messages, the parent's ID", func() {
 		s := open(`{"blocks":[{"type":"text","text":"parent"}]}
 {"agent":"call_1","blocks":[{"type":"tool_use","id":"c1","name":"Echo","input":{"text":"hi"}}]}

@@ -10,3 +10,10 @@ import "github.com/agentcore/agentcore/runtime"
 func AllBaseTools() []runtime.Tool {
 	return []runtime.Tool{}
 }
+
+// LeftOutTools names the tools other variants have and the external variant leaves
+// out, sorted. A description may mention them; the pool drops what does
+// (pool.Options.Known).
+func LeftOutTools() []string {
+	return []string{}
+}

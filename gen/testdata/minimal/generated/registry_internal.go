@@ -12,3 +12,10 @@ func AllBaseTools() []runtime.Tool {
 		&EchoTool{},
 	}
 }
+
+// LeftOutTools names the tools other variants have and the internal variant leaves
+// out, sorted. A description may mention them; the pool drops what does
+// (pool.Options.Known).
+func LeftOutTools() []string {
+	return []string{}
+}

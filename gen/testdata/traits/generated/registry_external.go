@@ -13,3 +13,10 @@ func AllBaseTools() []runtime.Tool {
 		&ShellTool{},
 	}
 }
+
+// LeftOutTools names the tools other variants have and the external variant leaves
+// out, sorted. A description may mention them; the pool drops what does
+// (pool.Options.Known).
+func LeftOutTools() []string {
+	return []string{}
+}
