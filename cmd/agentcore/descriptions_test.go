@@ -90,7 +90,7 @@ var _ = Describe("tool descriptions", Label("gating"), func() {
 						if slices.Contains(present, n) {
 							continue
 						}
-						if regexp.MustCompile(`\b`+n+`\b`).MatchString(t.Description) {
+						if regexp.MustCompile(`\b` + n + `\b`).MatchString(t.Description) {
 							wrong = append(wrong, fmt.Sprintf("%s, %s pool: %s's description names %s, which the pool lacks", v.Name, p.name, t.Name, n))
 						}
 					}
