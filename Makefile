@@ -13,7 +13,7 @@ tags_ant      := ant
 # fails a package whose _test.go files never call RunSpecs.
 GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
-.PHONY: all generate check-generated embed build test test-% bench run run-agents vet clean
+.PHONY: all generate check-generated embed build test test-% bench run run-agents run-tour vet clean
 
 all: build
 
@@ -77,6 +77,10 @@ run: bin/agentcore-external
 ## run-agents: the sub-agents demo, offline: two Explore agents in parallel and a background agent
 run-agents: bin/agentcore-external
 	SCENARIO=examples/subagents.jsonl ./examples/run-demo.sh
+
+## run-tour: plan mode, a question, a worktree and a skill, on a terminal where you answer
+run-tour: bin/agentcore-external
+	SCENARIO=examples/tour.jsonl MODE=default ./examples/run-demo.sh
 
 clean:
 	rm -rf bin

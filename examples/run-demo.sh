@@ -5,7 +5,8 @@
 # offline, no API key, a few seconds. Your checkout is never touched.
 #
 # Environment: AGENTCORE_BIN (default bin/agentcore-external),
-# SCENARIO (default examples/demo.jsonl), KEEP=1 keeps the scratch copy.
+# SCENARIO (default examples/demo.jsonl), MODE (the permission mode,
+# default bypassPermissions), KEEP=1 keeps the scratch copy.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,5 +40,9 @@ fi
 echo "agentcore demo: a scripted model at work on a scratch copy of this repo ($scratch)"
 echo
 cd "$scratch"
-exec "$bin" run --model "replay:$scenario" \
-	--permission-mode bypassPermissions --disallowedTools "Bash(rm:*)" "$@"
+# Not exec: the EXIT trap removes the scratch copy when agentcore ends,
+# Ctrl+C included.
+status=0
+"$bin" run --model "replay:$scenario" \
+	--permission-mode "${MODE:-bypassPermissions}" --disallowedTools "Bash(rm:*)" "$@" || status=$?
+exit "$status"
