@@ -31,7 +31,10 @@ if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
 else
 	(cd "$root" && tar --exclude=./bin -cf - .) | tar -xf - -C "$scratch"
 fi
-(cd "$scratch" && git init -q && git add -A && git -c user.name=demo -c user.email=demo@localhost commit -qm "scratch copy" >/dev/null)
+# The scratch repository commits as "agentcore demo" (the tour commits),
+# whatever git identity this machine has or lacks.
+(cd "$scratch" && git init -q && git config user.name "agentcore demo" && git config user.email demo@localhost &&
+	git add -A && git commit -qm "scratch copy" >/dev/null)
 
 if [[ ! -f $scratch/$scenario ]]; then
 	cp "$root/$scenario" "$scratch/$scenario" 2>/dev/null || { echo "run-demo: no scenario $scenario" >&2; exit 1; }
