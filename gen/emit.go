@@ -288,6 +288,9 @@ func (e *toolEmitter) flags(f *jen.File) {
 	if t.LocalOnly {
 		traits[jen.Id("LocalOnly")] = jen.True()
 	}
+	if t.AgentOnly {
+		traits[jen.Id("AgentOnly")] = jen.True()
+	}
 	e.constMethod(f, "Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.",
 		"Traits", jen.Qual(RuntimePath, "Traits"), jen.Qual(RuntimePath, "Traits").Values(traits))
 }

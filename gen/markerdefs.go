@@ -46,6 +46,7 @@ var Markers = []MarkerDef{
 	flagMarker[CancelsSiblingsOnError]("cancelsSiblingsOnError", "+tool:cancelsSiblingsOnError"),
 	enumMarker[PermissionFamily]("permissionFamily", "+tool:permissionFamily=read-path", familyWords()...),
 	flagMarker[LocalOnly]("localOnly", "+tool:localOnly"),
+	flagMarker[AgentOnly]("agentOnly", "+tool:agentOnly"),
 	flagMarker[ShouldDefer]("shouldDefer", "+tool:shouldDefer"),
 	flagMarker[AlwaysLoad]("alwaysLoad", "+tool:alwaysLoad"),
 	flagMarker[Disabled]("disabled", "+tool:disabled"),
@@ -159,6 +160,13 @@ func (CancelsSiblingsOnError) apply(t *Tool) error { t.CancelsSiblingsOnError = 
 type LocalOnly struct{}
 
 func (LocalOnly) apply(t *Tool) error { t.LocalOnly = true; return nil }
+
+// AgentOnly says the tool works only inside an agent loop: on the
+// model's conversation, its user or its permission mode (agentcore mcp
+// serve does not offer it).
+type AgentOnly struct{}
+
+func (AgentOnly) apply(t *Tool) error { t.AgentOnly = true; return nil }
 
 // PermissionFamily makes this tool's rules govern every call of its
 // family: read-path, edit-path, command or url.

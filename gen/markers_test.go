@@ -51,7 +51,7 @@ var _ = Describe("ParseMarkers", func() {
 			Expect(errs[0].Error()).To(Equal(want))
 		},
 		Entry("unknown key with a suggestion", " +tool:readonly", "x.go:10:4: +tool:readonly: unknown marker; did you mean +tool:readOnly?"),
-		Entry("unknown key", " +tool:fast", "x.go:10:4: +tool:fast: unknown marker; known markers: name, alias, readOnly, concurrencySafe, destructive, searchHint, interrupt, cancelsSiblingsOnError, permissionFamily, localOnly, shouldDefer, alwaysLoad, disabled, userFacingName"),
+		Entry("unknown key", " +tool:fast", "x.go:10:4: +tool:fast: unknown marker; known markers: name, alias, readOnly, concurrencySafe, destructive, searchHint, interrupt, cancelsSiblingsOnError, permissionFamily, localOnly, agentOnly, shouldDefer, alwaysLoad, disabled, userFacingName"),
 		Entry("a value on a flag", " +tool:readOnly=yes", `x.go:10:4: +tool:readOnly: takes no value (got "yes")`),
 		Entry("no value on a string", " +tool:name", "x.go:10:4: +tool:name: needs a value, e.g. +tool:name=Glob"),
 		Entry("an empty value", " +tool:name=", "x.go:10:4: +tool:name: needs a value, e.g. +tool:name=Glob"),

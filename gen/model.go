@@ -48,6 +48,8 @@ type Tool struct {
 	CancelsSiblingsOnError bool
 	// LocalOnly is the +tool:localOnly flag.
 	LocalOnly bool
+	// AgentOnly is the +tool:agentOnly flag.
+	AgentOnly bool
 	// PermissionFamily is the runtime constant of the
 	// +tool:permissionFamily value ("FamilyReadPath"), or "".
 	PermissionFamily string

@@ -69,6 +69,7 @@ func (*AgentTool) AlwaysLoad() bool {
 // Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*AgentTool) Traits() runtime.Traits {
 	return runtime.Traits{
+		AgentOnly:       true,
 		ConcurrencySafe: runtime.Flag{InputDependent: true},
 		Destructive:     runtime.Flag{},
 		Interrupt:       runtime.InterruptCancel,

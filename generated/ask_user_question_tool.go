@@ -69,6 +69,7 @@ func (*AskUserQuestionTool) AlwaysLoad() bool {
 // Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*AskUserQuestionTool) Traits() runtime.Traits {
 	return runtime.Traits{
+		AgentOnly:       true,
 		ConcurrencySafe: runtime.Flag{},
 		Destructive:     runtime.Flag{},
 		LocalOnly:       true,

@@ -68,6 +68,7 @@ func (*EnterPlanModeTool) AlwaysLoad() bool {
 // Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*EnterPlanModeTool) Traits() runtime.Traits {
 	return runtime.Traits{
+		AgentOnly:       true,
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
 		ReadOnly:        runtime.Flag{Value: true},

@@ -69,6 +69,7 @@ func (*ExitPlanModeTool) AlwaysLoad() bool {
 // Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*ExitPlanModeTool) Traits() runtime.Traits {
 	return runtime.Traits{
+		AgentOnly:       true,
 		ConcurrencySafe: runtime.Flag{},
 		Destructive:     runtime.Flag{},
 		ReadOnly:        runtime.Flag{},

@@ -70,6 +70,7 @@ func (*ToolSearchTool) AlwaysLoad() bool {
 // Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*ToolSearchTool) Traits() runtime.Traits {
 	return runtime.Traits{
+		AgentOnly:       true,
 		ConcurrencySafe: runtime.Flag{Value: true},
 		Destructive:     runtime.Flag{},
 		LocalOnly:       true,

@@ -70,6 +70,8 @@ type Definition[In any] struct {
 	PermissionFamily PermissionFamily
 	// LocalOnly says every call stays on this machine (Traits.LocalOnly).
 	LocalOnly bool
+	// AgentOnly says the tool needs an agent loop (Traits.AgentOnly).
+	AgentOnly bool
 	// DisplayName is the user-facing name of every call
 	// (+tool:userFacingName); Name when empty.
 	DisplayName string
@@ -147,6 +149,7 @@ func Define[In any](d Definition[In]) Tool {
 			CancelsSiblingsOnError: d.CancelsSiblingsOnError,
 			PermissionFamily:       d.PermissionFamily,
 			LocalOnly:              d.LocalOnly,
+			AgentOnly:              d.AgentOnly,
 		},
 		zeroForNil: typ.Kind() != reflect.Pointer,
 		nilIsIn:    typ.Kind() == reflect.Interface,

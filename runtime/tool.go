@@ -128,6 +128,12 @@ type Traits struct {
 	// local state): no network, no outside system. False, the default,
 	// claims nothing (MCP's openWorldHint is true unless this is set).
 	LocalOnly bool
+	// AgentOnly is true when the tool works only inside an agent loop:
+	// it acts on the model's conversation (adds to it, loads tools into
+	// it, starts model turns), on its user, or on the session's
+	// permission mode. A server that offers tools to other agents
+	// (agentcore mcp serve) leaves it out.
+	AgentOnly bool
 }
 
 // TargetKind says what a permission rule's content is matched against.

@@ -54,6 +54,7 @@ import (
 // .claude/agents/*.md; the types available are listed below when known.
 //
 // +tool:name=Agent
+// +tool:agentOnly
 // +tool:alias=Task
 // +tool:alwaysLoad
 // +tool:interrupt=cancel

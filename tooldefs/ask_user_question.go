@@ -34,6 +34,7 @@ import (
 // yourself and say what you assumed.
 //
 // +tool:name=AskUserQuestion
+// +tool:agentOnly
 // +tool:readOnly
 // +tool:localOnly
 // +tool:userFacingName=Question

@@ -28,6 +28,7 @@ import (
 // messages, tools (definitions and the deferred names) or system.
 //
 // +tool:name=CtxInspect
+// +tool:agentOnly
 // +tool:readOnly
 // +tool:concurrencySafe
 // +tool:searchHint="token cost of the context messages tool definitions"

@@ -50,6 +50,7 @@
 //	cancelsSiblingsOnError  none    +tool:cancelsSiblingsOnError      makes an error result cancel the running and queued sibling calls
 //	permissionFamily        enum    +tool:permissionFamily=read-path  makes this tool's rules govern every call of its family: read-path, edit-path, command or url
 //	localOnly               none    +tool:localOnly                   says every call stays on this machine: no network, no outside system (MCP's openWorldHint false)
+//	agentOnly               none    +tool:agentOnly                   says the tool works only inside an agent loop: on the model's conversation, its user or its permission mode (agentcore mcp serve does not offer it)
 //	shouldDefer             none    +tool:shouldDefer                 withholds the tool's definition until ToolSearch loads it
 //	alwaysLoad              none    +tool:alwaysLoad                  keeps the tool from ever being deferred
 //	disabled                none    +tool:disabled                    makes IsEnabled false

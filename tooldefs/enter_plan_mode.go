@@ -30,6 +30,7 @@ import (
 // is refused, unless the run started in plan mode (then nothing changes).
 //
 // +tool:name=EnterPlanMode
+// +tool:agentOnly
 // +tool:readOnly
 // +tool:concurrencySafe
 // +tool:searchHint="switch to plan mode: explore and design an approach before changing anything"

@@ -27,6 +27,7 @@ import (
 // the plan and call ExitPlanMode again.
 //
 // +tool:name=ExitPlanMode
+// +tool:agentOnly
 // +tool:searchHint="present the plan for approval and leave plan mode"
 type ExitPlanMode struct{}
 

@@ -20,6 +20,7 @@ import (
 // listed below.
 //
 // +tool:name=Skill
+// +tool:agentOnly
 // +tool:localOnly
 // +tool:alwaysLoad
 // +tool:searchHint="run an installed skill's instructions"

@@ -16,6 +16,7 @@ import (
 // Found tools can be called from then on.
 //
 // +tool:name=ToolSearch
+// +tool:agentOnly
 // +tool:localOnly
 // +tool:readOnly
 // +tool:concurrencySafe

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -20,6 +23,8 @@ import (
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/pool"
+	"github.com/agentcore/agentcore/runtime/session"
 )
 
 func newMCPCmd() *cobra.Command {
@@ -148,9 +153,16 @@ unless it is known never to destroy anything. Every call goes through the
 same pipeline as in agentcore run: input validation, then the permission
 rules and mode of the settings files (~/.agentcore/settings.json,
 .agentcore/settings.json, .agentcore/settings.local.json) and the flags
-below, then the tool. Standard input and output carry the protocol, so a
-call that would need approval ("ask") is denied, with a message saying
-which rule would allow it.
+below, then the tool. A call that needs approval ("ask") is put to the
+client through elicitation when the client supports it (allow once, allow
+for the session, deny); for other clients it is denied, with a message
+saying which rule would allow it. The calls share one session: a cd, the
+todo list and background shells carry over from call to call, and the
+background shells are stopped when the client disconnects or the server
+gets SIGINT, SIGTERM or SIGHUP.
+
+Tools that work only inside an agent loop (Agent, ToolSearch, Skill,
+AskUserQuestion, the plan-mode tools: +tool:agentOnly) are not offered.
 
 Example .mcp.json entry for a client:
 
@@ -172,11 +184,15 @@ func newMCPServeCmd() *cobra.Command {
 	return cmd
 }
 
-// serveMCP runs the MCP server until the client disconnects.
+// serveMCP runs the MCP server until the client disconnects or a signal
+// (SIGINT, SIGTERM, SIGHUP) ends it; either way the session closes, and
+// with it every background shell and worktree state its calls started.
 func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
 	cwd, err := os.Getwd()
 	if err != nil {
 		return fmt.Errorf("no working directory: %w", err)
@@ -185,27 +201,93 @@ func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport
 	if err != nil {
 		return err
 	}
-	base := generated.AllBaseTools()
-	src.Tools = base
-	home, _ := os.UserHomeDir()
-	engine, err := permission.Load(cwd, home, src)
+	// The tools that need an agent loop around them (the model's
+	// conversation, its user, its permission mode) are not offered; the
+	// others' descriptions are fitted to their absence.
+	var tools []runtime.Tool
+	known := generated.LeftOutTools()
+	for _, t := range generated.AllBaseTools() {
+		if t.Traits().AgentOnly {
+			known = append(known, t.Name())
+			continue
+		}
+		tools = append(tools, t)
+	}
+	src.Asker = elicitAsker{}
+	s, err := session.Open(ctx, session.Options{Dir: cwd, Tools: tools, Permissions: src,
+		Pool: pool.Options{Known: known}})
 	if err != nil {
 		return err
 	}
-	var tools []runtime.Tool
-	for _, t := range base {
-		if !engine.DeniesTool(t) && t.IsEnabled() {
-			tools = append(tools, t)
-		}
-	}
-	tc := runtime.NewToolContext(cwd)
-	defer tc.Close() // the background shells started over MCP end with the server
-	tc.WorkingDirs = engine.WorkingDirs(tc)
-	exec := &orchestrate.Executor{Tools: tools, CanUseTool: engine.CanUseTool}
-	return mcp.Serve(ctx, tools, pipelineRunner(exec, tc), transport, mcp.ServeOptions{
+	defer s.Close()
+	tools = s.Pool().Tools()
+	exec := &orchestrate.Executor{Tools: tools, CanUseTool: s.Engine().CanUseTool}
+	return mcp.Serve(ctx, tools, pipelineRunner(exec, s.ToolContext()), transport, mcp.ServeOptions{
 		Name:    "agentcore",
 		Version: moduleVersion() + " (" + features.Variant + ")",
 	})
+}
+
+// elicitAsker asks the MCP client of a call for approval through
+// elicitation (a form with the decision), when that client declared the
+// capability; for other clients the call is denied with the rule that
+// would allow it (permission.ConditionalAsker).
+type elicitAsker struct{}
+
+// CanAsk reports whether the call's client supports elicitation.
+func (elicitAsker) CanAsk(ctx context.Context) bool { return mcp.ClientCanElicit(ctx) }
+
+// The answers of the approval form.
+const (
+	elicitAllow   = "Allow"
+	elicitAlways  = "Allow for this session"
+	elicitDecline = "Deny"
+)
+
+// Ask shows the request to the client's user as a one-field form.
+func (elicitAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+	choices := []string{elicitAllow}
+	if req.Suggestion != "" || req.AlwaysLabel != "" {
+		choices = append(choices, elicitAlways)
+	}
+	choices = append(choices, elicitDecline)
+	what := req.Tool
+	if req.Use != "" {
+		what += ": " + req.Use
+	}
+	msg := "agentcore asks for approval: " + what
+	if req.Message != "" {
+		msg += "\n" + req.Message
+	}
+	if req.Suggestion != "" {
+		msg += "\n\"" + elicitAlways + "\" adds the rule " + req.Suggestion + "."
+	}
+	res, err := mcp.Elicit(ctx, &sdk.ElicitParams{
+		Message: msg,
+		RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"decision": map[string]any{"type": "string", "title": "Decision", "enum": choices},
+			},
+			"required": []string{"decision"},
+		},
+	})
+	if errors.Is(err, mcp.ErrInputRequired) {
+		return permission.AnswerDeny, err // the call stops; the client answers and repeats it
+	}
+	if err != nil {
+		return permission.AnswerDeny, fmt.Errorf("ask the MCP client: %w", err)
+	}
+	if res.Action != "accept" {
+		return permission.AnswerDeny, nil
+	}
+	switch res.Content["decision"] {
+	case elicitAllow:
+		return permission.AnswerAllowOnce, nil
+	case elicitAlways:
+		return permission.AnswerAllowSession, nil
+	}
+	return permission.AnswerDeny, nil
 }
 
 // pipelineRunner runs each MCP call as a one-call batch of the

@@ -32,6 +32,9 @@ type toolInfo struct {
 	PermissionFamily string `json:"permission_family"`
 	// LocalOnly is true when every call stays on this machine.
 	LocalOnly bool `json:"local_only"`
+	// AgentOnly is true for tools that need an agent loop around them;
+	// agentcore mcp serve does not offer them.
+	AgentOnly bool `json:"agent_only"`
 	// InputDependent says, per flag, whether the tool decides per input;
 	// for those flags the static field holds the fail-closed answer.
 	InputDependent inputDependence `json:"input_dependent"`
@@ -69,6 +72,7 @@ func describeTool(t runtime.Tool, deferred bool) toolInfo {
 		CancelsSiblingsOnError: tr.CancelsSiblingsOnError,
 		PermissionFamily:       tr.PermissionFamily.String(),
 		LocalOnly:              tr.LocalOnly,
+		AgentOnly:              tr.AgentOnly,
 	}
 }
 

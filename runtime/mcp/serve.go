@@ -125,7 +125,13 @@ func toolHandler(t runtime.Tool, run Runner) sdk.ToolHandler {
 				})
 			}
 		}
-		res := run(ctx, t, raw, progress)
+		call := &callState{session: req.Session, answers: req.Params.InputResponses}
+		res := run(context.WithValue(ctx, callStateKey{}, call), t, raw, progress)
+		if questions := call.questions(); len(questions) > 0 {
+			// The call asked its client something and stopped before
+			// doing anything: the client answers and repeats the call.
+			return &sdk.CallToolResult{InputRequests: questions, RequestState: req.Params.RequestState}, nil
+		}
 		return toCallToolResult(res), nil
 	}
 }

@@ -72,6 +72,27 @@ type Asker interface {
 	Ask(ctx context.Context, req AskRequest) (Answer, error)
 }
 
+// ConditionalAsker is an Asker that can ask only sometimes: an MCP
+// server's, which asks the client of the call through elicitation when
+// that client supports it. When CanAsk is false the engine treats the
+// call as non-interactive (NonInteractive): it is denied, with a message
+// saying how to allow it.
+type ConditionalAsker interface {
+	Asker
+	CanAsk(ctx context.Context) bool
+}
+
+// canAsk reports whether asker can ask for the call of ctx.
+func canAsk(ctx context.Context, asker Asker) bool {
+	switch a := asker.(type) {
+	case nil, NonInteractive:
+		return false
+	case ConditionalAsker:
+		return a.CanAsk(ctx)
+	}
+	return true
+}
+
 // NonInteractive is the Asker of runs without a terminal: it denies, and
 // CanUseTool's message says how to allow the call.
 type NonInteractive struct{}
@@ -184,7 +205,7 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if mode == ModeDontAsk {
 		return deny(d.Message + " Denied: dontAsk mode denies whatever no rule allows." + e.howToAllow(suggestion))
 	}
-	if _, ok := asker.(NonInteractive); ok || asker == nil {
+	if !canAsk(ctx, asker) {
 		return deny(d.Message + " This run is non-interactive, so the call was denied." + e.howToAllow(suggestion))
 	}
 	// One prompt at a time; an earlier "always" may have settled this call.
@@ -260,7 +281,7 @@ func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *run
 	if mode == ModeDontAsk {
 		return AnswerDeny, fmt.Errorf("%s, and dontAsk mode denies whatever no rule allows.%s", need, how)
 	}
-	if _, ok := asker.(NonInteractive); ok || asker == nil {
+	if !canAsk(ctx, asker) {
 		return AnswerDeny, fmt.Errorf("%s, and this run is non-interactive, so nobody could give it.%s", need, how)
 	}
 	e.askMu.Lock()

@@ -68,7 +68,7 @@ func (e *Engine) AskQuestions(ctx context.Context, qs []Question) ([]QuestionAns
 	asker := e.asker
 	e.mu.RUnlock()
 	qa, ok := asker.(QuestionAsker)
-	if !ok {
+	if !ok || !canAsk(ctx, asker) {
 		return nil, ErrNoUser
 	}
 	e.askMu.Lock()

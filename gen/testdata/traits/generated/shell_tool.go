@@ -68,6 +68,7 @@ func (*ShellTool) AlwaysLoad() bool {
 // Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*ShellTool) Traits() runtime.Traits {
 	return runtime.Traits{
+		AgentOnly:              true,
 		CancelsSiblingsOnError: true,
 		ConcurrencySafe:        runtime.Flag{},
 		Destructive:            runtime.Flag{},

@@ -16,6 +16,7 @@ import (
 // +tool:name=Shell
 // +tool:cancelsSiblingsOnError
 // +tool:localOnly
+// +tool:agentOnly
 // +tool:permissionFamily=command
 type Shell struct{}
 
