@@ -22,6 +22,7 @@ func AllBaseTools() []runtime.Tool {
 		&NotebookEditTool{},
 		&REPLTool{},
 		&ReadTool{},
+		&SendUserMessageTool{},
 		&SkillTool{},
 		&TaskCreateTool{},
 		&TaskGetTool{},

@@ -21,6 +21,7 @@ func AllBaseTools() []runtime.Tool {
 		&GrepTool{},
 		&NotebookEditTool{},
 		&ReadTool{},
+		&SendUserMessageTool{},
 		&SkillTool{},
 		&TaskCreateTool{},
 		&TaskGetTool{},

@@ -24,6 +24,7 @@ func AllBaseTools() []runtime.Tool {
 		&NotebookEditTool{},
 		&REPLTool{},
 		&ReadTool{},
+		&SendUserMessageTool{},
 		&SkillTool{},
 		&TaskCreateTool{},
 		&TaskGetTool{},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/provider"
 )
@@ -76,6 +77,17 @@ type systemLine struct {
 	*Init
 }
 
+// userMessageLine is a message a tool sent the user (SendUserMessage):
+// its own event, so a host shows it as the agent's word to the user.
+type userMessageLine struct {
+	Type            string  `json:"type"`
+	Subtype         string  `json:"subtype"`
+	SessionID       string  `json:"session_id,omitempty"`
+	ToolUseID       string  `json:"tool_use_id"`
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	runtime.UserMessage
+}
+
 // parent is stream-json's parent_tool_use_id of ev: nil (null) for the
 // main conversation.
 func parent(ev agent.Event) *string {
@@ -122,6 +134,17 @@ func (j *jsonOut) observe(ev agent.Event) {
 		j.enc.Encode(messageLine{Type: "assistant", Message: *ev.Message, ParentToolUseID: parent(ev), SessionID: j.opts.Session})
 	case agent.EventUser:
 		j.enc.Encode(messageLine{Type: "user", Message: *ev.Message, ParentToolUseID: parent(ev), SessionID: j.opts.Session})
+	case agent.EventToolResult:
+		if ev.Call == nil {
+			return
+		}
+		if m, ok := runtime.UserMessageOf(ev.Call.Result); ok {
+			if m.Attachments == nil {
+				m.Attachments = []runtime.Attachment{}
+			}
+			j.enc.Encode(userMessageLine{Type: "system", Subtype: "user_message", SessionID: j.opts.Session,
+				ToolUseID: ev.Call.ID, ParentToolUseID: parent(ev), UserMessage: m})
+		}
 	case agent.EventContext:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID})

@@ -26,12 +26,15 @@ func newTicker() *time.Ticker { return time.NewTicker(tickEvery) }
 
 // styles are the transcript's looks; identity functions in plain mode.
 type styles struct {
-	prompt, name, ok, fail, rejected, running, dim, errText func(string) string
+	prompt, name, ok, fail, rejected, running, dim, errText, message func(string) string
+	// link makes text a terminal hyperlink to url (OSC 8); plain text in
+	// plain mode.
+	link func(text, url string) string
 }
 
 func plainStyles() styles {
 	id := func(s string) string { return s }
-	return styles{id, id, id, id, id, id, id, id}
+	return styles{id, id, id, id, id, id, id, id, id, func(text, _ string) string { return text }}
 }
 
 func lipglossStyles() styles {
@@ -45,6 +48,10 @@ func lipglossStyles() styles {
 		running:  r(lipgloss.NewStyle().Foreground(lipgloss.Color("14"))),
 		dim:      r(lipgloss.NewStyle().Faint(true)),
 		errText:  r(lipgloss.NewStyle().Foreground(lipgloss.Color("9"))),
+		message:  r(lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("13"))),
+		link: func(text, url string) string {
+			return ansi.SetHyperlink(url) + text + ansi.ResetHyperlink()
+		},
 	}
 }
 
@@ -70,6 +77,7 @@ const (
 	secText
 	secTool
 	secNote
+	secMessage
 )
 
 // conv is what the transcript tracks of one conversation's calls: the
@@ -355,6 +363,14 @@ func (t *transcript) detail(text string) {
 // results, as one block; reason adds a rejection's reason to its
 // RenderRejected line.
 func (t *transcript) draw(g []orchestrate.Event, reason bool) {
+	if len(g) == 1 {
+		if m, ok := runtime.UserMessageOf(g[0].Result); ok {
+			t.message(m)
+			delete(t.conv.calls, g[0].ID)
+			t.agentDrawn(g[0].ID)
+			return
+		}
+	}
 	t.begin(secTool)
 	t.write(t.block(&t.conv, g, reason, 6))
 	for _, ev := range g {
