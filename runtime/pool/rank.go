@@ -27,8 +27,11 @@ const (
 // rankParams are the ranking's knobs, tuned on the evaluation's dev set
 // (testdata/queries/dev.tsv; see eval_test.go).
 type rankParams struct {
-	// k1 is BM25's term-frequency saturation, b its length normalisation.
-	k1, b float64
+	// k1 is BM25's term-frequency saturation, b its length normalisation;
+	// nameB is b for the name and server fields, lower, so that a tool's
+	// every name word counts ("read_multiple_files" is not a weaker
+	// match for "read" than "Read" by much).
+	k1, b, nameB float64
 	// weight is each field's weight in the combined term frequency.
 	weight [numFields]float64
 	// synonym weighs a match through the synonym table (or a partial name
@@ -45,6 +48,10 @@ type rankParams struct {
 	// matches, which its score is multiplied by: a tool that matches
 	// every word beats one that matches one word strongly.
 	coord float64
+	// pair is added, times the mean idf of the two words, for each pair
+	// of adjacent query words a tool holds adjacent in some field ("dry
+	// run", "file edit"/edit_file).
+	pair float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go, on the dev set
@@ -57,10 +64,11 @@ type rankParams struct {
 var defaultRankParams = rankParams{
 	k1:         1.5,
 	b:          1,
-	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 3, fieldDesc: 1, fieldParamName: 0.5, fieldParamDesc: 1},
+	nameB:      0.25,
+	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 3, fieldDesc: 1, fieldParamName: 1, fieldParamDesc: 1},
 	synonym:    0.5,
-	nameBonus:  0,
 	deprecated: 0.5,
+	pair:       0.5,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -82,18 +90,26 @@ type index struct {
 	// nameLen is the number of distinct stems of each tool's name.
 	byName  map[string][]int
 	nameLen []int
-	params  rankParams
+	// pairs lists, per pair of stems adjacent in some field (unordered,
+	// "a b" with a < b), the tools that hold it.
+	pairs  map[string][]int
+	params rankParams
 }
 
 // newIndex indexes tools with the given parameters.
 func newIndex(tools []runtime.Tool, params rankParams) *index {
 	ix := &index{tools: tools, parts: make([][]string, len(tools)), postings: map[string][]posting{}, idf: map[string]float64{},
-		factor: make([]float64, len(tools)), byName: map[string][]int{}, nameLen: make([]int, len(tools)), params: params}
+		factor: make([]float64, len(tools)), byName: map[string][]int{}, nameLen: make([]int, len(tools)), pairs: map[string][]int{}, params: params}
 	counts := make([][numFields]map[string]int, len(tools))
+	textsOf := make([][numFields][]string, len(tools))
 	var lengths [][numFields]int = make([][numFields]int, len(tools))
 	var total [numFields]int
 	var nonEmpty [numFields]int
 	nameStems := map[string]bool{}
+	others := map[string]bool{}
+	for _, t := range tools {
+		others[t.Name()] = true
+	}
 	for i, t := range tools {
 		server, name := splitMCP(t.Name())
 		ix.parts[i] = append(NameParts(server), NameParts(name)...)
@@ -105,9 +121,10 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			fieldName:   tokens(name),
 			fieldServer: tokens(server),
 			fieldHint:   tokens(t.SearchHint()),
-			fieldDesc:   tokens(t.Description()),
+			fieldDesc:   tokens(dropMentions(t.Description(), t.Name(), others)),
 		}
 		texts[fieldParamName], texts[fieldParamDesc] = schemaTokens(t.InputSchema())
+		textsOf[i] = texts
 		for f, toks := range texts {
 			counts[i][f] = map[string]int{}
 			for _, tok := range toks {
@@ -129,6 +146,17 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			}
 		}
 	}
+	for i, tc := range counts {
+		_ = tc
+		for _, toks := range textsOf[i] {
+			for j := 0; j+1 < len(toks); j++ {
+				k := pairKey(toks[j], toks[j+1])
+				if l := ix.pairs[k]; len(l) == 0 || l[len(l)-1] != i {
+					ix.pairs[k] = append(l, i)
+				}
+			}
+		}
+	}
 	for s := range nameStems {
 		ix.names = append(ix.names, s)
 	}
@@ -146,7 +174,11 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			if lengths[i][f] == 0 || params.weight[f] == 0 {
 				continue
 			}
-			norm := 1 - params.b + params.b*float64(lengths[i][f])/avg[f]
+			b := params.b
+			if f == fieldName || f == fieldServer {
+				b = params.nameB
+			}
+			norm := 1 - b + b*float64(lengths[i][f])/avg[f]
 			for term, n := range counts[i][f] {
 				if _, ok := tf[term]; !ok {
 					terms = append(terms, term)
@@ -358,6 +390,15 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 		}
 		touched = touched[:0]
 	}
+	for gi := 0; gi+1 < len(pq.groups); gi++ {
+		a, b := pq.groups[gi][0].stem, pq.groups[gi+1][0].stem
+		bonus := ix.params.pair * (ix.idf[a] + ix.idf[b]) / 2
+		for _, d := range ix.pairs[pairKey(a, b)] {
+			if scores[d] > 0 {
+				scores[d] += bonus
+			}
+		}
+	}
 	for d := range scores {
 		if scores[d] > 0 {
 			share := float64(matched[d]) / float64(len(pq.groups))
@@ -432,4 +473,46 @@ func splitCase(name string) []string {
 	}
 	flush()
 	return parts
+}
+
+// dropMentions blanks the words of text that are the names of other
+// tools ("Read the file with the Read tool first", "a shell started by
+// Bash"): a description's cross-references are about those tools, and
+// would otherwise rank it for their words.
+func dropMentions(text, self string, names map[string]bool) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := text[start:end]
+		if w != self && names[w] {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(w)
+		}
+		start = -1
+	}
+	for i, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+		b.WriteRune(r)
+	}
+	flush(len(text))
+	return b.String()
+}
+
+// pairKey is the key of an unordered pair of stems.
+func pairKey(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return a + " " + b
 }

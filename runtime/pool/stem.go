@@ -103,6 +103,12 @@ var synonymGroups = [][]string{
 	{"relation", "link", "connection"},
 	{"info", "information", "metadata", "details", "stat"},
 	{"notebook", "ipynb", "jupyter"},
+	{"choose", "choice", "pick", "option", "prefer"},
+	{"approve", "approval", "confirm", "accept"},
+	{"submit", "present", "send"},
+	{"contain", "content", "include"},
+	{"size", "byte", "length"},
+	{"person", "people"},
 }
 
 // queryPhrases are two-word verbs a query is read as one word by.
