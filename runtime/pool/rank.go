@@ -52,6 +52,11 @@ type rankParams struct {
 	// of adjacent query words a tool holds adjacent in some field ("dry
 	// run", "file edit"/edit_file).
 	pair float64
+	// nameSynonym is how much of a synonym's discount is waived for its
+	// share of matches in the name (0 none, 1 all).
+	nameSynonym float64
+	// groupIDF scores a query word and its synonyms as one term.
+	groupIDF bool
 }
 
 // defaultRankParams are the tuned values (tune_test.go, on the dev set
@@ -62,19 +67,22 @@ type rankParams struct {
 // mentioning everything; a synonym counts half the word; a deprecated
 // tool half its score.
 var defaultRankParams = rankParams{
-	k1:         1.5,
+	k1:         2,
 	b:          1,
 	nameB:      0.25,
-	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 3, fieldDesc: 1, fieldParamName: 1, fieldParamDesc: 1},
+	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldParamName: 1, fieldParamDesc: 1},
 	synonym:    0.5,
 	deprecated: 0.5,
-	pair:       0.5,
+	pair:       0.25,
+	groupIDF:   true,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
 type posting struct {
 	doc int
 	tf  float64
+	// name is the share of tf that comes from the name and server fields.
+	name float64
 }
 
 // index is the BM25F index of a set of tools (a pool's deferred tools),
@@ -168,7 +176,7 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		}
 	}
 	for i := range tools {
-		tf := map[string]float64{}
+		tf, inName := map[string]float64{}, map[string]float64{}
 		var terms []string
 		for f := field(0); f < numFields; f++ {
 			if lengths[i][f] == 0 || params.weight[f] == 0 {
@@ -184,12 +192,15 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 					terms = append(terms, term)
 				}
 				tf[term] += params.weight[f] * float64(n) / norm
+				if f == fieldName || f == fieldServer {
+					inName[term] += params.weight[f] * float64(n) / norm
+				}
 			}
 		}
 		// Sorted, so that float sums do not depend on map order.
 		slices.Sort(terms)
 		for _, term := range terms {
-			ix.postings[term] = append(ix.postings[term], posting{doc: i, tf: tf[term]})
+			ix.postings[term] = append(ix.postings[term], posting{doc: i, tf: tf[term], name: inName[term] / tf[term]})
 		}
 	}
 	n := float64(len(tools))
@@ -370,21 +381,40 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 	named := make([]float64, len(ix.tools))
 	matched := make([]int, len(ix.tools))
 	var touched []int
+	n := float64(len(ix.tools))
 	for _, g := range pq.groups {
+		// A word and its synonyms are one term (as Lucene's SynonymQuery):
+		// their weighted frequencies add up, and its idf is that of the
+		// tools holding any of them, so a rare synonym ("folder", in one
+		// description) does not outweigh a common canonical word
+		// ("directory", in many names).
 		for _, v := range g {
-			idf := ix.idf[v.stem]
 			for _, p := range ix.postings[v.stem] {
 				if best[p.doc] == 0 {
 					touched = append(touched, p.doc)
 				}
-				best[p.doc] += v.weight * idf * p.tf * (k1 + 1) / (p.tf + k1)
+				// A synonym in the name counts as the word itself: names
+				// use the canonical word ("delete", "directory") and
+				// people the others ("remove", "folder").
+				w := v.weight + (1-v.weight)*p.name*ix.params.nameSynonym
+				if ix.params.groupIDF {
+					best[p.doc] += w * p.tf
+				} else {
+					best[p.doc] += w * ix.idf[v.stem] * p.tf * (k1 + 1) / (p.tf + k1)
+				}
 			}
 			for _, d := range ix.byName[v.stem] {
 				named[d] += v.weight / float64(ix.nameLen[d])
 			}
 		}
+		df := float64(len(touched))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		for _, d := range touched {
-			scores[d] += best[d]
+			if ix.params.groupIDF {
+				scores[d] += idf * best[d] * (k1 + 1) / (best[d] + k1)
+			} else {
+				scores[d] += best[d]
+			}
 			matched[d]++
 			best[d] = 0
 		}

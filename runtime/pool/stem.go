@@ -16,6 +16,9 @@ func Stem(w string) string {
 	if len(w) <= 3 {
 		return w
 	}
+	if base, ok := irregular[w]; ok {
+		w = base
+	}
 	// Plurals first, then the ending of what is left: "observations" and
 	// "observation" meet at "observat".
 	switch {
@@ -57,6 +60,14 @@ func Stem(w string) string {
 	return w
 }
 
+// irregular maps irregular verb forms and plurals to their base form.
+var irregular = map[string]string{
+	"wrote": "write", "written": "write", "ran": "run", "made": "make", "found": "find",
+	"sent": "send", "gave": "give", "given": "give", "took": "take", "taken": "take",
+	"chose": "choose", "chosen": "choose", "began": "begin", "begun": "begin", "built": "build",
+	"kept": "keep", "left": "leave", "shown": "show", "children": "child", "people": "person",
+}
+
 // stopWords carry no meaning in a plain-language query; they are dropped
 // from queries and documents alike.
 var stopWords = map[string]bool{
@@ -76,8 +87,8 @@ var stopWords = map[string]bool{
 // the table is built.
 var synonymGroups = [][]string{
 	{"folder", "directory", "dir"},
-	{"remove", "delete", "erase", "rm", "forget", "drop"},
-	{"rename", "move", "mv"},
+	{"remove", "delete", "erase", "rm", "forget", "drop", "wipe"},
+	{"rename", "move", "mv", "relocate"},
 	{"find", "search", "lookup", "locate"},
 	{"fetch", "get", "download", "retrieve"},
 	{"run", "execute", "exec", "launch", "invoke", "start"},
@@ -103,12 +114,14 @@ var synonymGroups = [][]string{
 	{"relation", "link", "connection"},
 	{"info", "information", "metadata", "details", "stat"},
 	{"notebook", "ipynb", "jupyter"},
-	{"choose", "choice", "pick", "option", "prefer"},
+	{"choose", "choice", "option", "prefer"},
 	{"approve", "approval", "confirm", "accept"},
 	{"submit", "present", "send"},
 	{"contain", "content", "include"},
 	{"size", "byte", "length"},
 	{"person", "people"},
+	{"sum", "total"},
+	{"assign", "owner"},
 }
 
 // queryPhrases are two-word verbs a query is read as one word by.
