@@ -52,11 +52,6 @@ type rankParams struct {
 	// of adjacent query words a tool holds adjacent in some field ("dry
 	// run", "file edit"/edit_file).
 	pair float64
-	// nameSynonym is how much of a synonym's discount is waived for its
-	// share of matches in the name (0 none, 1 all).
-	nameSynonym float64
-	// groupIDF scores a query word and its synonyms as one term.
-	groupIDF bool
 }
 
 // defaultRankParams are the tuned values (tune_test.go, on the dev set
@@ -73,16 +68,14 @@ var defaultRankParams = rankParams{
 	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldParamName: 1, fieldParamDesc: 1},
 	synonym:    0.5,
 	deprecated: 0.5,
+	nameBonus:  2.5,
 	pair:       0.25,
-	groupIDF:   true,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
 type posting struct {
 	doc int
 	tf  float64
-	// name is the share of tf that comes from the name and server fields.
-	name float64
 }
 
 // index is the BM25F index of a set of tools (a pool's deferred tools),
@@ -176,7 +169,7 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		}
 	}
 	for i := range tools {
-		tf, inName := map[string]float64{}, map[string]float64{}
+		tf := map[string]float64{}
 		var terms []string
 		for f := field(0); f < numFields; f++ {
 			if lengths[i][f] == 0 || params.weight[f] == 0 {
@@ -192,15 +185,12 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 					terms = append(terms, term)
 				}
 				tf[term] += params.weight[f] * float64(n) / norm
-				if f == fieldName || f == fieldServer {
-					inName[term] += params.weight[f] * float64(n) / norm
-				}
 			}
 		}
 		// Sorted, so that float sums do not depend on map order.
 		slices.Sort(terms)
 		for _, term := range terms {
-			ix.postings[term] = append(ix.postings[term], posting{doc: i, tf: tf[term], name: inName[term] / tf[term]})
+			ix.postings[term] = append(ix.postings[term], posting{doc: i, tf: tf[term]})
 		}
 	}
 	n := float64(len(tools))
@@ -393,15 +383,7 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 				if best[p.doc] == 0 {
 					touched = append(touched, p.doc)
 				}
-				// A synonym in the name counts as the word itself: names
-				// use the canonical word ("delete", "directory") and
-				// people the others ("remove", "folder").
-				w := v.weight + (1-v.weight)*p.name*ix.params.nameSynonym
-				if ix.params.groupIDF {
-					best[p.doc] += w * p.tf
-				} else {
-					best[p.doc] += w * ix.idf[v.stem] * p.tf * (k1 + 1) / (p.tf + k1)
-				}
+				best[p.doc] += v.weight * p.tf
 			}
 			for _, d := range ix.byName[v.stem] {
 				named[d] += v.weight / float64(ix.nameLen[d])
@@ -410,11 +392,7 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 		df := float64(len(touched))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		for _, d := range touched {
-			if ix.params.groupIDF {
-				scores[d] += idf * best[d] * (k1 + 1) / (best[d] + k1)
-			} else {
-				scores[d] += best[d]
-			}
+			scores[d] += idf * best[d] * (k1 + 1) / (best[d] + k1)
 			matched[d]++
 			best[d] = 0
 		}
