@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/pool"
@@ -141,3 +144,57 @@ func newRank(p *pool.Pool) func(string) []string {
 func legacyRank(p *pool.Pool) func(string) []string {
 	return func(q string) []string { return pool.LegacyRank(p, q, 5) }
 }
+
+// The bar of issue 13: recall@1 ≥ 20/24 on the held-out set. Not reached
+// yet (19/24, see BENCHMARKS.md); the floors below keep what is reached.
+const heldoutBar = 20
+
+var _ = Describe("ToolSearch recall", Label("eval"), func() {
+	var p *pool.Pool
+	BeforeEach(func() {
+		var err error
+		p, err = evalPool()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p.Deferred()).To(HaveLen(62), "23 built-ins and 39 MCP tools, all but ToolSearch deferred")
+	})
+
+	score := func(set string, rank func(*pool.Pool) func(string) []string) evalScore {
+		qs, err := readQueries(set)
+		Expect(err).NotTo(HaveOccurred())
+		s := evaluate(qs, rank(p))
+		GinkgoWriter.Printf("%s: %s\n", set, s)
+		if set == "dev.tsv" { // the held-out misses are not shown: not to be tuned on
+			for _, m := range s.misses {
+				GinkgoWriter.Println("   ", m)
+			}
+		}
+		return s
+	}
+
+	It("ranks better than the keyword scorer on both query sets", func() {
+		for _, set := range []string{"heldout.tsv", "dev.tsv"} {
+			before, after := score(set, legacyRank), score(set, newRank)
+			Expect(after.at1).To(BeNumerically(">", before.at1), set)
+			Expect(after.at5).To(BeNumerically(">=", before.at5), set)
+		}
+	})
+
+	It("keeps the recall reached on the held-out set", func() {
+		s := score("heldout.tsv", newRank)
+		Expect(s.total).To(Equal(24))
+		Expect(s.at1).To(BeNumerically(">=", 19))
+		Expect(s.at5).To(BeNumerically(">=", 23))
+	})
+
+	It("keeps the recall reached on the dev set", func() {
+		s := score("dev.tsv", newRank)
+		Expect(s.at1).To(BeNumerically(">=", 132))
+		Expect(s.at5).To(BeNumerically(">=", 148))
+	})
+
+	// Pending until the ranking reaches the issue's bar: a spec that
+	// fails today would hide every other failure of the suite.
+	PIt("reaches the issue's bar on the held-out set", func() {
+		Expect(score("heldout.tsv", newRank).at1).To(BeNumerically(">=", heldoutBar))
+	})
+})
