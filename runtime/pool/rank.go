@@ -54,13 +54,14 @@ type rankParams struct {
 	pair float64
 }
 
-// defaultRankParams are the tuned values (tune_test.go, on the dev set
-// only). Recall@1 there is flat over much of the grid; these sit inside
-// the best plateau: a name or search-hint word weighs three description
-// words, a parameter description one, a parameter name half; lengths are
-// normalised fully (b 1), so a long built-in description does not win by
-// mentioning everything; a synonym counts half the word; a deprecated
-// tool half its score.
+// defaultRankParams are the tuned values (tune_test.go and a knob sweep,
+// on the dev set only). Recall@1 there is flat over much of the grid;
+// these sit inside the best plateau: a name word weighs three description
+// words, a search-hint word two, a parameter name or description one;
+// descriptions are length-normalised fully (b 1), so a long built-in
+// description does not win by mentioning everything, names little (nameB
+// 0.25); a synonym counts half the word; a deprecated tool half its score;
+// a query that covers a tool's name adds up to 2.5.
 var defaultRankParams = rankParams{
 	k1:         2,
 	b:          1,
