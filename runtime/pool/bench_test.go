@@ -45,3 +45,35 @@ func BenchmarkSearchKeywords(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearchEvalPool measures one plain-language ToolSearch over the
+// evaluation's 62 deferred tools (the built-ins and the three npm
+// reference servers), the index already built.
+func BenchmarkSearchEvalPool(b *testing.B) {
+	p, err := evalPool()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Search(p, "warm up", 5); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := pool.Search(p, "remove a connection between two entities", 5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSearchIndex measures building the search index of the
+// evaluation's pool (done once per pool, on its first keyword search).
+func BenchmarkSearchIndex(b *testing.B) {
+	p, err := evalPool()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		pool.RankWith(p, pool.DefaultRankParams())
+	}
+}

@@ -94,22 +94,15 @@ type Pool struct {
 	search   string
 	known    []string
 
-	docsOnce sync.Once
-	docs     map[runtime.Tool]toolDoc
+	indexOnce sync.Once
+	idx       *index
 }
 
-// docOf returns the search document of a pool tool, built once.
-func (p *Pool) docOf(t runtime.Tool) toolDoc {
-	p.docsOnce.Do(func() {
-		p.docs = make(map[runtime.Tool]toolDoc, len(p.tools))
-		for _, t := range p.tools {
-			p.docs[t] = newToolDoc(t)
-		}
-	})
-	if d, ok := p.docs[t]; ok {
-		return d
-	}
-	return newToolDoc(t)
+// index returns the search index of the deferred tools, built on the
+// first keyword search (the pool is immutable, so once is enough).
+func (p *Pool) index() *index {
+	p.indexOnce.Do(func() { p.idx = newIndex(p.Deferred(), defaultRankParams) })
+	return p.idx
 }
 
 // Assemble runs the pipeline over the compiled-in tools (base, in any

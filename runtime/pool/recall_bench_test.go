@@ -1,0 +1,41 @@
+package pool_test
+
+import (
+	"testing"
+
+	"github.com/agentcore/agentcore/runtime/pool"
+)
+
+// BenchmarkSearchRecall reports ToolSearch's recall on the evaluation
+// (eval_test.go) as metrics, for BENCHMARKS.md: bm25 is pool.Search,
+// keyword the scorer it replaced (legacy_test.go). The figures are counts
+// of queries; heldout-miss@1 is the held-out queries whose tool was not
+// first (issue 13's bar: at most 4 of 24).
+func BenchmarkSearchRecall(b *testing.B) {
+	p, err := evalPool()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sets := map[string][]evalQuery{}
+	for _, set := range []string{"heldout", "dev"} {
+		if sets[set], err = readQueries(set + ".tsv"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, r := range []struct {
+		name string
+		rank func(*pool.Pool) func(string) []string
+	}{{"bm25", newRank}, {"keyword", legacyRank}} {
+		b.Run(r.name, func(b *testing.B) {
+			var held, dev evalScore
+			for b.Loop() {
+				held, dev = evaluate(sets["heldout"], r.rank(p)), evaluate(sets["dev"], r.rank(p))
+			}
+			b.ReportMetric(float64(held.at1), "heldout-r@1")
+			b.ReportMetric(float64(held.at5), "heldout-r@5")
+			b.ReportMetric(float64(held.total-held.at1), "heldout-miss@1")
+			b.ReportMetric(float64(dev.at1), "dev-r@1")
+			b.ReportMetric(float64(dev.at5), "dev-r@5")
+		})
+	}
+}
