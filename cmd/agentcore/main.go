@@ -9,7 +9,9 @@ import (
 )
 
 func main() {
-	if err := newRootCmd().Execute(); err != nil {
+	root := newRootCmd()
+	root.SetArgs(expandVariadic(os.Args[1:]))
+	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "agentcore:", err)
 		os.Exit(1)
 	}

@@ -37,7 +37,15 @@ type runFlags struct {
 	outputFormat string
 	record       string
 	systemPrompt string
+	appendSystem string
+	verbose      bool
 	session      sessionFlags
+
+	// print is Claude Code's print mode (agentcore -p): one prompt, and in
+	// the text format only the final answer on stdout (the transcript on
+	// stderr with --verbose); without a key and --model it fails rather
+	// than play the replay model.
+	print bool
 }
 
 const runLong = `Run the agent loop: send a prompt to a model with the tool list, run the
@@ -111,15 +119,22 @@ func newRunCmd() *cobra.Command {
 			return f.run(cmd)
 		},
 	}
+	cmd.Flags().StringVarP(&f.prompt, "prompt", "p", "", "the prompt; runs once and exits")
+	f.register(cmd)
+	return cmd
+}
+
+// register adds the flags run and the root's print mode share.
+func (f *runFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVarP(&f.prompt, "prompt", "p", "", "the prompt; runs once and exits")
-	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic, anthropic:NAME, openai:NAME or bedrock:MODEL (default: anthropic when ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or ANTHROPIC_MODEL is set, else replay)")
+	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic, anthropic:NAME (or a bare NAME), openai:NAME or bedrock:MODEL (default: anthropic when ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or ANTHROPIC_MODEL is set, else replay; -p requires one of them)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
 	fl.StringVar(&f.record, "record", "", "write the session as a replay scenario (JSONL) to this file")
 	fl.StringVar(&f.systemPrompt, "system-prompt", "", "replace the default system prompt")
+	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "add this text to the end of the system prompt")
+	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
 	f.session.register(cmd)
-	return cmd
 }
 
 // modelSpec resolves --model to a provider, and the replay scenario if any.
@@ -130,6 +145,9 @@ func modelSpec(spec string) (provider.Provider, *replay.Scenario, error) {
 		} else {
 			spec = "replay"
 		}
+	}
+	if !strings.Contains(spec, ":") && spec != "replay" && spec != "anthropic" && spec != "openai" && spec != "bedrock" {
+		spec = "anthropic:" + spec // a bare model name is Anthropic's, as in Claude Code
 	}
 	kind, arg, _ := strings.Cut(spec, ":")
 	switch kind {
@@ -166,6 +184,13 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if f.maxTurns < 0 {
 		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
 	}
+	if f.print && f.model == "" && !anthropicConfigured() {
+		return errors.New("no model: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway) to use the Messages API, " +
+			"or pick one with --model: replay for the offline scripted model, openai:NAME, bedrock:MODEL")
+	}
+	if f.model == "" && !anthropicConfigured() {
+		fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: no ANTHROPIC_API_KEY, so the model is the offline replay scenario (--model replay); set a key or pick --model anthropic:NAME, openai:NAME or bedrock:MODEL for a real one")
+	}
 	prov, sc, err := modelSpec(f.model)
 	if err != nil {
 		return err
@@ -192,6 +217,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	system := f.systemPrompt
 	if system == "" {
 		system = defaultSystemPrompt(cwd)
+	}
+	if f.appendSystem != "" {
+		system += "\n\n" + f.appendSystem
 	}
 	// The instruction files (CLAUDE.md, AGENTS.md: the user's, then the
 	// project's from the outside in) join the system prompt either way.
@@ -225,6 +253,16 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	engine, tc := sess.Engine(), sess.ToolContext()
 
 	stdout := cmd.OutOrStdout()
+	// Print mode's text format: the transcript goes to stderr with
+	// --verbose and nowhere without; stdout gets the final answer.
+	transcriptOut := stdout
+	printAnswer := f.print && format == render.Text
+	if printAnswer {
+		transcriptOut = io.Discard
+		if f.verbose {
+			transcriptOut = cmd.ErrOrStderr()
+		}
+	}
 	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
 	in := bufio.NewReader(os.Stdin)
 
@@ -261,12 +299,12 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		opts.Init.Tools = append(opts.Init.Tools, t.Name())
 	}
 	if format == render.Text {
-		opts = render.Detect(stdout, opts)
+		opts = render.Detect(transcriptOut, opts)
 	}
-	r := render.New(stdout, opts)
+	r := render.New(transcriptOut, opts)
 	defer r.Close()
 
-	if stdinTTY {
+	if stdinTTY && !f.print { // print mode never asks, as Claude Code's
 		engine.SetAsker(&pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr)})
 	}
 
@@ -345,6 +383,10 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			if err := recorder.Err(); err != nil {
 				return err
 			}
+		}
+		if printAnswer && out.Text != "" {
+			r.Close()
+			fmt.Fprintln(stdout, strings.TrimRight(out.Text, "\n"))
 		}
 		return outcomeErr(out, f.maxTurns)
 	}

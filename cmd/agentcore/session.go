@@ -27,6 +27,9 @@ type permissionFlags struct {
 	allowedTools    []string
 	disallowedTools []string
 	addDirs         []string
+	// allowedKebab and disallowedKebab hold Claude Code's kebab-case
+	// spellings (--allowed-tools); a flag value owns its slice.
+	allowedKebab, disallowedKebab []string
 }
 
 func (f *permissionFlags) register(fl *pflag.FlagSet) {
@@ -34,6 +37,11 @@ func (f *permissionFlags) register(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&f.allowedTools, "allowedTools", nil, `allow rules, e.g. "Bash(git log:*) Read" (repeatable)`)
 	fl.StringArrayVar(&f.disallowedTools, "disallowedTools", nil, `deny rules, e.g. "Bash(rm:*)" or "mcp__github" (repeatable)`)
 	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "another directory the file tools may use (repeatable)")
+	// Claude Code's kebab-case spellings of the rule flags.
+	fl.StringArrayVar(&f.allowedKebab, "allowed-tools", nil, "the same as --allowedTools")
+	fl.StringArrayVar(&f.disallowedKebab, "disallowed-tools", nil, "the same as --disallowedTools")
+	_ = fl.MarkHidden("allowed-tools")
+	_ = fl.MarkHidden("disallowed-tools")
 }
 
 // sources maps the flags to the permission engine's sources, with the
@@ -52,7 +60,10 @@ func (f *permissionFlags) sources() (permission.Sources, error) {
 		name   string
 		values []string
 		b      runtime.Behavior
-	}{{"--allowedTools", f.allowedTools, runtime.Allow}, {"--disallowedTools", f.disallowedTools, runtime.Deny}} {
+	}{
+		{"--allowedTools", append(f.allowedTools, f.allowedKebab...), runtime.Allow},
+		{"--disallowedTools", append(f.disallowedTools, f.disallowedKebab...), runtime.Deny},
+	} {
 		var split []string
 		for _, v := range flag.values {
 			split = append(split, permission.SplitRuleList(v)...)

@@ -1,0 +1,135 @@
+//go:build !internal && !ant
+
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// answeringAPI is a Messages API on loopback that answers every request
+// with text, keeping the request bodies.
+func answeringAPI(text string) (*httptest.Server, func() []map[string]any) {
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		bodies = append(bodies, body)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		quoted, _ := json.Marshal(text)
+		for _, ev := range []string{
+			`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + string(quoted) + `}}`,
+			`{"type":"content_block_stop","index":0}`,
+			`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`,
+			`{"type":"message_stop"}`,
+		} {
+			var probe struct{ Type string }
+			_ = json.Unmarshal([]byte(ev), &probe)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
+		}
+	}))
+	DeferCleanup(srv.Close)
+	return srv, func() []map[string]any {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]map[string]any(nil), bodies...)
+	}
+}
+
+// agentcoreRoot runs `agentcore args…` (no subcommand) in a temp dir with
+// stdin and extra environment; it returns stdout, stderr and the exit code.
+func agentcoreRoot(stdin string, env []string, args ...string) (string, string, int) {
+	dir := GinkgoT().TempDir()
+	cmd := exec.Command(binaries["external"], args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "HOME="+dir, "AGENTCORE_CONFIG_DIR="+dir, "ANTHROPIC_API_KEY=", "ANTHROPIC_AUTH_TOKEN=",
+		"ANTHROPIC_MODEL=", "AGENTCORE_REPLAY_SPEED=0"), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		Expect(err).NotTo(HaveOccurred())
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+var _ = Describe("agentcore -p, Claude Code's print mode", func() {
+	It("prints only the final answer on stdout, the prompt positional", func() {
+		srv, bodies := answeringAPI("pong")
+		stdout, stderr, code := agentcoreRoot("", []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "ping", "--model", "claude-fake-1", "--append-system-prompt", "Answer in one word.")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(Equal("pong\n"))
+		Expect(stderr).NotTo(ContainSubstring("pong"), "no transcript without --verbose")
+		Expect(bodies()).To(HaveLen(1))
+		body := bodies()[0]
+		Expect(body).To(HaveKeyWithValue("model", "claude-fake-1"), "a bare model name is Anthropic's")
+		system, _ := json.Marshal(body["system"])
+		Expect(string(system)).To(ContainSubstring("Answer in one word."))
+		Expect(string(system)).To(ContainSubstring("agentcore"), "appended to the default prompt, not replacing it")
+		msgs, _ := json.Marshal(body["messages"])
+		Expect(string(msgs)).To(ContainSubstring(`"ping"`))
+	})
+
+	It("reads the prompt from standard input and shows the transcript on stderr with --verbose", func() {
+		srv, bodies := answeringAPI("pong")
+		stdout, stderr, code := agentcoreRoot("ping from stdin\n", []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "--verbose", "--model", "anthropic:fake")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(Equal("pong\n"))
+		Expect(stderr).To(ContainSubstring("> ping from stdin"))
+		msgs, _ := json.Marshal(bodies()[0]["messages"])
+		Expect(string(msgs)).To(ContainSubstring("ping from stdin"))
+	})
+
+	It("fails without a key or a model, saying how to set one, instead of playing the replay model", func() {
+		stdout, stderr, code := agentcoreRoot("", nil, "-p", "hello")
+		Expect(code).To(Equal(1))
+		Expect(stdout).To(BeEmpty())
+		Expect(stderr).To(ContainSubstring("set ANTHROPIC_API_KEY"))
+		Expect(stderr).To(ContainSubstring("--model: replay"))
+	})
+
+	It("runs offline when the replay model is named", func() {
+		stdout, stderr, code := agentcoreRoot("", nil, "-p", "--model", "replay", "look around")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring("This was a scripted replay"))
+		Expect(stdout).NotTo(ContainSubstring("●"), "only the answer")
+	})
+
+	It("takes rule flags in Claude Code's forms: several values after one flag, commas, kebab-case", func() {
+		stdout, stderr, code := agentcoreRoot("", nil, "tools", "--json",
+			"--disallowedTools", "Write", "Edit", "--disallowed-tools", "NotebookEdit,WebFetch")
+		Expect(code).To(Equal(0), stderr)
+		var tools []map[string]any
+		Expect(json.Unmarshal([]byte(stdout), &tools)).To(Succeed())
+		var names []string
+		for _, t := range tools {
+			names = append(names, t["name"].(string))
+		}
+		Expect(names).To(ContainElement("Read"))
+		Expect(names).NotTo(ContainElements("Write"))
+		Expect(names).NotTo(ContainElements("Edit"))
+		Expect(names).NotTo(ContainElements("NotebookEdit"))
+		Expect(names).NotTo(ContainElements("WebFetch"))
+	})
+})
