@@ -81,9 +81,12 @@ func attachment(tc *runtime.ToolContext, p string) (runtime.Attachment, error) {
 	case !fi.Mode().IsRegular():
 		return runtime.Attachment{}, fmt.Errorf("%s is not a regular file; attach files, not directories", abs)
 	}
-	_, image := imageTypes[strings.ToLower(filepath.Ext(abs))]
+	_, image := attachmentImages[strings.ToLower(filepath.Ext(abs))]
 	return runtime.Attachment{Path: abs, Size: fi.Size(), IsImage: image}, nil
 }
+
+// attachmentImages are the extensions of attachments shown as images.
+var attachmentImages = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true}
 
 // CheckPermissions allows the call: it shows the user a message and
 // links to files; nothing is read or changed.

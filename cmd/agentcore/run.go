@@ -292,12 +292,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		runtime.WithService[runtime.Summarizer](tc, provider.Summarizer{Model: model})
 	}
 
-	opts := render.Options{Format: format, Session: sessionID, Init: render.Init{
-		Model: prov.Name(), Cwd: cwd, PermissionMode: string(engine.Mode()),
-	}}
-	for _, t := range sess.Definitions() {
-		opts.Init.Tools = append(opts.Init.Tools, t.Name())
-	}
+	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode()))}
 	if format == render.Text {
 		opts = render.Detect(transcriptOut, opts)
 	}
@@ -408,6 +403,25 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			r.Notice("the request failed: " + out.Err.Error())
 		}
 	}
+}
+
+// streamInit is stream-json's init line for sess.
+func streamInit(sess *session.Session, prov provider.Provider, cwd, mode string) render.Init {
+	init := render.Init{Model: strings.TrimPrefix(prov.Name(), "anthropic:"), Cwd: cwd, PermissionMode: mode,
+		APIKeySource: "none", Version: moduleVersion()}
+	switch {
+	case os.Getenv("ANTHROPIC_API_KEY") != "":
+		init.APIKeySource = "ANTHROPIC_API_KEY"
+	case os.Getenv("ANTHROPIC_AUTH_TOKEN") != "":
+		init.APIKeySource = "ANTHROPIC_AUTH_TOKEN"
+	}
+	for _, t := range sess.Definitions() {
+		init.Tools = append(init.Tools, t.Name())
+	}
+	for _, st := range sess.MCP().Servers() {
+		init.MCPServers = append(init.MCPServers, render.MCPServer{Name: st.Name, Status: st.State.String()})
+	}
+	return init
 }
 
 // reportMCP says on stderr which MCP servers are not up after the wait,

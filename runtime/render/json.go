@@ -1,156 +1,176 @@
 package render
 
 import (
+	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
-// jsonOut writes the json and stream-json formats.
+// jsonOut writes the json and stream-json formats, in Claude Code's
+// shapes (see stream.go for the events).
 type jsonOut struct {
 	enc     *json.Encoder
 	opts    Options
 	started bool
+
+	// convs are the conversations being streamed: the main one ("") and
+	// the sub-agents', by the Agent call's id.
+	convs map[string]*streamConv
+	// apiTime sums the main conversation's requests, from sending to the
+	// whole message (duration_api_ms).
+	apiTime   time.Duration
+	requestAt time.Time
+	denials   []PermissionDenial
+	// startAt is when the output began (the prompt); firstRequest and
+	// firstToken time the run's first request (time_to_request_ms,
+	// ttft_ms).
+	startAt, firstRequest, firstToken time.Time
 }
 
 func newJSON(w io.Writer, opts Options) *jsonOut {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return &jsonOut{enc: enc, opts: opts}
+	if opts.NewUUID == nil {
+		opts.NewUUID = NewUUID
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &jsonOut{enc: enc, opts: opts, convs: map[string]*streamConv{}}
 }
 
-// Result is the last line of stream-json and the whole of json.
+// NewUUID returns a random (version 4) UUID.
+func NewUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// Result is the last line of stream-json and the whole of json, with
+// Claude Code's keys (and agentcore's tool_calls, tool_errors, error).
 type Result struct {
-	Type       string         `json:"type"`
-	Subtype    string         `json:"subtype"`
-	IsError    bool           `json:"is_error"`
-	DurationMS int64          `json:"duration_ms"`
-	NumTurns   int            `json:"num_turns"`
-	Result     string         `json:"result"`
-	StopReason string         `json:"stop_reason"`
-	ToolCalls  int            `json:"tool_calls"`
-	ToolErrors int            `json:"tool_errors"`
-	Error      string         `json:"error,omitempty"`
-	SessionID  string         `json:"session_id,omitempty"`
-	Usage      provider.Usage `json:"usage"`
+	Type              string                `json:"type"`
+	Subtype           string                `json:"subtype"`
+	IsError           bool                  `json:"is_error"`
+	DurationMS        int64                 `json:"duration_ms"`
+	DurationAPIMS     int64                 `json:"duration_api_ms"`
+	APIErrorStatus    *int                  `json:"api_error_status"`
+	TTFTMS            int64                 `json:"ttft_ms"`
+	TTFTStreamMS      int64                 `json:"ttft_stream_ms"`
+	TimeToRequestMS   int64                 `json:"time_to_request_ms"`
+	NumTurns          int                   `json:"num_turns"`
+	Result            string                `json:"result"`
+	StopReason        string                `json:"stop_reason"`
+	SessionID         string                `json:"session_id,omitempty"`
+	TotalCostUSD      float64               `json:"total_cost_usd"`
+	Usage             Usage                 `json:"usage"`
+	ModelUsage        map[string]ModelUsage `json:"modelUsage"`
+	PermissionDenials []PermissionDenial    `json:"permission_denials"`
+	TerminalReason    string                `json:"terminal_reason"`
+	UUID              string                `json:"uuid,omitempty"`
+	ToolCalls         int                   `json:"tool_calls"`
+	ToolErrors        int                   `json:"tool_errors"`
+	Error             string                `json:"error,omitempty"`
 }
 
-// ResultOf converts an outcome to the result object.
-func ResultOf(o *agent.Outcome, session string) Result {
+// Usage is a run's token counts, cache tokens always present.
+type Usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+}
+
+func usageOf(u provider.Usage) Usage {
+	return Usage{InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
+		CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens}
+}
+
+// ModelUsage is one model's share of a run (Claude Code's modelUsage).
+type ModelUsage struct {
+	InputTokens              int64   `json:"inputTokens"`
+	OutputTokens             int64   `json:"outputTokens"`
+	CacheReadInputTokens     int64   `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int64   `json:"cacheCreationInputTokens"`
+	WebSearchRequests        int     `json:"webSearchRequests"`
+	CostUSD                  float64 `json:"costUSD"`
+}
+
+// PermissionDenial is a call the permission layer refused.
+type PermissionDenial struct {
+	ToolName  string          `json:"tool_name"`
+	ToolUseID string          `json:"tool_use_id"`
+	ToolInput json.RawMessage `json:"tool_input"`
+}
+
+// ResultOf converts an outcome to the result object; model names the
+// model for modelUsage and the price (provider.Cost).
+func ResultOf(o *agent.Outcome, session, model string) Result {
 	r := Result{Type: "result", DurationMS: o.Duration.Milliseconds(), NumTurns: o.Turns, Result: o.Text,
-		StopReason: string(o.Stop), ToolCalls: o.ToolCalls, ToolErrors: o.ToolErrors, SessionID: session, Usage: o.Usage}
+		StopReason: string(o.Stop), ToolCalls: o.ToolCalls, ToolErrors: o.ToolErrors, SessionID: session,
+		Usage: usageOf(o.Usage), PermissionDenials: []PermissionDenial{}}
 	switch o.Stop {
 	case agent.StopEndTurn:
-		r.Subtype = "success"
+		r.Subtype, r.TerminalReason = "success", "completed"
 	case agent.StopMaxTurns:
-		r.Subtype, r.IsError = "error_max_turns", true
+		r.Subtype, r.IsError, r.TerminalReason = "error_max_turns", true, "max_turns"
 	case agent.StopInterrupted:
-		r.Subtype, r.IsError = "interrupted", true
+		r.Subtype, r.IsError, r.TerminalReason = "error_during_execution", true, "interrupted"
 	default:
-		r.Subtype, r.IsError = "error_during_execution", true
+		r.Subtype, r.IsError, r.TerminalReason = "error_during_execution", true, "error"
 	}
 	if o.Err != nil {
 		r.Error = o.Err.Error()
 	}
+	r.TotalCostUSD = provider.Cost(model, o.Usage)
+	name := strings.TrimPrefix(model, "anthropic:")
+	if name == "" {
+		name = "unknown"
+	}
+	r.ModelUsage = map[string]ModelUsage{name: {
+		InputTokens: o.Usage.InputTokens, OutputTokens: o.Usage.OutputTokens,
+		CacheReadInputTokens: o.Usage.CacheReadInputTokens, CacheCreationInputTokens: o.Usage.CacheCreationInputTokens,
+		CostUSD: r.TotalCostUSD,
+	}}
 	return r
 }
 
-// messageLine is an assistant or user message. ParentToolUseID is null
-// for the main conversation and the Agent call's id for a sub-agent's, as
-// in Claude Code's stream-json.
-type messageLine struct {
-	Type            string           `json:"type"`
-	Message         provider.Message `json:"message"`
-	ParentToolUseID *string          `json:"parent_tool_use_id"`
-	SessionID       string           `json:"session_id,omitempty"`
-}
-
-type systemLine struct {
-	Type            string `json:"type"`
-	Subtype         string `json:"subtype"`
-	SessionID       string `json:"session_id,omitempty"`
-	Text            string `json:"text,omitempty"`
-	ParentToolUseID string `json:"parent_tool_use_id,omitempty"`
-	*Init
-}
-
-// userMessageLine is a message a tool sent the user (SendUserMessage):
-// its own event, so a host shows it as the agent's word to the user.
-type userMessageLine struct {
-	Type            string  `json:"type"`
-	Subtype         string  `json:"subtype"`
-	SessionID       string  `json:"session_id,omitempty"`
-	ToolUseID       string  `json:"tool_use_id"`
-	ParentToolUseID *string `json:"parent_tool_use_id"`
-	runtime.UserMessage
-}
-
-// parent is stream-json's parent_tool_use_id of ev: nil (null) for the
-// main conversation.
-func parent(ev agent.Event) *string {
-	if ev.ParentToolUseID == "" {
-		return nil
+// result writes (json) or streams (stream-json) the main run's result.
+func (j *jsonOut) result(o *agent.Outcome) {
+	r := ResultOf(o, j.opts.Session, j.opts.Init.Model)
+	r.DurationAPIMS = j.apiTime.Milliseconds()
+	if !j.firstToken.IsZero() {
+		r.TTFTMS = j.firstToken.Sub(j.firstRequest).Milliseconds()
+		r.TTFTStreamMS = r.TTFTMS
 	}
-	id := ev.ParentToolUseID
-	return &id
+	if !j.firstRequest.IsZero() && !j.startAt.IsZero() {
+		r.TimeToRequestMS = j.firstRequest.Sub(j.startAt).Milliseconds()
+	}
+	if len(j.denials) > 0 {
+		r.PermissionDenials = j.denials
+	}
+	r.UUID = j.opts.NewUUID()
+	j.enc.Encode(r)
 }
 
-func (j *jsonOut) init() {
-	if j.started || j.opts.Format != StreamJSON {
-		return
-	}
-	j.started = true
-	init := j.opts.Init
-	if init.Tools == nil {
-		init.Tools = []string{}
-	}
-	j.enc.Encode(systemLine{Type: "system", Subtype: "init", SessionID: j.opts.Session, Init: &init})
-}
-
-func (j *jsonOut) prompt(text string) {
-	if j.opts.Format != StreamJSON {
-		return
-	}
-	j.init()
-	j.enc.Encode(messageLine{Type: "user", SessionID: j.opts.Session,
-		Message: provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(text)}}})
-}
-
-// observe writes ev. Only the main run's EventDone gives the result: a
-// sub-agent's ends in its Agent call's tool_result.
-func (j *jsonOut) observe(ev agent.Event) {
-	if j.opts.Format == JSON {
-		if ev.Kind == agent.EventDone && ev.Outcome != nil && ev.ParentToolUseID == "" {
-			j.enc.Encode(ResultOf(ev.Outcome, j.opts.Session))
+// toolResultContent is a tool_result's content as Claude Code writes it:
+// a string when it is all text, the blocks otherwise.
+func toolResultContent(blocks []runtime.Block) any {
+	var text []string
+	for _, b := range blocks {
+		if b.Type != "text" {
+			return blocks
 		}
-		return
+		text = append(text, b.Text)
 	}
-	j.init()
-	switch ev.Kind {
-	case agent.EventAssistant:
-		j.enc.Encode(messageLine{Type: "assistant", Message: *ev.Message, ParentToolUseID: parent(ev), SessionID: j.opts.Session})
-	case agent.EventUser:
-		j.enc.Encode(messageLine{Type: "user", Message: *ev.Message, ParentToolUseID: parent(ev), SessionID: j.opts.Session})
-	case agent.EventToolResult:
-		if ev.Call == nil {
-			return
-		}
-		if m, ok := runtime.UserMessageOf(ev.Call.Result); ok {
-			if m.Attachments == nil {
-				m.Attachments = []runtime.Attachment{}
-			}
-			j.enc.Encode(userMessageLine{Type: "system", Subtype: "user_message", SessionID: j.opts.Session,
-				ToolUseID: ev.Call.ID, ParentToolUseID: parent(ev), UserMessage: m})
-		}
-	case agent.EventContext:
-		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text,
-			ParentToolUseID: ev.ParentToolUseID})
-	case agent.EventDone:
-		if ev.Outcome != nil && ev.ParentToolUseID == "" {
-			j.enc.Encode(ResultOf(ev.Outcome, j.opts.Session))
-		}
-	}
+	return strings.Join(text, "\n")
 }

@@ -41,7 +41,7 @@ var _ = Describe("a message a tool sends the user", func() {
 		Expect(out).To(ContainSubstring("\x1b]8;;file:///repo/build%20log.txt\x07/repo/build log.txt\x1b]8;;\x07"))
 	})
 
-	It("is its own event in stream-json, before the user event that carries the tool_result", func() {
+	It("is its own event in stream-json, after the user event that carries the tool_result", func() {
 		out := play(render.Options{Format: render.StreamJSON, Session: "s-1"}, "build", events)
 		var line map[string]any
 		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -55,7 +55,9 @@ var _ = Describe("a message a tool sends the user", func() {
 			"type": "system", "subtype": "user_message", "session_id": "s-1", "tool_use_id": "m1",
 			"parent_tool_use_id": nil, "message": "The build is green.\nTwo tests were slow.", "status": "proactive",
 			"attachments": []any{map[string]any{"path": "/repo/build log.txt", "size": 2048.0, "is_image": false}},
+			"uuid":        line["uuid"],
 		}))
+		Expect(line["uuid"]).To(MatchRegexp(`^[0-9a-f-]{36}$`))
 	})
 
 	It("is drawn as a call when the result is an error", func() {

@@ -19,10 +19,11 @@
 // (agentcore exec) with the same methods, one block per result.
 //
 // The json format prints one object when the run ends; stream-json prints
-// one JSON event per line as Claude Code's does: a system init line, each
-// assistant and user message (parent_tool_use_id null, or the Agent call's
-// id for a sub-agent's), and the result. A sub-agent's end gives no result
-// line or object: only the main run's does.
+// one JSON event per line as Claude Code's does (stream.go): a system init
+// line, an assistant event per content block, a user event per tool
+// result (parent_tool_use_id null, or the Agent call's id for a
+// sub-agent's), and the result with cost and usage. A sub-agent's end
+// gives no result line or object: only the main run's does.
 package render
 
 import (
@@ -31,6 +32,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/term"
@@ -77,14 +79,28 @@ type Options struct {
 	Session string
 	// Init fills the stream-json init line.
 	Init Init
+	// NewUUID and Now make the JSON formats' uuids and timestamps
+	// (default: random UUIDs, time.Now); specs pin them.
+	NewUUID func() string
+	Now     func() time.Time
 }
 
-// Init describes the session in stream-json's first line.
+// Init describes the session in stream-json's first line, with Claude
+// Code's keys.
 type Init struct {
-	Model          string   `json:"model"`
-	Cwd            string   `json:"cwd"`
-	Tools          []string `json:"tools"`
-	PermissionMode string   `json:"permissionMode"`
+	Cwd            string      `json:"cwd"`
+	Tools          []string    `json:"tools"`
+	MCPServers     []MCPServer `json:"mcp_servers"`
+	Model          string      `json:"model"`
+	PermissionMode string      `json:"permissionMode"`
+	SlashCommands  []string    `json:"slash_commands"`
+	APIKeySource   string      `json:"apiKeySource"`
+	OutputStyle    string      `json:"output_style"`
+	Agents         []string    `json:"agents"`
+	Skills         []string    `json:"skills"`
+	Plugins        []string    `json:"plugins"`
+	// Version is agentcore's version (agentcore_version).
+	Version string `json:"agentcore_version"`
 }
 
 // Detect fills Styled, Live and Width for w: styled and live on a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,8 +125,11 @@ var _ = Describe("plain text output", func() {
 	DescribeTable("matches the golden transcript",
 		func(name string, run func() (string, []agent.Event), format render.Format) {
 			p, evs := run()
+			n := 0
 			golden(name, play(render.Options{Format: format, Session: "s-1",
-				Init: render.Init{Model: "replay:test", Cwd: "/repo", Tools: []string{"Bash", "Edit", "Read"}, PermissionMode: "default"}}, p, evs))
+				Init:    render.Init{Model: "replay:test", Cwd: "/repo", Tools: []string{"Bash", "Edit", "Read"}, PermissionMode: "default"},
+				NewUUID: func() string { n++; return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) },
+				Now:     func() time.Time { return time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC) }}, p, evs))
 		},
 		Entry("a full session", "session.txt", session, render.Text),
 		Entry("an interrupted turn", "interrupted.txt", interrupted, render.Text),

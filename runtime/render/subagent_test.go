@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -224,6 +225,9 @@ var _ = Describe("sub-agents", func() {
 			p, evs := run()
 			o := opts
 			o.Format = format
+			n := 0
+			o.NewUUID = func() string { n++; return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }
+			o.Now = func() time.Time { return time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC) }
 			golden(name, play(o, p, evs))
 		},
 		Entry("two interleaved Explore agents", "subagents.txt", twoExplorers, render.Text),

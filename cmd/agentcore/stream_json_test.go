@@ -1,0 +1,164 @@
+//go:build !internal && !ant
+
+package main_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// toolThenTextAPI is a Messages API on loopback that asks for one Bash
+// call (echo hi) and, once it has the result, answers with text: the
+// exchange recorded from Claude Code 2.1.197 in
+// testdata/claude-code-2.1.197.stream.jsonl (claude -p "run echo hi"
+// --output-format stream-json --verbose --allowedTools "Bash(echo:*)").
+func toolThenTextAPI() *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body strings.Builder
+		_, _ = bufio.NewReader(r.Body).WriteTo(&body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		evs := []string{`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":50,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}`}
+		if strings.Contains(body.String(), `"tool_result"`) {
+			evs = append(evs,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It printed hi."}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`)
+		} else {
+			evs = append(evs,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Running it."}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01","name":"Bash","input":{}}}`,
+				`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"command\":\"echo hi\",\"description\":\"Print hi\"}"}}`,
+				`{"type":"content_block_stop","index":1}`,
+				`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}`)
+		}
+		for _, ev := range append(evs, `{"type":"message_stop"}`) {
+			var probe struct{ Type string }
+			_ = json.Unmarshal([]byte(ev), &probe)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
+		}
+	}))
+	DeferCleanup(srv.Close)
+	return srv
+}
+
+// streamEvents parses stream-json lines.
+func streamEvents(out string) []map[string]any {
+	var evs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev map[string]any
+		Expect(json.Unmarshal([]byte(l), &ev)).To(Succeed(), l)
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// kind is an event's type, with its subtype when it has one.
+func kind(ev map[string]any) string {
+	if st, ok := ev["subtype"].(string); ok {
+		return ev["type"].(string) + "/" + st
+	}
+	return ev["type"].(string)
+}
+
+func keys(m any) []string {
+	obj, _ := m.(map[string]any)
+	var ks []string
+	for k := range obj {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// claudeCodeOnly are the keys of Claude Code's events that agentcore
+// leaves out, and why.
+var claudeCodeOnly = map[string]map[string]string{
+	"system/init": {
+		"claude_code_version":       "agentcore says agentcore_version: it is not Claude Code",
+		"memory_paths":              "Claude Code's auto-memory directory; agentcore has none",
+		"fast_mode_state":           "Claude Code's fast mode",
+		"analytics_disabled":        "agentcore sends no analytics",
+		"product_feedback_disabled": "agentcore asks for no product feedback",
+	},
+	"result/success": {
+		"fast_mode_state": "Claude Code's fast mode",
+	},
+}
+
+var _ = Describe("stream-json, as Claude Code emits it", func() {
+	It("has Claude Code's event types in its order, each with Claude Code's keys", func() {
+		data, err := os.ReadFile(filepath.Join("testdata", "claude-code-2.1.197.stream.jsonl"))
+		Expect(err).NotTo(HaveOccurred())
+		cc := streamEvents(string(data))
+
+		srv := toolThenTextAPI()
+		stdout, stderr, code := agentcoreRoot("", []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "run echo hi", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash(echo:*)")
+		Expect(code).To(Equal(0), stderr)
+		ours := streamEvents(stdout)
+
+		kinds := func(evs []map[string]any) []string {
+			var ks []string
+			for _, ev := range evs {
+				ks = append(ks, kind(ev))
+			}
+			return ks
+		}
+		Expect(kinds(ours)).To(Equal(kinds(cc)), "one assistant event per block, one user event per tool result")
+		for i, want := range cc {
+			got := ours[i]
+			k := kind(want)
+			var missing []string
+			for _, key := range keys(want) {
+				if _, ok := got[key]; !ok && claudeCodeOnly[k][key] == "" {
+					missing = append(missing, key)
+				}
+			}
+			Expect(missing).To(BeEmpty(), "event %d (%s) lacks Claude Code's keys", i, k)
+			if msg, ok := want["message"]; ok {
+				Expect(keys(got["message"])).To(ContainElements(keys(msg)), "event %d (%s): the message's keys", i, k)
+				wantBlock := msg.(map[string]any)["content"].([]any)[0]
+				gotBlock := got["message"].(map[string]any)["content"].([]any)[0]
+				Expect(keys(gotBlock)).To(Equal(keys(wantBlock)), "event %d (%s): the content block's keys", i, k)
+			}
+		}
+
+		init, result := ours[0], ours[len(ours)-1]
+		Expect(init["session_id"]).To(MatchRegexp(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`))
+		Expect(init["apiKeySource"]).To(Equal("ANTHROPIC_API_KEY"))
+		Expect(init["model"]).To(Equal("claude-sonnet-4-5"))
+		Expect(ours[3]["message"].(map[string]any)["content"].([]any)[0]).To(HaveKeyWithValue("content", "hi"), "tool_result content is a string, as Claude Code's")
+		Expect(result).To(HaveKeyWithValue("num_turns", 2.0))
+		Expect(result).To(HaveKeyWithValue("terminal_reason", "completed"))
+		Expect(result["usage"]).To(HaveKeyWithValue("input_tokens", 100.0))
+		// claude-sonnet-4-5: $3 in, $15 out per million tokens.
+		Expect(result["total_cost_usd"]).To(BeNumerically("~", (100*3+25*15)/1e6, 1e-12))
+		Expect(result["modelUsage"]).To(HaveKey("claude-sonnet-4-5"))
+	})
+
+	It("lists the calls the permission layer refused in the result", func() {
+		srv := toolThenTextAPI()
+		stdout, stderr, code := agentcoreRoot("", []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "run echo hi", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--disallowedTools", "Bash(echo:*)")
+		Expect(code).To(Equal(0), stderr)
+		evs := streamEvents(stdout)
+		result := evs[len(evs)-1]
+		Expect(result["permission_denials"]).To(ConsistOf(map[string]any{
+			"tool_name": "Bash", "tool_use_id": "toolu_01",
+			"tool_input": map[string]any{"command": "echo hi", "description": "Print hi"},
+		}))
+	})
+})
