@@ -3,8 +3,8 @@
 // name it was started under (argv[0]) is grep or find, or when its first
 // argument is __grep or __find, the program runs that command and exits
 // before its own main. Import it for that effect (the ant build's Bash
-// tool does, and puts links named grep and find to the running binary
-// first on the PATH of its commands; see Dir).
+// tool does, and puts a directory of links named grep and find to the
+// running binary first on the PATH of its commands; see NewDir).
 //
 // The check runs in this package's init, so that a grep started this way
 // skips the rest of the program's set-up: Go initialises a package once
@@ -14,6 +14,7 @@
 package multicall
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,4 +43,30 @@ func Dispatch(argv []string) (int, bool) {
 		return gnu.Run(argv[1][2:], argv[2:], std)
 	}
 	return 0, false
+}
+
+// NewDir makes a directory, under the OS temp dir, holding a symbolic link
+// named after each of gnu.Programs to the running executable, for the
+// front of a PATH: a program run with it finds this binary as grep and
+// find, and Dispatch runs them. The caller removes it (os.RemoveAll) when
+// no command needs it any more.
+func NewDir() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("locate the running binary for grep and find: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	dir, err := os.MkdirTemp("", "agentcore-gnu-")
+	if err != nil {
+		return "", fmt.Errorf("make the grep and find link directory: %w", err)
+	}
+	for _, name := range gnu.Programs {
+		if err := os.Symlink(exe, filepath.Join(dir, name)); err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("link %s to %s: %w", name, exe, err)
+		}
+	}
+	return dir, nil
 }
