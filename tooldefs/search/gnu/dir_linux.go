@@ -1,5 +1,3 @@
-//go:build linux
-
 package gnu
 
 import (
@@ -8,23 +6,30 @@ import (
 	"unsafe"
 )
 
-// Directory entry types, as getdents64 reports them (d_type).
-const (
-	dtUnknown = syscall.DT_UNKNOWN
-	dtFIFO    = syscall.DT_FIFO
-	dtChr     = syscall.DT_CHR
-	dtDir     = syscall.DT_DIR
-	dtBlk     = syscall.DT_BLK
-	dtReg     = syscall.DT_REG
-	dtLnk     = syscall.DT_LNK
-	dtSock    = syscall.DT_SOCK
-)
+func init() {
+	listDir, statPath, fstatFD = listDirLinux, statPathLinux, fstatFDLinux
+}
 
-// dirent is one name of a directory listing.
-type dirent struct {
-	name string
-	typ  uint8
-	ino  uint64
+// The portable constants are Linux's: an index that is not 0 fails the
+// build.
+func _() {
+	var same [1]struct{}
+	_ = same[dtUnknown-syscall.DT_UNKNOWN]
+	_ = same[dtFIFO-syscall.DT_FIFO]
+	_ = same[dtChr-syscall.DT_CHR]
+	_ = same[dtDir-syscall.DT_DIR]
+	_ = same[dtBlk-syscall.DT_BLK]
+	_ = same[dtReg-syscall.DT_REG]
+	_ = same[dtLnk-syscall.DT_LNK]
+	_ = same[dtSock-syscall.DT_SOCK]
+	_ = same[sIFMT-syscall.S_IFMT]
+	_ = same[sIFSOCK-syscall.S_IFSOCK]
+	_ = same[sIFLNK-syscall.S_IFLNK]
+	_ = same[sIFREG-syscall.S_IFREG]
+	_ = same[sIFBLK-syscall.S_IFBLK]
+	_ = same[sIFDIR-syscall.S_IFDIR]
+	_ = same[sIFCHR-syscall.S_IFCHR]
+	_ = same[sIFIFO-syscall.S_IFIFO]
 }
 
 // inodeSortThreshold is gnulib fts's: a directory with more entries is
@@ -39,9 +44,9 @@ const (
 	magicCIFS  = 0xFF534D42
 )
 
-// listDir reads a directory in readdir order, as fts does: getdents64 on
+// listDirLinux reads a directory in readdir order, as fts does: getdents64 on
 // the open directory, then the inode sort for large directories.
-func listDir(path string, follow bool) ([]dirent, error) {
+func listDirLinux(path string, follow bool) ([]dirent, error) {
 	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC | syscall.O_NOCTTY | syscall.O_NONBLOCK
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
@@ -101,38 +106,6 @@ func listDir(path string, follow bool) ([]dirent, error) {
 	return out, nil
 }
 
-// modeType turns a stat mode into a d_type value.
-func modeType(mode uint32) uint8 {
-	switch mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		return dtReg
-	case syscall.S_IFDIR:
-		return dtDir
-	case syscall.S_IFLNK:
-		return dtLnk
-	case syscall.S_IFIFO:
-		return dtFIFO
-	case syscall.S_IFCHR:
-		return dtChr
-	case syscall.S_IFBLK:
-		return dtBlk
-	case syscall.S_IFSOCK:
-		return dtSock
-	}
-	return dtUnknown
-}
-
-// fileInfo is what the engines need of stat(2).
-type fileInfo struct {
-	mode                uint32 // S_IFMT type bits and permissions
-	size                int64
-	dev, ino, nlink     uint64
-	uid, gid            uint32
-	atime, mtime, ctime int64 // nanoseconds since the epoch
-}
-
-func (fi *fileInfo) typ() uint8 { return modeType(fi.mode) }
-
 func fromStat(st *syscall.Stat_t) fileInfo {
 	return fileInfo{
 		mode: st.Mode, size: st.Size, dev: st.Dev, ino: st.Ino, nlink: st.Nlink, uid: st.Uid, gid: st.Gid,
@@ -140,8 +113,8 @@ func fromStat(st *syscall.Stat_t) fileInfo {
 	}
 }
 
-// statPath is stat(2) (follow) or lstat(2).
-func statPath(path string, follow bool) (fileInfo, error) {
+// statPathLinux is stat(2) (follow) or lstat(2).
+func statPathLinux(path string, follow bool) (fileInfo, error) {
 	var st syscall.Stat_t
 	var err error
 	for {
@@ -160,8 +133,8 @@ func statPath(path string, follow bool) (fileInfo, error) {
 	return fromStat(&st), nil
 }
 
-// fstatFD is fstat(2).
-func fstatFD(fd int) (fileInfo, error) {
+// fstatFDLinux is fstat(2).
+func fstatFDLinux(fd int) (fileInfo, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return fileInfo{}, err
