@@ -1,6 +1,10 @@
 package gen
 
 import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -48,6 +52,7 @@ func (b *builder) tool(c *candidate) *Tool {
 	if !b.checkVariants(t, c, pos) {
 		return nil
 	}
+	b.descriptionConsts(t, c, pos)
 	named := b.toolType(c, pos)
 	if named == nil || !b.methods(t, named, set, c.vp.pkg, pos) {
 		return nil
@@ -95,4 +100,68 @@ func snake(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// docLink matches a Go doc link to a name of the package: [Name].
+var docLink = regexp.MustCompile(`\[([A-Za-z_][A-Za-z0-9_]*)\]`)
+
+// descriptionConsts resolves the doc links of t's description that name
+// string constants of the package, in every variant that has t, into
+// DescriptionParts. A link to anything else stays text. A constant some
+// of those variants lack, or an unexported one (the generated package
+// refers to it), is an error.
+func (b *builder) descriptionConsts(t *Tool, c *candidate, pos token.Position) {
+	locs := docLink.FindAllStringSubmatchIndex(t.Description, -1)
+	if len(locs) == 0 {
+		return
+	}
+	var parts []DescriptionPart
+	expanded := ""
+	last := 0
+	for _, loc := range locs {
+		name := t.Description[loc[2]:loc[3]]
+		var value string
+		var missing []string
+		found := 0
+		for _, vp := range b.pkgs {
+			if !slices.Contains(t.Variants, vp.v.Name) {
+				continue
+			}
+			k, ok := vp.pkg.Types.Scope().Lookup(name).(*types.Const)
+			if !ok || k.Val().Kind() != constant.String {
+				missing = append(missing, vp.v.Name)
+				continue
+			}
+			if found == 0 {
+				value = constant.StringVal(k.Val())
+			}
+			found++
+		}
+		if found == 0 {
+			continue // a link to something else: plain text
+		}
+		if len(missing) > 0 {
+			b.e.add(pos, "the description of %s links to [%s], a string constant the %s variant lacks; declare %s in every variant that has %s",
+				t.Name, name, variantNames(missing), name, t.Name)
+			continue
+		}
+		if !token.IsExported(name) {
+			b.e.add(pos, "the description of %s links to [%s], an unexported constant; export it (the generated wrapper refers to it)", t.Name, name)
+			continue
+		}
+		if text := t.Description[last:loc[0]]; text != "" {
+			parts = append(parts, DescriptionPart{Text: text})
+		}
+		parts = append(parts, DescriptionPart{Const: name})
+		expanded += t.Description[last:loc[0]] + value
+		last = loc[1]
+	}
+	if len(parts) == 0 {
+		return
+	}
+	if text := t.Description[last:]; text != "" {
+		parts = append(parts, DescriptionPart{Text: text})
+	}
+	t.DescriptionParts = parts
+	t.Description = expanded + t.Description[last:]
 }

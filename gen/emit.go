@@ -227,6 +227,29 @@ func (e *toolEmitter) constMethod(f *jen.File, doc, name string, result, value j
 	f.Func().Params(e.anonRecv()).Id(name).Params(params...).Add(result).Block(jen.Return(value))
 }
 
+// description is the description's value: a literal, or the literal
+// parts joined with the constants they link to,
+//
+//	"Runs a command. " + tooldefs.BashSearchTools + "\n\nUsage: …"
+func (e *toolEmitter) description() jen.Code {
+	t := e.t
+	if len(t.DescriptionParts) == 0 {
+		return jen.Lit(t.Description)
+	}
+	var codes []jen.Code
+	for i, p := range t.DescriptionParts {
+		if i > 0 {
+			codes = append(codes, jen.Op("+"))
+		}
+		if p.Const != "" {
+			codes = append(codes, jen.Qual(e.m.PkgPath, p.Const))
+		} else {
+			codes = append(codes, jen.Lit(p.Text))
+		}
+	}
+	return jen.Add(codes...)
+}
+
 // identity emits Name, Aliases, Description, SearchHint and InputSchema.
 func (e *toolEmitter) identity(f *jen.File) {
 	t := e.t
@@ -240,7 +263,7 @@ func (e *toolEmitter) identity(f *jen.File) {
 		})
 	}
 	e.constMethod(f, "Aliases returns the tool's older names.", "Aliases", jen.Index().String(), aliases)
-	e.constMethod(f, "Description returns the tool's description for the model.", "Description", jen.String(), jen.Lit(t.Description))
+	e.constMethod(f, "Description returns the tool's description for the model.", "Description", jen.String(), e.description())
 	e.constMethod(f, "SearchHint returns the words ToolSearch scores besides the name.", "SearchHint", jen.String(), jen.Lit(t.SearchHint))
 	e.constMethod(f, "InputSchema returns the input JSON Schema; callers must not modify it.", "InputSchema",
 		jen.Qual(jsonPath, "RawMessage"), jen.Id(e.pre+"Schema"))

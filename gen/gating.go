@@ -397,7 +397,15 @@ func bannedReason(p string, from []*gatingFile) string {
 // exactly when the tool is.
 func uniqueStrings(t *Tool, tools []*Tool) []string {
 	var cands []string
-	if t.Description != "" {
+	switch {
+	case len(t.DescriptionParts) > 0:
+		// Only the literal parts are the same in every variant's binary.
+		for _, p := range t.DescriptionParts {
+			if p.Const == "" && len(strings.TrimSpace(p.Text)) > 20 {
+				cands = append(cands, p.Text)
+			}
+		}
+	case t.Description != "":
 		cands = append(cands, t.Description)
 	}
 	var descs []string

@@ -125,6 +125,11 @@ var _ = Describe("golden scenarios", Label("golden"), func() {
 			run, err := exec.Command(bin).CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "%s", run)
 			Expect(strings.Contains(string(run), "Secret ")).To(Equal(v.secret))
+			// Always's description links [AlwaysNote], a constant each
+			// variant declares in its own build-tagged file.
+			note := map[bool]string{true: "ALWAYS-NOTE-ant.", false: "ALWAYS-NOTE-not-ant."}
+			Expect(string(run)).To(ContainSubstring("Always is in every variant. "+note[v.tags == "ant"]), "-tags=%q", v.tags)
+			Expect(string(run)).NotTo(ContainSubstring(note[v.tags != "ant"]), "-tags=%q", v.tags)
 		}
 	})
 

@@ -35,8 +35,15 @@ type Tool struct {
 	Aliases []string
 	// TypeName is the tooldef's Go type, e.g. "Read".
 	TypeName string
-	// Description is the doc comment without its marker lines.
+	// Description is the doc comment without its marker lines, with any
+	// doc link to a string constant ([Name]) replaced by the constant's
+	// value in the first variant that has the tool.
 	Description string
+	// DescriptionParts is the description cut at its doc links to string
+	// constants, when it has any (else nil): the wrapper returns the
+	// literal parts joined with the constants, so that each variant gets
+	// the value it compiles (a constant declared in build-tagged files).
+	DescriptionParts []DescriptionPart
 	// SearchHint and UserFacingName are the markers' values, if given.
 	SearchHint     string
 	UserFacingName string
@@ -78,6 +85,13 @@ type Tool struct {
 	Pos token.Position
 	// Schema is the tool's input JSON Schema, indented.
 	Schema []byte
+}
+
+// DescriptionPart is literal text, or (Const set) a reference to a string
+// constant of the tooldefs package.
+type DescriptionPart struct {
+	Text  string
+	Const string
 }
 
 // Methods says which optional tooldef methods a tool defines (with the

@@ -29,13 +29,7 @@ import (
 // fresh, non-interactive bash with no input.
 //
 // Use it for terminal work: git, builds, tests, package managers, running
-// programs. Prefer the dedicated tools where they exist, they are faster
-// and easier for the user to review:
-// - Glob to find files (not find or ls)
-// - Grep to search contents (not grep or rg)
-// - Read to read files (not cat, head or tail)
-// - Edit to change files (not sed or awk)
-// - Write to create files (not echo > or cat <<EOF)
+// programs. [BashSearchTools]
 //
 // Usage:
 // - Quote paths that contain spaces with double quotes: cd "My Documents".
@@ -209,6 +203,12 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		c.ModifyContext(func(tc *runtime.ToolContext) { tc.Cwd = root })
 	}
 	env := bashEnv(tc)
+	pathDir, release, err := bashSearchPath(tc)
+	if err != nil {
+		return BashOutput{}, err
+	}
+	defer release()
+	env = bashWithPath(env, tc, pathDir)
 
 	if in.RunInBackground {
 		shells, err := shell.Background(tc)
@@ -341,6 +341,28 @@ func bashSamePath(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return ra == rb
+}
+
+// bashWithPath puts dir first on the PATH of env (the context's PATH, else
+// the process's); env is unchanged when dir is "".
+func bashWithPath(env []string, tc *runtime.ToolContext, dir string) []string {
+	if dir == "" {
+		return env
+	}
+	path, ok := tc.Env["PATH"]
+	if !ok {
+		path = os.Getenv("PATH")
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	if path != "" {
+		dir += string(os.PathListSeparator) + path
+	}
+	return append(out, "PATH="+dir)
 }
 
 // bashEnv turns the context's extra environment into sorted KEY=VALUE.

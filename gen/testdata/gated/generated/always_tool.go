@@ -37,7 +37,7 @@ func (*AlwaysTool) Aliases() []string {
 
 // Description returns the tool's description for the model.
 func (*AlwaysTool) Description() string {
-	return "Always is in every variant."
+	return "Always is in every variant. " + tooldefs.AlwaysNote
 }
 
 // SearchHint returns the words ToolSearch scores besides the name.

@@ -7,7 +7,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 )
 
-// Always is in every variant.
+// Always is in every variant. [AlwaysNote]
 //
 // +tool:name=Always
 // +tool:readOnly

@@ -1,0 +1,143 @@
+package gnu
+
+import (
+	"sort"
+	"syscall"
+	"unsafe"
+)
+
+func init() {
+	listDir, statPath, fstatFD = listDirLinux, statPathLinux, fstatFDLinux
+}
+
+// The portable constants are Linux's: an index that is not 0 fails the
+// build.
+func _() {
+	var same [1]struct{}
+	_ = same[dtUnknown-syscall.DT_UNKNOWN]
+	_ = same[dtFIFO-syscall.DT_FIFO]
+	_ = same[dtChr-syscall.DT_CHR]
+	_ = same[dtDir-syscall.DT_DIR]
+	_ = same[dtBlk-syscall.DT_BLK]
+	_ = same[dtReg-syscall.DT_REG]
+	_ = same[dtLnk-syscall.DT_LNK]
+	_ = same[dtSock-syscall.DT_SOCK]
+	_ = same[sIFMT-syscall.S_IFMT]
+	_ = same[sIFSOCK-syscall.S_IFSOCK]
+	_ = same[sIFLNK-syscall.S_IFLNK]
+	_ = same[sIFREG-syscall.S_IFREG]
+	_ = same[sIFBLK-syscall.S_IFBLK]
+	_ = same[sIFDIR-syscall.S_IFDIR]
+	_ = same[sIFCHR-syscall.S_IFCHR]
+	_ = same[sIFIFO-syscall.S_IFIFO]
+}
+
+// inodeSortThreshold is gnulib fts's: a directory with more entries is
+// visited in inode order (on file systems where that helps), not in the
+// order readdir returns.
+const inodeSortThreshold = 10000
+
+// Linux file system magic numbers on which fts does not sort by inode.
+const (
+	magicTmpfs = 0x01021994
+	magicNFS   = 0x6969
+	magicCIFS  = 0xFF534D42
+)
+
+// listDirLinux reads a directory in readdir order, as fts does: getdents64 on
+// the open directory, then the inode sort for large directories.
+func listDirLinux(path string, follow bool) ([]dirent, error) {
+	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC | syscall.O_NOCTTY | syscall.O_NONBLOCK
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	fd, err := syscall.Open(path, flags, 0)
+	for err == syscall.EINTR {
+		fd, err = syscall.Open(path, flags, 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var buf [32 << 10]byte
+	var out []dirent
+	for {
+		n, err := syscall.Getdents(fd, buf[:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		if n <= 0 {
+			break
+		}
+		for off := 0; off+19 <= n; {
+			ino := *(*uint64)(unsafe.Pointer(&buf[off]))
+			reclen := int(*(*uint16)(unsafe.Pointer(&buf[off+16])))
+			if reclen == 0 || off+reclen > n {
+				break
+			}
+			typ := buf[off+18]
+			name := buf[off+19 : off+reclen]
+			for i, c := range name {
+				if c == 0 {
+					name = name[:i]
+					break
+				}
+			}
+			off += reclen
+			if len(name) == 1 && name[0] == '.' || len(name) == 2 && name[0] == '.' && name[1] == '.' {
+				continue
+			}
+			out = append(out, dirent{name: string(name), typ: typ, ino: ino})
+		}
+	}
+	if len(out) > inodeSortThreshold {
+		var st syscall.Statfs_t
+		if syscall.Fstatfs(fd, &st) == nil {
+			switch uint32(st.Type) {
+			case magicTmpfs, magicNFS, magicCIFS:
+			default:
+				sort.SliceStable(out, func(i, j int) bool { return out[i].ino < out[j].ino })
+			}
+		}
+	}
+	return out, nil
+}
+
+func fromStat(st *syscall.Stat_t) fileInfo {
+	return fileInfo{
+		mode: st.Mode, size: st.Size, dev: st.Dev, ino: st.Ino, nlink: st.Nlink, uid: st.Uid, gid: st.Gid,
+		atime: st.Atim.Nano(), mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
+	}
+}
+
+// statPathLinux is stat(2) (follow) or lstat(2).
+func statPathLinux(path string, follow bool) (fileInfo, error) {
+	var st syscall.Stat_t
+	var err error
+	for {
+		if follow {
+			err = syscall.Stat(path, &st)
+		} else {
+			err = syscall.Lstat(path, &st)
+		}
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return fileInfo{}, err
+	}
+	return fromStat(&st), nil
+}
+
+// fstatFDLinux is fstat(2).
+func fstatFDLinux(fd int) (fileInfo, error) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return fileInfo{}, err
+	}
+	return fromStat(&st), nil
+}

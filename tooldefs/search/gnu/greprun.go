@@ -1,0 +1,546 @@
+package gnu
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Stdio is what a program run by this package reads and writes.
+type Stdio struct {
+	Stdin          *os.File
+	Stdout, Stderr io.Writer
+	// Getenv reads the environment (locale, POSIXLY_CORRECT); os.Getenv
+	// when nil.
+	Getenv func(string) string
+}
+
+func (s *Stdio) getenv(k string) string {
+	if s.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return s.Getenv(k)
+}
+
+// emitter writes the results in order: stdout through a buffer that is
+// flushed before every message on stderr (as glibc's error() does), so
+// the two interleave in a shared file as GNU grep's do.
+type emitter struct {
+	prog    string
+	out     *bufio.Writer
+	err     io.Writer
+	used    bool
+	errseen bool
+	matched bool
+	line    bool // --line-buffered
+}
+
+func (e *emitter) message(s string) {
+	e.out.Flush()
+	fmt.Fprintf(e.err, "%s: %s\n", e.prog, s)
+}
+
+func (e *emitter) emit(r *fileResult) {
+	for _, s := range r.segs {
+		if s.msg {
+			e.message(string(s.data))
+		} else {
+			e.out.Write(s.data)
+		}
+	}
+	r.segs = r.segs[:0]
+}
+
+// Grep runs grep with args (the words after the program name) and returns
+// its exit status: 0 when a line was selected, 1 when none was, 2 on
+// trouble, as GNU grep's.
+func Grep(args []string, std Stdio) int {
+	em := &emitter{prog: "grep", out: bufio.NewWriterSize(std.Stdout, 64<<10), err: std.Stderr}
+	defer em.out.Flush()
+	c, err := parseGrep(args, std.getenv)
+	if err != nil {
+		return exitWith(em, err)
+	}
+	m, warnings, err := newMatcher(c)
+	if err != nil {
+		return exitWith(em, trouble("%s", err.Error()))
+	}
+	for _, w := range warnings {
+		em.message("warning: " + w)
+	}
+	if c.maxCount == 0 {
+		return 1
+	}
+	em.line = c.lineBuffered
+	r := &grepRun{c: c, m: m, em: em, std: std}
+	return r.run()
+}
+
+// exitWith reports a parse or compile error and returns its status.
+func exitWith(em *emitter, err error) int {
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		em.message(err.Error())
+		return 2
+	}
+	switch {
+	case ee.code == -1 && ee.msg == "help":
+		em.out.WriteString(grepHelp)
+		return 0
+	case ee.code == -1:
+		em.out.WriteString(grepVersion)
+		return 0
+	}
+	if ee.msg != "" {
+		em.message(ee.msg)
+	}
+	if ee.usage {
+		em.out.Flush()
+		io.WriteString(em.err, grepUsage)
+	}
+	return ee.code
+}
+
+// grepRun is one grep invocation over its operands.
+type grepRun struct {
+	c   *grepConfig
+	m   *matcher
+	em  *emitter
+	std Stdio
+
+	outFile      bool
+	omitDotSlash bool
+	outStat      *fileInfo // stdout, when it is a regular file
+	stdinFD      int
+}
+
+// grepJob is one file to search, or messages found while walking.
+type grepJob struct {
+	path        string // to open
+	name        string // to print
+	follow      bool
+	commandLine bool
+	stdin       bool
+	res         fileResult
+	done        chan struct{}
+}
+
+func (r *grepRun) run() int {
+	c := r.c
+	operands := c.operands
+	if len(operands) == 0 {
+		if c.directories == dirRecurse {
+			operands = []string{"."}
+			r.omitDotSlash = true
+		} else {
+			operands = []string{"-"}
+		}
+	}
+	r.stdinFD = 0
+	if r.std.Stdin != nil {
+		r.stdinFD = int(r.std.Stdin.Fd())
+	}
+	if f, ok := r.std.Stdout.(*os.File); ok {
+		if fi, err := fstatFD(int(f.Fd())); err == nil && fi.typ() == dtReg {
+			r.outStat = &fi
+		}
+	}
+	// GNU's out_file: names are printed with -H, with several operands,
+	// and with -r on one operand that is a directory.
+	switch {
+	case c.filenameOption != 0:
+		r.outFile = c.filenameOption > 0
+	case len(operands) > 1:
+		r.outFile = true
+	case c.directories == dirRecurse && operands[0] != "-":
+		if fi, err := statPath(operands[0], true); err == nil && fi.typ() == dtDir {
+			r.outFile = true
+		}
+	}
+	// One operand that is not a directory to walk: search it here, writing
+	// as the lines come (a pipe keeps streaming).
+	if len(operands) == 1 && !r.isWalk(operands[0]) {
+		s := r.newSearcher()
+		s.usedKnown = true
+		j := &grepJob{path: operands[0], name: operands[0], follow: true, commandLine: true, stdin: operands[0] == "-"}
+		if j.stdin {
+			j.name = c.label
+		}
+		j.res.direct = r.em
+		noMatch := s.grepFile(j)
+		r.em.errseen = r.em.errseen || j.res.errors
+		if !noMatch {
+			r.em.matched = true
+			if c.exitOnMatch {
+				return 0
+			}
+		}
+		return r.status()
+	}
+	return r.runParallel(operands)
+}
+
+func (r *grepRun) status() int {
+	if r.em.errseen {
+		return 2
+	}
+	if r.em.matched {
+		return 0
+	}
+	return 1
+}
+
+func (r *grepRun) isWalk(op string) bool {
+	if op == "-" || r.c.directories != dirRecurse {
+		return false
+	}
+	fi, err := statPath(op, true)
+	return err == nil && fi.typ() == dtDir
+}
+
+func (r *grepRun) newSearcher() *searcher {
+	s := newSearcher(r.c, r.m)
+	s.run = r
+	s.outFile = r.outFile
+	return s
+}
+
+// runParallel searches files on several goroutines and writes their
+// results in the order GNU grep visits them: the operands in order, each
+// directory depth-first in readdir order (fts).
+func (r *grepRun) runParallel(operands []string) int {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	work := make(chan *grepJob, 4*workers)
+	order := make(chan *grepJob, 256)
+	stop := make(chan struct{})
+	go func() {
+		defer close(order)
+		defer close(work)
+		send := func(j *grepJob) bool {
+			select {
+			case order <- j:
+			case <-stop:
+				return false
+			}
+			if j.done == nil {
+				return true // messages only
+			}
+			select {
+			case work <- j:
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		for _, op := range operands {
+			if !r.produce(op, send) {
+				return
+			}
+		}
+	}()
+	for i := 0; i < workers; i++ {
+		go func() {
+			s := r.newSearcher()
+			for j := range work {
+				select {
+				case <-stop:
+				default:
+					s.grepFile(j)
+				}
+				close(j.done)
+			}
+		}()
+	}
+	defer close(stop)
+	for j := range order {
+		if j.done != nil {
+			<-j.done
+		}
+		res := &j.res
+		if res.leadSep && r.em.used && r.c.groupSep != nil {
+			r.em.out.WriteString(*r.c.groupSep)
+			r.em.out.WriteByte('\n')
+		}
+		r.em.emit(res)
+		if res.prtext {
+			r.em.used = true
+		}
+		if res.errors {
+			r.em.errseen = true
+		}
+		if res.count > 0 {
+			r.em.matched = true
+			if r.c.exitOnMatch {
+				return 0
+			}
+		}
+	}
+	return r.status()
+}
+
+// produce walks one operand, sending a job per file (and per message) in
+// GNU's order; false when the run was stopped.
+func (r *grepRun) produce(op string, send func(*grepJob) bool) bool {
+	c := r.c
+	if op == "-" {
+		return send(&grepJob{name: c.label, stdin: true, commandLine: true, done: make(chan struct{})})
+	}
+	if c.directories == dirRecurse {
+		if fi, err := statPath(op, true); err == nil && fi.typ() == dtDir {
+			name := op
+			if !r.omitDotSlash && c.excludeDir[1].excluded(name, false) {
+				return true
+			}
+			root := trimRoot(op)
+			return r.walk(root, r.display(root), fi, map[[2]uint64]bool{}, 0, send)
+		}
+	}
+	return send(&grepJob{path: op, name: op, follow: true, commandLine: true, done: make(chan struct{})})
+}
+
+// trimRoot is fts_open's treatment of a root: two or more trailing
+// slashes become one.
+func trimRoot(p string) string {
+	n := len(p)
+	if n > 2 && p[n-1] == '/' {
+		for n > 1 && p[n-2] == '/' {
+			n--
+		}
+	}
+	return p[:n]
+}
+
+// childPath is fts's path of a directory entry: the parent's path, less
+// one trailing slash, then / and the name.
+func childPath(parent, name string) string {
+	if strings.HasSuffix(parent, "/") {
+		return parent[:len(parent)-1] + "/" + name
+	}
+	return parent + "/" + name
+}
+
+func (r *grepRun) display(path string) string {
+	if r.omitDotSlash && len(path) > 1 && strings.HasPrefix(path, "./") {
+		return path[2:]
+	}
+	return path
+}
+
+func (r *grepRun) messageJob(send func(*grepJob) bool, text string, isErr bool) bool {
+	j := &grepJob{}
+	if isErr {
+		j.res.errors = true
+	}
+	if !(isErr && r.c.suppressErrors) {
+		j.res.message(text)
+	}
+	return send(j)
+}
+
+// walk sends the jobs of directory path (fts preorder, readdir order).
+func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]bool, depth int, send func(*grepJob) bool) bool {
+	c := r.c
+	id := [2]uint64{dir.dev, dir.ino}
+	if active[id] {
+		if c.suppressErrors {
+			return true
+		}
+		return r.messageJob(send, name+": warning: recursive directory loop", false)
+	}
+	ents, err := listDir(path, c.deref || depth == 0)
+	if err != nil && len(ents) == 0 {
+		return r.messageJob(send, name+": "+errnoText(err), true)
+	}
+	active[id] = true
+	defer delete(active, id)
+	for _, e := range ents {
+		p := childPath(path, e.name)
+		typ := e.typ
+		var fi fileInfo
+		known := false
+		if typ == dtUnknown || (c.deref && typ == dtLnk) || typ == dtDir {
+			st, err := statPath(p, c.deref)
+			if err != nil {
+				if c.deref && typ == dtLnk {
+					// A dangling symlink: opening it reports the error.
+					if !c.include[0].excluded(e.name, true) {
+						if !send(&grepJob{path: p, name: r.display(p), follow: true, done: make(chan struct{})}) {
+							return false
+						}
+					}
+					continue
+				}
+				if !r.messageJob(send, r.display(p)+": "+errnoText(err), true) {
+					return false
+				}
+				continue
+			}
+			fi, known = st, true
+			typ = st.typ()
+		}
+		isDir := typ == dtDir
+		if isDir {
+			if c.excludeDir[0].excluded(e.name, true) {
+				continue
+			}
+			if !known {
+				continue
+			}
+			if !r.walk(p, r.display(p), fi, active, depth+1, send) {
+				return false
+			}
+			continue
+		}
+		if c.include[0].excluded(e.name, true) {
+			continue
+		}
+		switch typ {
+		case dtReg:
+		case dtLnk:
+			continue // -r does not follow symlinks it meets
+		default:
+			if c.devices != devRead {
+				continue // devices, FIFOs and sockets met while walking
+			}
+		}
+		if !send(&grepJob{path: p, name: r.display(p), follow: c.deref, done: make(chan struct{})}) {
+			return false
+		}
+	}
+	if err != nil {
+		return r.messageJob(send, name+": "+errnoText(err), true)
+	}
+	return true
+}
+
+// grepFile is grep.c's grepfile and grepdesc for one job: open, check,
+// search, then the -c count or the -l/-L name. It returns true when no
+// line was selected.
+func (s *searcher) grepFile(j *grepJob) bool {
+	c := s.c
+	out := &j.res
+	s.out, s.name = out, j.name
+	fd := 0
+	if j.stdin {
+		fd = s.stdinFD()
+	} else {
+		flags := syscall.O_RDONLY | syscall.O_NOCTTY | syscall.O_CLOEXEC
+		if !j.follow {
+			flags |= syscall.O_NOFOLLOW
+		}
+		if s.skipDevices(j.commandLine) {
+			flags |= syscall.O_NONBLOCK
+		}
+		var err error
+		for {
+			fd, err = syscall.Open(j.path, flags, 0)
+			if err != syscall.EINTR {
+				break
+			}
+		}
+		if err != nil {
+			if j.follow || err != syscall.ELOOP {
+				out.errors = true
+				if !c.suppressErrors {
+					out.message(j.name + ": " + errnoText(err))
+				}
+			}
+			return true
+		}
+		defer syscall.Close(fd)
+	}
+	fi, err := fstatFD(fd)
+	if err != nil {
+		out.errors = true
+		if !c.suppressErrors {
+			out.message(j.name + ": " + errnoText(err))
+		}
+		return true
+	}
+	typ := fi.typ()
+	isDevice := typ == dtChr || typ == dtBlk || typ == dtSock || typ == dtFIFO
+	if !j.stdin {
+		if s.skipDevices(j.commandLine) && isDevice {
+			return true
+		}
+		if j.commandLine && s.skippedCommandLine(j.name, typ == dtDir) {
+			return true
+		}
+		if c.directories == dirSkip && typ == dtDir {
+			return true
+		}
+	}
+	if !s.outQuiet0() && c.listFiles == listNone && (c.maxCount < 0 || c.maxCount > 1) && typ == dtReg && s.run != nil && s.run.outStat != nil &&
+		s.run.outStat.dev == fi.dev && s.run.outStat.ino == fi.ino {
+		out.errors = true
+		if !c.suppressErrors {
+			out.message(j.name + ": input file is also the output")
+		}
+		return true
+	}
+	var src source
+	s.streaming = typ != dtReg
+	if typ == dtReg {
+		src = &fileSource{fd: fd, size: fi.size}
+	} else {
+		src = &streamSource{fd: fd}
+	}
+	count := s.search(src)
+	out.count = count
+	if c.count {
+		if s.outFile {
+			out.write([]byte(j.name))
+			if c.nullName {
+				out.writeByte(0)
+			} else {
+				out.writeByte(':')
+			}
+		}
+		out.write(strconv.AppendInt(nil, count, 10))
+		out.writeByte('\n')
+	}
+	noMatch := count == 0
+	if (noMatch && c.listFiles == listNonMatching) || (!noMatch && c.listFiles == listMatching) {
+		out.write([]byte(j.name))
+		if c.nullName {
+			out.writeByte(0)
+		} else {
+			out.writeByte('\n')
+		}
+	}
+	return noMatch
+}
+
+func (s *searcher) outQuiet0() bool { return s.c.outQuiet }
+
+func (s *searcher) stdinFD() int {
+	if s.run != nil {
+		return s.run.stdinFD
+	}
+	return 0
+}
+
+// skipDevices is GNU's skip_devices: devices met while walking are
+// skipped unless -D read.
+func (s *searcher) skipDevices(commandLine bool) bool {
+	return s.c.devices == devSkip || (s.c.devices == devReadCommandLine && !commandLine)
+}
+
+// skippedCommandLine is skipped_file for an operand: --exclude-dir for a
+// directory, --include/--exclude for a file, matched against the name
+// and its suffixes.
+func (s *searcher) skippedCommandLine(name string, isDir bool) bool {
+	if isDir {
+		if s.run != nil && s.run.omitDotSlash {
+			return false
+		}
+		return s.c.excludeDir[1].excluded(name, false)
+	}
+	return s.c.include[1].excluded(name, false)
+}

@@ -1,0 +1,72 @@
+// Package multicall makes the program that links it answer as grep and
+// find, with the GNU-compatible engines of package gnu: when the base
+// name it was started under (argv[0]) is grep or find, or when its first
+// argument is __grep or __find, the program runs that command and exits
+// before its own main. Import it for that effect (the ant build's Bash
+// tool does, and puts a directory of links named grep and find to the
+// running binary first on the PATH of its commands; see NewDir).
+//
+// The check runs in this package's init, so that a grep started this way
+// skips the rest of the program's set-up: Go initialises a package once
+// its imports are, smallest import path first, and this one imports only
+// the engines and the standard library, so it runs ahead of the heavy
+// packages (API clients, TLS, schemas) of a large binary.
+package multicall
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu"
+)
+
+func init() {
+	if code, ok := Dispatch(os.Args); ok {
+		os.Exit(code)
+	}
+}
+
+// Dispatch runs the command argv names, if it names one of gnu.Programs
+// by its base name (argv[0]) or as a hidden subcommand (argv[1] is
+// "__grep" or "__find"), and returns its exit status.
+func Dispatch(argv []string) (int, bool) {
+	if len(argv) == 0 {
+		return 0, false
+	}
+	std := gnu.Stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if code, ok := gnu.Run(filepath.Base(argv[0]), argv[1:], std); ok {
+		return code, true
+	}
+	if len(argv) > 1 && strings.HasPrefix(argv[1], "__") {
+		return gnu.Run(argv[1][2:], argv[2:], std)
+	}
+	return 0, false
+}
+
+// NewDir makes a directory, under the OS temp dir, holding a symbolic link
+// named after each of gnu.Programs to the running executable, for the
+// front of a PATH: a program run with it finds this binary as grep and
+// find, and Dispatch runs them. The caller removes it (os.RemoveAll) when
+// no command needs it any more.
+func NewDir() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("locate the running binary for grep and find: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	dir, err := os.MkdirTemp("", "agentcore-gnu-")
+	if err != nil {
+		return "", fmt.Errorf("make the grep and find link directory: %w", err)
+	}
+	for _, name := range gnu.Programs {
+		if err := os.Symlink(exe, filepath.Join(dir, name)); err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("link %s to %s: %w", name, exe, err)
+		}
+	}
+	return dir, nil
+}
