@@ -1,5 +1,10 @@
 package runtime
 
+import (
+	"context"
+	"encoding/json"
+)
+
 // Behavior is the outcome of a permission check.
 type Behavior int
 
@@ -34,6 +39,24 @@ type PermissionDecision struct {
 	Behavior Behavior
 	// Message tells the model (on deny) or the user (on ask) why.
 	Message string
+	// UpdatedInput, with Allow, replaces the call's input: whoever
+	// approved the call changed it (an Agent SDK host's canUseTool). The
+	// pipeline decodes and validates it again before the call runs.
+	UpdatedInput json.RawMessage
+}
+
+type toolUseIDKey struct{}
+
+// WithToolUseID marks ctx as the context of the call with tool_use id
+// id; the orchestrator sets it for the permission check.
+func WithToolUseID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, toolUseIDKey{}, id)
+}
+
+// ToolUseID is the tool_use id of the call ctx belongs to, or "".
+func ToolUseID(ctx context.Context) string {
+	id, _ := ctx.Value(toolUseIDKey{}).(string)
+	return id
 }
 
 // PermissionFamily is a family of calls that permission rules written with

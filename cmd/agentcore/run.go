@@ -39,7 +39,11 @@ type runFlags struct {
 	systemPrompt string
 	appendSystem string
 	verbose      bool
-	session      sessionFlags
+	// inputFormat stream-json is the Agent SDK's protocol (control.go);
+	// promptTool stdio sends permission asks to the SDK host.
+	inputFormat string
+	promptTool  string
+	session     sessionFlags
 
 	// print is Claude Code's print mode (agentcore -p): one prompt, and in
 	// the text format only the final answer on stdout (the transcript on
@@ -133,6 +137,8 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.record, "record", "", "write the session as a replay scenario (JSONL) to this file")
 	fl.StringVar(&f.systemPrompt, "system-prompt", "", "replace the default system prompt")
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "add this text to the end of the system prompt")
+	fl.StringVar(&f.inputFormat, "input-format", "text", "text, or stream-json: user messages and control requests as JSON lines on stdin (the Agent SDK's protocol; needs --output-format stream-json)")
+	fl.StringVar(&f.promptTool, "permission-prompt-tool", "", "stdio: ask the Agent SDK host (its canUseTool) for the calls that need approval")
 	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
 	f.session.register(cmd)
 }
@@ -180,6 +186,20 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	format, err := render.ParseFormat(f.outputFormat)
 	if err != nil {
 		return err
+	}
+	sdk := false
+	switch f.inputFormat {
+	case "", "text":
+	case "stream-json":
+		if format != render.StreamJSON {
+			return errors.New("--input-format stream-json needs --output-format stream-json")
+		}
+		sdk = true
+	default:
+		return fmt.Errorf("unknown input format %q: use text or stream-json", f.inputFormat)
+	}
+	if f.promptTool != "" && (f.promptTool != "stdio" || !sdk) {
+		return fmt.Errorf("--permission-prompt-tool %q: agentcore supports stdio, with --input-format stream-json (an MCP tool as the prompt is not supported)", f.promptTool)
 	}
 	if f.maxTurns < 0 {
 		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
@@ -253,6 +273,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	engine, tc := sess.Engine(), sess.ToolContext()
 
 	stdout := cmd.OutOrStdout()
+	if sdk { // events and control messages share stdout
+		stdout = &lockedWriter{w: stdout}
+	}
 	// Print mode's text format: the transcript goes to stderr with
 	// --verbose and nowhere without; stdout gets the final answer.
 	transcriptOut := stdout
@@ -269,6 +292,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	prompt := f.prompt
 	interactive := false
 	switch {
+	case sdk: // the prompts come as user messages on stdin
 	case prompt != "":
 	case sc != nil && sc.Prompt != "":
 		prompt = sc.Prompt
@@ -299,7 +323,13 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	r := render.New(transcriptOut, opts)
 	defer r.Close()
 
-	if stdinTTY && !f.print { // print mode never asks, as Claude Code's
+	var control *controlChannel
+	if sdk {
+		control = newControlChannel(stdout.(*lockedWriter), sess, cmd.ErrOrStderr())
+		if f.promptTool == "stdio" {
+			engine.SetAsker(hostAsker{control})
+		}
+	} else if stdinTTY && !f.print { // print mode never asks, as Claude Code's
 		engine.SetAsker(&pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr)})
 	}
 
@@ -366,6 +396,14 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			os.Exit(130)
 		}
 		return out
+	}
+
+	if sdk {
+		go control.read(ctx, os.Stdin)
+		for p := range control.prompts {
+			runOnce(p, false)
+		}
+		return nil
 	}
 
 	if !interactive {

@@ -214,12 +214,16 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 	if can == nil {
 		return nil
 	}
+	ctx = runtime.WithToolUseID(ctx, p.use.ID)
 	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.tool, p.input, tc) })
 	var crash *runtime.Panic
 	if errors.As(err, &crash) {
 		return failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, crash.Value))
 	}
 	if d.Behavior == runtime.Allow {
+		if d.UpdatedInput != nil {
+			return e.replaceInput(ctx, p, d.UpdatedInput, tc)
+		}
 		return nil
 	}
 	msg := d.Message
@@ -232,6 +236,19 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 		}
 	}
 	return failure(OutcomeRejected, errors.New(msg))
+}
+
+// replaceInput makes raw, the input the approver changed the call to,
+// the call's input: decoded and validated as the model's was.
+func (e *Executor) replaceInput(ctx context.Context, p *prepared, raw []byte, tc *runtime.ToolContext) *outcome {
+	use := p.use
+	use.Input = raw
+	input, err := decode(p.tool, use)
+	if err != nil {
+		return failure(OutcomeInvalidInput, fmt.Errorf("the input the call was approved with is invalid: %w", err))
+	}
+	p.input, p.use, p.summary = input, use, ""
+	return validate(ctx, p, tc)
 }
 
 func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error, panicked bool) {

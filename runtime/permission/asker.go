@@ -3,6 +3,7 @@ package permission
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +48,10 @@ type AskRequest struct {
 	// offers it without a Suggestion: for an Approve whose caller gives
 	// that answer its own meaning (ExitPlanMode: "Yes, and accept edits").
 	AlwaysLabel string
+	// ToolUseID is the call's tool_use id, and Input its input as JSON:
+	// what an Agent SDK host's canUseTool is shown.
+	ToolUseID string
+	Input     json.RawMessage
 }
 
 type agentKey struct{}
@@ -70,6 +75,24 @@ func AgentOf(ctx context.Context) string {
 // time.
 type Asker interface {
 	Ask(ctx context.Context, req AskRequest) (Answer, error)
+}
+
+// HostAsker is an Asker whose answers carry more than yes or no: an
+// Agent SDK host's canUseTool allows with an updatedInput (the call runs
+// with it, decoded and validated again) or denies with a message for the
+// model.
+type HostAsker interface {
+	Asker
+	AskHost(ctx context.Context, req AskRequest) (HostReply, error)
+}
+
+// HostReply is a HostAsker's answer.
+type HostReply struct {
+	Answer Answer
+	// UpdatedInput, with an allow, replaces the call's input.
+	UpdatedInput json.RawMessage
+	// Message, with a deny, is what the model is told.
+	Message string
 }
 
 // ConditionalAsker is an Asker that can ask only sometimes: an MCP
@@ -214,22 +237,36 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if d, c, coverable = e.check(ctx, t, input, tc); d.Behavior != runtime.Ask {
 		return d
 	}
-	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: AgentOf(ctx)}
+	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: AgentOf(ctx),
+		ToolUseID: runtime.ToolUseID(ctx)}
+	if b, err := json.Marshal(input); err == nil {
+		req.Input = b
+	}
 	if coverable {
 		req.Suggestion = c.suggestion()
 	}
-	ans, err := asker.Ask(ctx, req)
+	var reply HostReply
+	var err error
+	if ha, ok := asker.(HostAsker); ok {
+		reply, err = ha.AskHost(ctx, req)
+	} else {
+		reply.Answer, err = asker.Ask(ctx, req)
+	}
+	ans, updated := reply.Answer, reply.UpdatedInput
 	if err != nil {
 		return deny(fmt.Sprintf("%s The permission prompt failed (%v), so the call was denied.", d.Message, err))
 	}
 	switch ans {
 	case AnswerAllowOnce:
-		return runtime.PermissionDecision{Behavior: runtime.Allow}
+		return runtime.PermissionDecision{Behavior: runtime.Allow, UpdatedInput: updated}
 	case AnswerAllowSession:
 		if r, err := ParseRule(req.Suggestion, runtime.Allow); err == nil && req.Suggestion != "" {
 			e.AddSessionRule(r)
 		}
-		return runtime.PermissionDecision{Behavior: runtime.Allow}
+		return runtime.PermissionDecision{Behavior: runtime.Allow, UpdatedInput: updated}
+	}
+	if reply.Message != "" {
+		return deny(reply.Message)
 	}
 	return deny(fmt.Sprintf("The user denied %s%s. Do not retry it as is; ask the user what to do instead.", t.Name(), c.describeTarget()))
 }

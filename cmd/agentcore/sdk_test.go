@@ -1,0 +1,163 @@
+//go:build !internal && !ant
+
+package main_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// sdkEntry returns the Agent SDK's module, skipping the spec (and saying
+// why) when node or the package is missing.
+func sdkEntry() string {
+	if _, err := exec.LookPath("node"); err != nil {
+		Skip("node is not installed: the Agent SDK specs need it (.ci/run installs the SDK when node is present)")
+	}
+	entry := filepath.Join(npmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
+	if _, err := os.Stat(entry); err != nil {
+		Skip("the Agent SDK is not installed at " + entry + ": run .ci/run, or npm install --prefix " + npmDir() + " with .ci/npm/package.json")
+	}
+	return entry
+}
+
+// scriptedAPI is a Messages API on loopback that answers the n-th
+// request (n = the tool_result blocks it carries) with the n-th reply: a
+// tool_use as [name, input JSON] or, past the list, the text "done".
+func scriptedAPI(calls ...[2]string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body strings.Builder
+		_, _ = bufio.NewReader(r.Body).WriteTo(&body)
+		n := strings.Count(body.String(), `"tool_result"`)
+		w.Header().Set("Content-Type", "text/event-stream")
+		evs := []string{`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":50,"output_tokens":1}}}`}
+		if n < len(calls) {
+			quoted, _ := json.Marshal(calls[n][1])
+			evs = append(evs,
+				fmt.Sprintf(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_%d","name":%q,"input":{}}}`, n, calls[n][0]),
+				`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(quoted)+`}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}`)
+		} else {
+			evs = append(evs,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"done"}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`)
+		}
+		for _, ev := range append(evs, `{"type":"message_stop"}`) {
+			var probe struct{ Type string }
+			_ = json.Unmarshal([]byte(ev), &probe)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
+		}
+	}))
+	DeferCleanup(srv.Close)
+	return srv
+}
+
+var _ = Describe("the Agent SDK driving agentcore (pathToClaudeCodeExecutable)", Label("node"), func() {
+	It("asks the host's canUseTool: an allow with updatedInput runs the changed call, a deny's message reaches the model", func() {
+		entry := sdkEntry()
+		dir, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		api := scriptedAPI(
+			[2]string{"Bash", `{"command":"touch asked.txt","description":"Make the file"}`},
+			[2]string{"Write", `{"file_path":"` + filepath.Join(dir, "w.txt") + `","content":"x"}`},
+		)
+		// The SDK starts the CLI with its own flags; the wrapper adds the
+		// model and the environment the spec controls.
+		wrapper := filepath.Join(home, "agentcore-cli")
+		Expect(os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binaries["external"]+" --model claude-sonnet-4-5 \"$@\"\n"), 0o755)).To(Succeed())
+		cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", "can_use_tool.mjs"), entry, wrapper, dir)
+		cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"),
+			"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL)
+		cmd.Stderr = GinkgoWriter
+		cmd.WaitDelay = 10 * time.Second
+		out, err := cmd.Output()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+
+		var asked []string
+		var results []map[string]any
+		var final map[string]any
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var ev struct {
+				Kind    string         `json:"kind"`
+				Name    string         `json:"name"`
+				Message map[string]any `json:"message"`
+			}
+			Expect(json.Unmarshal([]byte(line), &ev)).To(Succeed(), line)
+			switch {
+			case ev.Kind == "can_use_tool":
+				asked = append(asked, ev.Name)
+			case ev.Kind == "message" && ev.Message["type"] == "user":
+				msg := ev.Message["message"].(map[string]any)
+				results = append(results, msg["content"].([]any)[0].(map[string]any))
+			case ev.Kind == "message" && ev.Message["type"] == "result":
+				final = ev.Message
+			}
+		}
+		Expect(asked).To(Equal([]string{"Bash", "Write"}))
+		Expect(filepath.Join(dir, "changed.txt")).To(BeAnExistingFile(), "the call ran with the host's updatedInput")
+		Expect(filepath.Join(dir, "asked.txt")).NotTo(BeAnExistingFile())
+		Expect(filepath.Join(dir, "w.txt")).NotTo(BeAnExistingFile())
+		Expect(results).To(HaveLen(2))
+		Expect(results[0]).To(HaveKeyWithValue("is_error", false))
+		Expect(results[1]).To(HaveKeyWithValue("is_error", true))
+		Expect(results[1]["content"]).To(ContainSubstring("The host does not allow Write here."))
+		Expect(final).To(HaveKeyWithValue("subtype", "success"))
+		Expect(final).To(HaveKeyWithValue("result", "done"))
+		Expect(final["permission_denials"]).To(HaveLen(1))
+	})
+})
+
+var _ = Describe("the Agent SDK's control protocol (--input-format stream-json)", func() {
+	It("answers every control request, an unknown one with an error, and runs the user messages", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"hello from the replay"}]}`), 0o644)).To(Succeed())
+		stdin := strings.Join([]string{
+			`{"type":"control_request","request_id":"r1","request":{"subtype":"initialize"}}`,
+			`{"type":"control_request","request_id":"r2","request":{"subtype":"rewind_files"}}`,
+			`{"type":"control_request","request_id":"r3","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`,
+			`{"type":"control_request","request_id":"r4","request":{"subtype":"set_permission_mode","mode":"bogus"}}`,
+			`not json`,
+			`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null}`,
+		}, "\n") + "\n"
+		stdout, stderr, code := agentcoreRoot(stdin, nil, "--model", "replay:"+filepath.Join(dir, "scn.jsonl"),
+			"--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+		Expect(code).To(Equal(0), stderr)
+		responses := map[string]map[string]any{}
+		var kinds []string
+		for _, ev := range streamEvents(stdout) {
+			if ev["type"] == "control_response" {
+				r := ev["response"].(map[string]any)
+				responses[r["request_id"].(string)] = r
+				continue
+			}
+			kinds = append(kinds, kind(ev))
+		}
+		Expect(responses["r1"]).To(HaveKeyWithValue("subtype", "success"))
+		Expect(responses["r1"]["response"]).To(HaveKey("commands"))
+		Expect(responses["r2"]).To(HaveKeyWithValue("subtype", "error"))
+		Expect(responses["r2"]["error"]).To(ContainSubstring(`"rewind_files"`))
+		Expect(responses["r3"]).To(HaveKeyWithValue("subtype", "success"))
+		Expect(responses["r4"]).To(HaveKeyWithValue("subtype", "error"))
+		Expect(kinds).To(Equal([]string{"system/init", "assistant", "result/success"}))
+		Expect(stderr).To(ContainSubstring("not JSON"))
+	})
+
+	It("needs stream-json output", func() {
+		_, stderr, code := agentcoreRoot("", nil, "--model", "replay", "--input-format", "stream-json")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("--input-format stream-json needs --output-format stream-json"))
+	})
+})
