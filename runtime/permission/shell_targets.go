@@ -211,6 +211,16 @@ func recordArg(a *shellAnalysis, c shellCmd, arg writeArg, env shellEnv) {
 		}
 		if len(arg.intoDir) == 0 {
 			a.addWrite(shellWrite{by: by, text: t, paths: paths})
+			if arg.role == roleRemove {
+				// A recursive removal also deletes what the directory holds.
+				for _, p := range paths {
+					if r, err := ResolvePath(p, "/"); err == nil {
+						if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+							a.addWrite(shellWrite{by: by, text: t, paths: []string{p}, inDir: true})
+						}
+					}
+				}
+			}
 			continue
 		}
 		// A destination: when it is a directory, each source lands in it
