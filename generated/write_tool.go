@@ -68,10 +68,11 @@ func (*WriteTool) AlwaysLoad() bool {
 // Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
 func (*WriteTool) Traits() runtime.Traits {
 	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{Value: true},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
+		ConcurrencySafe:  runtime.Flag{},
+		Destructive:      runtime.Flag{Value: true},
+		LocalOnly:        true,
+		PermissionFamily: runtime.FamilyEditPath,
+		ReadOnly:         runtime.Flag{},
 	}
 }
 

@@ -29,7 +29,7 @@ var _ = Describe("Skill", func() {
 		checkLeaks()
 		dir, home = GinkgoT().TempDir(), GinkgoT().TempDir()
 		write(filepath.Join(dir, ".claude", "skills", "stamp", "SKILL.md"),
-			"---\nname: stamp\ndescription: Stamps a file with the date\nallowed-tools: Bash(touch:*)\n---\nRun `touch stamped.txt` in the working directory.\n")
+			"---\nname: stamp\ndescription: Stamps a file with the date\nallowed-tools: Bash(touch:*), Edit(*.txt)\n---\nRun `touch stamped.txt` in the working directory.\n")
 		write(filepath.Join(home, ".agentcore", "skills", "greet", "SKILL.md"), "---\ndescription: Greets\n---\nSay hello.\n")
 	})
 

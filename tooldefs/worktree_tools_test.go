@@ -176,6 +176,8 @@ var _ = Describe("EnterWorktree and ExitWorktree", func() {
 {"blocks":[{"type":"tool_use","id":"r","name":"ExitWorktree","input":{"action":"remove","discard_changes":true}}]}
 {"blocks":[{"type":"text","text":"done"}]}`, permission.ModeDefault, asker)
 		s.Engine().AddSessionRule(mustRule("Bash(touch:*)", runtime.Allow))
+		// touch writes junk.txt: a Bash rule alone does not allow that.
+		s.Engine().AddSessionRule(mustRule("Edit(junk.txt)", runtime.Allow))
 		res := results(s)
 		Expect(res["e"].IsError).To(BeFalse(), res["e"].Text())
 		Expect(res["r"].IsError).To(BeFalse(), res["r"].Text())

@@ -26,6 +26,7 @@ import (
 // documentation files (*.md, README) unless asked to.
 //
 // +tool:name=Write
+// +tool:permissionFamily=edit-path
 // +tool:localOnly
 // +tool:destructive
 // +tool:searchHint="create or overwrite a file"

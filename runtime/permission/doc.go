@@ -70,10 +70,66 @@
 // "bash -c" strings, function bodies and loops — and they see through
 // leading VAR=x assignments and the wrappers env, timeout, nice, nohup,
 // stdbuf, time, command, sudo, xargs and find -exec. An allow rule passes a
-// command line only when every simple command in it is allowed, and never
-// when the line contains command or process substitution, eval, a nested
-// shell, a function definition, a bare assignment, or a redirection to a
-// file outside the working directories.
+// command line only when every simple command in it is allowed and every
+// file it writes passes (see below), and never when the line contains
+// command or process substitution, eval, a nested shell, a function
+// definition, a bare assignment, or a redirection from a file outside the
+// working directories.
+//
+// # Writes in shell commands
+//
+// A file a command line writes is judged exactly as a Write of that path
+// would be, whatever allows the command — a prefix rule such as
+// Bash(echo:*) lets echo run, not write notes.txt:
+//
+//   - a deny rule of the edit-path family (Edit(...), Write(...)) that
+//     matches the path denies the whole line, in every mode;
+//   - such an ask rule, or a protected path, asks in every mode (no rule
+//     covers it; a non-interactive run denies);
+//   - bypassPermissions allows the rest, and so does a blanket allow rule
+//     for the tool (Bash), as in Claude Code;
+//   - acceptEdits allows a write inside the working directories, and an
+//     Edit(...) or Write(...) allow rule one it covers, also outside;
+//   - anything else asks, and the message names the path: "Output
+//     redirection to 'notes.txt' (/abs/notes.txt) needs approval". The
+//     prompt offers no "always" rule, since no Bash rule would cover it.
+//
+// A target known only at run time — $VAR, $(…), a glob, ~user, {} of find
+// -exec or xargs, a relative path after a cd the analysis cannot follow
+// (cd -, a cd in a loop, to a path that is not literal) — never passes a
+// rule or a mode. A relative path is placed against the call's working
+// directory and, after cd or pushd, against every directory they may lead
+// to (without following the control flow, each could have run): every
+// place must pass. A command that writes files of names known only at run
+// time into a directory (wget, curl -O, tar -x, git format-patch -o, cp
+// of a glob into a directory, rm -r of a directory) passes only in
+// acceptEdits mode inside the working directories, and asks whenever an
+// edit-path deny or ask rule could concern the directory.
+//
+// The writes found (shell_targets.go, shellwrite.go):
+//
+//	>  >>  >|  1>  2>  2>>  &>  &>>  >&FILE  <>   output redirections
+//	tee, sponge, touch, truncate, mkdir, rmdir, mkfifo, mknod
+//	rm, unlink, shred, mv (sources too), cp, ln, install, rsync (destination)
+//	chmod, chown, chgrp, chattr, setfacl       (-R: the directory and its files)
+//	sed -i FILE, sed 'w FILE', s///w FILE      (e, s///e and -f scripts: unknown)
+//	perl -i FILE, dd of=FILE, sort -o FILE, uniq IN OUT, tree -o FILE, time -o FILE
+//	awk/gawk -i inplace FILE                   (a program with >, | or system, -f: unknown)
+//	git --output[=]FILE (any subcommand, abbreviations too), git -C DIR …,
+//	git format-patch -o DIR, git archive -o FILE, git bundle create FILE
+//	find -fprint/-fprint0/-fprintf/-fls FILE, find -delete (start paths),
+//	find -exec/-execdir/-ok CMD (CMD judged as a command of the line)
+//	curl -o/-c/-D/--trace/--stderr/--libcurl/--etag-save FILE, curl -O/-J (a name in
+//	--output-dir), curl -K (unknown), wget -O/-o/-a FILE, wget (a name in -P)
+//	tar -c/-r/-u -f FILE, tar -x (names in -C), tar -I/--to-command (unknown)
+//	xargs CMD, or a writer behind any wrapper, fed arguments at run time (unknown)
+//	/dev/null, /dev/stdout, /dev/stderr, /dev/stdin, /dev/tty, /dev/fd/N and
+//	fd duplications (2>&1, >&2, 3>&-) write no file and stay free
+//
+// A command not listed (make, python -c, npm…) may write anything; a
+// prefix rule for it allows whatever it does, as in Claude Code. A line
+// whose classifier verdict is read-only but that writes is not read-only:
+// plan mode refuses it and default mode does not run it unasked.
 //
 // # Protected paths in shell commands
 //
@@ -84,7 +140,8 @@
 // destination), cp, ln and install (destination, and the file a source
 // becomes in a destination directory), tee, touch, truncate, chmod,
 // chown, chgrp, sed -i, perl -i, dd of=, sponge, rsync (destination),
-// curl -o, wget -O and find -delete/-fprint. Paths
+// curl -o, wget -O, find -delete/-fprint and the other writes listed
+// above (sort -o, git --output…). Paths
 // are resolved against the command's working directory with symlinks
 // followed (a final symlink that rm or mv acts on is not), and a
 // recursive delete, move or chmod -R of a directory that holds a
@@ -96,6 +153,7 @@
 // eval or sh -c that is not literal and names .git or .agentcore, and
 // relative paths after a cd, pushd, env -C or sudo -D that may enter a
 // protected directory all ask. Reading protected paths (cat .git/HEAD,
-// ls .git) is not affected, and git is left alone: git writing .git is
-// its job.
+// ls .git) is not affected, and git's own writes to .git (commit, gc…)
+// are left alone, that being its job; only its output-file options are
+// judged.
 package permission

@@ -468,6 +468,10 @@ type call struct {
 	// families is the engine's tool → permission family map when the
 	// call was made (UseTools replaces the map, never changes it).
 	families map[string]runtime.PermissionFamily
+	// familyOnly is set for the Write a shell line's write stands for
+	// (writeCall): rules govern it through their family only, so the
+	// shell tool's own command rules are never read as path patterns.
+	familyOnly bool
 }
 
 func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*call, error) {
@@ -541,17 +545,24 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	rules := e.Rules()
 	mode := e.Mode()
 
-	// 1. Deny rules hold in every mode.
+	// 1. Deny rules hold in every mode; a shell line's writes meet the
+	// deny rules a Write of the same path would.
 	for _, r := range rules {
 		if r.Behavior == runtime.Deny && e.matches(r, c) {
 			return deny(fmt.Sprintf("Permission to use %s%s has been denied by the rule %s.", t.Name(), c.describeTarget(), r.describe())), false
 		}
+	}
+	if d, ok := e.writeRules(c, rules, runtime.Deny); ok {
+		return d, false
 	}
 	// 2. Ask rules, also in bypass mode.
 	for _, r := range rules {
 		if r.Behavior == runtime.Ask && e.matches(r, c) {
 			return ask(fmt.Sprintf("%s%s needs approval: the rule %s asks for it.", t.Name(), c.describeTarget(), r.describe())), false
 		}
+	}
+	if d, ok := e.writeRules(c, rules, runtime.Ask); ok {
+		return d, false
 	}
 	// 3. Safety checks: protected paths and the working directories.
 	if d, stop, coverable := e.safety(c, rules); stop {
@@ -575,8 +586,9 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	case runtime.Allow:
 		return own, false
 	}
-	// 5. The mode.
-	readOnly := safeReadOnly(t, input)
+	// 5. The mode. A shell line that writes a file is not read-only,
+	// whatever the classifier says.
+	readOnly := safeReadOnly(t, input) && (c.shell == nil || len(c.shell.writes) == 0)
 	switch {
 	case mode == ModePlan && !readOnly:
 		return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
@@ -587,14 +599,27 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetPath && c.target.Writes && c.inside():
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	}
+	// A shell line's writes must each pass as a Write of that path
+	// would, whatever allows the command (shellWrites); only a blanket
+	// allow rule for the tool allows them all.
+	var pending []string
+	if c.shell != nil {
+		pending = e.pendingWrites(c, rules, mode)
+	}
 	// 6. Allow rules.
 	if e.allowed(rules, c) {
-		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+		if len(pending) == 0 || e.wholeAllowed(rules, c) {
+			return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+		}
+		return ask(writesMessage(pending)), false
 	}
 	// 7. Otherwise ask.
 	msg := fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
 	if c.shell != nil && len(c.shell.taints) > 0 {
 		msg += " No allow rule can cover it because it contains " + strings.Join(c.shell.taints, ", ") + "."
+	}
+	if len(pending) > 0 {
+		return ask(msg + " " + writesMessage(pending)), false
 	}
 	return ask(msg), c.suggestion() != ""
 }
@@ -643,7 +668,7 @@ func (c *call) autoRead() bool {
 	case runtime.TargetPath:
 		return c.inside()
 	case runtime.TargetCommand:
-		return c.shell.parseErr == nil && len(c.shell.taints) == 0 && !c.shell.writes
+		return c.shell.parseErr == nil && len(c.shell.taints) == 0 && len(c.shell.writes) == 0
 	case runtime.TargetURL:
 		return false
 	}
@@ -714,7 +739,7 @@ func (c *call) describeTarget() string {
 // Edit's to every tool that writes one, and an Edit allow rule also
 // allows reading). A blanket rule (Read, Edit) governs its tool only.
 func (c *call) applies(r Rule) bool {
-	if r.matchesToolName(c.tool) {
+	if !c.familyOnly && r.matchesToolName(c.tool) {
 		return true
 	}
 	if r.Whole() {

@@ -300,7 +300,7 @@ var _ = Describe("Engine", func() {
 			Expect(d.Message).To(ContainSubstring("cannot be resolved"))
 		})
 		It("treats a redirection through a link as outside", func() {
-			e := newEngine("", []string{"Bash(echo *)"}, nil, nil)
+			e := newEngine(permission.ModeAcceptEdits, []string{"Bash(echo *)"}, nil, nil)
 			Expect(check(e, bashTool(), "echo hi > link/x").Behavior).To(Equal(runtime.Ask))
 			Expect(check(e, bashTool(), "echo hi > src/x").Behavior).To(Equal(runtime.Allow))
 		})

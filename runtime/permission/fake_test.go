@@ -61,7 +61,7 @@ func editTool() *fakeTool {
 	return &fakeTool{name: "Edit", kind: runtime.TargetPath, writes: true, family: runtime.FamilyEditPath}
 }
 func writeTool() *fakeTool {
-	return &fakeTool{name: "Write", kind: runtime.TargetPath, writes: true}
+	return &fakeTool{name: "Write", kind: runtime.TargetPath, writes: true, family: runtime.FamilyEditPath}
 }
 func fetchTool() *fakeTool {
 	return &fakeTool{name: "WebFetch", kind: runtime.TargetURL, readOnly: true, family: runtime.FamilyURL}

@@ -99,8 +99,9 @@ type shellAnalysis struct {
 	// deletes (redirections and file-changing commands), and arguments
 	// that could name one.
 	protected []string
-	// writes is true when the line redirects output to a file.
-	writes bool
+	// writes are the files the line writes: output redirections and the
+	// targets of writing commands (shell_targets.go).
+	writes []shellWrite
 }
 
 // protect records a protected write once.
@@ -138,6 +139,9 @@ type shellEnv struct {
 	// placeholders is set while analysing code that xargs or find -exec
 	// runs, where {} stands for paths known only at run time.
 	placeholders bool
+	// cwds are the directories the command being analysed may run in
+	// (cwdsOf); nil when the analysis cannot follow a directory change.
+	cwds []string
 }
 
 // ShellCommand is one simple command of a shell line as the engine reads
@@ -172,6 +176,9 @@ func ShellCommands(command string) []ShellCommand {
 // everything that keeps a prefix rule from allowing it.
 func analyzeShell(src string, env shellEnv) *shellAnalysis {
 	a := &shellAnalysis{raw: src}
+	if env.cwd != "" {
+		env.cwds = []string{filepath.Clean(env.cwd)}
+	}
 	analyzeInto(a, src, env, 0)
 	return a
 }
@@ -203,6 +210,7 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 			}
 		}
 	}
+	env.cwds = cwdsOf(f, cmds, env)
 	for _, sc := range cmds {
 		visitCall(a, sc, env, depth, changesDir)
 	}
@@ -269,6 +277,13 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 			afterCd = true
 			if cdRiskOf(dir, env) {
 				env.cdRisk = true
+			}
+			// The command runs in that directory: its relative paths are
+			// relative to it.
+			if dir.literal[1] {
+				env.cwds, _ = env.place(dir.words[1])
+			} else {
+				env.cwds = nil
 			}
 		}
 		if filepath.Base(form.name()) == "xargs" && form.literal[0] {
@@ -379,31 +394,42 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	}
 	w := shellsyntax.EvalWord(r.Word)
 	target, lit := shown(w), w.Literal
-	out := r.Op != syntax.RdrIn && r.Op != syntax.DplIn
-	if out {
-		a.writes = true
-	}
-	if out {
-		// A redirection writes: one that could reach a protected path
-		// needs approval in every mode.
+	if r.Op != syntax.RdrIn && r.Op != syntax.DplIn {
+		// A redirection writes: the engine judges its target as a Write
+		// (recordRedirect); one that could reach a protected path needs
+		// approval in every mode.
+		recordRedirect(a, r, env)
 		shape := shapeOf(r.Word)
 		if !lit || shape.unknown {
 			a.protect(fmt.Sprintf("%s (a redirection to a path that is not literal; it could name a protected path)", target))
-		} else if d, bad := env.judge(target, shape, roleWrite, changesDir, false); bad {
+			a.taint("a redirection to %s, which is not a literal path", target)
+			return
+		}
+		if freeTarget(target) {
+			return
+		}
+		if d, bad := env.judge(target, shape, roleWrite, changesDir, false); bad {
 			a.protect(d)
 			a.taint("a redirection to the protected path %s", d)
 			return
 		}
+		paths, _ := env.place(target)
+		for _, p := range paths {
+			if env.protect != nil && env.protect(p) {
+				a.protect(p)
+				a.taint("a redirection to the protected path %s", p)
+				break
+			}
+		}
+		return
 	}
+	// An input redirection reads: one from outside the working
+	// directories keeps allow rules from covering the line.
 	if !lit {
-		a.taint("a redirection to %s, which is not a literal path", target)
+		a.taint("a redirection from %s, which is not a literal path", target)
 		return
 	}
-	switch target {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty":
-		return
-	}
-	if strings.HasPrefix(target, "/dev/fd/") && shellsyntax.IsFD(strings.TrimPrefix(target, "/dev/fd/")) {
+	if freeTarget(target) {
 		return
 	}
 	p := target
@@ -411,23 +437,18 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		p = filepath.Join(env.home, strings.TrimPrefix(p, "~"))
 	case strings.HasPrefix(p, "~"):
-		a.taint("a redirection to %s", target)
+		a.taint("a redirection from %s", target)
 		return
 	case !filepath.IsAbs(p):
 		if changesDir {
-			a.taint("a redirection to the relative path %s after a directory change", target)
+			a.taint("a redirection from the relative path %s after a directory change", target)
 			return
 		}
 		p = filepath.Join(env.cwd, p)
 	}
 	p = filepath.Clean(p)
-	if out && env.protect != nil && env.protect(p) {
-		a.protect(p)
-		a.taint("a redirection to the protected path %s", p)
-		return
-	}
 	if env.inside == nil || !env.inside(p) {
-		a.taint("a redirection to %s, outside the working directories", p)
+		a.taint("a redirection from %s, outside the working directories", p)
 	}
 }
 

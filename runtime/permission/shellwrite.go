@@ -108,6 +108,15 @@ type writeArg struct {
 	// intoDir lists source word indices when the argument is a
 	// destination directory: each source lands in it under its base name.
 	intoDir []int
+	// by names the writer in messages ("sort -o"); the command name when
+	// empty.
+	by string
+	// inDir is set when the argument is a directory the command writes
+	// files into whose names are known only at run time.
+	inDir bool
+	// unknown, when set, says why what the command writes is known only
+	// at run time (an awk program with >); text then holds the code.
+	unknown string
 }
 
 // parsedArgs is a command line split into options and operands.
@@ -273,14 +282,61 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		return all(pa.pos, roleWrite), true
 	case "sed":
 		pa := parseArgs(c, "|-e|-f|-l|--expression|--file|--line-length|", "|-i|")
-		if !pa.has("i", "in-place") {
+		out := sedWrites(c, pa)
+		if pa.has("i", "in-place") {
+			files := pa.pos
+			if !pa.has("e", "f", "expression", "file") && len(files) > 0 {
+				files = files[1:] // the script
+			}
+			for _, f := range all(files, roleWrite) {
+				f.by = "sed -i"
+				out = append(out, f)
+			}
+		}
+		return out, len(out) > 0
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		out := awkWrites(c)
+		return out, len(out) > 0
+	case "git":
+		out := gitWrites(c)
+		return out, len(out) > 0
+	case "sort":
+		pa := parseArgs(c, "|-o|-k|-t|-S|-T|--output|--key|--field-separator|--buffer-size|--temporary-directory|--compress-program|--files0-from|--parallel|--batch-size|--random-source|", "")
+		out := optTargets(pa, "o", "output")
+		for name := range pa.opts {
+			if len(name) > 1 && name != "output" && strings.HasPrefix("output", name) {
+				out = append(out, optTargets(pa, name)...)
+			}
+			if len(name) > 1 && strings.HasPrefix("compress-program", name) {
+				out = append(out, writeArg{idx: -1, by: "sort --compress-program", text: pa.opts[name], unknown: "sort runs the compression program, which may write anything"})
+			}
+		}
+		for i := range out {
+			out[i].by = "sort -o"
+		}
+		return out, len(out) > 0
+	case "uniq":
+		pa := parseArgs(c, "|-f|-s|-w|--skip-fields|--skip-chars|--check-chars|", "")
+		if len(pa.pos) < 2 {
 			return nil, false
 		}
-		files := pa.pos
-		if !pa.has("e", "f", "expression", "file") && len(files) > 0 {
-			files = files[1:] // the script
+		return []writeArg{{idx: pa.pos[1], role: roleWrite, by: "uniq (its second operand)"}}, true
+	case "tree":
+		pa := parseArgs(c, "|-o|-L|-P|-I|-H|-T|--filelimit|--charset|--timefmt|--sort|", "")
+		out := optTargets(pa, "o")
+		for i := range out {
+			out[i].by = "tree -o"
 		}
-		return all(files, roleWrite), true
+		return out, len(out) > 0
+	case "time":
+		pa := parseArgs(c, "|-o|-f|--output|--format|", "")
+		out := optTargets(pa, "o", "output")
+		for i := range out {
+			out[i].by = "time -o"
+		}
+		return out, len(out) > 0
+	case "tar":
+		return tarWrites(c)
 	case "perl":
 		pa := parseArgs(c, "|-e|-E|", "|-i|-l|-0|-M|-m|-I|-C|-x|-d|-D|")
 		if !pa.has("i") {
@@ -308,10 +364,40 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		return []writeArg{{idx: pa.pos[len(pa.pos)-1], role: roleWrite, intoDir: srcs}}, true
 	case "curl":
 		pa := parseArgs(c, "|-o|--output|-d|--data|-H|--header|-X|--request|-u|--user|-A|--user-agent|-e|--referer|-b|--cookie|-c|--cookie-jar|-F|--form|-T|--upload-file|-x|--proxy|-m|--max-time|-w|--write-out|--url|-K|--config|-D|--dump-header|", "")
-		return optTargets(pa, "o", "output", "c", "cookie-jar", "D", "dump-header"), true
+		out := optTargets(pa, "o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc")
+		if pa.has("O", "remote-name", "remote-name-all", "J", "remote-header-name") {
+			dir := "."
+			if v, ok := pa.opts["output-dir"]; ok {
+				dir = v
+			}
+			out = append(out, writeArg{idx: -1, text: dir, role: roleWrite, inDir: true, by: "curl -O"})
+		}
+		if pa.has("K", "config") {
+			out = append(out, writeArg{idx: -1, by: "curl -K", text: pa.opts["K"] + pa.opts["config"], unknown: "a curl config file may name output files"})
+		}
+		for i := range out {
+			if out[i].by == "" {
+				out[i].by = "curl"
+			}
+		}
+		return out, true
 	case "wget":
 		pa := parseArgs(c, "|-O|--output-document|-o|--output-file|-a|--append-output|-P|--directory-prefix|-U|--user-agent|--header|-e|--execute|-t|--tries|-T|--timeout|", "")
-		return optTargets(pa, "O", "output-document", "o", "output-file", "a", "append-output"), true
+		out := optTargets(pa, "O", "output-document", "o", "output-file", "a", "append-output")
+		if !pa.has("O", "output-document") && !pa.has("spider") {
+			// Without -O, wget names the file after the URL.
+			dir := "."
+			if v, ok := pa.opts["P"]; ok {
+				dir = v
+			} else if v, ok := pa.opts["directory-prefix"]; ok {
+				dir = v
+			}
+			out = append(out, writeArg{idx: -1, text: dir, role: roleWrite, inDir: true, by: "wget"})
+		}
+		if pa.has("e", "execute") {
+			out = append(out, writeArg{idx: -1, by: "wget -e", text: pa.opts["e"] + pa.opts["execute"], unknown: "a wget -e command may name output files"})
+		}
+		return out, true
 	case "dd":
 		var out []writeArg
 		for i := 1; i < len(c.words); i++ {
@@ -327,6 +413,40 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		return findWrites(c)
 	}
 	return nil, false
+}
+
+// tarWrites returns what tar writes: the archive when it creates or
+// changes one (-c, -r, -u, -A with -f), and files of run-time names in
+// the -C directory (or the current one) when it extracts.
+func tarWrites(c shellCmd) ([]writeArg, bool) {
+	cc := c
+	if len(c.words) > 1 && c.literal[1] && !strings.HasPrefix(c.words[1], "-") {
+		// Old-style options: "tar xzf a.tar".
+		cc.words = append([]string{c.words[0], "-" + c.words[1]}, c.words[2:]...)
+	}
+	pa := parseArgs(cc, "|-f|-C|-T|-X|-b|-H|-K|-N|-V|-g|-L|-I|--file|--directory|--files-from|--exclude-from|--format|--label|--newer|--listed-incremental|--use-compress-program|--to-command|--info-script|--new-volume-script|--rsh-command|", "")
+	var out []writeArg
+	if pa.has("I", "use-compress-program", "to-command", "info-script", "new-volume-script", "rsh-command", "F", "checkpoint-action") {
+		out = append(out, writeArg{idx: -1, by: "tar", text: strings.Join(c.words, " "), unknown: "tar runs a program given in its options, which may write anything"})
+	}
+	if pa.has("c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete") {
+		targets := optTargets(pa, "f", "file")
+		// cc has the words of c at the same indices.
+		for _, t := range targets {
+			t.by = "tar -f"
+			out = append(out, t)
+		}
+	}
+	if pa.has("x", "extract", "get") {
+		dir := "."
+		if v, ok := pa.opts["C"]; ok {
+			dir = v
+		} else if v, ok := pa.opts["directory"]; ok {
+			dir = v
+		}
+		out = append(out, writeArg{idx: -1, text: dir, role: roleWrite, inDir: true, by: "tar -x"})
+	}
+	return out, len(out) > 0
 }
 
 // optTargets returns the values of the named options (short or long) as
@@ -362,12 +482,18 @@ func findWrites(c shellCmd) ([]writeArg, bool) {
 			starts = append(starts, i)
 			continue
 		}
+		if !c.literal[i] && i > 0 && !strings.HasPrefix(w, "-") {
+			// A word that is not literal could become -fprint at run time.
+			if strings.HasPrefix(w, "$") || strings.HasPrefix(w, "\"$") {
+				out = append(out, writeArg{idx: -1, by: "find", text: w, unknown: "a find argument that is not literal could be a writing action"})
+			}
+		}
 		switch w {
 		case "-delete":
 			deletes = true
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(c.words) {
-				out = append(out, writeArg{idx: i + 1, role: roleWrite})
+				out = append(out, writeArg{idx: i + 1, role: roleWrite, by: "find " + w})
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
 			// The commands run are checked on their own; skip their words.
@@ -378,10 +504,10 @@ func findWrites(c shellCmd) ([]writeArg, bool) {
 	}
 	if deletes {
 		if len(starts) == 0 {
-			out = append(out, writeArg{idx: -1, role: roleRemove})
+			out = append(out, writeArg{idx: -1, role: roleRemove, by: "find -delete"})
 		}
 		for _, s := range starts {
-			out = append(out, writeArg{idx: s, role: roleRemove})
+			out = append(out, writeArg{idx: s, role: roleRemove, by: "find -delete"})
 		}
 	}
 	return out, len(out) > 0
@@ -564,8 +690,34 @@ func checkWrites(a *shellAnalysis, c shellCmd, env shellEnv, afterCd bool) {
 	name := filepath.Base(c.words[0])
 	if c.argsFrom != "" {
 		a.protect(fmt.Sprintf("the arguments %s gives %s (they could name a protected path)", c.argsFrom, name))
+		a.addWrite(shellWrite{by: name, text: "the arguments " + c.argsFrom + " gives it", unknown: "paths known only at run time"})
 	}
 	for _, arg := range args {
+		recordArg(a, c, arg, env)
+		if arg.unknown != "" {
+			// The code or option is known; what it writes is not. Code
+			// that names a protected directory may write it.
+			if strings.Contains(arg.text, ".git") || strings.Contains(arg.text, ".agentcore") {
+				a.protect(fmt.Sprintf("%q (%s, and it names a protected directory)", arg.text, arg.unknown))
+			}
+			continue
+		}
+		if arg.inDir {
+			text := arg.text
+			if arg.idx >= 0 {
+				if !c.literal[arg.idx] {
+					a.protect(fmt.Sprintf("%s (not a literal path; it could name a protected path)", c.words[arg.idx]))
+					continue
+				}
+				text = c.words[arg.idx]
+			}
+			if d, bad := env.judge(text, wordShape{}, roleWrite, afterCd, false); bad {
+				a.protect(d)
+			} else if p, ok := env.absPath(text); !ok || env.anyNameProtected(p) {
+				a.protect(fmt.Sprintf("%s/… (files of run-time names there could be protected paths)", text))
+			}
+			continue
+		}
 		if arg.idx < 0 {
 			// A literal path that is not a word of its own (dd's of=,
 			// --target-directory=dir) or, when empty, the current
