@@ -5,7 +5,6 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,20 +27,7 @@ func answeringAPI(text string) (*httptest.Server, func() []map[string]any) {
 		mu.Lock()
 		bodies = append(bodies, body)
 		mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
-		quoted, _ := json.Marshal(text)
-		for _, ev := range []string{
-			`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`,
-			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + string(quoted) + `}}`,
-			`{"type":"content_block_stop","index":0}`,
-			`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`,
-			`{"type":"message_stop"}`,
-		} {
-			var probe struct{ Type string }
-			_ = json.Unmarshal([]byte(ev), &probe)
-			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
-		}
+		fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: text}}}.write(w)
 	}))
 	DeferCleanup(srv.Close)
 	return srv, func() []map[string]any {

@@ -4,7 +4,6 @@ package main_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,28 +18,11 @@ import (
 
 // sse writes one Messages API response: text, or one tool_use.
 func sse(w http.ResponseWriter, text, toolName, toolInput string) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	events := []string{`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`}
-	stop := "end_turn"
+	b := fakeBlock{Text: text}
 	if toolName != "" {
-		in, _ := json.Marshal(toolInput)
-		events = append(events,
-			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"`+toolName+`","input":{}}}`,
-			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(in)+`}}`)
-		stop = "tool_use"
-	} else {
-		events = append(events,
-			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"`+text+`"}}`)
+		b = fakeBlock{ID: "toolu_1", Tool: toolName, Input: toolInput}
 	}
-	events = append(events, `{"type":"content_block_stop","index":0}`,
-		`{"type":"message_delta","delta":{"stop_reason":"`+stop+`","stop_sequence":null},"usage":{"output_tokens":2}}`,
-		`{"type":"message_stop"}`)
-	for _, ev := range events {
-		var probe struct{ Type string }
-		_ = json.Unmarshal([]byte(ev), &probe)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
-	}
+	fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{b}}.write(w)
 }
 
 var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)", func() {

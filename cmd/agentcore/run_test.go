@@ -109,19 +109,7 @@ var _ = Describe("agentcore run", func() {
 			mu.Lock()
 			bodies = append(bodies, body)
 			mu.Unlock()
-			w.Header().Set("Content-Type", "text/event-stream")
-			for _, ev := range []string{
-				`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`,
-				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"pong"}}`,
-				`{"type":"content_block_stop","index":0}`,
-				`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`,
-				`{"type":"message_stop"}`,
-			} {
-				var probe struct{ Type string }
-				_ = json.Unmarshal([]byte(ev), &probe)
-				fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
-			}
+			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: "pong"}}}.write(w)
 		}))
 		DeferCleanup(srv.Close)
 		stdout, stderr, code := runIn(GinkgoT().TempDir(), []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},

@@ -39,27 +39,11 @@ func scriptedAPI(calls ...[2]string) *httptest.Server {
 		var body strings.Builder
 		_, _ = bufio.NewReader(r.Body).WriteTo(&body)
 		n := strings.Count(body.String(), `"tool_result"`)
-		w.Header().Set("Content-Type", "text/event-stream")
-		evs := []string{`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":50,"output_tokens":1}}}`}
 		if n < len(calls) {
-			quoted, _ := json.Marshal(calls[n][1])
-			evs = append(evs,
-				fmt.Sprintf(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_%d","name":%q,"input":{}}}`, n, calls[n][0]),
-				`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(quoted)+`}}`,
-				`{"type":"content_block_stop","index":0}`,
-				`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}`)
-		} else {
-			evs = append(evs,
-				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"done"}}`,
-				`{"type":"content_block_stop","index":0}`,
-				`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`)
+			fakeReply{InputTokens: 50, OutputTokens: 20, Blocks: []fakeBlock{{ID: fmt.Sprintf("toolu_%d", n), Tool: calls[n][0], Input: calls[n][1]}}}.write(w)
+			return
 		}
-		for _, ev := range append(evs, `{"type":"message_stop"}`) {
-			var probe struct{ Type string }
-			_ = json.Unmarshal([]byte(ev), &probe)
-			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
-		}
+		fakeReply{InputTokens: 50, OutputTokens: 5, Blocks: []fakeBlock{{Text: "done"}}}.write(w)
 	}))
 	DeferCleanup(srv.Close)
 	return srv

@@ -5,7 +5,6 @@ package main_test
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,29 +25,12 @@ func toolThenTextAPI() *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body strings.Builder
 		_, _ = bufio.NewReader(r.Body).WriteTo(&body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		evs := []string{`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":50,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}`}
 		if strings.Contains(body.String(), `"tool_result"`) {
-			evs = append(evs,
-				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It printed hi."}}`,
-				`{"type":"content_block_stop","index":0}`,
-				`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`)
-		} else {
-			evs = append(evs,
-				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Running it."}}`,
-				`{"type":"content_block_stop","index":0}`,
-				`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_01","name":"Bash","input":{}}}`,
-				`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"command\":\"echo hi\",\"description\":\"Print hi\"}"}}`,
-				`{"type":"content_block_stop","index":1}`,
-				`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}`)
+			fakeReply{InputTokens: 50, OutputTokens: 5, Blocks: []fakeBlock{{Text: "It printed hi."}}}.write(w)
+			return
 		}
-		for _, ev := range append(evs, `{"type":"message_stop"}`) {
-			var probe struct{ Type string }
-			_ = json.Unmarshal([]byte(ev), &probe)
-			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
-		}
+		fakeReply{InputTokens: 50, OutputTokens: 20, Blocks: []fakeBlock{{Text: "Running it."},
+			{ID: "toolu_01", Tool: "Bash", Input: `{"command":"echo hi","description":"Print hi"}`}}}.write(w)
 	}))
 	DeferCleanup(srv.Close)
 	return srv

@@ -1,9 +1,7 @@
 package render
 
 import (
-	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -38,21 +36,12 @@ func newJSON(w io.Writer, opts Options) *jsonOut {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if opts.NewUUID == nil {
-		opts.NewUUID = NewUUID
+		opts.NewUUID = runtime.NewUUID
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	return &jsonOut{enc: enc, opts: opts, convs: map[string]*streamConv{}}
-}
-
-// NewUUID returns a random (version 4) UUID.
-func NewUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // Result is the last line of stream-json and the whole of json, with

@@ -1,0 +1,16 @@
+package runtime
+
+import (
+	"crypto/rand"
+	"fmt"
+)
+
+// NewUUID returns a random (version 4) UUID, the form of Claude Code's
+// session ids and event uuids.
+func NewUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
