@@ -148,6 +148,9 @@ func (j *jsonOut) observe(ev agent.Event) {
 	case agent.EventContext:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID})
+	case agent.EventHook:
+		j.enc.Encode(systemLine{Type: "system", Subtype: "hook", SessionID: j.opts.Session, Text: ev.Text,
+			ParentToolUseID: ev.ParentToolUseID})
 	case agent.EventDone:
 		if ev.Outcome != nil && ev.ParentToolUseID == "" {
 			j.enc.Encode(ResultOf(ev.Outcome, j.opts.Session))
