@@ -15,7 +15,8 @@
 // (permissionDecision, permissionDecisionReason, updatedInput,
 // additionalContext).
 //
-// Every matching hook of an event runs in parallel, each in its own
+// Every matching hook of an event runs in parallel (identical commands
+// once), each in its own
 // process group under a timeout (60 s unless the hook sets one): a hook
 // that hangs is killed with its children, and the session goes on as if it
 // had failed without blocking. The package only runs hooks and reads their
@@ -219,13 +220,18 @@ type Result struct {
 // returns when every hook has ended or was killed; ctx cancels them all.
 func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Result {
 	var hooks []Hook
+	seen := map[string]bool{}
 	if r != nil {
 		for _, m := range r.Config[ev] {
-			if m.matches(match) {
-				for _, h := range m.Hooks {
-					if h.Type == "command" || h.Type == "" {
-						hooks = append(hooks, h)
-					}
+			if !m.matches(match) {
+				continue
+			}
+			for _, h := range m.Hooks {
+				// Identical commands run once, as in Claude Code (the
+				// same hook in two settings files, or home = project).
+				if (h.Type == "command" || h.Type == "") && !seen[h.Command] {
+					seen[h.Command] = true
+					hooks = append(hooks, h)
 				}
 			}
 		}

@@ -115,6 +115,17 @@ var _ = Describe("Runner", func() {
 		Expect(res.Messages).To(ConsistOf("note for the user"))
 	})
 
+	It("runs an identical command once, as when two settings files name it", func() {
+		count := filepath.Join(dir, "count")
+		s := script("count.sh", `echo x >> `+count)
+		r := runner(hooks.PreToolUse, "", s)
+		r.Config = r.Config.Merge(hooks.Config{hooks.PreToolUse: {{Matcher: "Bash", Hooks: []hooks.Hook{{Type: "command", Command: s}}}}})
+		Expect(r.Run(ctx, hooks.PreToolUse, "Bash", bash).Ran).To(Equal(1))
+		data, err := os.ReadFile(count)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).To(Equal("x\n"))
+	})
+
 	It("reads continue:false and stopReason", func() {
 		r := runner(hooks.PostToolUse, "", script("stop.sh", `echo '{"continue":false,"stopReason":"budget spent"}'`))
 		res := r.Run(ctx, hooks.PostToolUse, "Bash", bash)
