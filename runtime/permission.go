@@ -109,3 +109,22 @@ func (f PermissionFamily) Covers(t Target, allow bool) bool {
 	}
 	return false
 }
+
+// hookDecisionKey is the context key of WithHookDecision.
+type hookDecisionKey struct{}
+
+// WithHookDecision returns ctx carrying a PreToolUse hook's decision for
+// the permission check of one call. Allow skips the prompt but not deny
+// rules, ask rules or the safety checks; Ask asks even where a rule or
+// the mode would allow (Message is the prompt's reason). Deny never gets
+// this far: the pipeline rejects the call itself.
+func WithHookDecision(ctx context.Context, d PermissionDecision) context.Context {
+	return context.WithValue(ctx, hookDecisionKey{}, d)
+}
+
+// HookDecision returns the decision WithHookDecision put in ctx; ok is
+// false when no hook decided.
+func HookDecision(ctx context.Context) (d PermissionDecision, ok bool) {
+	d, ok = ctx.Value(hookDecisionKey{}).(PermissionDecision)
+	return d, ok
+}

@@ -37,6 +37,9 @@ type Config struct {
 	Tools Tools
 	// CanUseTool decides permissions; nil allows every call.
 	CanUseTool orchestrate.CanUseToolFunc
+	// PreToolUse and PostToolUse are the executor's hooks; nil: none.
+	PreToolUse  orchestrate.PreToolUseFunc
+	PostToolUse orchestrate.PostToolUseFunc
 	// MaxConcurrency caps parallel calls; 0 reads the environment.
 	MaxConcurrency int
 	// System is the system prompt.
@@ -105,7 +108,7 @@ type Agent struct {
 // file-state cache); tc carries context changes from turn to turn.
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
 	a := &Agent{cfg: cfg, tc: tc}
-	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, MaxConcurrency: cfg.MaxConcurrency}
+	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse, MaxConcurrency: cfg.MaxConcurrency}
 	return a
 }
 

@@ -44,6 +44,9 @@ const (
 	EventInterrupted
 	// EventDone: the run ended (Outcome).
 	EventDone
+	// EventHook: a hook said something for the user: a non-blocking
+	// error, a timeout, a systemMessage (Text).
+	EventHook
 )
 
 // Event is one step of a run, handed to Config.Observer.

@@ -38,6 +38,40 @@ type ToolUse struct {
 // from several goroutines at once.
 type CanUseToolFunc func(ctx context.Context, tool runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision
 
+// PreToolUseFunc runs for every call after ValidateInput passed and
+// before CanUseTool: Claude Code's PreToolUse hooks. use is the call as
+// the model made it (raw input); input is the decoded one. It may be
+// called from several goroutines at once.
+type PreToolUseFunc func(ctx context.Context, tool runtime.Tool, use ToolUse, input any, tc *runtime.ToolContext) PreToolUseResult
+
+// PreToolUseResult is what a PreToolUseFunc decided.
+type PreToolUseResult struct {
+	// Behavior is Passthrough (no opinion), Deny (the call is rejected
+	// with Message, CanUseTool is not asked), Allow (CanUseTool sees it
+	// through runtime.HookDecision: no prompt, but deny and ask rules
+	// hold) or Ask (CanUseTool asks, with Message as the reason).
+	Behavior runtime.Behavior
+	Message  string
+	// UpdatedInput, when set, replaces the call's input; it is decoded
+	// and validated again, and the call's scheduling stays as it was
+	// planned for the original input.
+	UpdatedInput json.RawMessage
+	// Context are texts appended to the call's result for the model.
+	Context []string
+}
+
+// PostToolUseFunc runs after a call's Call returned a result: Claude
+// Code's PostToolUse hooks. It may be called from several goroutines at
+// once.
+type PostToolUseFunc func(ctx context.Context, tool runtime.Tool, use ToolUse, input any, res runtime.Result, tc *runtime.ToolContext) PostToolUseResult
+
+// PostToolUseResult is what a PostToolUseFunc said.
+type PostToolUseResult struct {
+	// Context are texts appended to the result for the model (a hook's
+	// additionalContext or its blocking feedback).
+	Context []string
+}
+
 // AllowAll is the default CanUseToolFunc: every call may run.
 func AllowAll(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
 	return runtime.PermissionDecision{Behavior: runtime.Allow}
@@ -51,6 +85,10 @@ type Executor struct {
 	Tools []runtime.Tool
 	// CanUseTool decides permissions; nil allows every call.
 	CanUseTool CanUseToolFunc
+	// PreToolUse and PostToolUse, when set, run before the permission
+	// check and after a successful Call (Claude Code's hooks).
+	PreToolUse  PreToolUseFunc
+	PostToolUse PostToolUseFunc
 	// MaxConcurrency caps how many concurrency-safe calls run at once;
 	// 0 reads AGENTCORE_MAX_TOOL_USE_CONCURRENCY (unset, 0 or junk → 10).
 	MaxConcurrency int

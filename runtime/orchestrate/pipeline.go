@@ -167,7 +167,19 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	if err := validate(ctx, p, tc); err != nil {
 		return err
 	}
-	if o := e.permit(ctx, p, tc); o != nil {
+	pctx := ctx
+	var extra []string
+	if e.PreToolUse != nil {
+		h, o := e.preToolUse(ctx, p, tc)
+		if o != nil {
+			return o
+		}
+		extra = h.Context
+		if h.Behavior == runtime.Allow || h.Behavior == runtime.Ask {
+			pctx = runtime.WithHookDecision(ctx, runtime.PermissionDecision{Behavior: h.Behavior, Message: h.Message})
+		}
+	}
+	if o := e.permit(pctx, p, tc); o != nil {
 		return o
 	}
 	if err := context.Cause(ctx); err != nil {
@@ -191,10 +203,50 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	if len(res.Content) == 0 && res.IsError {
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
 	}
+	if e.PostToolUse != nil {
+		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, p.tool, p.use, p.input, res, tc) })
+		if crash != nil {
+			post.Context = append(post.Context, fmt.Sprintf("PostToolUse hook failed: %v", crash))
+		}
+		extra = append(extra, post.Context...)
+	}
+	res.Content = appendContext(res.Content, extra)
 	mod := combine(call.Modifier(), res.Modifier)
 	res.Modifier = nil
 	*ok = outcome{res: res, kind: OutcomeOK, modifier: mod}
 	return ok
+}
+
+// preToolUse runs the PreToolUse hook of a call: a deny rejects it, an
+// updated input replaces p.input once it decodes and validates.
+func (e *Executor) preToolUse(ctx context.Context, p *prepared, tc *runtime.ToolContext) (PreToolUseResult, *outcome) {
+	h, err := runtime.Guard("PreToolUse", func() PreToolUseResult { return e.PreToolUse(ctx, p.tool, p.use, p.input, tc) })
+	var crash *runtime.Panic
+	if errors.As(err, &crash) {
+		return h, failure(OutcomeRejected, fmt.Errorf("%s was blocked: its PreToolUse hook failed (panic: %v)", p.use.Name, crash.Value))
+	}
+	if h.Behavior == runtime.Deny {
+		msg := h.Message
+		if msg == "" {
+			msg = fmt.Sprintf("%s was blocked by a PreToolUse hook.", p.use.Name)
+		}
+		return h, failure(OutcomeRejected, errors.New(msg))
+	}
+	if len(h.UpdatedInput) > 0 {
+		return h, e.replaceInput(ctx, p, h.UpdatedInput, tc,
+			fmt.Sprintf("a PreToolUse hook rewrote the input of %s, and the new input", p.use.Name))
+	}
+	return h, nil
+}
+
+// appendContext adds texts for the model to a result's content.
+func appendContext(content []runtime.Block, texts []string) []runtime.Block {
+	for _, t := range texts {
+		if t != "" {
+			content = append(content, runtime.TextBlock(t))
+		}
+	}
+	return content
 }
 
 func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcome {
@@ -222,7 +274,7 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 	}
 	if d.Behavior == runtime.Allow {
 		if d.UpdatedInput != nil {
-			return e.replaceInput(ctx, p, d.UpdatedInput, tc)
+			return e.replaceInput(ctx, p, d.UpdatedInput, tc, "the input the call was approved with")
 		}
 		return nil
 	}
@@ -238,14 +290,16 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 	return failure(OutcomeRejected, errors.New(msg))
 }
 
-// replaceInput makes raw, the input the approver changed the call to,
-// the call's input: decoded and validated as the model's was.
-func (e *Executor) replaceInput(ctx context.Context, p *prepared, raw []byte, tc *runtime.ToolContext) *outcome {
+// replaceInput makes raw, the input an approver or a hook changed the
+// call to, the call's input: decoded and validated as the model's was.
+// what names the new input in the error ("the input the call was
+// approved with").
+func (e *Executor) replaceInput(ctx context.Context, p *prepared, raw []byte, tc *runtime.ToolContext, what string) *outcome {
 	use := p.use
 	use.Input = raw
 	input, err := decode(p.tool, use)
 	if err != nil {
-		return failure(OutcomeInvalidInput, fmt.Errorf("the input the call was approved with is invalid: %w", err))
+		return failure(OutcomeInvalidInput, fmt.Errorf("%s is invalid: %w", what, err))
 	}
 	p.input, p.use, p.summary = input, use, ""
 	return validate(ctx, p, tc)

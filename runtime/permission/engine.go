@@ -564,9 +564,23 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	if d, ok := e.writeRules(c, rules, runtime.Ask); ok {
 		return d, false
 	}
+	// A PreToolUse hook's ask asks (deny rules were checked first).
+	hook, hooked := runtime.HookDecision(ctx)
+	if hooked && hook.Behavior == runtime.Ask {
+		msg := hook.Message
+		if msg == "" {
+			msg = fmt.Sprintf("%s%s needs approval: a PreToolUse hook asks for it.", t.Name(), c.describeTarget())
+		}
+		return ask(msg), false
+	}
 	// 3. Safety checks: protected paths and the working directories.
 	if d, stop, coverable := e.safety(c, rules); stop {
 		return d, coverable
+	}
+	// A hook's allow settles what deny rules, ask rules and the safety
+	// checks left open, except a change in plan mode.
+	if hooked && hook.Behavior == runtime.Allow && (mode != ModePlan || safeReadOnly(t, input)) {
+		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	}
 	// 4. The tool's own check.
 	own := safeCheck(ctx, t, input, tc)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcore/agentcore/runtime/hooks"
 )
 
 // Mode is a permission mode, set by --permission-mode or
@@ -62,6 +64,8 @@ type Settings struct {
 	Env map[string]string `json:"env,omitempty"`
 	// MCP tunes the MCP servers.
 	MCP MCPSettings `json:"mcp,omitzero"`
+	// Hooks are Claude Code's command hooks, per event.
+	Hooks hooks.Config `json:"hooks,omitempty"`
 }
 
 // MCPSettings is the "mcp" object of a settings file.
@@ -156,7 +160,7 @@ func ProjectRoot(cwd, home string) string {
 }
 
 // merged combines settings files: rule lists and directories accumulate,
-// single values (defaultMode, toolSearch, mcp.startupTimeoutMs, env keys) come from the last
+// hooks run from every file; single values (defaultMode, toolSearch, mcp.startupTimeoutMs, env keys) come from the last
 // file that sets them.
 func merged(files []SettingsFile) Settings {
 	var m Settings
@@ -175,6 +179,7 @@ func merged(files []SettingsFile) Settings {
 		if s.MCP.StartupTimeoutMs != 0 {
 			m.MCP.StartupTimeoutMs = s.MCP.StartupTimeoutMs
 		}
+		m.Hooks = m.Hooks.Merge(s.Hooks)
 		for k, v := range s.Env {
 			if m.Env == nil {
 				m.Env = map[string]string{}

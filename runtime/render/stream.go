@@ -200,6 +200,9 @@ func (j *jsonOut) observe(ev agent.Event) {
 	case agent.EventContext:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})
+	case agent.EventHook:
+		j.enc.Encode(systemLine{Type: "system", Subtype: "hook", SessionID: j.opts.Session, Text: ev.Text,
+			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})
 	case agent.EventDone:
 		if ev.Outcome != nil && main {
 			j.result(ev.Outcome)

@@ -35,6 +35,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
@@ -100,6 +101,9 @@ type Options struct {
 	// timed-out call that ignores its context is waited for. Zero: none,
 	// the executor's default.
 	CallTimeout, AbandonAfter time.Duration
+	// Hooks are hooks besides the settings files' (which Open reads with
+	// the permissions); both run.
+	Hooks hooks.Config
 }
 
 // Session is one conversation's engine. Its methods are safe to call from
@@ -124,6 +128,10 @@ type Session struct {
 	// MCP manager of its own.
 	parent *Session
 	sub    SubagentOptions
+
+	// hooks runs the settings' command hooks; nil when there are none.
+	hooks   *hooks.Runner
+	started bool // SessionStart ran (under runMu)
 
 	noticeMu sync.Mutex
 	notices  []string
@@ -187,6 +195,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		}
 		s.opts.Pool.Defer = mode
 	}
+	s.hooks = s.newHooks()
 	s.opts.Pool.DenyTool = engine.DeniesTool
 	s.opts.Pool.Pending = s.mcp
 	s.assemble(s.mcp.Tools())
@@ -385,6 +394,8 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				Provider:       s.opts.Provider,
 				Tools:          s,
 				CanUseTool:     s.canUseTool,
+				PreToolUse:     s.preHook(),
+				PostToolUse:    s.postHook(),
 				MaxConcurrency: s.opts.MaxConcurrency,
 				System:         s.systemFor(p),
 				MaxTurns:       s.opts.MaxTurns,
@@ -404,6 +415,15 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		go func() {
 			defer s.sink.close()
 			defer s.endRun()
+			if !s.started && s.parent == nil {
+				s.started = true
+				s.sessionStart(runCtx)
+			}
+			prompt, err := s.userPromptSubmit(runCtx, prompt)
+			if err != nil {
+				s.observe(agent.Event{Kind: agent.EventDone, At: time.Now(), Outcome: &agent.Outcome{Stop: agent.StopError, Err: err}})
+				return
+			}
 			ag.Run(runCtx, prompt)
 		}()
 		// However the caller leaves (break, panic), the run is cancelled
@@ -471,6 +491,8 @@ func (s *Session) Exec(ctx context.Context, calls []orchestrate.ToolUse) iter.Se
 	ex := &orchestrate.Executor{
 		Tools:          s.Tools(),
 		CanUseTool:     s.canUseTool,
+		PreToolUse:     s.preHook(),
+		PostToolUse:    s.postHook(),
 		MaxConcurrency: s.opts.MaxConcurrency,
 		CallTimeout:    s.opts.CallTimeout,
 		AbandonAfter:   s.opts.AbandonAfter,

@@ -114,7 +114,7 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session
 	if o.MaxTurns > 0 {
 		opts.MaxTurns = o.MaxTurns
 	}
-	child := &Session{opts: opts, engine: s.engine, mcp: s.mcp, parent: s, sub: o, tc: runtime.NewToolContext(dir)}
+	child := &Session{opts: opts, engine: s.engine, mcp: s.mcp, parent: s, sub: o, tc: runtime.NewToolContext(dir), hooks: s.hooks}
 	child.tc.WorkingDirs = slices.Clone(tc.WorkingDirs)
 	if o.Dir != "" && !slices.Contains(child.tc.WorkingDirs, dir) {
 		child.tc.WorkingDirs = append([]string{dir}, child.tc.WorkingDirs...)

@@ -1,0 +1,429 @@
+// Package hooks runs Claude Code's command hooks: the shell commands a
+// settings file's "hooks" object attaches to the events of a session.
+//
+//	{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit",
+//	    "hooks": [{"type": "command", "command": "./check.sh", "timeout": 30}]}]}}
+//
+// A hook gets the event as JSON on stdin (session_id, transcript_path, cwd,
+// hook_event_name, permission_mode and the event's own fields) and answers
+// with its exit code and output, as Claude Code defines them: exit 0 is
+// success (stdout is parsed when it is JSON); exit 2 blocks, and stderr is
+// the reason the model (or, for a prompt, the user) reads; any other exit
+// is a non-blocking error shown to the user. JSON output may carry
+// decision ("block"/"approve"), reason, continue/stopReason,
+// suppressOutput, systemMessage and hookSpecificOutput
+// (permissionDecision, permissionDecisionReason, updatedInput,
+// additionalContext).
+//
+// Every matching hook of an event runs in parallel (identical commands
+// once), each in its own
+// process group under a timeout (60 s unless the hook sets one): a hook
+// that hangs is killed with its children, and the session goes on as if it
+// had failed without blocking. The package only runs hooks and reads their
+// answers; the tool pipeline (runtime/orchestrate) and the session decide
+// what the answers do.
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Event names a hook event, as settings files spell it.
+type Event string
+
+// The events Claude Code defines hooks for.
+const (
+	PreToolUse       Event = "PreToolUse"
+	PostToolUse      Event = "PostToolUse"
+	UserPromptSubmit Event = "UserPromptSubmit"
+	Stop             Event = "Stop"
+	SubagentStop     Event = "SubagentStop"
+	SessionStart     Event = "SessionStart"
+	Notification     Event = "Notification"
+)
+
+// DefaultTimeout bounds a hook that sets no timeout, as in Claude Code.
+const DefaultTimeout = 60 * time.Second
+
+// Config is a settings file's "hooks" object: per event, the matchers and
+// their hooks.
+type Config map[Event][]Matcher
+
+// Matcher is one entry of an event's list: the hooks that run when the
+// matcher matches.
+type Matcher struct {
+	// Matcher is a regular expression over the tool name (PreToolUse,
+	// PostToolUse) or the event's source (SessionStart: startup, resume…),
+	// matched as a whole name; "" or "*" matches everything.
+	Matcher string `json:"matcher,omitempty"`
+	// Hooks are the commands to run.
+	Hooks []Hook `json:"hooks"`
+}
+
+// Hook is one hook command.
+type Hook struct {
+	// Type is "command"; other types are skipped.
+	Type string `json:"type"`
+	// Command is run with bash -c in the project directory.
+	Command string `json:"command"`
+	// Timeout is in seconds; 0 means DefaultTimeout.
+	Timeout float64 `json:"timeout,omitempty"`
+}
+
+// Merge appends other's matchers to c's, event by event: hooks from every
+// settings file run, as in Claude Code.
+func (c Config) Merge(other Config) Config {
+	if len(other) == 0 {
+		return c
+	}
+	if c == nil {
+		c = Config{}
+	}
+	for ev, ms := range other {
+		c[ev] = append(c[ev], ms...)
+	}
+	return c
+}
+
+// Has reports whether any hook is configured for ev; a nil Config has
+// none.
+func (c Config) Has(ev Event) bool {
+	for _, m := range c[ev] {
+		if len(m.Hooks) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether the matcher selects name. An invalid regular
+// expression matches a name equal to it, so a literal tool name still works.
+func (m Matcher) matches(name string) bool {
+	p := strings.TrimSpace(m.Matcher)
+	if p == "" || p == "*" {
+		return true
+	}
+	re, err := regexp.Compile("^(?:" + p + ")$")
+	if err != nil {
+		return p == name
+	}
+	return re.MatchString(name)
+}
+
+// Runner runs a session's hooks.
+type Runner struct {
+	// Config are the hooks, merged from the settings files.
+	Config Config
+	// Dir is the hooks' working directory and the input's cwd;
+	// ProjectDir (Dir when empty) is CLAUDE_PROJECT_DIR.
+	Dir, ProjectDir string
+	// SessionID and TranscriptPath go into every input; the transcript
+	// path may be empty.
+	SessionID, TranscriptPath string
+	// Mode, when set, gives the permission mode at the time of the event.
+	Mode func() string
+	// Env is added to the hooks' environment (KEY=value).
+	Env []string
+}
+
+// Has reports whether r has a hook for ev; a nil Runner has none.
+func (r *Runner) Has(ev Event) bool { return r != nil && r.Config.Has(ev) }
+
+// Input is an event's own fields; Run adds the common ones.
+type Input map[string]any
+
+// Output is a hook's JSON answer, the fields Claude Code defines.
+type Output struct {
+	Continue       *bool  `json:"continue,omitempty"`
+	StopReason     string `json:"stopReason,omitempty"`
+	SuppressOutput bool   `json:"suppressOutput,omitempty"`
+	SystemMessage  string `json:"systemMessage,omitempty"`
+	// Decision is the legacy "block" or "approve".
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+
+	HookSpecificOutput *SpecificOutput `json:"hookSpecificOutput,omitempty"`
+}
+
+// SpecificOutput is Output.hookSpecificOutput.
+type SpecificOutput struct {
+	HookEventName            string          `json:"hookEventName,omitempty"`
+	PermissionDecision       string          `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+	AdditionalContext        string          `json:"additionalContext,omitempty"`
+}
+
+// Decision is what the hooks of one event decided together.
+type Decision string
+
+// The decisions, weakest first; several hooks' decisions combine to the
+// strongest (deny > ask > allow > none).
+const (
+	None  Decision = ""
+	Allow Decision = "allow"
+	Ask   Decision = "ask"
+	Deny  Decision = "deny"
+)
+
+func (d Decision) rank() int {
+	switch d {
+	case Allow:
+		return 1
+	case Ask:
+		return 2
+	case Deny:
+		return 3
+	}
+	return 0
+}
+
+// Result is what the matching hooks of one event said, combined.
+type Result struct {
+	// Ran is how many hooks ran.
+	Ran int
+	// Decision is the strongest permission decision (PreToolUse's
+	// permissionDecision; exit 2 and decision "block" are Deny, the
+	// legacy "approve" is Allow). For events that block something else
+	// (a prompt, a stop, a tool's result) Deny means "block".
+	Decision Decision
+	// Reason explains Decision: the blocking hooks' stderr or reasons.
+	Reason string
+	// UpdatedInput is the last hook's rewritten tool input, if any.
+	UpdatedInput json.RawMessage
+	// Context is the text the model gets besides the event:
+	// additionalContext, and plain stdout of UserPromptSubmit and
+	// SessionStart hooks.
+	Context []string
+	// Stop is set when a hook said continue:false; StopReason is shown
+	// to the user.
+	Stop       bool
+	StopReason string
+	// Messages are for the user: non-blocking errors, timeouts, system
+	// messages.
+	Messages []string
+}
+
+// Run runs every hook of ev whose matcher selects match, in parallel, with
+// in plus the common fields on stdin, and combines their answers. It
+// returns when every hook has ended or was killed; ctx cancels them all.
+func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Result {
+	var hooks []Hook
+	seen := map[string]bool{}
+	if r != nil {
+		for _, m := range r.Config[ev] {
+			if !m.matches(match) {
+				continue
+			}
+			for _, h := range m.Hooks {
+				// Identical commands run once, as in Claude Code (the
+				// same hook in two settings files, or home = project).
+				if (h.Type == "command" || h.Type == "") && !seen[h.Command] {
+					seen[h.Command] = true
+					hooks = append(hooks, h)
+				}
+			}
+		}
+	}
+	var res Result
+	if len(hooks) == 0 {
+		return res
+	}
+	stdin, err := json.Marshal(r.input(ev, in))
+	if err != nil {
+		res.Messages = append(res.Messages, fmt.Sprintf("%s hook input could not be encoded: %v", ev, err))
+		return res
+	}
+	answers := make([]answer, len(hooks))
+	var wg sync.WaitGroup
+	for i, h := range hooks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = r.runOne(ctx, h, stdin)
+		}()
+	}
+	wg.Wait()
+	res.Ran = len(hooks)
+	reasons := map[Decision][]string{}
+	for i, a := range answers {
+		r.fold(ev, hooks[i], a, &res, reasons)
+	}
+	res.Reason = strings.Join(reasons[res.Decision], "\n")
+	return res
+}
+
+func (r *Runner) input(ev Event, in Input) Input {
+	all := Input{
+		"session_id":      r.SessionID,
+		"transcript_path": r.TranscriptPath,
+		"cwd":             r.Dir,
+		"hook_event_name": string(ev),
+	}
+	if r.Mode != nil {
+		all["permission_mode"] = r.Mode()
+	}
+	for k, v := range in {
+		all[k] = v
+	}
+	return all
+}
+
+// answer is how one hook process ended.
+type answer struct {
+	code           int
+	stdout, stderr string
+	err            error // could not start, or killed
+	timedOut       bool
+	timeout        time.Duration
+}
+
+// runOne runs one hook in its own process group; on timeout or ctx's end
+// the whole group is killed.
+func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte) answer {
+	timeout := DefaultTimeout
+	if h.Timeout > 0 {
+		timeout = time.Duration(h.Timeout * float64(time.Second))
+	}
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(hctx, "bash", "-c", h.Command)
+	cmd.Dir = r.Dir
+	project := r.ProjectDir
+	if project == "" {
+		project = r.Dir
+	}
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+project)
+	cmd.Env = append(cmd.Env, r.Env...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	// A child that left the group and kept the pipes open must not hold
+	// the session.
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	// The group may outlive bash (a backgrounded child): end it either way.
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	a := answer{stdout: stdout.String(), stderr: stderr.String(), timeout: timeout}
+	var exit *exec.ExitError
+	switch {
+	case hctx.Err() != nil && ctx.Err() == nil:
+		a.timedOut, a.err = true, hctx.Err()
+	case ctx.Err() != nil:
+		a.err = ctx.Err()
+	case errors.As(err, &exit):
+		a.code = exit.ExitCode()
+	case err != nil:
+		a.err = err
+	}
+	return a
+}
+
+// fold adds one hook's answer to res, as Claude Code reads it.
+func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decision][]string) {
+	name := fmt.Sprintf("%s hook %q", ev, h.Command)
+	switch {
+	case a.timedOut:
+		res.Messages = append(res.Messages, fmt.Sprintf("%s timed out after %s and was killed; it did not block anything.", name, a.timeout))
+		return
+	case a.err != nil:
+		res.Messages = append(res.Messages, fmt.Sprintf("%s failed: %v", name, a.err))
+		return
+	case a.code == 2:
+		raise(res, Deny)
+		reason := strings.TrimSpace(a.stderr)
+		if reason == "" {
+			reason = "(the hook gave no reason)"
+		}
+		reasons[Deny] = append(reasons[Deny], reason)
+		return
+	case a.code != 0:
+		msg := fmt.Sprintf("%s failed with exit code %d", name, a.code)
+		if s := strings.TrimSpace(a.stderr); s != "" {
+			msg += ": " + s
+		}
+		res.Messages = append(res.Messages, msg)
+		return
+	}
+	out := strings.TrimSpace(a.stdout)
+	var o Output
+	if !strings.HasPrefix(out, "{") || json.Unmarshal([]byte(out), &o) != nil {
+		// Plain stdout is context for the model on the events that take
+		// it, and a transcript line elsewhere (not shown here).
+		if out != "" && (ev == UserPromptSubmit || ev == SessionStart) {
+			res.Context = append(res.Context, out)
+		}
+		return
+	}
+	if o.SystemMessage != "" {
+		res.Messages = append(res.Messages, o.SystemMessage)
+	}
+	if o.Continue != nil && !*o.Continue {
+		res.Stop = true
+		if o.StopReason != "" {
+			res.StopReason = o.StopReason
+		}
+	}
+	switch o.Decision {
+	case "block":
+		raise(res, Deny)
+		reasons[Deny] = append(reasons[Deny], nonEmpty(o.Reason, "blocked by "+name))
+	case "approve":
+		raise(res, Allow)
+	}
+	if s := o.HookSpecificOutput; s != nil {
+		switch d := Decision(s.PermissionDecision); d {
+		case Allow, Ask, Deny:
+			raise(res, d)
+			reason := s.PermissionDecisionReason
+			if reason == "" && d == Deny {
+				reason = "denied by " + name
+			}
+			if reason != "" {
+				reasons[d] = append(reasons[d], reason)
+			}
+		case None:
+		default:
+			res.Messages = append(res.Messages, fmt.Sprintf("%s: unknown permissionDecision %q ignored", name, s.PermissionDecision))
+		}
+		if len(s.UpdatedInput) > 0 && string(s.UpdatedInput) != "null" {
+			res.UpdatedInput = s.UpdatedInput
+		}
+		if s.AdditionalContext != "" {
+			res.Context = append(res.Context, s.AdditionalContext)
+		}
+	}
+}
+
+func raise(res *Result, d Decision) {
+	if d.rank() > res.Decision.rank() {
+		res.Decision = d
+	}
+}
+
+func nonEmpty(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}
