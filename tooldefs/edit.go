@@ -219,13 +219,19 @@ func (Edit) ResultBlocks(out EditOutput) []runtime.Block {
 func (Edit) RenderUse(in *EditInput) string { return filetool.Display(in.FilePath) }
 
 // RenderResult summarises the change, e.g. "Updated src/x.go with 2
-// additions and 1 removal".
+// additions and 1 removal", and shows it under the summary: the diff's
+// hunks, or a new file's first lines (capped, "… +N lines").
 func (Edit) RenderResult(in *EditInput, out EditOutput) string {
 	name := filetool.Display(out.FilePath)
 	if out.Created {
-		return "Created " + name + " with " + filetool.Plural(out.Additions, "line")
+		content := ""
+		if in != nil {
+			content = in.NewString
+		}
+		return filetool.WithBody("Created "+name+" with "+filetool.Plural(out.Additions, "line"), filetool.HeadLines(content, filetool.ContentLines))
 	}
-	return "Updated " + name + " with " + filetool.Plural(out.Additions, "addition") + " and " + filetool.Plural(out.Removals, "removal")
+	return filetool.WithBody("Updated "+name+" with "+filetool.Plural(out.Additions, "addition")+" and "+filetool.Plural(out.Removals, "removal"),
+		filetool.DiffBody(out.Diff, filetool.DiffLines))
 }
 
 // RenderRejected says the edit was refused.
