@@ -383,6 +383,19 @@ func (Bash) RenderUse(in *BashInput) string {
 	return s
 }
 
+// RenderPreview shows the command in full and what the model says it
+// does, for its permission prompt.
+func (Bash) RenderPreview(in *BashInput, _ *runtime.ToolContext) string {
+	s := strings.TrimRight(in.Command, "\n")
+	if in.Description != "" {
+		s += "\n\n" + in.Description
+	}
+	if in.RunInBackground {
+		s += "\n(runs in the background)"
+	}
+	return s
+}
+
 // RenderProgress shows the last lines and how long the command has run.
 func (Bash) RenderProgress(_ *BashInput, p BashProgress) string {
 	status := fmt.Sprintf("Running… %s", bashFormatMs(p.ElapsedMs))

@@ -40,7 +40,8 @@ type AskRequest struct {
 	// "Explore agent (find the tests)"; empty for the main agent.
 	Agent string
 	// Detail is longer text the prompt shows in full before the choices,
-	// e.g. the plan ExitPlanMode asks the user to approve.
+	// e.g. the plan ExitPlanMode asks the user to approve, or what the
+	// call will do (runtime.Previewer: an edit's diff, a command in full).
 	Detail string
 	// AlwaysLabel, when set, words the second yes (AnswerAllowSession)
 	// instead of "Yes, and allow <Suggestion> for this session", and
@@ -214,7 +215,7 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if d, c, coverable = e.check(ctx, t, input, tc); d.Behavior != runtime.Ask {
 		return d
 	}
-	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: AgentOf(ctx)}
+	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: AgentOf(ctx), Detail: safePreview(t, input, tc)}
 	if coverable {
 		req.Suggestion = c.suggestion()
 	}
@@ -307,6 +308,17 @@ func (e *Engine) howToAllow(suggestion string) string {
 		return ""
 	}
 	return " To allow it, " + e.advice.allowRule(suggestion) + "."
+}
+
+// safePreview is the tool's RenderPreview (runtime.Previewer), "" for a
+// tool without one; a panic gives "".
+func safePreview(t runtime.Tool, input any, tc *runtime.ToolContext) string {
+	p, ok := t.(runtime.Previewer)
+	if !ok {
+		return ""
+	}
+	s, _ := runtime.Guard("RenderPreview", func() string { return p.RenderPreview(input, tc) })
+	return s
 }
 
 // safeRenderUse is RenderUse; a panic gives "".

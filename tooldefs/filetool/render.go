@@ -118,3 +118,6 @@ func WithBody(summary, body string) string {
 	}
 	return summary + "\n" + body
 }
+
+// PreviewLines is how many lines a permission prompt's preview shows.
+const PreviewLines = 30
