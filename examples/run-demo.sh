@@ -5,7 +5,8 @@
 # offline, no API key, a few seconds. Your checkout is never touched.
 #
 # Environment: AGENTCORE_BIN (default bin/agentcore-external),
-# SCENARIO (default examples/demo.jsonl), MODE (the permission mode,
+# SCENARIO (default examples/demo.jsonl; relative to the repository, or
+# absolute), MODE (the permission mode,
 # default bypassPermissions), KEEP=1 keeps the scratch copy.
 set -euo pipefail
 
@@ -36,7 +37,9 @@ fi
 (cd "$scratch" && git init -q && git config user.name "agentcore demo" && git config user.email demo@localhost &&
 	git add -A && git commit -qm "scratch copy" >/dev/null)
 
-if [[ ! -f $scratch/$scenario ]]; then
+if [[ $scenario == /* ]]; then
+	: # a scenario outside the repository is played where it is
+elif [[ ! -f $scratch/$scenario ]]; then
 	cp "$root/$scenario" "$scratch/$scenario" 2>/dev/null || { echo "run-demo: no scenario $scenario" >&2; exit 1; }
 fi
 

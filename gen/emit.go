@@ -190,6 +190,7 @@ func toolFile(m *Model, t *Tool, pkg string) *jen.File {
 	e.checks(f)
 	e.call(f)
 	e.renders(f)
+	e.preview(f)
 	e.wrongInput(f)
 	for i := len(t.Structs) - 1; i >= 0; i-- {
 		e.structDecoder(f, t.Structs[i])
@@ -540,6 +541,28 @@ func (e *toolEmitter) call(f *jen.File) {
 			jen.Id("Content"):  jen.Id("content"),
 			jen.Id("Modifier"): jen.Id("call").Dot("Modifier").Call(),
 		}), jen.Nil())
+	})
+}
+
+// preview emits, for a tooldef that has the method, runtime.Previewer's
+//
+//	func (t *EditTool) RenderPreview(input any, tc *runtime.ToolContext) string {
+//		in, ok := input.(*tooldefs.EditInput)
+//		if !ok {
+//			return ""
+//		}
+//		return t.def.RenderPreview(in, tc)
+//	}
+//
+// and nothing for the others: a tool without a preview is not a Previewer.
+func (e *toolEmitter) preview(f *jen.File) {
+	if !e.t.Methods.RenderPreview {
+		return
+	}
+	e.inMethod(f, inMethod{
+		name: "RenderPreview", doc: "RenderPreview shows what the call will do, for its permission prompt.",
+		params: []param{inputParam, tcParam}, args: []jen.Code{jen.Id("in"), jen.Id("tc")}, result: jen.String(),
+		has: true, onBad: jen.Lit(""),
 	})
 }
 

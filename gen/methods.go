@@ -58,6 +58,8 @@ var optionalMethods = []methodSpec{
 		field: func(m *Methods) *bool { return &m.RenderError }},
 	{name: "RenderGrouped", params: []string{"ins"}, results: []string{"string"},
 		field: func(m *Methods) *bool { return &m.RenderGrouped }},
+	{name: "RenderPreview", params: []string{"in", "tc"}, results: []string{"string"},
+		field: func(m *Methods) *bool { return &m.RenderPreview }},
 }
 
 // has reports whether the tool defines the optional method called name.

@@ -102,7 +102,7 @@ type Methods struct {
 	IsConcurrencySafe, IsReadOnly, IsDestructive, IsEnabled bool
 	InterruptBehavior, UserFacingName, ResultBlocks         bool
 	RenderUse, RenderProgress, RenderResult, RenderRejected bool
-	RenderError, RenderGrouped                              bool
+	RenderError, RenderGrouped, RenderPreview               bool
 }
 
 // Kind is the JSON shape of a decoded type.

@@ -240,6 +240,15 @@ func (t *BashTool) RenderGrouped(inputs []any) string {
 	return t.def.RenderGrouped(ins)
 }
 
+// RenderPreview shows what the call will do, for its permission prompt.
+func (t *BashTool) RenderPreview(input any, tc *runtime.ToolContext) string {
+	in, ok := input.(*tooldefs.BashInput)
+	if !ok {
+		return ""
+	}
+	return t.def.RenderPreview(in, tc)
+}
+
 // bashWrongInput is the error of an input Decode did not return.
 func bashWrongInput(input any) error {
 	return fmt.Errorf("Bash: input is %T, not *tooldefs.BashInput; pass the value Decode returned", input)

@@ -226,6 +226,15 @@ func (t *EditTool) RenderGrouped(inputs []any) string {
 	return t.def.RenderGrouped(ins)
 }
 
+// RenderPreview shows what the call will do, for its permission prompt.
+func (t *EditTool) RenderPreview(input any, tc *runtime.ToolContext) string {
+	in, ok := input.(*tooldefs.EditInput)
+	if !ok {
+		return ""
+	}
+	return t.def.RenderPreview(in, tc)
+}
+
 // editWrongInput is the error of an input Decode did not return.
 func editWrongInput(input any) error {
 	return fmt.Errorf("Edit: input is %T, not *tooldefs.EditInput; pass the value Decode returned", input)

@@ -219,6 +219,15 @@ func (t *WebFetchTool) RenderGrouped(inputs []any) string {
 	return t.def.RenderGrouped(ins)
 }
 
+// RenderPreview shows what the call will do, for its permission prompt.
+func (t *WebFetchTool) RenderPreview(input any, tc *runtime.ToolContext) string {
+	in, ok := input.(*tooldefs.WebFetchInput)
+	if !ok {
+		return ""
+	}
+	return t.def.RenderPreview(in, tc)
+}
+
 // webFetchWrongInput is the error of an input Decode did not return.
 func webFetchWrongInput(input any) error {
 	return fmt.Errorf("WebFetch: input is %T, not *tooldefs.WebFetchInput; pass the value Decode returned", input)

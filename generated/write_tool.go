@@ -221,6 +221,15 @@ func (t *WriteTool) RenderGrouped(inputs []any) string {
 	return t.def.RenderGrouped(ins)
 }
 
+// RenderPreview shows what the call will do, for its permission prompt.
+func (t *WriteTool) RenderPreview(input any, tc *runtime.ToolContext) string {
+	in, ok := input.(*tooldefs.WriteInput)
+	if !ok {
+		return ""
+	}
+	return t.def.RenderPreview(in, tc)
+}
+
 // writeWrongInput is the error of an input Decode did not return.
 func writeWrongInput(input any) error {
 	return fmt.Errorf("Write: input is %T, not *tooldefs.WriteInput; pass the value Decode returned", input)

@@ -78,6 +78,15 @@ type Renderer interface {
 	RenderGrouped(inputs []any) string
 }
 
+// Previewer is a tool that can show what a call will do before it runs,
+// for the call's permission prompt: the diff an edit will make, a command
+// in full with its description. Plain text; a preview that is a unified
+// diff's hunks (starting "@@ ") is coloured as one on a terminal. A tool
+// without a preview is asked about with its RenderUse.
+type Previewer interface {
+	RenderPreview(input any, tc *ToolContext) string
+}
+
 // InterruptBehavior says what a user interrupt does to a running call.
 type InterruptBehavior int
 

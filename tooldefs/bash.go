@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 	"github.com/agentcore/agentcore/tooldefs/shell/classify"
 )
@@ -404,6 +405,19 @@ func (Bash) RenderUse(in *BashInput) string {
 	return s
 }
 
+// RenderPreview shows the command in full and what the model says it
+// does, for its permission prompt.
+func (Bash) RenderPreview(in *BashInput, _ *runtime.ToolContext) string {
+	s := strings.TrimRight(in.Command, "\n")
+	if in.Description != "" {
+		s += "\n\n" + in.Description
+	}
+	if in.RunInBackground {
+		s += "\n(runs in the background)"
+	}
+	return s
+}
+
 // RenderProgress shows the last lines and how long the command has run.
 func (Bash) RenderProgress(_ *BashInput, p BashProgress) string {
 	status := fmt.Sprintf("Running… %s", bashFormatMs(p.ElapsedMs))
@@ -419,8 +433,14 @@ func (Bash) RenderProgress(_ *BashInput, p BashProgress) string {
 	return p.LastLines + "\n" + status
 }
 
-// RenderResult summarises the run: compactly for searches and reads
-// ("Found 12 lines"), else "Ran in 1.2s, 3 lines".
+// BashOutputLines is how many lines of a command's output its rendered
+// result shows.
+const BashOutputLines = 4
+
+// RenderResult summarises the run — compactly for searches and reads
+// ("Found 12 lines"), else "Ran in 1.2s, 3 lines"; a non-zero exit status
+// that is an answer with its code ("exit code 1: No matches found") — and
+// shows the output's first lines under it ("… +N lines" for the rest).
 func (Bash) RenderResult(in *BashInput, out BashOutput) string {
 	if out.BackgroundTaskID != "" {
 		return "Running in background with ID " + out.BackgroundTaskID
@@ -440,7 +460,7 @@ func (Bash) RenderResult(in *BashInput, out BashOutput) string {
 		s = "Ran in " + bashFormatMs(out.DurationMs) + ", " + lines
 	}
 	if out.ExitNote != "" {
-		s += " · " + out.ExitNote
+		s += fmt.Sprintf(" · exit code %d: %s", out.ExitCode, out.ExitNote)
 	}
 	if out.Truncated {
 		s += " (output truncated; full output in " + out.FullOutputPath + ")"
@@ -448,7 +468,7 @@ func (Bash) RenderResult(in *BashInput, out BashOutput) string {
 	if out.CwdNote != "" {
 		s += "\n" + out.CwdNote
 	}
-	return s
+	return filetool.WithBody(s, filetool.HeadLines(out.Output, BashOutputLines))
 }
 
 // RenderRejected says the command did not run.

@@ -87,7 +87,14 @@ var _ = Describe("Bash tools", func() {
 			Expect(out.ExitCode).To(Equal(0))
 			Expect(out.TotalLines).To(Equal(2))
 			Expect(text(bash.ResultBlocks(out))).To(Equal("hello\nbash"))
-			Expect(bash.RenderResult(&tooldefs.BashInput{Command: "echo hello"}, out)).To(MatchRegexp(`^Ran in \d+\.\ds, 2 lines$`))
+			Expect(bash.RenderResult(&tooldefs.BashInput{Command: "echo hello"}, out)).To(MatchRegexp(`^Ran in \d+\.\ds, 2 lines\nhello\nbash$`))
+		})
+
+		It("renders the first lines of the output under the summary, and how many more there are", func() {
+			in := &tooldefs.BashInput{Command: "seq 10"}
+			_, out, err := run(in)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(bash.RenderResult(in, out)).To(MatchRegexp(`^Ran in \d+\.\ds, 10 lines\n1\n2\n3\n4\n… \+6 lines$`))
 		})
 
 		It("says so when there is no output", func() {
@@ -123,7 +130,7 @@ var _ = Describe("Bash tools", func() {
 			Expect(out.ExitCode).To(Equal(1))
 			Expect(out.ExitNote).To(Equal("No matches found"))
 			Expect(text(bash.ResultBlocks(out))).To(Equal("(exit code 1: No matches found)"))
-			Expect(bash.RenderResult(in, out)).To(Equal("Found 0 lines · No matches found"))
+			Expect(bash.RenderResult(in, out)).To(Equal("Found 0 lines · exit code 1: No matches found"))
 
 			_, _, err = run(&tooldefs.BashInput{Command: "grep beta missing.txt"})
 			Expect(err).To(MatchError(ContainSubstring("Exit code 2")), "grep's 2 is an error")

@@ -82,6 +82,7 @@
 //	RenderRejected(in *In) string                             default: "Rejected"
 //	RenderError(in *In, err error) string                     default: err.Error()
 //	RenderGrouped(ins []*In) string                           default: one RenderUse per line
+//	RenderPreview(in *In, tc *runtime.ToolContext) string     default: none (the prompt shows RenderUse)
 //
 // # Input fields
 //

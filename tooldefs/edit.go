@@ -218,14 +218,34 @@ func (Edit) ResultBlocks(out EditOutput) []runtime.Block {
 // RenderUse shows the path relative to the working directory.
 func (Edit) RenderUse(in *EditInput) string { return filetool.Display(in.FilePath) }
 
+// RenderPreview shows the change the edit will make, as the diff's hunks
+// (a new file's first lines), for its permission prompt; "" when the edit
+// cannot be planned (ValidateInput says why).
+func (Edit) RenderPreview(in *EditInput, tc *runtime.ToolContext) string {
+	p, err := planEdit(in, tc)
+	if err != nil {
+		return ""
+	}
+	if p.created {
+		return filetool.HeadLines(p.after, filetool.PreviewLines)
+	}
+	return filetool.DiffBody(editengine.Unified(editengine.LineDiff(p.before, p.after), "a", "b", 3), filetool.PreviewLines)
+}
+
 // RenderResult summarises the change, e.g. "Updated src/x.go with 2
-// additions and 1 removal".
+// additions and 1 removal", and shows it under the summary: the diff's
+// hunks, or a new file's first lines (capped, "… +N lines").
 func (Edit) RenderResult(in *EditInput, out EditOutput) string {
 	name := filetool.Display(out.FilePath)
 	if out.Created {
-		return "Created " + name + " with " + filetool.Plural(out.Additions, "line")
+		content := ""
+		if in != nil {
+			content = in.NewString
+		}
+		return filetool.WithBody("Created "+name+" with "+filetool.Plural(out.Additions, "line"), filetool.HeadLines(content, filetool.ContentLines))
 	}
-	return "Updated " + name + " with " + filetool.Plural(out.Additions, "addition") + " and " + filetool.Plural(out.Removals, "removal")
+	return filetool.WithBody("Updated "+name+" with "+filetool.Plural(out.Additions, "addition")+" and "+filetool.Plural(out.Removals, "removal"),
+		filetool.DiffBody(out.Diff, filetool.DiffLines))
 }
 
 // RenderRejected says the edit was refused.

@@ -41,7 +41,8 @@ var _ = Describe("Edit", func() {
 			text := tooldefs.Edit{}.ResultBlocks(out)[0].Text
 			Expect(text).To(HavePrefix("The file " + p + " has been updated."))
 			Expect(text).To(ContainSubstring("+\tprintln(\"world\")"))
-			Expect(tooldefs.Edit{}.RenderResult(nil, out)).To(Equal("Updated " + p + " with 2 additions and 1 removal"))
+			Expect(tooldefs.Edit{}.RenderResult(nil, out)).To(Equal("Updated "+p+" with 2 additions and 1 removal\n"+
+				"@@ -1,5 +1,6 @@\n package main\n \n func main() {\n-\tprintln(\"hi\")\n+\tprintln(\"hello\")\n+\tprintln(\"world\")\n }"), "the summary, then the diff's hunks")
 		})
 
 		It("records the new content through the modifier, so a second edit needs no new read", func() {

@@ -60,6 +60,12 @@ func (WebFetch) PermissionTarget(in *WebFetchInput) runtime.Target {
 	return runtime.Target{Kind: runtime.TargetURL, Value: in.URL}
 }
 
+// RenderPreview shows the URL in full and what the model wants of the
+// page, for its permission prompt.
+func (WebFetch) RenderPreview(in *WebFetchInput, _ *runtime.ToolContext) string {
+	return in.URL + "\n\n" + in.Prompt
+}
+
 // Call fetches the page and applies the prompt.
 func (WebFetch) Call(ctx context.Context, in *WebFetchInput, c *runtime.Call) (WebFetchOutput, error) {
 	page, err := fetcher.Fetch(ctx, in.URL)

@@ -158,13 +158,33 @@ func (Write) ResultBlocks(out WriteOutput) []runtime.Block {
 // RenderUse shows the path relative to the working directory.
 func (Write) RenderUse(in *WriteInput) string { return filetool.Display(in.FilePath) }
 
-// RenderResult summarises the write, e.g. "Wrote 12 lines to x.go".
-func (Write) RenderResult(_ *WriteInput, out WriteOutput) string {
+// RenderPreview shows what the write will do, for its permission prompt:
+// the diff against the file it overwrites, or a new file's first lines.
+func (Write) RenderPreview(in *WriteInput, tc *runtime.ToolContext) string {
+	p, err := planWrite(in, tc)
+	if err != nil {
+		return ""
+	}
+	if !p.exists {
+		return filetool.HeadLines(in.Content, filetool.PreviewLines)
+	}
+	return filetool.DiffBody(editengine.Unified(editengine.LineDiff(string(p.before), in.Content), "a", "b", 3), filetool.PreviewLines)
+}
+
+// RenderResult summarises the write, e.g. "Wrote 12 lines to x.go", and
+// shows it under the summary: a new file's first lines, or the diff of
+// the file it overwrote (capped, "… +N lines").
+func (Write) RenderResult(in *WriteInput, out WriteOutput) string {
 	name := filetool.Display(out.FilePath)
 	if out.Type == "create" {
-		return "Wrote " + filetool.Plural(out.Lines, "line") + " to " + name
+		content := ""
+		if in != nil {
+			content = in.Content
+		}
+		return filetool.WithBody("Wrote "+filetool.Plural(out.Lines, "line")+" to "+name, filetool.HeadLines(content, filetool.ContentLines))
 	}
-	return "Updated " + name + " with " + filetool.Plural(out.Additions, "addition") + " and " + filetool.Plural(out.Removals, "removal")
+	return filetool.WithBody("Updated "+name+" with "+filetool.Plural(out.Additions, "addition")+" and "+filetool.Plural(out.Removals, "removal"),
+		filetool.DiffBody(out.Diff, filetool.DiffLines))
 }
 
 // RenderRejected says the write was refused.

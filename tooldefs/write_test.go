@@ -29,6 +29,8 @@ var _ = Describe("Write", func() {
 		Expect(out.Lines).To(Equal(2))
 		Expect(tooldefs.Write{}.ResultBlocks(out)[0].Text).To(Equal("File created successfully at: " + p + " (2 lines)"))
 		Expect(tooldefs.Write{}.RenderResult(nil, out)).To(Equal("Wrote 2 lines to " + p))
+		in := &tooldefs.WriteInput{FilePath: p, Content: "one\ntwo\n"}
+		Expect(tooldefs.Write{}.RenderResult(in, out)).To(Equal("Wrote 2 lines to "+p+"\none\ntwo"), "the new content under the summary")
 		fi, _ := os.Stat(p)
 		Expect(fi.Mode().Perm()).To(Equal(os.FileMode(0o644)))
 	})
@@ -63,6 +65,8 @@ var _ = Describe("Write", func() {
 		Expect(out.Removals).To(Equal(1))
 		Expect(out.Diff).To(ContainSubstring("-echo a\n+echo b\n+echo c\n"))
 		Expect(tooldefs.Write{}.ResultBlocks(out)[0].Text).To(ContainSubstring("has been updated (2 additions, 1 removal)"))
+		Expect(tooldefs.Write{}.RenderResult(nil, out)).To(Equal("Updated "+p+" with 2 additions and 1 removal\n@@ -1,2 +1,3 @@\n #!/bin/sh\n-echo a\n+echo b\n+echo c"),
+			"an overwrite shows its diff")
 		after, _ := os.Stat(p)
 		Expect(after.Mode().Perm()).To(Equal(os.FileMode(0o700)))
 		Expect(os.SameFile(before, after)).To(BeFalse(), "replaced by rename")

@@ -41,7 +41,8 @@ func runIn(dir string, env []string, args ...string) (string, string, int) {
 var _ = Describe("agentcore run", func() {
 	It("plays the make-run demo on a scratch copy: parallel reads, grep, edit, a cancelled sibling, a denial, a cd", func() {
 		cmd := exec.Command(filepath.Join(repoRoot(), "examples", "run-demo.sh"))
-		cmd.Env = append(os.Environ(), "AGENTCORE_BIN="+binaries["external"], "AGENTCORE_REPLAY_SPEED=0", "NO_COLOR=1")
+		tmp := GinkgoT().TempDir()
+		cmd.Env = append(os.Environ(), "AGENTCORE_BIN="+binaries["external"], "AGENTCORE_REPLAY_SPEED=0", "NO_COLOR=1", "TMPDIR="+tmp)
 		out, err := cmd.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
 		text := string(out)
@@ -57,6 +58,7 @@ var _ = Describe("agentcore run", func() {
 			Expect(text).To(ContainSubstring(want))
 		}
 		Expect(text).NotTo(ContainSubstring("\x1b["), "plain when not a terminal")
+		Expect(filepath.Glob(filepath.Join(tmp, "agentcore-demo.*"))).To(BeEmpty(), "make run removes its scratch copy")
 	})
 
 	It("prints one result object with --output-format json", func() {
@@ -181,19 +183,17 @@ var _ = Describe("agentcore run", func() {
 			}
 		})
 
-		// session starts agentcore in a detached tmux session on a tmux
+		// shellSession starts a shell line in a detached tmux session on a tmux
 		// server of its own (a private socket: a server shared with other
 		// suites or users can exit under it) and returns functions to
-		// capture the pane and to send keys.
-		session := func(dir string, args ...string) (func() string, func(...string)) {
+		// capture the pane and to send keys; session runs agentcore run there.
+		shellSession := func(shell string) (func() string, func(...string)) {
 			name := fmt.Sprintf("agentcore-test-%d-%d", os.Getpid(), time.Now().UnixNano())
 			tmux := func(args ...string) *exec.Cmd {
 				cmd := exec.Command("tmux", append([]string{"-L", name}, args...)...)
 				cmd.Env = append(os.Environ(), "TMUX=")
 				return cmd
 			}
-			shell := "cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
-				binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60"
 			out, err := tmux("-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "150", "-y", "50", shell).CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "tmux: %s", out)
 			DeferCleanup(func() { _ = tmux("kill-server").Run() })
@@ -205,6 +205,10 @@ var _ = Describe("agentcore run", func() {
 				Expect(tmux(append([]string{"send-keys", "-t", name}, k...)...).Run()).To(Succeed())
 			}
 			return pane, keys
+		}
+		session := func(dir string, args ...string) (func() string, func(...string)) {
+			return shellSession("cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
+				binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60")
 		}
 		scenario := `{"prompt":"make a file"}
 {"blocks":[{"type":"tool_use","id":"mk","name":"Bash","input":{"command":"touch made-by-agent.txt","description":"Create a file"}}]}
@@ -390,6 +394,21 @@ var _ = Describe("agentcore run", func() {
 			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=130"))
 			Expect(pane()).To(ContainSubstring("interrupted by the user"))
 			Expect(pane()).NotTo(ContainSubstring("never reached"))
+		})
+
+		It("removes make run's scratch copy when the demo is stopped with Ctrl+C", func() {
+			dir, tmp := GinkgoT().TempDir(), GinkgoT().TempDir()
+			scn := filepath.Join(dir, "slow.jsonl")
+			Expect(os.WriteFile(scn, []byte(`{"prompt":"wait"}
+{"blocks":[{"type":"text","text":"Sleeping."},{"type":"tool_use","id":"s","name":"Bash","input":{"command":"sleep 30"}}]}
+{"blocks":[{"type":"text","text":"never reached"}]}`), 0o644)).To(Succeed())
+			pane, keys := shellSession("HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 TMPDIR=" + tmp +
+				" AGENTCORE_BIN=" + binaries["external"] + " SCENARIO=" + scn + " " + filepath.Join(repoRoot(), "examples", "run-demo.sh") + "; echo EXIT=$?; sleep 60")
+			Eventually(pane, 30*time.Second, 100*time.Millisecond).Should(ContainSubstring("Bash(sleep 30)"))
+			Expect(filepath.Glob(filepath.Join(tmp, "agentcore-demo.*"))).To(HaveLen(1), "the scratch copy is there while the demo runs")
+			keys("C-c")
+			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=130"))
+			Expect(filepath.Glob(filepath.Join(tmp, "agentcore-demo.*"))).To(BeEmpty(), "and gone after Ctrl+C")
 		})
 	})
 })

@@ -64,6 +64,16 @@ var _ = Describe("Approve", func() {
 		Expect(e.Rules()).To(BeEmpty(), "the caller gives AnswerAllowSession its meaning: no rule is added")
 	})
 
+	It("puts a Previewer's preview of the call into CanUseTool's prompt", func() {
+		asker := &scriptedAsker{answer: permission.AnswerDeny}
+		e := engine(permission.ModeDefault, asker, nil, nil, nil)
+		tool := &previewTool{fakeTool: fakeTool{name: "Changer"}}
+		d := e.CanUseTool(ctx, tool, "x", tc)
+		Expect(d.Behavior).To(Equal(runtime.Deny))
+		Expect(asker.asked).To(HaveLen(1))
+		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
+	})
+
 	It("returns the user's No without an error", func() {
 		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerDeny}, nil, nil, nil)
 		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
@@ -162,3 +172,8 @@ var _ = Describe("ModeBeforePlan", func() {
 		Expect(e.ModeBeforePlan()).To(Equal(permission.ModeAcceptEdits))
 	})
 })
+
+// previewTool is a fakeTool with a preview of what its call will do.
+type previewTool struct{ fakeTool }
+
+func (*previewTool) RenderPreview(any, *runtime.ToolContext) string { return "@@ -1 +1 @@\n-x\n+y" }

@@ -41,7 +41,8 @@ type AskRequest struct {
 	// "Explore agent (find the tests)"; empty for the main agent.
 	Agent string
 	// Detail is longer text the prompt shows in full before the choices,
-	// e.g. the plan ExitPlanMode asks the user to approve.
+	// e.g. the plan ExitPlanMode asks the user to approve, or what the
+	// call will do (runtime.Previewer: an edit's diff, a command in full).
 	Detail string
 	// AlwaysLabel, when set, words the second yes (AnswerAllowSession)
 	// instead of "Yes, and allow <Suggestion> for this session", and
@@ -238,7 +239,7 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 		return d
 	}
 	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: AgentOf(ctx),
-		ToolUseID: runtime.ToolUseID(ctx)}
+		ToolUseID: runtime.ToolUseID(ctx), Detail: safePreview(t, input, tc)}
 	if b, err := json.Marshal(input); err == nil {
 		req.Input = b
 	}
@@ -344,6 +345,17 @@ func (e *Engine) howToAllow(suggestion string) string {
 		return ""
 	}
 	return " To allow it, " + e.advice.allowRule(suggestion) + "."
+}
+
+// safePreview is the tool's RenderPreview (runtime.Previewer), "" for a
+// tool without one; a panic gives "".
+func safePreview(t runtime.Tool, input any, tc *runtime.ToolContext) string {
+	p, ok := t.(runtime.Previewer)
+	if !ok {
+		return ""
+	}
+	s, _ := runtime.Guard("RenderPreview", func() string { return p.RenderPreview(input, tc) })
+	return s
 }
 
 // safeRenderUse is RenderUse; a panic gives "".

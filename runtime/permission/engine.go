@@ -695,15 +695,51 @@ func (c *call) autoRead() bool {
 // argument (absolute, ~, or containing a slash or "..") lies inside the
 // working directories and no deny rule of the read-path family (Read's)
 // names it, so "cat
-// ~/.ssh/id_rsa" is not auto-allowed as read-only. Other targets pass.
+// ~/.ssh/id_rsa" is not auto-allowed as read-only; a cd's directory counts
+// as such an argument, so "cd src && pwd" is and "cd /etc && ls" is not.
+// Other targets pass.
 func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 	if c.target.Kind != runtime.TargetCommand {
 		return true
 	}
-	cwd := c.cwd
+	// A cd's directory is a path whatever it looks like; the words after
+	// it may be relative to any directory the line has been in, so each
+	// is checked against all of them.
+	cwds := []string{c.cwd}
+	inside := func(w string) (string, bool) {
+		var last string
+		for _, cwd := range cwds {
+			p := expandHome(w, e.base.home)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(cwd, p)
+			}
+			p = filepath.Clean(p)
+			resolved, err := ResolvePath(p, cwd)
+			if err != nil || !insideAny(resolved, c.dirs) {
+				return "", false
+			}
+			for _, r := range rules {
+				if r.Behavior == runtime.Deny && c.families[r.Tool] == runtime.FamilyReadPath && !r.Whole() &&
+					(matchPath(r.Content, p, e.base) || matchPath(r.Content, resolved, e.base)) {
+					return "", false
+				}
+			}
+			last = resolved
+		}
+		return last, true
+	}
 	for _, cmd := range c.shell.cmds {
+		cd := len(cmd.words) > 0 && cmd.words[0] == "cd" && cmd.literal[0]
 		for i, w := range cmd.words {
 			if i == 0 || !cmd.literal[i] {
+				continue
+			}
+			if cd && !strings.HasPrefix(w, "-") {
+				dir, ok := inside(w)
+				if !ok {
+					return false
+				}
+				cwds = append(cwds, dir)
 				continue
 			}
 			if j := strings.IndexByte(w, '='); j > 0 && strings.HasPrefix(w, "-") {
@@ -712,20 +748,8 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 			if strings.HasPrefix(w, "-") || !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
 				continue
 			}
-			p := expandHome(w, e.base.home)
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(cwd, p)
-			}
-			p = filepath.Clean(p)
-			resolved, err := ResolvePath(p, cwd)
-			if err != nil || !insideAny(resolved, c.dirs) {
+			if _, ok := inside(w); !ok {
 				return false
-			}
-			for _, r := range rules {
-				if r.Behavior == runtime.Deny && c.families[r.Tool] == runtime.FamilyReadPath && !r.Whole() &&
-					(matchPath(r.Content, p, e.base) || matchPath(r.Content, resolved, e.base)) {
-					return false
-				}
 			}
 		}
 	}

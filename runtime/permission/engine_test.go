@@ -149,6 +149,18 @@ var _ = Describe("Engine", func() {
 			Expect(check(e, ro, "cat ../x").Behavior).To(Equal(runtime.Ask))
 			Expect(check(e, ro, "grep --file=/etc/passwd x").Behavior).To(Equal(runtime.Ask))
 		})
+		It("allows a read-only shell line that cds inside the working directories, and asks for one that cds out", func() {
+			e := newEngine("", nil, nil, nil)
+			ro := bashTool()
+			ro.readOnly = true
+			Expect(check(e, ro, "cd src && pwd").Behavior).To(Equal(runtime.Allow))
+			Expect(check(e, ro, "cd ./src && ls -la").Behavior).To(Equal(runtime.Allow))
+			Expect(check(e, ro, "cd .. && pwd").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "cd /etc && pwd").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "cd "+outside+" && ls").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "cd ~ && ls").Behavior).To(Equal(runtime.Ask))
+			Expect(check(e, ro, "cd src && cat ../../x").Behavior).To(Equal(runtime.Ask), "relative to where the cd went")
+		})
 		It("does not auto-allow read-only shell lines naming a Read-denied path", func() {
 			e := newEngine("", nil, []string{"Read(./secrets/**)"}, nil)
 			ro := bashTool()

@@ -164,6 +164,25 @@ var _ = Describe("styled, live output", func() {
 	})
 })
 
+var _ = Describe("a diff under a result's summary", func() {
+	diff := ok("Updated a.go with 1 addition and 1 removal\n@@ -1,2 +1,2 @@\n-old\n+new\n same")
+	evs := []agent.Event{result("e1", editTool, `{"summary":"a.go"}`, diff, orchestrate.OutcomeOK, nil)}
+
+	It("is coloured on a terminal: additions green, removals red", func() {
+		out := play(render.Options{Styled: true}, "edit", evs)
+		Expect(out).To(ContainSubstring(render.DiffLine("+new")))
+		Expect(out).To(ContainSubstring(render.DiffLine("-old")))
+		Expect(render.DiffLine("+new")).NotTo(Equal(render.DiffLine("-old")))
+		Expect(stripANSI(out)).To(ContainSubstring("⎿  Updated a.go with 1 addition and 1 removal\n     @@ -1,2 +1,2 @@\n     -old\n     +new\n      same\n"))
+	})
+
+	It("is plain text otherwise", func() {
+		out := play(render.Options{}, "edit", evs)
+		Expect(out).NotTo(ContainSubstring("\x1b["))
+		Expect(out).To(ContainSubstring("⎿  Updated a.go with 1 addition and 1 removal\n     @@ -1,2 +1,2 @@\n     -old\n     +new\n      same\n"))
+	})
+})
+
 var _ = Describe("the live region", func() {
 	It("draws parallel running calls of one tool on one line, with RenderGrouped", func() {
 		start := func(id, raw string) agent.Event {

@@ -30,11 +30,41 @@ type styles struct {
 	// link makes text a terminal hyperlink to url (OSC 8); plain text in
 	// plain mode.
 	link func(text, url string) string
+	// diff styles one line of a unified diff.
+	diff func(string) string
 }
 
 func plainStyles() styles {
 	id := func(s string) string { return s }
-	return styles{id, id, id, id, id, id, id, id, id, func(text, _ string) string { return text }}
+	return styles{id, id, id, id, id, id, id, id, id, func(text, _ string) string { return text }, id}
+}
+
+var (
+	diffAdd  = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
+	diffDel  = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
+	diffHunk = lipgloss.NewStyle().Foreground(lipgloss.Color("14")).Faint(true)
+	diffRest = lipgloss.NewStyle().Faint(true)
+)
+
+// DiffLine colours one line of a unified diff: additions green, removals
+// red, hunk headers cyan, the rest faint. For terminals with colour; a
+// caller that writes plain text leaves the line as it is.
+func DiffLine(l string) string {
+	switch {
+	case strings.HasPrefix(l, "+"):
+		return diffAdd.Render(l)
+	case strings.HasPrefix(l, "-"):
+		return diffDel.Render(l)
+	case strings.HasPrefix(l, "@@"):
+		return diffHunk.Render(l)
+	}
+	return diffRest.Render(l)
+}
+
+// IsDiff reports whether body, the lines a render method puts under its
+// summary, is a unified diff's hunks (tooldefs' filetool.DiffBody).
+func IsDiff(body []string) bool {
+	return len(body) > 0 && strings.HasPrefix(body[0], "@@ ")
 }
 
 func lipglossStyles() styles {
@@ -52,6 +82,7 @@ func lipglossStyles() styles {
 		link: func(text, url string) string {
 			return ansi.SetHyperlink(url) + text + ansi.ResetHyperlink()
 		},
+		diff: DiffLine,
 	}
 }
 
@@ -377,12 +408,17 @@ func (t *transcript) draw(g []orchestrate.Event, reason bool) {
 		}
 	}
 	t.begin(secTool)
-	t.write(t.block(&t.conv, g, reason, 6))
+	t.write(t.block(&t.conv, g, reason, resultLinesMax))
 	for _, ev := range g {
 		t.agentDrawn(ev.ID)
 	}
 	t.redraw()
 }
+
+// resultLinesMax caps a result drawn in the main conversation; render
+// methods cap what they show under their summary themselves (an edit's
+// diff, a command's first lines), so this is a backstop.
+const resultLinesMax = 16
 
 // block is the text of cv's calls g, drawn as one block, each result cut
 // to maxLines lines; the calls are forgotten.
@@ -504,13 +540,17 @@ func (t *transcript) resultLines(ev orchestrate.Event, label string, reason bool
 		more := len(lines) - maxLines
 		lines = append(lines[:maxLines], fmt.Sprintf("… %d more lines", more))
 	}
+	// A diff under the summary (an edit's, a write's) is coloured.
+	diff := !ev.Rejected() && !ev.IsError() && IsDiff(lines[1:])
 	var b strings.Builder
 	for i, l := range lines {
-		prefix := "     "
+		prefix, st := "     ", style
 		if i == 0 {
 			prefix = "  ⎿  "
+		} else if diff && !strings.HasPrefix(l, "… +") {
+			st = t.st.diff
 		}
-		b.WriteString(t.st.dim(prefix) + style(l) + "\n")
+		b.WriteString(t.st.dim(prefix) + st(l) + "\n")
 	}
 	return b.String()
 }

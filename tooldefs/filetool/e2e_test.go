@@ -81,7 +81,7 @@ var _ = Describe("the file tools through the generated registry and the orchestr
 		Expect(evs[1].Result.Text()).To(Equal("1\tpackage b"))
 		Expect(evs[2].Result.IsError).To(BeFalse(), evs[2].Result.Text())
 		Expect(evs[2].Result.Text()).To(ContainSubstring("-var X = 1\n+var X = 2"))
-		Expect(evs[2].Tool.RenderResult(evs[2].Input, evs[2].Result)).To(Equal(fmt.Sprintf("Updated %s with 1 addition and 1 removal", a)))
+		Expect(evs[2].Tool.RenderResult(evs[2].Input, evs[2].Result)).To(HavePrefix(fmt.Sprintf("Updated %s with 1 addition and 1 removal\n@@ ", a)))
 		Expect(evs[3].Result.Text()).To(Equal("1\tpackage a\n2\t\n3\tvar X = 2"))
 	})
 

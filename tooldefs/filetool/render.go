@@ -69,3 +69,55 @@ func DisplayNames[T any](ins []T, path func(T) string) []string {
 	}
 	return names
 }
+
+// DiffLines is how many lines of a diff a rendered result shows;
+// ContentLines how many of a new file's content.
+const (
+	DiffLines    = 12
+	ContentLines = 6
+)
+
+// DiffBody is the part of a unified diff a person reads under a result's
+// summary: its hunks (the ---/+++ header dropped: the call names the
+// file), at most max lines, then "… +N lines". "" when there is no hunk.
+// The transcript colours the lines of a body that starts with "@@".
+func DiffBody(diff string, max int) string {
+	lines := strings.Split(strings.TrimRight(diff, "\n"), "\n")
+	for len(lines) > 0 && !strings.HasPrefix(lines[0], "@@") {
+		lines = lines[1:]
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(Head(lines, max), "\n")
+}
+
+// HeadLines is the first max lines of s and "… +N lines" for the rest;
+// "" for text with nothing but blank lines.
+func HeadLines(s string, max int) string {
+	s = strings.TrimRight(s, "\n")
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return strings.Join(Head(strings.Split(s, "\n"), max), "\n")
+}
+
+// Head keeps the first max lines and says how many more there were.
+func Head(lines []string, max int) []string {
+	if len(lines) <= max {
+		return lines
+	}
+	return append(lines[:max:max], "… +"+Plural(len(lines)-max, "line"))
+}
+
+// WithBody puts body, when there is one, on the lines under summary: the
+// form of a RenderResult that shows more than its summary line.
+func WithBody(summary, body string) string {
+	if body == "" {
+		return summary
+	}
+	return summary + "\n" + body
+}
+
+// PreviewLines is how many lines a permission prompt's preview shows.
+const PreviewLines = 30

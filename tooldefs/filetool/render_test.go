@@ -33,3 +33,16 @@ var _ = Describe("DisplayNames", func() {
 		Expect(filetool.DisplayNames(ins, func(s string) string { return s })).To(Equal([]string{"b.go", "/elsewhere/a"}))
 	})
 })
+
+var _ = Describe("DiffBody and HeadLines", func() {
+	It("keeps a diff's hunks without its header, capped with the count of the rest", func() {
+		d := "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n"
+		Expect(filetool.DiffBody(d, 10)).To(Equal("@@ -1,2 +1,2 @@\n-a\n+b\n c"))
+		Expect(filetool.DiffBody(d, 2)).To(Equal("@@ -1,2 +1,2 @@\n-a\n… +2 lines"))
+		Expect(filetool.DiffBody("", 10)).To(BeEmpty())
+	})
+	It("keeps the first lines of text", func() {
+		Expect(filetool.HeadLines("1\n2\n3\n", 2)).To(Equal("1\n2\n… +1 line"))
+		Expect(filetool.HeadLines("\n\n", 2)).To(BeEmpty())
+	})
+})

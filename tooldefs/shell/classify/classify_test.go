@@ -161,7 +161,16 @@ var _ = Describe("IsReadOnly", func() {
 		Entry(nil, "make", false),
 		Entry(nil, "curl http://x", false),
 		Entry(nil, "python3 -c 'print(1)'", false),
-		Entry(nil, "cd /tmp && ls", false),
+		// cd only moves this shell; the engine decides whether the
+		// directory is inside the working directories.
+		Entry(nil, "cd /tmp && ls", true),
+		Entry(nil, "cd runtime && pwd", true),
+		Entry(nil, "cd -P runtime", true),
+		Entry(nil, "cd", false),
+		Entry(nil, "cd -", false),
+		Entry(nil, "cd a b", false),
+		Entry(nil, "cd $D && ls", false),
+		Entry(nil, "cd runtime && rm x", false),
 		Entry(nil, "eval ls", false),
 		Entry(nil, "source env.sh", false),
 		Entry(nil, "exec ls", false),
