@@ -142,4 +142,3 @@ var _ = Describe("the client's capabilities", func() {
 })
 
 func ptr[T any](v T) *T { return &v }
-
