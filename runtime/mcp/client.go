@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -60,13 +62,14 @@ const DeclineReasonKey = "agentcore/declineReason"
 
 // SetRoots replaces the roots offered to the servers (directories; the
 // session's working directories) and sends notifications/roots/list_changed
-// to every connected server when they changed. Servers that connect
-// later get the new roots.
+// to every connected server when they changed; it waits (up to
+// RootsRefreshWait) for the servers that listed the roots before to list
+// them again. Servers that connect later get the new roots.
 func (m *Manager) SetRoots(dirs []string) {
 	dirs = cleanDirs(dirs)
 	m.rootsMu.Lock()
-	defer m.rootsMu.Unlock()
 	if slices.Equal(dirs, m.roots) {
+		m.rootsMu.Unlock()
 		return
 	}
 	var added []*sdk.Root
@@ -82,9 +85,74 @@ func (m *Manager) SetRoots(dirs []string) {
 		}
 	}
 	m.roots = dirs
-	for c := range m.clients {
+	var waits []<-chan struct{}
+	for c, l := range m.clients {
 		c.AddRoots(added...) // notifies when there are any
 		c.RemoveRoots(removed...)
+		// Any listing answered from now on gives the new roots.
+		if w := l.next(); w != nil {
+			waits = append(waits, w)
+		}
+	}
+	m.rootsMu.Unlock()
+	// A server that listed the roots before lists them again on the
+	// notification: give it a moment, so that the next call it gets
+	// already sees the new roots.
+	deadline := time.NewTimer(RootsRefreshWait)
+	defer deadline.Stop()
+	for _, w := range waits {
+		select {
+		case <-w:
+		case <-deadline.C:
+			return
+		case <-m.ctx.Done():
+			return
+		}
+	}
+}
+
+// RootsRefreshWait bounds how long SetRoots waits for the servers that
+// listed the roots before to list them again.
+const RootsRefreshWait = 2 * time.Second
+
+// rootsListener tells when a server lists the roots (roots/list).
+type rootsListener struct {
+	mu     sync.Mutex
+	listed bool            // the server listed the roots at least once
+	wait   []chan struct{} // closed at its next listing
+}
+
+// next returns a channel closed when the server lists the roots next,
+// or nil when it never listed them (it does not use roots).
+func (l *rootsListener) next() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.listed {
+		return nil
+	}
+	ch := make(chan struct{})
+	l.wait = append(l.wait, ch)
+	return ch
+}
+
+func (l *rootsListener) saw() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.listed = true
+	for _, ch := range l.wait {
+		close(ch)
+	}
+	l.wait = nil
+}
+
+// middleware reports the server's roots/list requests to l once answered.
+func (l *rootsListener) middleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == "roots/list" && err == nil {
+			l.saw()
+		}
+		return res, err
 	}
 }
 
@@ -147,13 +215,15 @@ func (s *server) newClient(c *conn, ready <-chan struct{}) *sdk.Client {
 		opts.CreateMessageHandler = s.sample
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Version: m.opts.ClientVersion}, opts)
+	listener := &rootsListener{}
+	client.AddReceivingMiddleware(listener.middleware)
 	m.rootsMu.Lock()
 	roots := make([]*sdk.Root, len(m.roots))
 	for i, d := range m.roots {
 		roots[i] = rootOf(d)
 	}
 	client.AddRoots(roots...) // no session yet: nobody to notify
-	m.clients[client] = struct{}{}
+	m.clients[client] = listener
 	m.rootsMu.Unlock()
 	c.client = client
 	return client

@@ -167,7 +167,7 @@ type Manager struct {
 
 	rootsMu sync.Mutex // guards roots and clients, and orders root changes
 	roots   []string
-	clients map[*sdk.Client]struct{} // of the live connections
+	clients map[*sdk.Client]*rootsListener // of the live connections
 }
 
 // NewManager starts connecting to every server of cfg, each in its own
@@ -180,7 +180,7 @@ func NewManager(cfg Config, opts Options) *Manager {
 		cancel:   cancel,
 		byName:   map[string]*server{},
 		progress: map[string]func(any){},
-		clients:  map[*sdk.Client]struct{}{},
+		clients:  map[*sdk.Client]*rootsListener{},
 	}
 	m.roots = cleanDirs(m.opts.Roots)
 	m.listRes = newListResourcesTool(m)

@@ -168,9 +168,11 @@ var _ = Describe("the session as an MCP client", Label("node"), func() {
 
 			Expect(exec(s, "Move", `{}`).Text()).To(Equal("moved"))
 			Expect(s.MCP().Roots()).To(Equal([]string{moved, dir, extra}))
-			Eventually(func() string { return exec(s, "mcp__everything__get-roots-list", `{}`).Text() }, 10*time.Second).
-				Should(ContainSubstring("(3 total)"), "the server fetched the roots again after notifications/roots/list_changed")
-			Expect(exec(s, "mcp__everything__get-roots-list", `{}`).Text()).To(ContainSubstring("URI: file://" + moved + "\n"))
+			// Exec returns once the server listed the roots again after
+			// notifications/roots/list_changed: the next call sees them.
+			res = exec(s, "mcp__everything__get-roots-list", `{}`)
+			Expect(res.Text()).To(ContainSubstring("(3 total)"))
+			Expect(res.Text()).To(ContainSubstring("URI: file://" + moved + "\n"))
 		})
 
 		It("gives server-filesystem, started without directories, the working directories to serve", func() {
