@@ -17,27 +17,16 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-)
 
-// npmDir is where .ci/run installs the npm packages the specs drive
-// (.ci/npm/package.json): AGENTCORE_NPM_DIR, else ~/.cache/agentcore-npm.
-func npmDir() string {
-	if d := os.Getenv("AGENTCORE_NPM_DIR"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "agentcore-npm")
-}
+	"github.com/agentcore/agentcore/runtime/tooltest"
+)
 
 // inspectorBin returns the MCP Inspector's command, skipping the spec
 // (and saying why) when node or the package is missing.
 func inspectorBin() string {
-	if _, err := exec.LookPath("node"); err != nil {
-		Skip("node is not installed: the MCP Inspector specs need it (.ci/run installs the Inspector when node is present)")
-	}
-	bin := filepath.Join(npmDir(), "node_modules", ".bin", "mcp-inspector")
-	if _, err := os.Stat(bin); err != nil {
-		Skip("the MCP Inspector is not installed at " + bin + ": run .ci/run, or npm install --prefix " + npmDir() + " with .ci/npm/package.json")
+	bin, why := tooltest.NpmBin("mcp-inspector")
+	if why != "" {
+		Skip(why)
 	}
 	return bin
 }

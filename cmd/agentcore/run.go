@@ -499,6 +499,13 @@ func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (perm
 	return a.p.Ask(ctx, req)
 }
 
+// Elicit shows an MCP server's form or URL on the terminal.
+func (a *pausingAsker) Elicit(ctx context.Context, req permission.ElicitRequest) (permission.ElicitAnswer, error) {
+	a.r.Pause()
+	defer a.r.Resume()
+	return a.p.Elicit(ctx, req)
+}
+
 // AskQuestions shows the questions as a picker on the terminal.
 func (a *pausingAsker) AskQuestions(ctx context.Context, agent string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
 	a.r.Pause()

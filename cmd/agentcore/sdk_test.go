@@ -16,6 +16,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 // sdkEntry returns the Agent SDK's module, skipping the spec (and saying
@@ -24,9 +26,9 @@ func sdkEntry() string {
 	if _, err := exec.LookPath("node"); err != nil {
 		Skip("node is not installed: the Agent SDK specs need it (.ci/run installs the SDK when node is present)")
 	}
-	entry := filepath.Join(npmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
+	entry := filepath.Join(tooltest.NpmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
 	if _, err := os.Stat(entry); err != nil {
-		Skip("the Agent SDK is not installed at " + entry + ": run .ci/run, or npm install --prefix " + npmDir() + " with .ci/npm/package.json")
+		Skip("the Agent SDK is not installed at " + entry + ": run .ci/run, or npm install --prefix " + tooltest.NpmDir() + " with .ci/npm/package.json")
 	}
 	return entry
 }

@@ -10,6 +10,15 @@
 // resources, the ListMcpResourcesTool and ReadMcpResourceTool tools read
 // them.
 //
+// The client declares roots ([Options.Roots], changed with
+// [Manager.SetRoots], which sends notifications/roots/list_changed),
+// elicitation in form and URL modes when [Options.Elicit] is set, and
+// sampling when [Options.Sample] is set (runtime/session sets all three:
+// its working directories, its user through the permission engine, its
+// model behind [SamplingRule] rules). The SDK answers both the classic
+// server-to-client requests and the input requests of protocol
+// 2026-07-28's multi round-trip calls with the same handlers.
+//
 // How server tools map onto the runtime contract:
 //
 //   - name: "mcp__" + server + "__" + tool, every character outside

@@ -46,6 +46,15 @@ type Options struct {
 	ClientName, ClientVersion string
 	// LookupEnv resolves ${VAR} in the config (default os.LookupEnv).
 	LookupEnv func(string) (string, bool)
+	// Roots are the directories offered to servers as roots (the
+	// session's working directories); default Dir. SetRoots changes them.
+	Roots []string
+	// Elicit, when set, answers servers' requests for input
+	// (elicitation, form and URL modes), and the capability is declared.
+	Elicit Elicitor
+	// Sample, when set, answers servers' sampling requests with a model,
+	// and the capability is declared.
+	Sample Sampler
 }
 
 func (o Options) withDefaults() Options {
@@ -72,6 +81,13 @@ func (o Options) withDefaults() Options {
 	}
 	if o.LookupEnv == nil {
 		o.LookupEnv = os.LookupEnv
+	}
+	if o.Roots == nil {
+		dir := o.Dir
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		o.Roots = []string{dir}
 	}
 	return o
 }
@@ -148,6 +164,10 @@ type Manager struct {
 	progressMu sync.Mutex
 	progress   map[string]func(any)
 	tokens     atomic.Uint64
+
+	rootsMu sync.Mutex // guards roots and clients, and orders root changes
+	roots   []string
+	clients map[*sdk.Client]*rootsListener // of the live connections
 }
 
 // NewManager starts connecting to every server of cfg, each in its own
@@ -160,7 +180,9 @@ func NewManager(cfg Config, opts Options) *Manager {
 		cancel:   cancel,
 		byName:   map[string]*server{},
 		progress: map[string]func(any){},
+		clients:  map[*sdk.Client]*rootsListener{},
 	}
+	m.roots = cleanDirs(m.opts.Roots)
 	m.listRes = newListResourcesTool(m)
 	m.readRes = newReadResourceTool(m)
 	for _, name := range cfg.Names() {
@@ -344,6 +366,8 @@ type server struct {
 
 // conn is one live session with a server.
 type conn struct {
+	m         *Manager
+	client    *sdk.Client
 	cs        *sdk.ClientSession
 	stderr    *tailBuffer
 	onClose   func()
@@ -352,6 +376,7 @@ type conn struct {
 
 func (c *conn) close() {
 	c.closeOnce.Do(func() {
+		c.m.dropClient(c.client)
 		_ = c.cs.Close()
 		if c.onClose != nil {
 			c.onClose()
@@ -460,7 +485,7 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 	if err != nil {
 		return nil, nil, false, err
 	}
-	c := &conn{}
+	c := &conn{m: s.m}
 	var transport sdk.Transport
 	switch cfg.Transport() {
 	case TransportStdio:
@@ -488,21 +513,10 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 		}
 	}
 	ready := make(chan struct{}) // c.cs is set
-	client := sdk.NewClient(&sdk.Implementation{Name: s.m.opts.ClientName, Version: s.m.opts.ClientVersion}, &sdk.ClientOptions{
-		Capabilities:                &sdk.ClientCapabilities{},
-		ProgressNotificationHandler: s.m.onProgress,
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			s.m.goTracked(func() {
-				select {
-				case <-ready:
-					s.refreshTools(c)
-				case <-s.m.ctx.Done():
-				}
-			})
-		},
-	})
+	client := s.newClient(c, ready)
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
+		s.m.dropClient(client)
 		if c.onClose != nil {
 			c.onClose()
 		}

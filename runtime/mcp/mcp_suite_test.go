@@ -18,7 +18,7 @@ func TestMCP(t *testing.T) {
 
 // bins holds the paths of the test servers, built once per suite.
 var bins struct {
-	Tool, Resource, Slow, Crash string
+	Tool, Resource, Slow, Crash, Ask string
 }
 
 var _ = SynchronizedBeforeSuite(func() []byte {
@@ -31,6 +31,7 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	bins.Resource = build("resourceserver")
 	bins.Slow = build("slowserver")
 	bins.Crash = build("crashserver")
+	bins.Ask = build("askserver")
 	b, err := json.Marshal(bins)
 	Expect(err).NotTo(HaveOccurred())
 	return b

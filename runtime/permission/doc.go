@@ -17,6 +17,9 @@
 //	mcp__github              every tool of the MCP server "github"
 //	mcp__github__*           the same
 //	mcp__github__get_issue   one MCP tool
+//	McpSampling              sampling requests of every MCP server (no tool:
+//	McpSampling(github)      the server "github" has the session's model answer
+//	                         a prompt; see runtime/mcp.SamplingRule)
 //
 // Path patterns follow gitignore with four roots: "//abs/path" (from the
 // file-system root), "~/path" (from the home directory), "/path" (from the

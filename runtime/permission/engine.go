@@ -896,6 +896,10 @@ func (c *call) suggestion() string {
 		}
 		return ""
 	}
+	if c.target.Value != "" {
+		// A named target (McpSampling(server)): the rule covers that name.
+		return Rule{Tool: name, Content: c.target.Value}.String()
+	}
 	return name
 }
 

@@ -168,8 +168,10 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if o.ID == "" {
 		o.ID = NewID()
 	}
-	s := &Session{opts: o, engine: engine, mcp: mcp.NewManager(o.MCP, mopts), tc: runtime.NewToolContext(dir)}
+	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir)}
 	s.tc.WorkingDirs = engine.WorkingDirs(s.tc)
+	s.clientCapabilities(&mopts)
+	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
 	if o.Provider != nil {
 		runtime.WithService[provider.Provider](s.tc, o.Provider)
@@ -313,6 +315,7 @@ func sameNames(a, b []runtime.Tool) bool {
 // tool is callable, the definitions sent are those not deferred plus the
 // ones the search tool loaded.
 func (s *Session) Turn(tc *runtime.ToolContext) (callable, sent []runtime.Tool) {
+	s.syncRoots()
 	p := s.Pool()
 	s.announce(p)
 	return p.Turn(tc)
@@ -497,7 +500,14 @@ func (s *Session) Exec(ctx context.Context, calls []orchestrate.ToolUse) iter.Se
 		CallTimeout:    s.opts.CallTimeout,
 		AbandonAfter:   s.opts.AbandonAfter,
 	}
-	return ex.RunTools(ctx, calls, s.tc)
+	return func(yield func(orchestrate.Event) bool) {
+		defer s.syncRoots() // the calls may have moved the session (EnterWorktree)
+		for ev := range ex.RunTools(ctx, calls, s.tc) {
+			if !yield(ev) {
+				return
+			}
+		}
+	}
 }
 
 // Close stops the MCP servers and ends the ToolContext's session state

@@ -157,6 +157,9 @@ func (s *Session) observe(ev agent.Event) {
 	if s.parent != nil && ev.ParentToolUseID == "" {
 		ev.ParentToolUseID = s.sub.ID
 	}
+	if ev.Kind == agent.EventContext {
+		s.syncRoots() // the working directory moved (EnterWorktree)
+	}
 	s.sink.observe(ev)
 }
 

@@ -34,6 +34,10 @@ import (
 //	{"blocks":[{"type":"tool_use","id":"a1","name":"Agent","input":{"description":"Find tests","prompt":"…","subagent_type":"Explore"}}]}
 //	{"agent":"a1","blocks":[{"type":"tool_use","id":"a1_g","name":"Glob","input":{"pattern":"**/*_test.go"}}]}
 //	{"agent":"a1","blocks":[{"type":"text","text":"12 test files."}]}
+//
+// A request a tool makes to the session's model while it runs (an MCP
+// server's sampling request) plays the next turn like any other: script
+// its answer right after the turn whose call makes it.
 type Scenario struct {
 	// Name and Description say what the scenario shows.
 	Name        string `json:"name,omitempty"`
