@@ -128,7 +128,7 @@ type grepJob struct {
 	commandLine bool
 	stdin       bool
 	res         fileResult
-	done        chan struct{}
+	search      bool // false: only messages to write
 }
 
 func (r *grepRun) run() int {
@@ -213,70 +213,69 @@ func (r *grepRun) newSearcher() *searcher {
 
 // runParallel searches files on several goroutines and writes their
 // results in the order GNU grep visits them: the operands in order, each
-// directory depth-first in readdir order (fts).
+// directory depth-first in readdir order (fts). Jobs travel in batches:
+// a channel operation and a wake-up per file cost more CPU than
+// searching a small one, and GNU grep's CPU is the mark.
 func (r *grepRun) runParallel(operands []string) int {
 	workers := max(1, runtime.GOMAXPROCS(0))
-	work := make(chan *grepJob, 4*workers)
-	order := make(chan *grepJob, 256)
+	work := make(chan *grepBatch, 4*workers)
+	order := make(chan *grepBatch, 64)
 	stop := make(chan struct{})
 	go func() {
 		defer close(order)
 		defer close(work)
-		send := func(j *grepJob) bool {
+		batch := &grepBatch{done: make(chan struct{})}
+		flush := func() bool {
+			if len(batch.jobs) == 0 {
+				return true
+			}
+			b := batch
+			batch = &grepBatch{done: make(chan struct{})}
 			select {
-			case order <- j:
+			case order <- b:
 			case <-stop:
 				return false
 			}
-			if j.done == nil {
-				return true // messages only
-			}
 			select {
-			case work <- j:
+			case work <- b:
 				return true
 			case <-stop:
 				return false
 			}
+		}
+		send := func(j *grepJob) bool {
+			batch.jobs = append(batch.jobs, j)
+			return len(batch.jobs) < grepBatchSize || flush()
 		}
 		for _, op := range operands {
 			if !r.produce(op, send) {
 				return
 			}
 		}
+		flush()
 	}()
 	for i := 0; i < workers; i++ {
 		go func() {
 			s := r.newSearcher()
-			for j := range work {
-				select {
-				case <-stop:
-				default:
-					s.grepFile(j)
+			for b := range work {
+				for _, j := range b.jobs {
+					select {
+					case <-stop:
+					default:
+						if j.search {
+							s.grepFile(j)
+						}
+					}
 				}
-				close(j.done)
+				close(b.done)
 			}
 		}()
 	}
 	defer close(stop)
-	for j := range order {
-		if j.done != nil {
-			<-j.done
-		}
-		res := &j.res
-		if res.leadSep && r.em.used && r.c.groupSep != nil {
-			r.em.out.WriteString(*r.c.groupSep)
-			r.em.out.WriteByte('\n')
-		}
-		r.em.emit(res)
-		if res.prtext {
-			r.em.used = true
-		}
-		if res.errors {
-			r.em.errseen = true
-		}
-		if res.count > 0 {
-			r.em.matched = true
-			if r.c.exitOnMatch {
+	for b := range order {
+		<-b.done
+		for _, j := range b.jobs {
+			if r.emit(j) {
 				return 0
 			}
 		}
@@ -284,12 +283,45 @@ func (r *grepRun) runParallel(operands []string) int {
 	return r.status()
 }
 
+// grepBatchSize is how many jobs travel together to a worker.
+const grepBatchSize = 32
+
+// grepBatch is jobs searched by one worker, done closed after the last.
+type grepBatch struct {
+	jobs []*grepJob
+	done chan struct{}
+}
+
+// emit writes j's result; true when grep should stop now with status 0
+// (-q and the like after a match).
+func (r *grepRun) emit(j *grepJob) bool {
+	res := &j.res
+	if res.leadSep && r.em.used && r.c.groupSep != nil {
+		r.em.out.WriteString(*r.c.groupSep)
+		r.em.out.WriteByte('\n')
+	}
+	r.em.emit(res)
+	if res.prtext {
+		r.em.used = true
+	}
+	if res.errors {
+		r.em.errseen = true
+	}
+	if res.count > 0 {
+		r.em.matched = true
+		if r.c.exitOnMatch {
+			return true
+		}
+	}
+	return false
+}
+
 // produce walks one operand, sending a job per file (and per message) in
 // GNU's order; false when the run was stopped.
 func (r *grepRun) produce(op string, send func(*grepJob) bool) bool {
 	c := r.c
 	if op == "-" {
-		return send(&grepJob{name: c.label, stdin: true, commandLine: true, done: make(chan struct{})})
+		return send(&grepJob{name: c.label, stdin: true, commandLine: true, search: true})
 	}
 	if c.directories == dirRecurse {
 		if fi, err := statPath(op, true); err == nil && fi.typ() == dtDir {
@@ -301,7 +333,7 @@ func (r *grepRun) produce(op string, send func(*grepJob) bool) bool {
 			return r.walk(root, r.display(root), fi, map[[2]uint64]bool{}, 0, send)
 		}
 	}
-	return send(&grepJob{path: op, name: op, follow: true, commandLine: true, done: make(chan struct{})})
+	return send(&grepJob{path: op, name: op, follow: true, commandLine: true, search: true})
 }
 
 // trimRoot is fts_open's treatment of a root: two or more trailing
@@ -370,7 +402,7 @@ func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]boo
 				if c.deref && typ == dtLnk {
 					// A dangling symlink: opening it reports the error.
 					if !c.include[0].excluded(e.name, true) {
-						if !send(&grepJob{path: p, name: r.display(p), follow: true, done: make(chan struct{})}) {
+						if !send(&grepJob{path: p, name: r.display(p), follow: true, search: true}) {
 							return false
 						}
 					}
@@ -409,7 +441,7 @@ func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]boo
 				continue // devices, FIFOs and sockets met while walking
 			}
 		}
-		if !send(&grepJob{path: p, name: r.display(p), follow: c.deref, done: make(chan struct{})}) {
+		if !send(&grepJob{path: p, name: r.display(p), follow: c.deref, search: true}) {
 			return false
 		}
 	}

@@ -5,13 +5,16 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
-// On Linux, directories are read with open, getdents64 and fstatat
-// directly: os.File would register each with the network poller, and
-// fstatat on the open directory resolves one name instead of a path.
+// On Linux, directories are read with open and getdents64 directly:
+// os.File would register each with the network poller. Only package
+// syscall is used, not golang.org/x/sys/unix: the ant build's grep and
+// find start from this package before the program's own set-up, and Go
+// initialises packages in import-path order as their imports allow, so
+// one dependency sorting late (golang.org/…) would make every package
+// before it in that order — the API clients among them — initialise
+// first (see package multicall).
 func init() { openDir = openDirLinux }
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -19,18 +22,18 @@ var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &
 type linuxDir struct{ fd int }
 
 func openDirLinux(path string) (dirHandle, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
 	return &linuxDir{fd: fd}, nil
 }
 
-func (d *linuxDir) close() { unix.Close(d.fd) }
+func (d *linuxDir) close() { syscall.Close(d.fd) }
 
-func (d *linuxDir) modTime(_, name string) time.Time {
-	var st unix.Stat_t
-	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+func (d *linuxDir) modTime(path, _ string) time.Time {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
 		return time.Time{}
 	}
 	return time.Unix(st.Mtim.Unix())
@@ -44,7 +47,7 @@ func (d *linuxDir) list() []dirEntry {
 	buf := *bp
 	var out []dirEntry
 	for {
-		n, err := unix.Getdents(d.fd, buf)
+		n, err := syscall.Getdents(d.fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -71,11 +74,11 @@ func (d *linuxDir) list() []dirEntry {
 			}
 			t := typeOther
 			switch typ {
-			case unix.DT_REG:
+			case syscall.DT_REG:
 				t = typeFile
-			case unix.DT_DIR:
+			case syscall.DT_DIR:
 				t = typeDir
-			case unix.DT_UNKNOWN:
+			case syscall.DT_UNKNOWN:
 				t = typeUnknown
 			}
 			out = append(out, dirEntry{name: name, typ: t})
