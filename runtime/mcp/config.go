@@ -90,6 +90,10 @@ func ParseConfig(data []byte, source string) (Config, error) {
 			continue
 		}
 		sc.Source = source
+		if err := validServerName(name); err != nil {
+			errs = append(errs, fmt.Errorf("%s: server %q: %w", source, name, err))
+			continue
+		}
 		if err := sc.validate(); err != nil {
 			errs = append(errs, fmt.Errorf("%s: server %q: %w", source, name, err))
 			continue
@@ -100,6 +104,18 @@ func ParseConfig(data []byte, source string) (Config, error) {
 		return Config{}, errors.Join(errs...)
 	}
 	return cfg, nil
+}
+
+// validServerName refuses a server name whose tool names could be read
+// as another server's: mcp__<server>__<tool> splits at the first "__",
+// so a server named "github__x" (or "github_", or "github.") would have
+// its tools match the rule mcp__github of the server "github".
+func validServerName(name string) error {
+	n := NormalizeName(name)
+	if n == "" || strings.Contains(n, "__") || strings.HasSuffix(n, "_") || strings.HasPrefix(n, "_") {
+		return fmt.Errorf("the name %q would make tool names (%s) that rules for another server match: use letters, digits, - and single _ inside the name", name, ToolName(name, "tool"))
+	}
+	return nil
 }
 
 func (c ServerConfig) validate() error {

@@ -42,6 +42,12 @@ var _ = Describe("config", func() {
 		Entry("unknown type", `{"mcpServers": {"a": {"type": "ws", "url": "ws://x"}}}`, `unknown "type" "ws"`),
 		Entry("url on stdio", `{"mcpServers": {"a": {"command": "x", "url": "http://x"}}}`, `set "type"`),
 		Entry("wrong field type", `{"mcpServers": {"a": {"command": 3}}}`, `server "a"`),
+		// Names that would let a server's tools pass for another's
+		// (mcp__github__x__y matches the rule mcp__github).
+		Entry("a double underscore", `{"mcpServers": {"github__x": {"command": "x"}}}`, `rules for another server match`),
+		Entry("a trailing underscore", `{"mcpServers": {"github_": {"command": "x"}}}`, `mcp__github___tool`),
+		Entry("a dot that normalises to _", `{"mcpServers": {"github.": {"command": "x"}}}`, `rules for another server match`),
+		Entry("nothing left", `{"mcpServers": {"": {"command": "x"}}}`, `rules for another server match`),
 	)
 
 	It("treats a missing project .mcp.json as no servers", func() {

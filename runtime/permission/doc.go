@@ -35,7 +35,9 @@
 //
 //  1. deny rules: deny (also in bypassPermissions mode)
 //  2. ask rules: ask (also in bypassPermissions mode)
-//  3. safety checks: writes to protected paths (.git/, .agentcore/settings*.json)
+//  3. safety checks: writes to protected paths (.git/, .agentcore/ and
+//     .claude/ settings*.json, .mcp.json; case-insensitive) and to files
+//     with more than one hard link
 //     ask in every mode; paths outside the working directories ask unless an
 //     allow rule names them (symlinks are resolved first, with
 //     runtime/fspath as the file tools do: a dangling link is judged by its

@@ -643,7 +643,12 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 	switch c.target.Kind {
 	case runtime.TargetPath:
 		if c.target.Writes && (IsProtectedPath(c.lexical) || IsProtectedPath(c.resolved)) {
-			return ask(fmt.Sprintf("%s wants to write %s, a protected path (.git/ and .agentcore/settings*.json always need approval).", c.tool.Name(), c.lexical)), true, false
+			return ask(fmt.Sprintf("%s wants to write %s, a protected path (%s always need approval).", c.tool.Name(), c.lexical, ProtectedPaths)), true, false
+		}
+		if c.target.Writes {
+			if n := hardLinks(c.resolved); n > 1 {
+				return ask(fmt.Sprintf("%s wants to write %s, a file with %d hard links: writing it changes every other name of it too, which may lie outside the working directories.", c.tool.Name(), c.lexical, n)), true, false
+			}
 		}
 		if !c.inside() && !e.allowed(rules, c) {
 			where := c.lexical
@@ -658,8 +663,8 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 		}
 	case runtime.TargetCommand:
 		if len(c.shell.protected) > 0 {
-			return ask(fmt.Sprintf("%s wants to write or delete %s: protected paths (.git/ and .agentcore/settings*.json) need approval in every mode.",
-				c.tool.Name(), strings.Join(c.shell.protected, ", "))), true, false
+			return ask(fmt.Sprintf("%s wants to write or delete %s: protected paths (%s) need approval in every mode.",
+				c.tool.Name(), strings.Join(c.shell.protected, ", "), ProtectedPaths)), true, false
 		}
 	}
 	return runtime.PermissionDecision{}, false, false

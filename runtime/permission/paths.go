@@ -1,8 +1,11 @@
 package permission
 
 import (
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/agentcore/agentcore/runtime/fspath"
 )
@@ -31,18 +34,28 @@ func insideAny(resolved string, dirs []string) bool {
 	return false
 }
 
+// ProtectedPaths says in words which paths IsProtectedPath protects, for
+// messages.
+const ProtectedPaths = ".git/, .agentcore/ and .claude/ settings*.json, .mcp.json"
+
 // IsProtectedPath reports whether writing p needs the user's word in
-// every mode: anything inside a .git directory and agentcore's settings
-// files (.agentcore/settings*.json).
+// every mode: anything inside a .git directory, the settings files of
+// agentcore and Claude Code (.agentcore/settings*.json,
+// .claude/settings*.json) and a project's .mcp.json (it starts
+// programs). Names compare case-insensitively: on a case-insensitive
+// filesystem (macOS, Windows) .GIT/hooks is .git/hooks.
 func IsProtectedPath(p string) bool {
-	p = filepath.Clean(p)
-	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+	p = strings.ToLower(filepath.ToSlash(filepath.Clean(p)))
+	for _, part := range strings.Split(p, "/") {
 		if part == ".git" {
 			return true
 		}
 	}
-	base := filepath.Base(p)
-	if filepath.Base(filepath.Dir(p)) == ".agentcore" && strings.HasPrefix(base, "settings") && strings.HasSuffix(base, ".json") {
+	base := path.Base(p)
+	switch dir := path.Base(path.Dir(p)); {
+	case base == ".mcp.json":
+		return true
+	case (dir == ".agentcore" || dir == ".claude") && strings.HasPrefix(base, "settings") && strings.HasSuffix(base, ".json"):
 		return true
 	}
 	return false
@@ -80,4 +93,17 @@ func resolveDirs(dirs []string, cwd string) []string {
 		}
 	}
 	return out
+}
+
+// hardLinks is the link count of the regular file at the resolved path p,
+// 0 when it does not exist or is not a regular file.
+func hardLinks(p string) uint64 {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 0
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // This file finds the simple commands of a shell line that write to or
-// delete protected paths (.git/, .agentcore/settings*.json), so that they
+// delete protected paths (see ProtectedPaths), so that they
 // need the user's word in every mode, like the file tools' writes do. The
 // package doc ("Protected paths in shell commands") lists the commands it
 // knows and where it is conservative.
