@@ -146,3 +146,36 @@ func (s *Session) hookMessages(r hooks.Result) {
 		s.Emit(agent.Event{Kind: agent.EventHook, Text: m})
 	}
 }
+
+// stopHook is agent.Config.OnStop when the session has Stop (or, for a
+// sub-agent, SubagentStop) hooks: a hook's decision "block" makes the
+// model go on with the reason as a user message; stop_hook_active tells
+// the hook it already did once, so it can let the turn end, as in Claude
+// Code. continue:false ends the run with the hook's stopReason.
+func (s *Session) stopHook() func(context.Context, bool) (string, error) {
+	ev := hooks.Stop
+	if s.parent != nil {
+		ev = hooks.SubagentStop
+	}
+	if !s.hooks.Has(ev) {
+		return nil
+	}
+	return func(ctx context.Context, active bool) (string, error) {
+		r := s.hooks.Run(ctx, ev, "", hooks.Input{"stop_hook_active": active})
+		s.hookMessages(r)
+		if r.Stop {
+			return "", fmt.Errorf("%s hook stopped the session: %s", ev, nonEmpty(r.StopReason, "continue: false"))
+		}
+		if r.Decision == hooks.Deny {
+			return fmt.Sprintf("%s hook feedback: %s", ev, r.Reason), nil
+		}
+		return "", nil
+	}
+}
+
+func nonEmpty(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
