@@ -56,6 +56,13 @@ func (s *Session) preToolUse(ctx context.Context, t runtime.Tool, use orchestrat
 	r := s.hooks.Run(ctx, hooks.PreToolUse, name, s.toolInput(name, use, tc))
 	s.hookMessages(r)
 	out := orchestrate.PreToolUseResult{UpdatedInput: r.UpdatedInput, Context: r.Context}
+	if r.Stop {
+		// continue:false stops the session, as in Claude Code: the call
+		// does not run and the turn is interrupted.
+		s.Emit(agent.Event{Kind: agent.EventHook, Text: "PreToolUse hook stopped the session: " + nonEmpty(r.StopReason, "continue: false")})
+		s.Interrupt()
+		return orchestrate.PreToolUseResult{Behavior: runtime.Deny, Message: fmt.Sprintf("PreToolUse:%s hook stopped the session: %s", name, nonEmpty(r.StopReason, "continue: false"))}
+	}
 	switch r.Decision {
 	case hooks.Deny:
 		out.Behavior = runtime.Deny

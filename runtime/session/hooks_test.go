@@ -358,4 +358,23 @@ if echo "$in" | grep -q '"stop_hook_active":false'; then echo '{"decision":"bloc
 		Expect(last.Outcome.Stop).To(Equal(agent.StopError))
 		Expect(last.Outcome.Err).To(MatchError(ContainSubstring("budget spent")))
 	})
+
+	It("stops the session when a PreToolUse hook says continue: false, without running the call", func() {
+		settings(".claude/settings.json", "PreToolUse", "Sh", script("halt.sh", `echo '{"continue":false,"stopReason":"maintenance window"}'`), "")
+		prov := replayProvider(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"t1","name":"Sh","input":{"command":"touch ran"}}]}
+{"blocks":[{"type":"text","text":"Should not be reached."}]}`)
+		s := open(session.Options{Provider: prov, Permissions: allow("Sh")})
+		var notes []string
+		var last agent.Event
+		for ev := range s.Run(ctx, "go") {
+			if ev.Kind == agent.EventHook {
+				notes = append(notes, ev.Text)
+			}
+			last = ev
+		}
+		Expect(last.Outcome.Stop).To(Equal(agent.StopInterrupted))
+		Expect(notes).To(ContainElement(ContainSubstring("maintenance window")))
+		Expect(marker()).NotTo(BeAnExistingFile())
+	})
 })
