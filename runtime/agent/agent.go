@@ -61,6 +61,12 @@ type Config struct {
 	// message, so the model reads it in this request; earlier messages
 	// stay as they were.
 	Notices func() []string
+	// OnStop, when set, runs when the model ends its turn (StopEndTurn)
+	// with active reporting whether it already made the run go on once;
+	// a non-empty answer is sent as a user message and the run goes on,
+	// as Claude Code's Stop hooks do. Stop set ends the run with
+	// StopError and err (a hook's continue:false).
+	OnStop func(ctx context.Context, active bool) (again string, stop error)
 }
 
 // Tools is where the agent finds a turn's tools.
@@ -182,6 +188,7 @@ func (a *Agent) emit(ev Event) {
 func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 	start := time.Now()
 	out := &Outcome{}
+	stopActive := false
 	if prompt != "" {
 		a.addMessage(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(prompt)}})
 	}
@@ -192,6 +199,19 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 		}
 		out.Turns++
 		done := a.turn(ctx, out)
+		if done && out.Stop == StopEndTurn && a.cfg.OnStop != nil {
+			again, err := a.cfg.OnStop(ctx, stopActive)
+			if err != nil {
+				out.Stop, out.Err = StopError, err
+				break
+			}
+			if again != "" {
+				stopActive = true
+				out.Stop = ""
+				a.addMessage(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(again)}})
+				continue
+			}
+		}
 		if done {
 			break
 		}

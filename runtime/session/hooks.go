@@ -56,6 +56,13 @@ func (s *Session) preToolUse(ctx context.Context, t runtime.Tool, use orchestrat
 	r := s.hooks.Run(ctx, hooks.PreToolUse, name, s.toolInput(name, use, tc))
 	s.hookMessages(r)
 	out := orchestrate.PreToolUseResult{UpdatedInput: r.UpdatedInput, Context: r.Context}
+	if r.Stop {
+		// continue:false stops the session, as in Claude Code: the call
+		// does not run and the turn is interrupted.
+		s.Emit(agent.Event{Kind: agent.EventHook, Text: "PreToolUse hook stopped the session: " + nonEmpty(r.StopReason, "continue: false")})
+		s.Interrupt()
+		return orchestrate.PreToolUseResult{Behavior: runtime.Deny, Message: fmt.Sprintf("PreToolUse:%s hook stopped the session: %s", name, nonEmpty(r.StopReason, "continue: false"))}
+	}
 	switch r.Decision {
 	case hooks.Deny:
 		out.Behavior = runtime.Deny
@@ -145,4 +152,37 @@ func (s *Session) hookMessages(r hooks.Result) {
 	for _, m := range r.Messages {
 		s.Emit(agent.Event{Kind: agent.EventHook, Text: m})
 	}
+}
+
+// stopHook is agent.Config.OnStop when the session has Stop (or, for a
+// sub-agent, SubagentStop) hooks: a hook's decision "block" makes the
+// model go on with the reason as a user message; stop_hook_active tells
+// the hook it already did once, so it can let the turn end, as in Claude
+// Code. continue:false ends the run with the hook's stopReason.
+func (s *Session) stopHook() func(context.Context, bool) (string, error) {
+	ev := hooks.Stop
+	if s.parent != nil {
+		ev = hooks.SubagentStop
+	}
+	if !s.hooks.Has(ev) {
+		return nil
+	}
+	return func(ctx context.Context, active bool) (string, error) {
+		r := s.hooks.Run(ctx, ev, "", hooks.Input{"stop_hook_active": active})
+		s.hookMessages(r)
+		if r.Stop {
+			return "", fmt.Errorf("%s hook stopped the session: %s", ev, nonEmpty(r.StopReason, "continue: false"))
+		}
+		if r.Decision == hooks.Deny {
+			return fmt.Sprintf("%s hook feedback: %s", ev, r.Reason), nil
+		}
+		return "", nil
+	}
+}
+
+func nonEmpty(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }

@@ -319,4 +319,62 @@ echo "branch: main"`), "")
 		}
 		Expect(strings.Join(texts, "\n")).To(ContainSubstring("remember: tabs, not spaces"))
 	})
+
+	It("makes the model go on when a Stop hook blocks, once: stop_hook_active lets the turn end", func() {
+		log := filepath.Join(dir, "stop.log")
+		settings(".claude/settings.json", "Stop", "", script("stop.sh", `in=$(cat); echo "$in" >> `+log+`
+if echo "$in" | grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"run the tests first"}'; fi`), "")
+		prov := replayProvider(`{"prompt":"go"}
+{"blocks":[{"type":"text","text":"Done."}]}
+{"blocks":[{"type":"text","text":"Tests pass."}]}`)
+		s := open(session.Options{Provider: prov})
+		var last agent.Event
+		for ev := range s.Run(ctx, "go") {
+			last = ev
+		}
+		Expect(last.Outcome.Stop).To(Equal(agent.StopEndTurn))
+		msgs := s.Messages()
+		Expect(msgs).To(HaveLen(4))
+		Expect(msgs[2].Role).To(Equal(provider.User))
+		Expect(msgs[2].Content[0].Text).To(Equal("Stop hook feedback: run the tests first"))
+		Expect(msgs[3].Content[0].Text).To(Equal("Tests pass."))
+		b, err := os.ReadFile(log)
+		Expect(err).NotTo(HaveOccurred())
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		Expect(lines).To(HaveLen(2))
+		Expect(lines[0]).To(ContainSubstring(`"hook_event_name":"Stop"`))
+		Expect(lines[1]).To(ContainSubstring(`"stop_hook_active":true`))
+	})
+
+	It("ends the run with the stopReason when a Stop hook says continue: false", func() {
+		settings(".claude/settings.json", "Stop", "", script("halt.sh", `echo '{"continue":false,"stopReason":"budget spent"}'`), "")
+		prov := replayProvider(`{"prompt":"go"}
+{"blocks":[{"type":"text","text":"Done."}]}`)
+		s := open(session.Options{Provider: prov})
+		var last agent.Event
+		for ev := range s.Run(ctx, "go") {
+			last = ev
+		}
+		Expect(last.Outcome.Stop).To(Equal(agent.StopError))
+		Expect(last.Outcome.Err).To(MatchError(ContainSubstring("budget spent")))
+	})
+
+	It("stops the session when a PreToolUse hook says continue: false, without running the call", func() {
+		settings(".claude/settings.json", "PreToolUse", "Sh", script("halt.sh", `echo '{"continue":false,"stopReason":"maintenance window"}'`), "")
+		prov := replayProvider(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"t1","name":"Sh","input":{"command":"touch ran"}}]}
+{"blocks":[{"type":"text","text":"Should not be reached."}]}`)
+		s := open(session.Options{Provider: prov, Permissions: allow("Sh")})
+		var notes []string
+		var last agent.Event
+		for ev := range s.Run(ctx, "go") {
+			if ev.Kind == agent.EventHook {
+				notes = append(notes, ev.Text)
+			}
+			last = ev
+		}
+		Expect(last.Outcome.Stop).To(Equal(agent.StopInterrupted))
+		Expect(notes).To(ContainElement(ContainSubstring("maintenance window")))
+		Expect(marker()).NotTo(BeAnExistingFile())
+	})
 })

@@ -405,6 +405,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				MaxTokens:      s.opts.MaxTokens,
 				Observer:       s.observe,
 				Notices:        s.takeNotices,
+				OnStop:         s.stopHook(),
 			}, s.tc)
 		}
 		ag := s.agent
