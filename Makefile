@@ -84,3 +84,24 @@ run-tour: bin/agentcore-external
 
 clean:
 	rm -rf bin
+
+## fuzz-short: every fuzz target for FUZZTIME (6s) each, as .ci/run does;
+## failing inputs land in the package's testdata/fuzz (commit them)
+FUZZTIME ?= 6s
+FUZZ_TARGETS := \
+	FuzzGeneratedDecoders:./gen FuzzDecode:./gen \
+	FuzzClassify:./tooldefs/shell/classify \
+	FuzzCheckShell:./runtime/permission FuzzParseRule:./runtime/permission FuzzReadSettingsFile:./runtime/permission \
+	FuzzSimpleCommands:./runtime/shellsyntax FuzzConfine:./runtime/fspath \
+	FuzzDecodeObject:./runtime/mcp FuzzParseConfig:./runtime/mcp \
+	FuzzReplace:./tooldefs/editengine FuzzLineDiff:./tooldefs/editengine \
+	FuzzPattern:./tooldefs/search/walk FuzzLineSearch:./tooldefs/search/grepengine \
+	FuzzParse:./runtime/provider/replay
+.PHONY: fuzz-short
+fuzz-short:
+	@for t in $(FUZZ_TARGETS); do \
+		out=$$(mktemp); \
+		if $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}/" >$$out 2>&1; then \
+			echo "fuzz $${t%%:*} $${t#*:}: $$(grep -E 'fuzz: elapsed.*execs' $$out | tail -1)"; rm -f $$out; \
+		else cat $$out; rm -f $$out; exit 1; fi; \
+	done

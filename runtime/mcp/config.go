@@ -84,6 +84,10 @@ func ParseConfig(data []byte, source string) (Config, error) {
 	cfg := Config{Servers: make(map[string]ServerConfig, len(raw.Servers))}
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(raw.Servers)) {
+		if name == "" {
+			errs = append(errs, fmt.Errorf("%s: a server has an empty name", source))
+			continue
+		}
 		var sc ServerConfig
 		if err := json.Unmarshal(raw.Servers[name], &sc); err != nil {
 			errs = append(errs, fmt.Errorf("%s: server %q: %w", source, name, err))
