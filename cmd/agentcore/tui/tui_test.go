@@ -21,8 +21,10 @@ func (f *fakeBackend) Run(_ context.Context, p string, print func(string)) {
 	f.prompts = append(f.prompts, p)
 	print("answer to " + p)
 }
-func (f *fakeBackend) Interrupt()         { f.interrupts++ }
-func (f *fakeBackend) Status() tui.Status { return tui.Status{Model: "replay", Mode: "default", Cwd: "/w"} }
+func (f *fakeBackend) Interrupt() { f.interrupts++ }
+func (f *fakeBackend) Status() tui.Status {
+	return tui.Status{Model: "replay", Mode: "default", Cwd: "/w"}
+}
 func (f *fakeBackend) Commands() map[string]tui.Command {
 	return map[string]tui.Command{"tools": {Help: "the tools", Run: func(string) (string, string) { return "3 tools", "" }}}
 }
