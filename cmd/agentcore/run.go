@@ -324,13 +324,15 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	defer r.Close()
 
 	var control *controlChannel
+	var asker *pausingAsker
 	if sdk {
 		control = newControlChannel(stdout.(*lockedWriter), sess, cmd.ErrOrStderr())
 		if f.promptTool == "stdio" {
 			engine.SetAsker(hostAsker{control})
 		}
 	} else if stdinTTY && !f.print { // print mode never asks, as Claude Code's
-		engine.SetAsker(&pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr)})
+		asker = &pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr)}
+		engine.SetAsker(asker)
 	}
 
 	// Ctrl+C: the first interrupts the turn, a second one exits.
@@ -424,6 +426,10 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		return outcomeErr(out, f.maxTurns)
 	}
 
+	if format == render.Text && opts.Styled && asker != nil {
+		return runTUI(newTUIBackend(sess, prov, cwd, engine, &mu, &running, opts), cwd, &asker.release)
+	}
+
 	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sess.Tools())))
 	for {
 		fmt.Fprint(os.Stderr, "> ")
@@ -491,9 +497,15 @@ func outcomeErr(out *agent.Outcome, maxTurns int) error {
 type pausingAsker struct {
 	r *render.Renderer
 	p *permission.Prompt
+	// release, when set (the interactive session), hands the terminal
+	// over for the prompt and returns how to take it back.
+	release func() func()
 }
 
 func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+	if a.release != nil {
+		defer a.release()()
+	}
 	a.r.Pause()
 	defer a.r.Resume()
 	return a.p.Ask(ctx, req)

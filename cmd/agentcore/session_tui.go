@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/render"
+	"github.com/agentcore/agentcore/runtime/session"
+
+	"github.com/agentcore/agentcore/cmd/agentcore/tui"
+)
+
+// tuiBackend is the interactive session's view of the agent session.
+type tuiBackend struct {
+	mu     sync.Mutex
+	status tui.Status
+	run    func(ctx context.Context, p string, w io.Writer) (tokens int, cost float64)
+	intr   func()
+	cmds   map[string]tui.Command
+}
+
+func (b *tuiBackend) Run(ctx context.Context, p string, print func(string)) {
+	lw := &lineWriter{print: print}
+	tok, cost := b.run(ctx, p, lw)
+	lw.flush()
+	b.mu.Lock()
+	b.status.Tokens += tok
+	b.status.Cost += cost
+	b.mu.Unlock()
+}
+func (b *tuiBackend) Interrupt() { b.intr() }
+func (b *tuiBackend) Status() tui.Status {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.status
+}
+func (b *tuiBackend) Commands() map[string]tui.Command { return b.cmds }
+
+// lineWriter hands complete lines of the transcript to print.
+type lineWriter struct {
+	mu    sync.Mutex
+	buf   []byte
+	print func(string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if i := strings.LastIndexByte(string(w.buf), '\n'); i >= 0 {
+		w.print(string(w.buf[:i]))
+		w.buf = append([]byte(nil), w.buf[i+1:]...)
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf) > 0 {
+		w.print(string(w.buf))
+		w.buf = nil
+	}
+}
+
+// runTUI runs the interactive session until /exit, Ctrl+D or Ctrl+C when
+// idle. release/restore are set so an asker can hand the terminal to a
+// permission prompt while the program runs.
+func runTUI(be *tuiBackend, cwd string, release *func() func()) error {
+	home, _ := os.UserHomeDir()
+	hist := tui.LoadHistory(tui.HistoryPath(home, cwd))
+	m := tui.New(be, hist)
+	p := tea.NewProgram(m)
+	m.SetSend(p.Send)
+	*release = func() func() {
+		_ = p.ReleaseTerminal()
+		return func() { _ = p.RestoreTerminal() }
+	}
+	_, err := p.Run()
+	if err != nil {
+		return fmt.Errorf("interactive session: %w", err)
+	}
+	return nil
+}
+
+// newTUIBackend connects the interactive session to sess.
+func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, mu *sync.Mutex, running *bool, opts render.Options) *tuiBackend {
+	model := strings.TrimPrefix(prov.Name(), "anthropic:")
+	b := &tuiBackend{status: tui.Status{Model: model, Mode: string(engine.Mode()), Cwd: cwd}, intr: sess.Interrupt}
+	b.run = func(ctx context.Context, p string, w io.Writer) (int, float64) {
+		mu.Lock()
+		*running = true
+		mu.Unlock()
+		defer func() { mu.Lock(); *running = false; mu.Unlock() }()
+		o := opts
+		o.Live = false // the input box owns the bottom of the screen
+		r := render.New(w, o)
+		var out *agent.Outcome
+		for ev := range sess.Run(ctx, p) {
+			r.Observe(ev)
+			if ev.Kind == agent.EventDone {
+				out = ev.Outcome
+			}
+		}
+		r.Close()
+		if out == nil {
+			return 0, 0
+		}
+		u := out.Usage
+		return int(u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), provider.Cost(model, u)
+	}
+	b.cmds = map[string]tui.Command{
+		"tools": {Help: "the tools the model can call", Run: func(string) (string, string) {
+			var names []string
+			for _, t := range sess.Definitions() {
+				names = append(names, t.Name())
+			}
+			return fmt.Sprintf("%d tools: %s", len(names), strings.Join(names, ", ")), ""
+		}},
+		"mcp": {Help: "MCP servers and their state", Run: func(string) (string, string) {
+			ss := sess.MCP().Servers()
+			if len(ss) == 0 {
+				return "No MCP servers configured.", ""
+			}
+			var lines []string
+			for _, st := range ss {
+				l := fmt.Sprintf("  %s (%s): %s, %d tools", st.Name, st.Transport, st.State, st.Tools)
+				if st.Err != nil {
+					l += " — " + st.Err.Error()
+				}
+				lines = append(lines, l)
+			}
+			return "MCP servers:\n" + strings.Join(lines, "\n"), ""
+		}},
+		"permissions": {Help: "the permission rules in force and where each comes from", Run: func(string) (string, string) {
+			rs := engine.Rules()
+			lines := []string{"Mode: " + string(engine.Mode())}
+			for _, r := range rs {
+				from := fmt.Sprint(r.Source)
+				if r.Origin != "" {
+					from += " " + r.Origin
+				}
+				lines = append(lines, fmt.Sprintf("  %s %s  (%s)", r.Behavior, r, from))
+			}
+			if len(rs) == 0 {
+				lines = append(lines, "  no rules")
+			}
+			return strings.Join(lines, "\n"), ""
+		}},
+		"model": {Help: "show the model", Run: func(args string) (string, string) {
+			if args != "" {
+				return "Switching the model inside a session is not available yet; start agentcore run --model " + args, ""
+			}
+			return "Model: " + model, ""
+		}},
+		// Hook point for the JSONL session store: list and resume sessions here.
+		"resume": {Help: "resume an earlier session", Run: func(string) (string, string) {
+			return "Resuming is not available yet: there is no session transcript store.", ""
+		}},
+	}
+	return b
+}
