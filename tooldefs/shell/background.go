@@ -62,6 +62,8 @@ type BackgroundOptions struct {
 	KillGrace time.Duration
 	// TempDir is where the output file goes; "" means OutputDir().
 	TempDir string
+	// Sandbox, when set, runs the command inside bubblewrap.
+	Sandbox *Sandbox
 }
 
 // Task is one background shell.
@@ -113,7 +115,7 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 		return nil, fmt.Errorf("create output file: %w", err)
 	}
 	defer out.Close() // the child holds its own descriptor
-	cmd := newCmd(opts.Command, opts.Dir, opts.Env, out)
+	cmd := newCmd(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox)
 	if err := cmd.Start(); err != nil {
 		os.Remove(out.Name())
 		return nil, startError(err)

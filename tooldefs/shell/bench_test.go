@@ -34,3 +34,19 @@ func BenchmarkExecBaseline(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunEchoSandboxed is BenchmarkRunEcho inside bubblewrap.
+func BenchmarkRunEchoSandboxed(b *testing.B) {
+	if shell.CheckSandbox("") != nil {
+		b.Skip("bwrap cannot run here")
+	}
+	dir, tmp := b.TempDir(), b.TempDir()
+	sb := &shell.Sandbox{Writable: []string{dir}}
+	ctx := context.Background()
+	for b.Loop() {
+		res, err := shell.Run(ctx, shell.Options{Command: "echo hi", Dir: dir, TempDir: tmp, Sandbox: sb})
+		if err != nil || res.Output != "hi" {
+			b.Fatalf("%v %q", err, res.Output)
+		}
+	}
+}

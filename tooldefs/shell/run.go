@@ -63,6 +63,8 @@ type Options struct {
 	KillGrace time.Duration
 	// TempDir is where output files go; "" means OutputDir().
 	TempDir string
+	// Sandbox, when set, runs the command inside bubblewrap.
+	Sandbox *Sandbox
 }
 
 // Progress is a snapshot of a running command.
@@ -101,6 +103,9 @@ type Result struct {
 	Cwd string
 	// Duration is the wall time of the run.
 	Duration time.Duration
+	// SandboxDenied is true when a sandboxed command failed because the
+	// sandbox refused a write or a connection; Output then ends with a note.
+	SandboxDenied bool
 }
 
 // OutputDir is the directory under the OS temp dir that holds output files.
@@ -161,7 +166,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	cmd := newCmd(script, opts.Dir, opts.Env, out)
+	cmd := newCmd(script, opts.Dir, opts.Env, out, opts.Sandbox, cwdFile.Name())
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, startError(err)
@@ -204,6 +209,10 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		res.FullOutputPath = out.Name()
 		res.Output = st.head + truncationNote(st, out.Name()) + st.tail
 	}
+	if note := sandboxNote(opts.Sandbox, res.ExitCode, st.head+st.tail+st.text); note != "" {
+		res.SandboxDenied = true
+		res.Output += note
+	}
 	return res, nil
 }
 
@@ -221,8 +230,13 @@ func wrap(command, cwdPath string) (string, error) {
 // newCmd prepares bash -c script in its own process group, with stdout and
 // stderr sharing one file description so their writes interleave as
 // written, and stdin at /dev/null.
-func newCmd(script, dir string, env []string, out *os.File) *exec.Cmd {
-	cmd := exec.Command("bash", "-c", script)
+func newCmd(script, dir string, env []string, out *os.File, sb *Sandbox, extraWritable ...string) *exec.Cmd {
+	var cmd *exec.Cmd
+	if sb != nil {
+		cmd = exec.Command(sb.binary(), sb.args(script, dir, extraWritable...)...)
+	} else {
+		cmd = exec.Command("bash", "-c", script)
+	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = out
