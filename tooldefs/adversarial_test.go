@@ -30,6 +30,9 @@ type adversarialCase struct {
 	Deny  []string `json:"deny"`
 	Want  string   `json:"want"` // allow, ask or deny
 	Note  string   `json:"note"`
+	// LooserThanClaudeCode, when set, says why agentcore may allow a
+	// case Claude Code blocks.
+	LooserThanClaudeCode string `json:"looserThanClaudeCode"`
 }
 
 // claudeCodeDecision is what Claude Code did with a case in print mode:
@@ -165,6 +168,11 @@ var _ = Describe("the adversarial permission suite", Label("adversarial"), func(
 		Expect(err).NotTo(HaveOccurred())
 	})
 
+	It("has Claude Code's decisions recorded for most cases", func() {
+		Expect(ccVersion).NotTo(BeEmpty())
+		Expect(len(cc)).To(BeNumerically(">=", 150))
+	})
+
 	It("has at least 150 cases, each with a known decision and a unique id", func() {
 		Expect(len(cases)).To(BeNumerically(">=", 150))
 		seen := map[string]bool{}
@@ -222,7 +230,7 @@ var _ = Describe("the adversarial permission suite", Label("adversarial"), func(
 			Expect(strings.ToLower(d.Behavior.String())).To(Equal(c.Want), "%s: %s", c.ID, d.Message)
 			// Never looser than Claude Code: what it blocks, agentcore
 			// does not run unasked.
-			if r, ok := cc[c.ID]; ok && r.Decision == "blocked" {
+			if r, ok := cc[c.ID]; ok && r.Decision == "blocked" && c.LooserThanClaudeCode == "" {
 				Expect(d.Behavior).NotTo(Equal(runtime.Allow), "%s: Claude Code %s blocks it (%s)", c.ID, ccVersion, r.Message)
 			}
 		})

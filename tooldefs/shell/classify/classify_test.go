@@ -84,6 +84,8 @@ var _ = Describe("IsReadOnly", func() {
 		Entry(nil, "git config user.name x", false),
 		Entry(nil, "git diff --output=patch.txt", false),
 		Entry(nil, "git log --out=patch.txt", false),
+		Entry(nil, "git diff --ext-diff", false),
+		Entry(nil, "git show --textconv HEAD", false),
 		Entry(nil, "git -c core.pager=evil log", false),
 		Entry(nil, "git --git-dir=/x status", false),
 		Entry(nil, "git log $RANGE", false),

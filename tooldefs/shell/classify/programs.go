@@ -216,12 +216,13 @@ func checkHostname(args []shellsyntax.Word) string {
 }
 
 // gitReaders maps the read-only git subcommands to the check of their
-// arguments (after the subcommand).
+// arguments (after the subcommand). --ext-diff and --textconv run
+// programs from git's configuration, so they are not reading.
 var gitReaders = map[string]argCheck{
 	"status":    anyArgs,
-	"log":       bannedOptions(false, "output"),
-	"show":      bannedOptions(false, "output"),
-	"diff":      bannedOptions(false, "output"),
+	"log":       bannedOptions(false, "output", "ext-diff", "textconv"),
+	"show":      bannedOptions(false, "output", "ext-diff", "textconv"),
+	"diff":      bannedOptions(false, "output", "ext-diff", "textconv"),
 	"rev-parse": anyArgs,
 	"ls-files":  anyArgs,
 	"ls-tree":   anyArgs,
