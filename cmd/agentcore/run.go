@@ -331,7 +331,10 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			engine.SetAsker(hostAsker{control})
 		}
 	} else if stdinTTY && !f.print { // print mode never asks, as Claude Code's
-		asker = &pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr)}
+		// The pickers need a terminal that takes styles; NO_COLOR, TERM=dumb
+		// or a stderr that is not a terminal keep the plain prompts.
+		tui := term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+		asker = &pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr), tui: tui}
 		engine.SetAsker(asker)
 	}
 
@@ -500,6 +503,8 @@ type pausingAsker struct {
 	// release, when set (the interactive session), hands the terminal
 	// over for the prompt and returns how to take it back.
 	release func() func()
+	// tui: the permission prompt and AskUserQuestion are pickers.
+	tui bool
 }
 
 func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
@@ -508,6 +513,9 @@ func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (perm
 	}
 	a.r.Pause()
 	defer a.r.Resume()
+	if a.tui {
+		return pickPermission(ctx, os.Stdin, os.Stderr, req)
+	}
 	return a.p.Ask(ctx, req)
 }
 
@@ -522,6 +530,9 @@ func (a *pausingAsker) Elicit(ctx context.Context, req permission.ElicitRequest)
 func (a *pausingAsker) AskQuestions(ctx context.Context, agent string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
 	a.r.Pause()
 	defer a.r.Resume()
+	if !a.tui {
+		return a.p.AskQuestions(ctx, agent, qs)
+	}
 	return askQuestions(ctx, os.Stdin, os.Stderr, agent, qs)
 }
 

@@ -207,7 +207,7 @@ var _ = Describe("agentcore run", func() {
 			return pane, keys
 		}
 		session := func(dir string, args ...string) (func() string, func(...string)) {
-			return shellSession("cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
+			return shellSession("cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " NO_COLOR=1 ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
 				binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60")
 		}
 		scenario := `{"prompt":"make a file"}
