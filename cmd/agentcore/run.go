@@ -503,7 +503,7 @@ type pausingAsker struct {
 	// release, when set (the interactive session), hands the terminal
 	// over for the prompt and returns how to take it back.
 	release func() func()
-	// tui: the permission prompt and AskUserQuestion are pickers.
+	// tui: the permission prompt is a picker.
 	tui bool
 }
 
@@ -530,9 +530,8 @@ func (a *pausingAsker) Elicit(ctx context.Context, req permission.ElicitRequest)
 func (a *pausingAsker) AskQuestions(ctx context.Context, agent string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
 	a.r.Pause()
 	defer a.r.Resume()
-	if !a.tui {
-		return a.p.AskQuestions(ctx, agent, qs)
-	}
+	// The question picker needs no colours: it shows whenever stdin is a
+	// terminal, as before the permission picker came.
 	return askQuestions(ctx, os.Stdin, os.Stderr, agent, qs)
 }
 
