@@ -85,7 +85,7 @@ func ParseConfig(data []byte, source string) (Config, error) {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(raw.Servers)) {
 		if name == "" {
-			errs = append(errs, fmt.Errorf("%s: a server has an empty name", source))
+			errs = append(errs, fmt.Errorf("%s: a server has an empty name: give it a name of letters, digits, \"-\" or \"_\"", source))
 			continue
 		}
 		var sc ServerConfig

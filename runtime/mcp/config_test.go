@@ -47,7 +47,7 @@ var _ = Describe("config", func() {
 		Entry("a double underscore", `{"mcpServers": {"github__x": {"command": "x"}}}`, `rules for another server match`),
 		Entry("a trailing underscore", `{"mcpServers": {"github_": {"command": "x"}}}`, `mcp__github___tool`),
 		Entry("a dot that normalises to _", `{"mcpServers": {"github.": {"command": "x"}}}`, `rules for another server match`),
-		Entry("nothing left", `{"mcpServers": {"": {"command": "x"}}}`, `rules for another server match`),
+		Entry("an empty name", `{"mcpServers": {"": {"command": "x"}}}`, `a server has an empty name: give it a name`),
 	)
 
 	It("treats a missing project .mcp.json as no servers", func() {
