@@ -3,10 +3,13 @@ package permission_test
 import (
 	"context"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // FuzzCheckShell feeds arbitrary command lines to the permission check:
@@ -18,7 +21,7 @@ func FuzzCheckShell(f *testing.F) {
 		`eval "rm x"`, "f() { ls; }; f", "env -S 'rm x'", "find . -exec rm {} \\;", "$'\\x72m' x",
 		"for PATH in /tmp; do ls; done", "a=(1 2); echo ${a[$(rm)]}", "coproc ls", "((x++))", "[[ a < b ]]",
 		"rm -rf .g*", "mv x .agentcore/", "cp -t .git x", "find . -delete", "dd of=.git/HEAD", "rm {a,b}{1..3}",
-		"cd $X && rm y", "rm {1..100000}", "sed -ni.bak -e p .git/config", "ln -s x", "echo x | xargs -I{} rm {}",
+		"cd $X && rm y", "echo hi && ls -la", "git status; echo done", "timeout 5 ls", "rm {1..100000}", "sed -ni.bak -e p .git/config", "ln -s x", "echo x | xargs -I{} rm {}",
 	} {
 		f.Add(s)
 	}
@@ -54,7 +57,52 @@ func FuzzCheckShell(f *testing.F) {
 		if again := e.Check(context.Background(), bash, cmd, tc); again.Behavior != d.Behavior {
 			t.Fatalf("%q: %v then %v", cmd, d.Behavior, again.Behavior)
 		}
+		if d.Behavior == runtime.Allow {
+			assertEachMatchesAllowRule(t, cmd)
+		}
 	})
+}
+
+// fuzzAllowPrefixes are the allow rules of FuzzCheckShell as word
+// prefixes: Bash(git status:*), Bash(ls *), Bash(echo *).
+var fuzzAllowPrefixes = [][]string{{"git", "status"}, {"ls"}, {"echo"}}
+
+// assertEachMatchesAllowRule fails unless every simple command of the
+// allowed line cmd (past wrappers such as timeout) starts with the
+// literal words of one allow rule: a compound command is allowed only when
+// each of its parts is.
+func assertEachMatchesAllowRule(t *testing.T, cmd string) {
+	t.Helper()
+	f, err := shellsyntax.Parse(cmd)
+	if err != nil {
+		t.Fatalf("%q was allowed but does not parse: %v", cmd, err)
+	}
+	for _, sc := range shellsyntax.SimpleCommands(f) {
+		if len(sc.Args) == 0 {
+			continue
+		}
+		words := make([]string, len(sc.Args))
+		for i, w := range sc.Args {
+			words[i] = w.Value
+		}
+		at := 0
+		if i, ok := shellsyntax.WrappedCommand(words); ok {
+			at = i
+		}
+		if !slices.ContainsFunc(fuzzAllowPrefixes, func(p []string) bool {
+			if len(words)-at < len(p) {
+				return false
+			}
+			for i, w := range p {
+				if words[at+i] != w || !sc.Args[at+i].Literal {
+					return false
+				}
+			}
+			return true
+		}) {
+			t.Fatalf("%q was allowed, but its command %q matches no allow rule", cmd, strings.Join(words, " "))
+		}
+	}
 }
 
 // FuzzParseRule: parsing never panics, and a parsed rule's String parses

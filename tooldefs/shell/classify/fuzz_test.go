@@ -29,5 +29,43 @@ func FuzzClassify(f *testing.F) {
 		if v.ReadOnly != (v.Reason == "") {
 			t.Fatalf("%q: ReadOnly=%v with reason %q", cmd, v.ReadOnly, v.Reason)
 		}
+		if v.ReadOnly {
+			assertOnlyAllowlisted(t, cmd)
+		}
 	})
+}
+
+// assertOnlyAllowlisted fails unless every simple command of the read-only
+// line cmd runs an allowlisted program, directly or through a wrapper such
+// as timeout or xargs, named by a literal word: no input may make another
+// program read-only.
+func assertOnlyAllowlisted(t *testing.T, cmd string) {
+	t.Helper()
+	f, err := shellsyntax.Parse(cmd)
+	if err != nil {
+		t.Fatalf("%q is read-only but does not parse: %v", cmd, err)
+	}
+	for _, sc := range shellsyntax.SimpleCommands(f) {
+		if len(sc.Args) == 0 {
+			continue // a bare assignment; the classifier judges it
+		}
+		words := make([]string, len(sc.Args))
+		for i, w := range sc.Args {
+			words[i] = w.Value
+		}
+		at := 0
+		for !classify.Allowlisted(words[at]) {
+			i, ok := shellsyntax.WrappedCommand(words[at:])
+			if !ok {
+				break
+			}
+			at += i
+		}
+		if !classify.Allowlisted(words[at]) {
+			t.Fatalf("%q is read-only but runs %q, which is not on the allowlist", cmd, words[at])
+		}
+		if !sc.Args[at].Literal {
+			t.Fatalf("%q is read-only but its program %q is known only at run time", cmd, words[at])
+		}
+	}
 }
