@@ -66,6 +66,7 @@ var irregular = map[string]string{
 	"sent": "send", "gave": "give", "given": "give", "took": "take", "taken": "take",
 	"chose": "choose", "chosen": "choose", "began": "begin", "begun": "begin", "built": "build",
 	"kept": "keep", "left": "leave", "shown": "show", "children": "child", "people": "person",
+	"modification": "modify", "relationship": "relation", "relationships": "relation", "biggest": "big", "largest": "large",
 }
 
 // stopWords carry no meaning in a plain-language query; they are dropped
@@ -110,18 +111,21 @@ var synonymGroups = [][]string{
 	{"agent", "subagent"},
 	{"observation", "fact", "note"},
 	{"status", "progress", "state"},
-	{"multiple", "many"},
-	{"relation", "link", "connection"},
+	{"multiple", "many", "several", "batch"},
+	{"relation", "relationship", "link", "connection"},
 	{"info", "information", "metadata", "details", "stat"},
 	{"notebook", "ipynb", "jupyter"},
 	{"choose", "choice", "option", "prefer"},
 	{"approve", "approval", "confirm", "accept"},
 	{"submit", "present", "send"},
 	{"contain", "content", "include"},
-	{"size", "byte", "length"},
+	{"size", "byte", "length", "big", "biggest", "large", "largest"},
 	{"person", "people"},
 	{"sum", "total"},
 	{"assign", "owner"},
+	{"elicitation", "elicit", "form"},
+	{"memory", "remember", "knowledge", "memorize"},
+	{"time", "date", "timestamp", "when"},
 }
 
 // queryPhrases are two-word verbs a query is read as one word by.
