@@ -92,6 +92,71 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 	})
 })
 
+var _ = Describe("agentcore run with an MCP server that changes its tool list", func() {
+	It("announces the added and the removed tool in the next request, earlier messages byte-identical", func() {
+		toolserver, err := gexec.Build("github.com/agentcore/agentcore/runtime/mcp/testdata/toolserver")
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		var mu sync.Mutex
+		var bodies []map[string]any
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			mu.Lock()
+			bodies = append(bodies, body)
+			n := len(bodies)
+			mu.Unlock()
+			switch n {
+			case 1:
+				// The server adds "added" and removes "echo", and says
+				// so with notifications/tools/list_changed.
+				sse(w, "", "mcp__tools__add_tool", `{"remove":"echo"}`)
+			case 2:
+				// The refreshed list may land just after the result:
+				// one more turn gives it time, and the notice must come
+				// exactly once whichever request it joins.
+				sse(w, "", "Bash", `{"command":"sleep 1"}`)
+			default:
+				sse(w, "done", "", "")
+			}
+		}))
+		DeferCleanup(srv.Close)
+		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"tools": map[string]any{"command": toolserver}}})
+		Expect(err).NotTo(HaveOccurred())
+		_, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"--model", "anthropic:fake", "-p", "go", "--output-format", "json", "--permission-mode", "bypassPermissions",
+			"--mcp-config", string(cfg))
+		Expect(code).To(Equal(0), stderr)
+
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(bodies).To(HaveLen(3))
+		first, _ := json.Marshal(bodies[0])
+		Expect(string(first)).To(ContainSubstring("mcp__tools__echo"))
+		Expect(string(first)).NotTo(ContainSubstring("mcp__tools__added"))
+		system := func(b map[string]any) string {
+			data, _ := json.Marshal(b["system"])
+			return string(data)
+		}
+		Expect(system(bodies[1])).To(Equal(system(bodies[0])), "the system prompt stays byte-identical")
+		Expect(system(bodies[2])).To(Equal(system(bodies[0])))
+		msgs1, msgs2 := bodies[1]["messages"].([]any), bodies[2]["messages"].([]any)
+		Expect(msgs2).To(HaveLen(5))
+		for i := range msgs1[:len(msgs1)-1] {
+			Expect(withoutCacheControl(msgs2[i])).To(Equal(withoutCacheControl(msgs1[i])), "earlier messages stay byte-identical")
+		}
+		Expect(withoutCacheControl(msgs2[0])).To(Equal(withoutCacheControl(bodies[0]["messages"].([]any)[0])))
+		all, _ := json.Marshal(msgs2)
+		Expect(strings.Count(string(all), "The available tools changed")).To(Equal(1), "announced once: %s", all)
+		Expect(string(all)).To(ContainSubstring("New deferred tools (load them with ToolSearch before calling them): mcp__tools__added"))
+		Expect(string(all)).To(ContainSubstring("Removed tools (no longer callable): mcp__tools__echo"))
+		// The notice is appended to a user message after the call, never
+		// to the first one.
+		head, _ := json.Marshal(msgs2[0])
+		Expect(string(head)).NotTo(ContainSubstring("The available tools changed"))
+	})
+})
+
 var _ = Describe("agentcore run: what deferral saves, offline", func() {
 	It("counts the tool definitions sent in the replay model's input tokens: deferring MCP tools shows as fewer tokens", func() {
 		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{

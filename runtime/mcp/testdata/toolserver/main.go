@@ -152,9 +152,16 @@ func main() {
 
 	s.AddTool(&mcp.Tool{
 		Name:        "add_tool",
-		Description: "Adds the tool \"added\" to the server, which tells clients its tool list changed.",
-		InputSchema: json.RawMessage(`{"type":"object"}`),
-	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		Description: "Adds the tool \"added\" to the server, and removes the tool named by remove if given, which tells clients its tool list changed.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"remove":{"type":"string"}}}`),
+	}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in struct {
+			Remove string `json:"remove"`
+		}
+		_ = json.Unmarshal(req.Params.Arguments, &in)
+		if in.Remove != "" {
+			s.RemoveTools(in.Remove)
+		}
 		s.AddTool(&mcp.Tool{
 			Name:        "added",
 			Description: "Added at run time.",
