@@ -124,6 +124,8 @@ type Engine struct {
 	files     []SettingsFile
 	asker     Asker
 	askMu     sync.Mutex
+	// notify is called before each prompt (SetAskNotifier).
+	notify func(context.Context, AskRequest)
 	// families maps a tool name or alias to the permission family its
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
@@ -309,6 +311,26 @@ func (e *Engine) SetAsker(a Asker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.asker = a
+}
+
+// SetAskNotifier sets f to be called just before the Asker is asked
+// about a call, that is when the user (or the SDK host) is about to be
+// asked: the session runs Claude Code's Notification hooks there. f runs
+// under the prompt lock, before the prompt shows; nil removes it.
+func (e *Engine) SetAskNotifier(f func(ctx context.Context, req AskRequest)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.notify = f
+}
+
+// notifyAsk calls the notifier, if any.
+func (e *Engine) notifyAsk(ctx context.Context, req AskRequest) {
+	e.mu.RLock()
+	f := e.notify
+	e.mu.RUnlock()
+	if f != nil {
+		f(ctx, req)
+	}
 }
 
 // Settings returns the merged settings the engine was loaded from.

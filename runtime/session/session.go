@@ -202,6 +202,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		s.opts.Pool.Defer = mode
 	}
 	s.hooks = s.newHooks()
+	engine.SetAskNotifier(s.notification)
 	s.opts.Pool.DenyTool = engine.DeniesTool
 	s.opts.Pool.Pending = s.mcp
 	s.assemble(s.mcp.Tools())
