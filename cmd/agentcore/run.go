@@ -255,8 +255,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	// The instruction files (CLAUDE.md, AGENTS.md: the user's, then the
 	// project's from the outside in) join the system prompt either way.
-	home, _ := os.UserHomeDir()
-	files, err := memory.Find(cwd, home)
+	files, err := f.session.perm.memoryFiles(cwd)
 	if err != nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning:", err)
 	}

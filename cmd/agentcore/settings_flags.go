@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/agentcore/agentcore/runtime/memory"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
@@ -80,4 +83,34 @@ func (f *runFlags) applySettings() (string, error) {
 		return s.Model, nil
 	}
 	return f.model, nil
+}
+
+// memoryFiles are the instruction files of a session in cwd, limited as
+// --setting-sources limits the settings, as Claude Code does: the user's
+// files need "user", CLAUDE.local.md "local", the project's others
+// "project".
+func (f *permissionFlags) memoryFiles(cwd string) ([]memory.File, error) {
+	home, _ := os.UserHomeDir()
+	files, err := memory.Find(cwd, home)
+	if f.settingSources == nil {
+		return files, err
+	}
+	only, perr := permission.ParseSettingSources(*f.settingSources)
+	if perr != nil {
+		return nil, fmt.Errorf("--setting-sources: %w", perr)
+	}
+	kept := files[:0]
+	for _, m := range files {
+		level := permission.SourceProject
+		switch {
+		case m.Scope == "user":
+			level = permission.SourceUser
+		case filepath.Base(m.Path) == "CLAUDE.local.md":
+			level = permission.SourceLocal
+		}
+		if slices.Contains(only, level) {
+			kept = append(kept, m)
+		}
+	}
+	return kept, err
 }
