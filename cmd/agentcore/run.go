@@ -50,6 +50,8 @@ type runFlags struct {
 	// stderr with --verbose); without a key and --model it fails rather
 	// than play the replay model.
 	print bool
+	// fallbackModel is --fallback-model (fallback.go).
+	fallbackModel string
 }
 
 const runLong = `Run the agent loop: send a prompt to a model with the tool list, run the
@@ -139,6 +141,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "add this text to the end of the system prompt")
 	fl.StringVar(&f.inputFormat, "input-format", "text", "text, or stream-json: user messages and control requests as JSON lines on stdin (the Agent SDK's protocol; needs --output-format stream-json)")
 	fl.StringVar(&f.promptTool, "permission-prompt-tool", "", "stdio: ask the Agent SDK host (its canUseTool) for the calls that need approval")
+	fl.StringVar(&f.fallbackModel, "fallback-model", "", "the model a turn is sent to when --model fails with an overload or server error after its retries")
 	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
 	f.session.register(cmd)
 }
@@ -204,6 +207,11 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if f.maxTurns < 0 {
 		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
 	}
+	// The settings' env is exported and their model is the default, as
+	// in Claude Code, before the model is chosen.
+	if f.model, err = f.applySettings(); err != nil {
+		return err
+	}
 	if f.print && f.model == "" && !anthropicConfigured() {
 		return errors.New("no model: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway) to use the Messages API, " +
 			"or pick one with --model: replay for the offline scripted model, openai:NAME, bedrock:MODEL")
@@ -216,6 +224,10 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	model := prov // before --record wraps it: tools' own requests are not the session's
+	fallback, err := f.fallbackProvider(prov)
+	if err != nil {
+		return err
+	}
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
 
@@ -243,8 +255,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	// The instruction files (CLAUDE.md, AGENTS.md: the user's, then the
 	// project's from the outside in) join the system prompt either way.
-	home, _ := os.UserHomeDir()
-	files, err := memory.Find(cwd, home)
+	files, err := f.session.perm.memoryFiles(cwd)
 	if err != nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning:", err)
 	}
@@ -263,6 +274,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// the model in the request after they do.
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
 		o.ID, o.Provider, o.System, o.MaxTurns = sessionID, prov, system, f.maxTurns
+		o.Fallback = fallback
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
 	}})
 	if err != nil {

@@ -31,6 +31,13 @@ const InterruptNotice = "[Request interrupted by user]"
 type Config struct {
 	// Provider is the model.
 	Provider provider.Provider
+	// Fallback, if set, is the model a turn is sent to once when
+	// Provider's stream fails with an overload or a server error (the
+	// provider has retried already): the failed turn's calls that were
+	// not yielded are discarded, EventFallback says so, and Fallback
+	// answers for the rest of the conversation (Claude Code's
+	// --fallback-model).
+	Fallback provider.Provider
 	// Tools gives each turn its tools: List for a fixed list, a
 	// *pool.Pool for deferred discovery, a session for MCP servers that
 	// come and go. nil means no tools.
@@ -199,6 +206,11 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 		}
 		out.Turns++
 		done := a.turn(ctx, out)
+		if done && out.Stop == StopError && a.fallBack(out) {
+			out.Turns-- // the failed request is sent again, to the fallback
+			out.Stop, out.Err = "", nil
+			continue
+		}
 		if done && out.Stop == StopEndTurn && a.cfg.OnStop != nil {
 			again, err := a.cfg.OnStop(ctx, stopActive)
 			if err != nil {

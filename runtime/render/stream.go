@@ -169,6 +169,8 @@ func (j *jsonOut) observe(ev agent.Event) {
 	case ev.Kind == agent.EventAssistant && main && !j.requestAt.IsZero():
 		j.apiTime += j.opts.Now().Sub(j.requestAt)
 		j.requestAt = time.Time{}
+	case ev.Kind == agent.EventFallback && main && ev.Fallback != nil:
+		j.opts.Init.Model = modelName(ev.Fallback.To) // the result's model too
 	case ev.Kind == agent.EventToolResult && main && ev.Call != nil && ev.Call.Rejected():
 		j.denials = append(j.denials, PermissionDenial{ToolName: ev.Name, ToolUseID: ev.ID, ToolInput: toolInput(j.rawInput(ev))})
 	}
@@ -200,6 +202,8 @@ func (j *jsonOut) observe(ev agent.Event) {
 	case agent.EventContext:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})
+	case agent.EventFallback:
+		j.fallback(ev)
 	case agent.EventHook:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "hook", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})

@@ -87,6 +87,9 @@ type Options struct {
 	// also registered as a ToolContext service for tools that talk to
 	// the model themselves.
 	Provider provider.Provider
+	// Fallback, if set, takes over when Provider fails with an overload
+	// or a server error (agent.Config.Fallback; --fallback-model).
+	Fallback provider.Provider
 	// System is the system prompt. The names of deferred tools are
 	// appended to it.
 	System string
@@ -170,6 +173,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	}
 	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir)}
 	s.tc.WorkingDirs = engine.WorkingDirs(s.tc)
+	s.applySettingsEnv()
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
@@ -198,6 +202,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		s.opts.Pool.Defer = mode
 	}
 	s.hooks = s.newHooks()
+	engine.SetAskNotifier(s.notification)
 	s.opts.Pool.DenyTool = engine.DeniesTool
 	s.opts.Pool.Pending = s.mcp
 	s.assemble(s.mcp.Tools())
@@ -395,6 +400,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			s.mu.Unlock()
 			s.agent = agent.New(agent.Config{
 				Provider:       s.opts.Provider,
+				Fallback:       s.opts.Fallback,
 				Tools:          s,
 				CanUseTool:     s.canUseTool,
 				PreToolUse:     s.preHook(),
