@@ -61,6 +61,8 @@ type LoadReport struct {
 	// the executor to its result, minus the tool's own Call.
 	OverheadP50, OverheadP99 time.Duration
 	ToolP50, ToolP99         time.Duration
+	// OverheadByTool is "p50 / p99" of the overhead by tool name.
+	OverheadByTool map[string][2]time.Duration
 	PeakHeapInuse            uint64 // bytes, sampled
 	PeakSys                  uint64 // bytes obtained from the OS, sampled
 	VmHWM                    uint64 // bytes, the process's peak resident set
@@ -69,6 +71,9 @@ type LoadReport struct {
 	Leaked                   string // goleak's report; empty: none
 	BaseFDs, AfterFDs        int
 	LeakedFDs                []string // what the extra descriptors point to
+	// LoadAvg is /proc/loadavg's 1-minute figure before and after: the
+	// machine's other work, which the latencies include.
+	LoadAvg [2]string
 }
 
 // cycle is the tools a session's turns go through, in order.
@@ -161,6 +166,7 @@ type sessionResult struct {
 	finished bool
 	over     []time.Duration
 	tools    []time.Duration
+	byTool   map[string][]time.Duration // overhead by tool name
 	err      error
 }
 
@@ -191,7 +197,7 @@ func runSession(ctx context.Context, cfg Config, i int, tools []runtime.Tool) se
 		return sessionResult{err: err}
 	}
 	defer s.Close()
-	var r sessionResult
+	r := sessionResult{byTool: map[string][]time.Duration{}}
 	for ev := range s.Run(ctx, "work on the tree") {
 		switch ev.Kind {
 		case agent.EventToolQueued:
@@ -201,7 +207,9 @@ func runSession(ctx context.Context, cfg Config, i int, tools []runtime.Tool) se
 			rec.mu.Lock()
 			td := rec.tool[ev.ID]
 			rec.mu.Unlock()
-			r.over = append(r.over, ev.At.Sub(rec.queue[ev.ID])-td)
+			o := ev.At.Sub(rec.queue[ev.ID]) - td
+			r.over = append(r.over, o)
+			r.byTool[ev.Name] = append(r.byTool[ev.Name], o)
 			r.tools = append(r.tools, td)
 			if ev.Call.Result.IsError {
 				r.errs = append(r.errs, ev.Name+": "+ev.Call.Result.Text())
@@ -251,6 +259,7 @@ func Run(cfg Config) (*LoadReport, error) {
 		return nil, err
 	}
 	rep.BaseFDs = len(baseFDs)
+	rep.LoadAvg[0] = loadAvg()
 	snapshot := goleak.IgnoreCurrent()
 
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
@@ -267,8 +276,12 @@ func Run(cfg Config) (*LoadReport, error) {
 	stopSampling()
 
 	var over, toolTimes []time.Duration
+	byTool := map[string][]time.Duration{}
 	var firstErr error
 	for _, r := range results {
+		for name, ds := range r.byTool {
+			byTool[name] = append(byTool[name], ds...)
+		}
 		rep.Calls += r.calls
 		over = append(over, r.over...)
 		toolTimes = append(toolTimes, r.tools...)
@@ -288,7 +301,12 @@ func Run(cfg Config) (*LoadReport, error) {
 	rep.CallsPerSec = float64(rep.Calls) / rep.Wall.Seconds()
 	rep.OverheadP50, rep.OverheadP99 = percentile(over, 50), percentile(over, 99)
 	rep.ToolP50, rep.ToolP99 = percentile(toolTimes, 50), percentile(toolTimes, 99)
+	rep.OverheadByTool = map[string][2]time.Duration{}
+	for name, ds := range byTool {
+		rep.OverheadByTool[name] = [2]time.Duration{percentile(ds, 50), percentile(ds, 99)}
+	}
 	rep.VmHWM = vmHWM()
+	rep.LoadAvg[1] = loadAvg()
 
 	// Everything is closed: nothing of the sessions may be left.
 	if err := goleak.Find(append([]goleak.Option{snapshot}, cfg.GoleakOptions...)...); err != nil {
@@ -366,6 +384,15 @@ func fds() (map[string]string, error) {
 	return out, nil
 }
 
+// loadAvg is the 1-minute load average, or "?".
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
 // vmHWM is the process's peak resident set size from /proc/self/status.
 func vmHWM() uint64 {
 	b, err := os.ReadFile("/proc/self/status")
@@ -422,6 +449,13 @@ func (r *LoadReport) Markdown() string {
 	fmt.Fprintf(&b, "| figure | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| tool calls | %d in %.1f s: %.0f calls/s |\n", r.Calls, r.Wall.Seconds(), r.CallsPerSec)
 	fmt.Fprintf(&b, "| engine overhead per call (queued → result, minus the tool's Call) | p50 %s, p99 %s |\n", round(r.OverheadP50), round(r.OverheadP99))
+	var parts []string
+	for _, name := range cycle {
+		if v, ok := r.OverheadByTool[name]; ok {
+			parts = append(parts, fmt.Sprintf("%s %s / %s", name, round(v[0]), round(v[1])))
+		}
+	}
+	fmt.Fprintf(&b, "| overhead by tool, p50 / p99 | %s |\n", strings.Join(parts, "; "))
 	fmt.Fprintf(&b, "| the tools' own Call | p50 %s, p99 %s |\n", round(r.ToolP50), round(r.ToolP99))
 	fmt.Fprintf(&b, "| peak heap in use / from the OS / resident (VmHWM) | %s / %s / %s |\n", mib(r.PeakHeapInuse), mib(r.PeakSys), mib(r.VmHWM))
 	fmt.Fprintf(&b, "| goroutines: before / peak | %d / %d |\n", r.BaseGoroutines, r.PeakGoroutines)
@@ -432,6 +466,7 @@ func (r *LoadReport) Markdown() string {
 	fmt.Fprintf(&b, "| goroutines left after Close | %s |\n", leaked)
 	fmt.Fprintf(&b, "| file descriptors: before / after | %d / %d |\n", r.BaseFDs, r.AfterFDs)
 	fmt.Fprintf(&b, "| unfinished sessions, error results | %d, %d |\n", r.Unfinished, len(r.ErrorResults))
+	fmt.Fprintf(&b, "| machine load average (1 min) before / after | %s / %s |\n", r.LoadAvg[0], r.LoadAvg[1])
 	return b.String()
 }
 

@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 )
@@ -13,7 +16,13 @@ func main() {
 	turns := flag.Int("turns", 20, "tool turns per session")
 	timeout := flag.Duration("timeout", 5*time.Minute, "bound of the whole run")
 	out := flag.String("out", "", "a file whose load markers get the figures (RELIABILITY.md)")
+	profile := flag.String("profile", "", "write block and mutex profiles of the run to this directory")
 	flag.Parse()
+	if *profile != "" {
+		goruntime.SetBlockProfileRate(int(time.Millisecond))
+		goruntime.SetMutexProfileFraction(1)
+		defer writeProfiles(*profile)
+	}
 
 	root, err := os.MkdirTemp("", "agentcore-load-*")
 	if err != nil {
@@ -48,6 +57,17 @@ func main() {
 	}
 	if len(problems) > 0 {
 		os.Exit(1)
+	}
+}
+
+func writeProfiles(dir string) {
+	for _, name := range []string{"block", "mutex", "goroutine"} {
+		f, err := os.Create(filepath.Join(dir, name+".pprof"))
+		if err != nil {
+			fail(err)
+		}
+		_ = pprof.Lookup(name).WriteTo(f, 0)
+		f.Close()
 	}
 }
 
