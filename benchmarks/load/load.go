@@ -62,15 +62,15 @@ type LoadReport struct {
 	OverheadP50, OverheadP99 time.Duration
 	ToolP50, ToolP99         time.Duration
 	// OverheadByTool is "p50 / p99" of the overhead by tool name.
-	OverheadByTool map[string][2]time.Duration
-	PeakHeapInuse            uint64 // bytes, sampled
-	PeakSys                  uint64 // bytes obtained from the OS, sampled
-	VmHWM                    uint64 // bytes, the process's peak resident set
-	BaseGoroutines           int
-	PeakGoroutines           int
-	Leaked                   string // goleak's report; empty: none
-	BaseFDs, AfterFDs        int
-	LeakedFDs                []string // what the extra descriptors point to
+	OverheadByTool    map[string][2]time.Duration
+	PeakHeapInuse     uint64 // bytes, sampled
+	PeakSys           uint64 // bytes obtained from the OS, sampled
+	VmHWM             uint64 // bytes, the process's peak resident set
+	BaseGoroutines    int
+	PeakGoroutines    int
+	Leaked            string // goleak's report; empty: none
+	BaseFDs, AfterFDs int
+	LeakedFDs         []string // what the extra descriptors point to
 	// LoadAvg is /proc/loadavg's 1-minute figure before and after: the
 	// machine's other work, which the latencies include.
 	LoadAvg [2]string
