@@ -27,6 +27,12 @@ import (
 // user interrupts a turn, as Claude Code does.
 const InterruptNotice = "[Request interrupted by user]"
 
+// StreamBrokenNotice is the text the loop adds after the results of a turn
+// whose response broke off after some of its calls had started: the calls
+// the model finished asking for ran (or were stopped), the rest of its
+// response was lost.
+const StreamBrokenNotice = "[The response broke off (stream failure); the tool calls above are all of this turn that ran]"
+
 // Config is what an Agent is made of.
 type Config struct {
 	// Provider is the model.
@@ -268,15 +274,23 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	final, streamErr := s.stream(turnCtx, req)
 	interrupted := a.isInterrupted() || (ctx.Err() != nil)
 
+	// broken is a stream that failed after some of its calls were handed
+	// to the executor: they may have run (a Write, a commit), so the turn
+	// is kept as far as it came, each call with its result, as on an
+	// interrupt; the model learns what happened on the next prompt.
+	var broken error
 	if streamErr != nil && !interrupted {
-		// The turn is dropped: nothing of it enters the history, and no
-		// result of it leaks out.
-		if run != nil {
-			run.Discard()
-			run.Wait()
+		if run == nil || len(s.added) == 0 {
+			// Nothing ran: the turn is dropped, nothing of it enters the
+			// history.
+			if run != nil {
+				run.Discard()
+				run.Wait()
+			}
+			out.Stop, out.Err = StopError, streamErr
+			return true
 		}
-		out.Stop, out.Err = StopError, streamErr
-		return true
+		broken = streamErr
 	}
 
 	var msg provider.Message
@@ -318,7 +332,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 			_ = run.Add(u)
 		}
 	}
-	if interrupted {
+	if interrupted || broken != nil {
 		run.Interrupt()
 	}
 
@@ -342,6 +356,8 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 		var res runtime.Result
 		if ok {
 			res = ev.Result
+		} else if broken != nil && !interrupted {
+			res = runtime.ErrorResult("Error: the call was not run: the model's response broke off before it could start")
 		} else {
 			res = runtime.ErrorResult("Error: the call was not run: the turn was interrupted before it could start")
 		}
@@ -353,6 +369,8 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 	if interrupted {
 		user.Content = append(user.Content, provider.Text(InterruptNotice))
+	} else if broken != nil {
+		user.Content = append(user.Content, provider.Text(StreamBrokenNotice))
 	}
 	if len(user.Content) > 0 {
 		a.addMessage(user)
@@ -360,6 +378,9 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 
 	switch {
+	case broken != nil && !interrupted:
+		out.Stop, out.Err = StopError, broken
+		return true
 	case interrupted:
 		a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
 		out.Stop = StopInterrupted

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"os"
 
@@ -163,6 +164,13 @@ var hints = provider.Hints{
 func (p *Provider) failure(err error) error {
 	if ce := provider.ConnectionError(p.platform, err, p.hints); ce != nil {
 		return ce
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// The connection closed in the middle of the response: a stream
+		// failure, worth retrying, not an unexplained EOF.
+		return &provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
+			Message: "the connection closed in the middle of the response (" + err.Error() + ")",
+			Hint:    p.hints.Hint(provider.ErrStream), Err: err}
 	}
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {
