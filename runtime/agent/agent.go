@@ -39,8 +39,10 @@ type Config struct {
 	Provider provider.Provider
 	// Fallback, if set, is the model a turn is sent to once when
 	// Provider's stream fails with an overload or a server error (the
-	// provider has retried already): the failed turn's calls that were
-	// not yielded are discarded, EventFallback says so, and Fallback
+	// provider has retried already): the failed turn is discarded with
+	// its calls when those changed nothing (a call that changed something
+	// keeps its result, and Fallback goes on from there), EventFallback
+	// says so, and Fallback
 	// answers for the rest of the conversation (Claude Code's
 	// --fallback-model).
 	Fallback provider.Provider
@@ -280,9 +282,11 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	// interrupt; the model learns what happened on the next prompt.
 	var broken error
 	if streamErr != nil && !interrupted {
-		if run == nil || len(s.added) == 0 {
-			// Nothing ran: the turn is dropped, nothing of it enters the
-			// history.
+		if run == nil || len(s.added) == 0 || (a.fallbackFor(streamErr) && s.onlyReadOnlyStarted()) {
+			// Nothing ran, or only calls that changed nothing while a
+			// fallback model will take the turn again: the turn is
+			// dropped (its executor discarded, the seed's discard
+			// mechanism) and nothing of it enters the history.
 			if run != nil {
 				run.Discard()
 				run.Wait()
@@ -530,6 +534,28 @@ func (s *turnState) apply(ev provider.Event) {
 			}
 		}
 	}
+}
+
+// onlyReadOnlyStarted reports whether every call handed to the executor
+// changes nothing, so that sending the turn again cannot repeat a change.
+func (s *turnState) onlyReadOnlyStarted() bool {
+	for _, b := range s.blocks {
+		if b.Type != provider.ToolUseBlock || !s.added[b.ID] {
+			continue
+		}
+		t := runtime.Lookup(s.a.exec.Tools, b.Name)
+		if t == nil {
+			continue // an unknown tool ran nothing
+		}
+		in, err := t.Decode(b.Input)
+		if err != nil {
+			continue // a call that does not decode ran nothing
+		}
+		if !t.IsReadOnly(in) {
+			return false
+		}
+	}
+	return true
 }
 
 // queued records that b was handed to the executor.

@@ -8,11 +8,19 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
+// fallbackFor reports whether err is a failure a fallback would answer
+// and one is left.
+func (a *Agent) fallbackFor(err error) bool {
+	return a.cfg.Fallback != nil && fallbackTrigger(err) != ""
+}
+
 // fallBack switches to Config.Fallback when out's failure is one it is
 // for (an overload or a server error of the main model) and there is a
-// fallback left; it reports whether the turn should be sent again. The
-// failed turn left nothing in the history (turn drops it and discards
-// its executor), so sending it again is sending the same request.
+// fallback left; it reports whether the turn should be sent again. A
+// failed turn whose started calls changed nothing left nothing in the
+// history (turn drops it and discards its executor), so sending it again
+// is sending the same request; one where a change ran keeps its calls
+// and results, and the fallback model goes on from there.
 func (a *Agent) fallBack(out *Outcome) bool {
 	if a.cfg.Fallback == nil || out.Err == nil {
 		return false

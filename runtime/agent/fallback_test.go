@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	. "github.com/onsi/ginkgo/v2"
@@ -77,6 +78,34 @@ var _ = Describe("the fallback model", func() {
 		Expect(ag.Run(context.Background(), "again").Err).NotTo(HaveOccurred())
 		Expect(main.Requests()).To(HaveLen(1), "the next run goes to the fallback straight away")
 		Expect(spare.Requests()).To(HaveLen(2))
+	})
+
+	It("keeps a started call that changed something and lets the fallback go on from its result", func() {
+		writeThenOverloaded := func(s *sse, _ map[string]any) {
+			s.start()
+			s.tool("toolu_write", "Write", `{"summary":"a.go","output":"written"}`)
+			s.event("error", map[string]any{"type": "error", "error": map[string]any{"type": "overloaded_error", "message": "Overloaded"}})
+		}
+		main := newFakeAPI(writeThenOverloaded)
+		spare := newFakeAPI(answer)
+		DeferCleanup(main.Close)
+		DeferCleanup(spare.Close)
+		mainP := anthropic.New("main-model", option.WithBaseURL(main.URL()), option.WithMaxRetries(0))
+		spareP := anthropic.New("spare-model", option.WithBaseURL(spare.URL()), option.WithMaxRetries(0))
+		tools := []runtime.Tool{&tooltest.Sim{ToolName: "Write"}}
+		ag := agent.New(agent.Config{Provider: mainP, Fallback: spareP, Tools: agent.List(tools), Observer: rec.observe}, tc)
+
+		out := ag.Run(context.Background(), "write a")
+		Expect(out.Err).NotTo(HaveOccurred())
+		Expect(out.Text).To(Equal("Done on the spare."))
+		Expect(rec.kinds(agent.EventToolResult)).To(HaveLen(1), "the Write ran once and kept its result")
+		Expect(rec.kinds(agent.EventFallback)).To(HaveLen(1))
+		reqs := spare.Requests()
+		Expect(reqs).To(HaveLen(1))
+		msgs := messages(reqs[0])
+		Expect(msgs).To(HaveLen(3), "prompt, the Write, its result: the fallback goes on from there")
+		Expect(fmt.Sprint(msgs[2])).To(ContainSubstring("written"))
+		Expect(fmt.Sprint(msgs[2])).To(ContainSubstring(agent.StreamBrokenNotice))
 	})
 
 	It("does not fall back on a failure that is the request's own (400)", func() {
