@@ -106,6 +106,13 @@ the terminal; without one they are denied, with a message saying how to allow th
 Ctrl+C interrupts the turn: the model stops, calls that can be cancelled
 stop, the others finish, and every call gets its result. A second Ctrl+C exits.
 
+Sessions: every session is written as it goes to
+~/.agentcore/projects/<dir>/<session-id>.jsonl ($AGENTCORE_CONFIG_DIR/projects
+when set), synced at each turn end. -c continues this directory's latest
+session, --resume ID a given one (the same ID goes on; --fork-session copies it
+to a new one); --session-id UUID names a new session; --no-session-persistence
+keeps nothing.
+
 Output (--output-format): text is the transcript (styled on a terminal, plain
 otherwise or with NO_COLOR); json prints one result object at the end;
 stream-json prints one JSON event per line (init, assistant and user
