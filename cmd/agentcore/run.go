@@ -27,6 +27,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/transcript"
 )
 
 // runFlags are the flags of agentcore run.
@@ -44,6 +45,13 @@ type runFlags struct {
 	inputFormat string
 	promptTool  string
 	session     sessionFlags
+	// The session store's flags, Claude Code's: -c, --resume ID,
+	// --session-id UUID, --fork-session, --no-session-persistence.
+	continueLatest bool
+	resume         string
+	sessionID      string
+	forkSession    bool
+	noPersist      bool
 
 	// print is Claude Code's print mode (agentcore -p): one prompt, and in
 	// the text format only the final answer on stdout (the transcript on
@@ -100,6 +108,13 @@ the terminal; without one they are denied, with a message saying how to allow th
 Ctrl+C interrupts the turn: the model stops, calls that can be cancelled
 stop, the others finish, and every call gets its result. A second Ctrl+C exits.
 
+Sessions: every session is written as it goes to
+~/.agentcore/projects/<dir>/<session-id>.jsonl ($AGENTCORE_CONFIG_DIR/projects
+when set), synced at each turn end. -c continues this directory's latest
+session, --resume ID a given one (the same ID goes on; --fork-session copies it
+to a new one); --session-id UUID names a new session; --no-session-persistence
+keeps nothing.
+
 Output (--output-format): text is the transcript (styled on a terminal, plain
 otherwise or with NO_COLOR); json prints one result object at the end;
 stream-json prints one JSON event per line (init, assistant and user
@@ -143,7 +158,40 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.promptTool, "permission-prompt-tool", "", "stdio: ask the Agent SDK host (its canUseTool) for the calls that need approval")
 	fl.StringVar(&f.fallbackModel, "fallback-model", "", "the model a turn is sent to when --model fails with an overload or server error after its retries")
 	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
+	fl.BoolVarP(&f.continueLatest, "continue", "c", false, "continue the most recent session of this directory")
+	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this ID (sessions are kept in ~/.agentcore/projects/<dir>/<ID>.jsonl)")
+	fl.StringVar(&f.sessionID, "session-id", "", "the ID (a UUID) of the new session; it must not exist yet")
+	fl.BoolVar(&f.forkSession, "fork-session", false, "with --continue or --resume, write to a new session ID instead of the original's")
+	fl.BoolVar(&f.noPersist, "no-session-persistence", false, "do not keep this session on disk (it cannot be resumed)")
 	f.session.register(cmd)
+}
+
+// checkSessionFlags checks the session store's flags go together.
+func (f *runFlags) checkSessionFlags() error {
+	resuming := f.continueLatest || f.resume != ""
+	switch {
+	case f.continueLatest && f.resume != "":
+		return errors.New("--continue and --resume are exclusive: -c continues the latest session, --resume ID a given one")
+	case f.sessionID != "" && !transcript.ValidID(f.sessionID):
+		return fmt.Errorf("invalid session ID %q: --session-id must be a valid UUID", f.sessionID)
+	case f.sessionID != "" && resuming && !f.forkSession:
+		return errors.New("--session-id can only be used with --continue or --resume if --fork-session is also specified")
+	case f.forkSession && !resuming:
+		return errors.New("--fork-session needs --continue or --resume: it copies a stored session into a new one")
+	case f.noPersist && resuming:
+		return errors.New("--no-session-persistence cannot continue a session: drop it, or start a new session")
+	}
+	return nil
+}
+
+// transcriptOptions sets the session store's flags in o.
+func (f *runFlags) transcriptOptions(o *session.Options, home string) {
+	o.ID, o.Continue, o.Resume, o.ForkSession = f.sessionID, f.continueLatest, f.resume, f.forkSession
+	if !f.noPersist {
+		st := transcript.NewStore(home)
+		o.Transcripts = &st
+		o.Version = moduleVersion()
+	}
 }
 
 // modelSpec resolves --model to a provider, and the replay scenario if any.
@@ -203,6 +251,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	if f.promptTool != "" && (f.promptTool != "stdio" || !sdk) {
 		return fmt.Errorf("--permission-prompt-tool %q: agentcore supports stdio, with --input-format stream-json (an MCP tool as the prompt is not supported)", f.promptTool)
+	}
+	if err := f.checkSessionFlags(); err != nil {
+		return err
 	}
 	if f.maxTurns < 0 {
 		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
@@ -267,20 +318,29 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// and servers that finish connecting later join it between turns.
 	// The session registers the model as a service for tools that talk
 	// to it themselves (a sub-agent).
-	sessionID := session.NewID()
 	// The first request waits for the MCP servers (MCP_TIMEOUT or
 	// mcp.startupTimeoutMs, default 5 s), so it names every tool of the
 	// servers that came up; servers that connect later are announced to
 	// the model in the request after they do.
+	home, _ := os.UserHomeDir() // the session store's root (AGENTCORE_CONFIG_DIR overrides it)
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
-		o.ID, o.Provider, o.System, o.MaxTurns = sessionID, prov, system, f.maxTurns
+		o.Provider, o.System, o.MaxTurns = prov, system, f.maxTurns
 		o.Fallback = fallback
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
+		f.transcriptOptions(o, home)
 	}})
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
+	defer func() {
+		// A transcript that could not be written is said once, at the end.
+		if err := sess.Close(); err != nil && sess.Transcript() != nil && sess.Transcript().Err() != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning: the session was not fully saved:", err)
+		}
+	}()
+	// A resumed session keeps its ID, as Claude Code's does (without
+	// --fork-session): stream-json's session_id is the resumed one.
+	sessionID := sess.ID()
 	reportMCP(cmd.ErrOrStderr(), sess)
 	engine, tc := sess.Engine(), sess.ToolContext()
 

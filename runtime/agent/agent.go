@@ -82,6 +82,27 @@ type Config struct {
 	// as Claude Code's Stop hooks do. Stop set ends the run with
 	// StopError and err (a hook's continue:false).
 	OnStop func(ctx context.Context, active bool) (again string, stop error)
+	// History is the conversation to continue (a resumed session's): the
+	// agent starts with these messages, which must pair every tool_use
+	// with a tool_result (transcript.Load does).
+	History []provider.Message
+	// Recorder, if set, is told of the conversation as it grows, from the
+	// loop's goroutine (a *transcript.Writer keeps it on disk).
+	Recorder Recorder
+}
+
+// Recorder keeps a conversation as it grows. History is not told again.
+type Recorder interface {
+	// Add is told of each message as it joins the conversation, final:
+	// the prompt, the assistant message once the model finished it, the
+	// tool results once every call of the turn has one.
+	Add(m provider.Message)
+	// Amend is told of blocks added to the last message (Notices').
+	Amend(blocks []provider.Block)
+	// TurnEnd is called when a turn's messages are all told (after its
+	// tool results, or its last assistant message), and when a run ends;
+	// a recorder that writes to disk syncs here.
+	TurnEnd()
 }
 
 // Tools is where the agent finds a turn's tools.
@@ -128,7 +149,7 @@ type Agent struct {
 // New returns an agent whose tools run in tc (the working directory, the
 // file-state cache); tc carries context changes from turn to turn.
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
-	a := &Agent{cfg: cfg, tc: tc}
+	a := &Agent{cfg: cfg, tc: tc, messages: slices.Clone(cfg.History)}
 	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse, MaxConcurrency: cfg.MaxConcurrency}
 	return a
 }
@@ -155,8 +176,18 @@ func (a *Agent) Messages() []provider.Message {
 // addMessage appends m to the conversation.
 func (a *Agent) addMessage(m provider.Message) {
 	a.msgMu.Lock()
-	defer a.msgMu.Unlock()
 	a.messages = append(a.messages, m)
+	a.msgMu.Unlock()
+	if a.cfg.Recorder != nil {
+		a.cfg.Recorder.Add(m)
+	}
+}
+
+// turnEnd tells the recorder a turn's messages are complete.
+func (a *Agent) turnEnd() {
+	if a.cfg.Recorder != nil {
+		a.cfg.Recorder.TurnEnd()
+	}
 }
 
 // ToolContext returns the context tools run in, with every change applied.
@@ -219,6 +250,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 			out.Stop, out.Err = "", nil
 			continue
 		}
+		a.turnEnd()
 		if done && out.Stop == StopEndTurn && a.cfg.OnStop != nil {
 			again, err := a.cfg.OnStop(ctx, stopActive)
 			if err != nil {
@@ -409,12 +441,17 @@ func (a *Agent) addNotices() {
 	}
 	last := a.messages[n-1]
 	last.Content = slices.Clone(last.Content)
+	added := make([]provider.Block, 0, len(notes))
 	for _, note := range notes {
-		last.Content = append(last.Content, provider.Text(note))
+		added = append(added, provider.Text(note))
 	}
+	last.Content = append(last.Content, added...)
 	a.msgMu.Lock()
 	a.messages[n-1] = last
 	a.msgMu.Unlock()
+	if a.cfg.Recorder != nil {
+		a.cfg.Recorder.Amend(added)
+	}
 }
 
 // turnState is the bookkeeping of one turn.
