@@ -43,7 +43,10 @@ type runFlags struct {
 	// promptTool stdio sends permission asks to the SDK host.
 	inputFormat string
 	promptTool  string
-	session     sessionFlags
+	// partial adds the API's own stream events to stream-json
+	// (--include-partial-messages).
+	partial bool
+	session sessionFlags
 
 	// print is Claude Code's print mode (agentcore -p): one prompt, and in
 	// the text format only the final answer on stdout (the transcript on
@@ -139,6 +142,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "add this text to the end of the system prompt")
 	fl.StringVar(&f.inputFormat, "input-format", "text", "text, or stream-json: user messages and control requests as JSON lines on stdin (the Agent SDK's protocol; needs --output-format stream-json)")
 	fl.StringVar(&f.promptTool, "permission-prompt-tool", "", "stdio: ask the Agent SDK host (its canUseTool) for the calls that need approval")
+	fl.BoolVar(&f.partial, "include-partial-messages", false, "with --output-format stream-json, add the model's stream as it comes: stream_event lines holding the Messages API's events")
 	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
 	f.session.register(cmd)
 }
@@ -200,6 +204,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	if f.promptTool != "" && (f.promptTool != "stdio" || !sdk) {
 		return fmt.Errorf("--permission-prompt-tool %q: agentcore supports stdio, with --input-format stream-json (an MCP tool as the prompt is not supported)", f.promptTool)
+	}
+	if f.partial && format != render.StreamJSON {
+		return errors.New("--include-partial-messages needs --output-format stream-json")
 	}
 	if f.maxTurns < 0 {
 		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
@@ -263,6 +270,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// the model in the request after they do.
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
 		o.ID, o.Provider, o.System, o.MaxTurns = sessionID, prov, system, f.maxTurns
+		o.PartialMessages = f.partial
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
 	}})
 	if err != nil {
@@ -316,7 +324,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		runtime.WithService[runtime.Summarizer](tc, provider.Summarizer{Model: model})
 	}
 
-	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode()))}
+	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode())), PartialMessages: f.partial}
 	if format == render.Text {
 		opts = render.Detect(transcriptOut, opts)
 	}

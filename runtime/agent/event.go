@@ -47,6 +47,9 @@ const (
 	// EventHook: a hook said something for the user: a non-blocking
 	// error, a timeout, a systemMessage (Text).
 	EventHook
+	// EventStream: one of the Messages API's stream events, as it came
+	// (Raw), when Config.PartialMessages is set and the provider has them.
+	EventStream
 )
 
 // Event is one step of a run, handed to Config.Observer.
@@ -69,6 +72,9 @@ type Event struct {
 	Progress any
 	// Call is the result of EventToolResult.
 	Call *orchestrate.Event
+
+	// Raw is the API's stream event of EventStream.
+	Raw json.RawMessage
 
 	// Message is set on EventAssistant and EventUser.
 	Message *provider.Message

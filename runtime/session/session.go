@@ -94,6 +94,9 @@ type Options struct {
 	MaxTurns int
 	// MaxTokens caps each response; 0 lets the provider choose.
 	MaxTokens int
+	// PartialMessages hands the API's own stream events to the run as
+	// agent.EventStream (stream-json's --include-partial-messages).
+	PartialMessages bool
 	// MaxConcurrency caps parallel tool calls; 0 reads
 	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY, default 10.
 	MaxConcurrency int
@@ -394,18 +397,19 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			s.announced = toolNames(p.Tools())
 			s.mu.Unlock()
 			s.agent = agent.New(agent.Config{
-				Provider:       s.opts.Provider,
-				Tools:          s,
-				CanUseTool:     s.canUseTool,
-				PreToolUse:     s.preHook(),
-				PostToolUse:    s.postHook(),
-				MaxConcurrency: s.opts.MaxConcurrency,
-				System:         s.systemFor(p),
-				MaxTurns:       s.opts.MaxTurns,
-				MaxTokens:      s.opts.MaxTokens,
-				Observer:       s.observe,
-				Notices:        s.takeNotices,
-				OnStop:         s.stopHook(),
+				Provider:        s.opts.Provider,
+				Tools:           s,
+				CanUseTool:      s.canUseTool,
+				PreToolUse:      s.preHook(),
+				PostToolUse:     s.postHook(),
+				MaxConcurrency:  s.opts.MaxConcurrency,
+				System:          s.systemFor(p),
+				MaxTurns:        s.opts.MaxTurns,
+				MaxTokens:       s.opts.MaxTokens,
+				PartialMessages: s.opts.PartialMessages,
+				Observer:        s.observe,
+				Notices:         s.takeNotices,
+				OnStop:          s.stopHook(),
 			}, s.tc)
 		}
 		ag := s.agent
