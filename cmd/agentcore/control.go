@@ -25,6 +25,10 @@ type controlChannel struct {
 	sess    *session.Session
 	warn    io.Writer
 	prompts chan string
+	// model is the session's model, which set_model switches;
+	// defaultModel is --model, what set_model without a model restores.
+	model        *switchable
+	defaultModel string
 
 	mu      sync.Mutex
 	next    int
@@ -153,6 +157,7 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 	var req struct {
 		Subtype       string          `json:"subtype"`
 		Mode          string          `json:"mode"`
+		Model         *string         `json:"model"`
 		Hooks         json.RawMessage `json:"hooks"`
 		SDKMCPServers []string        `json:"sdkMcpServers"`
 	}
@@ -194,6 +199,26 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 		}
 		c.sess.Engine().SetMode(mode)
 		ok(map[string]any{})
+	case "set_model":
+		spec := c.defaultModel
+		if req.Model != nil && *req.Model != "" && *req.Model != "default" {
+			spec = *req.Model
+		}
+		p, _, err := modelSpec(spec)
+		if err != nil {
+			fail("set_model: %v", err)
+			return
+		}
+		c.model.set(p)
+		ok(map[string]any{})
+	case "mcp_status":
+		servers := []map[string]any{}
+		for _, st := range c.sess.MCP().Servers() {
+			servers = append(servers, map[string]any{"name": st.Name, "status": st.State.String()})
+		}
+		ok(map[string]any{"mcpServers": servers})
+	case "set_max_thinking_tokens":
+		fail("agentcore does not send thinking budgets to the model: set_max_thinking_tokens has no effect here, so it is refused")
 	default:
 		fail("agentcore does not support the control request %q", req.Subtype)
 	}

@@ -222,6 +222,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// The Agent SDK host may switch the model between requests.
+	current := &switchable{current: prov}
+	prov = current
 	model := prov // before --record wraps it: tools' own requests are not the session's
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
@@ -335,6 +338,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	var asker *pausingAsker
 	if sdk {
 		control = newControlChannel(stdout.(*lockedWriter), sess, cmd.ErrOrStderr())
+		control.model, control.defaultModel = current, f.model
 		if f.promptTool == "stdio" {
 			engine.SetAsker(hostAsker{control})
 		}
