@@ -271,9 +271,24 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// mcp.startupTimeoutMs, default 5 s), so it names every tool of the
 	// servers that came up; servers that connect later are announced to
 	// the model in the request after they do.
+	// The SDK host's initialize (its hook callbacks, its in-process MCP
+	// servers) comes first on stdin and shapes the session.
+	var control *controlChannel
+	stdout := cmd.OutOrStdout()
+	if sdk { // events and control messages share stdout
+		lw := &lockedWriter{w: stdout}
+		stdout = lw
+		control = newControlChannel(lw, cmd.ErrOrStderr())
+		control.model, control.defaultModel = current, f.model
+		go control.read(ctx, os.Stdin)
+		control.first(ctx)
+	}
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
 		o.ID, o.Provider, o.System, o.MaxTurns = sessionID, prov, system, f.maxTurns
 		o.PartialMessages = f.partial
+		if control != nil {
+			control.configure(o)
+		}
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
 	}})
 	if err != nil {
@@ -283,10 +298,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	reportMCP(cmd.ErrOrStderr(), sess)
 	engine, tc := sess.Engine(), sess.ToolContext()
 
-	stdout := cmd.OutOrStdout()
-	if sdk { // events and control messages share stdout
-		stdout = &lockedWriter{w: stdout}
-	}
 	// Print mode's text format: the transcript goes to stderr with
 	// --verbose and nowhere without; stdout gets the final answer.
 	transcriptOut := stdout
@@ -334,11 +345,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	r := render.New(transcriptOut, opts)
 	defer r.Close()
 
-	var control *controlChannel
 	var asker *pausingAsker
 	if sdk {
-		control = newControlChannel(stdout.(*lockedWriter), sess, cmd.ErrOrStderr())
-		control.model, control.defaultModel = current, f.model
+		control.attach(sess)
 		if f.promptTool == "stdio" {
 			engine.SetAsker(hostAsker{control})
 		}
@@ -416,7 +425,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 
 	if sdk {
-		go control.read(ctx, os.Stdin)
 		for p := range control.prompts {
 			runOnce(p, false)
 		}

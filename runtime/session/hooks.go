@@ -27,6 +27,7 @@ func (s *Session) newHooks() *hooks.Runner {
 		ProjectDir: permission.ProjectRoot(s.opts.Dir, s.opts.Home),
 		SessionID:  s.opts.ID,
 		Mode:       func() string { return string(engine.Mode()) },
+		Callback:   s.opts.HookCallback,
 	}
 }
 

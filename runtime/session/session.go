@@ -107,6 +107,9 @@ type Options struct {
 	// Hooks are hooks besides the settings files' (which Open reads with
 	// the permissions); both run.
 	Hooks hooks.Config
+	// HookCallback runs Hooks' hooks.TypeCallback hooks (the Agent SDK
+	// host's callbacks).
+	HookCallback hooks.CallbackFunc
 }
 
 // Session is one conversation's engine. Its methods are safe to call from
