@@ -336,11 +336,11 @@ func userText(content json.RawMessage) string {
 // handle answers one control request from the host.
 func (c *controlChannel) handle(id string, raw json.RawMessage) {
 	var req struct {
-		Subtype       string          `json:"subtype"`
-		Mode          string          `json:"mode"`
-		Model         *string         `json:"model"`
-		ServerName    string          `json:"server_name"`
-		Message       json.RawMessage `json:"message"`
+		Subtype    string          `json:"subtype"`
+		Mode       string          `json:"mode"`
+		Model      *string         `json:"model"`
+		ServerName string          `json:"server_name"`
+		Message    json.RawMessage `json:"message"`
 	}
 	_ = json.Unmarshal(raw, &req)
 	ok := func(resp any) {
