@@ -44,7 +44,10 @@ type runFlags struct {
 	// promptTool stdio sends permission asks to the SDK host.
 	inputFormat string
 	promptTool  string
-	session     sessionFlags
+	// partial adds the API's own stream events to stream-json
+	// (--include-partial-messages).
+	partial bool
+	session sessionFlags
 	// The session store's flags, Claude Code's: -c, --resume ID,
 	// --session-id UUID, --fork-session, --no-session-persistence.
 	continueLatest bool
@@ -157,6 +160,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.inputFormat, "input-format", "text", "text, or stream-json: user messages and control requests as JSON lines on stdin (the Agent SDK's protocol; needs --output-format stream-json)")
 	fl.StringVar(&f.promptTool, "permission-prompt-tool", "", "stdio: ask the Agent SDK host (its canUseTool) for the calls that need approval")
 	fl.StringVar(&f.fallbackModel, "fallback-model", "", "the model a turn is sent to when --model fails with an overload or server error after its retries")
+	fl.BoolVar(&f.partial, "include-partial-messages", false, "with --output-format stream-json, add the model's stream as it comes: stream_event lines holding the Messages API's events")
 	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
 	fl.BoolVarP(&f.continueLatest, "continue", "c", false, "continue the most recent session of this directory")
 	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this ID (sessions are kept in ~/.agentcore/projects/<dir>/<ID>.jsonl)")
@@ -255,6 +259,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if err := f.checkSessionFlags(); err != nil {
 		return err
 	}
+	if f.partial && format != render.StreamJSON {
+		return errors.New("--include-partial-messages needs --output-format stream-json")
+	}
 	if f.maxTurns < 0 {
 		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
 	}
@@ -274,6 +281,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// The Agent SDK host may switch the model between requests.
+	current := &switchable{current: prov}
+	prov = current
 	model := prov // before --record wraps it: tools' own requests are not the session's
 	fallback, err := f.fallbackProvider(prov)
 	if err != nil {
@@ -323,9 +333,25 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// servers that came up; servers that connect later are announced to
 	// the model in the request after they do.
 	home, _ := os.UserHomeDir() // the session store's root (AGENTCORE_CONFIG_DIR overrides it)
+	// The SDK host's initialize (its hook callbacks, its in-process MCP
+	// servers) comes first on stdin and shapes the session.
+	var control *controlChannel
+	stdout := cmd.OutOrStdout()
+	if sdk { // events and control messages share stdout
+		lw := &lockedWriter{w: stdout}
+		stdout = lw
+		control = newControlChannel(lw, cmd.ErrOrStderr())
+		control.model, control.defaultModel = current, f.model
+		go control.read(ctx, os.Stdin)
+		control.first(ctx)
+	}
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
 		o.Provider, o.System, o.MaxTurns = prov, system, f.maxTurns
 		o.Fallback = fallback
+		o.PartialMessages = f.partial
+		if control != nil {
+			control.configure(o)
+		}
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
 		f.transcriptOptions(o, home)
 	}})
@@ -344,10 +370,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	reportMCP(cmd.ErrOrStderr(), sess)
 	engine, tc := sess.Engine(), sess.ToolContext()
 
-	stdout := cmd.OutOrStdout()
-	if sdk { // events and control messages share stdout
-		stdout = &lockedWriter{w: stdout}
-	}
 	// Print mode's text format: the transcript goes to stderr with
 	// --verbose and nowhere without; stdout gets the final answer.
 	transcriptOut := stdout
@@ -388,17 +410,16 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		runtime.WithService[runtime.Summarizer](tc, provider.Summarizer{Model: model})
 	}
 
-	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode()))}
+	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode())), PartialMessages: f.partial}
 	if format == render.Text {
 		opts = render.Detect(transcriptOut, opts)
 	}
 	r := render.New(transcriptOut, opts)
 	defer r.Close()
 
-	var control *controlChannel
 	var asker *pausingAsker
 	if sdk {
-		control = newControlChannel(stdout.(*lockedWriter), sess, cmd.ErrOrStderr())
+		control.attach(sess)
 		if f.promptTool == "stdio" {
 			engine.SetAsker(hostAsker{control})
 		}
@@ -476,7 +497,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 
 	if sdk {
-		go control.read(ctx, os.Stdin)
 		for p := range control.prompts {
 			runOnce(p, false)
 		}

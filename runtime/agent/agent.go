@@ -63,6 +63,9 @@ type Config struct {
 	MaxTurns int
 	// MaxTokens caps each response; 0 lets the provider choose.
 	MaxTokens int
+	// PartialMessages asks the provider for the API's own stream events
+	// and hands each to the Observer as an EventStream.
+	PartialMessages bool
 	// Observer, if set, sees every event. It is called from the loop's
 	// goroutine and from running tools' goroutines, so it must be safe for
 	// concurrent use, and quick. A tool that runs a sub-agent reports the
@@ -301,7 +304,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 	a.addNotices() // after Turn, which may have news of the tools
 	a.setTools(callable)
-	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens}
+	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens, RawEvents: a.cfg.PartialMessages}
 	a.emit(Event{Kind: EventRequest, Turn: out.Turns})
 
 	s := &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}
@@ -557,6 +560,8 @@ func (s *turnState) apply(ev provider.Event) {
 	case provider.EventText:
 		s.text.WriteString(ev.Text)
 		s.a.emit(Event{Kind: EventText, Turn: s.turn, Text: ev.Text})
+	case provider.EventRaw:
+		s.a.emit(Event{Kind: EventStream, Turn: s.turn, Raw: ev.Raw})
 	case provider.EventToolUse:
 		s.flushText()
 		b := ev.Block

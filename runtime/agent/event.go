@@ -52,6 +52,9 @@ const (
 	// Config.Fallback, which answers from now on (Text: the notice;
 	// Fallback says from which model to which, and why).
 	EventFallback
+	// EventStream: one of the Messages API's stream events, as it came
+	// (Raw), when Config.PartialMessages is set and the provider has them.
+	EventStream
 )
 
 // FallbackInfo is what EventFallback reports.
@@ -84,6 +87,9 @@ type Event struct {
 	Progress any
 	// Call is the result of EventToolResult.
 	Call *orchestrate.Event
+
+	// Raw is the API's stream event of EventStream.
+	Raw json.RawMessage
 
 	// Message is set on EventAssistant and EventUser.
 	Message *provider.Message

@@ -28,6 +28,7 @@ func (s *Session) newHooks() *hooks.Runner {
 		SessionID:  s.opts.ID,
 		Mode:       func() string { return string(engine.Mode()) },
 		Env:        s.settingsEnvList(),
+		Callback:   s.opts.HookCallback,
 	}
 }
 

@@ -98,6 +98,9 @@ type Options struct {
 	MaxTurns int
 	// MaxTokens caps each response; 0 lets the provider choose.
 	MaxTokens int
+	// PartialMessages hands the API's own stream events to the run as
+	// agent.EventStream (stream-json's --include-partial-messages).
+	PartialMessages bool
 	// MaxConcurrency caps parallel tool calls; 0 reads
 	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY, default 10.
 	MaxConcurrency int
@@ -127,6 +130,9 @@ type Options struct {
 	ForkSession bool
 	// Version is written on each transcript line.
 	Version string
+	// HookCallback runs Hooks' hooks.TypeCallback hooks (the Agent SDK
+	// host's callbacks).
+	HookCallback hooks.CallbackFunc
 }
 
 // Session is one conversation's engine. Its methods are safe to call from
@@ -504,21 +510,22 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				rec = s.transcript
 			}
 			s.agent = agent.New(agent.Config{
-				Provider:       s.opts.Provider,
-				Fallback:       s.opts.Fallback,
-				Tools:          s,
-				CanUseTool:     s.canUseTool,
-				PreToolUse:     s.preHook(),
-				PostToolUse:    s.postHook(),
-				MaxConcurrency: s.opts.MaxConcurrency,
-				System:         s.systemFor(p),
-				MaxTurns:       s.opts.MaxTurns,
-				MaxTokens:      s.opts.MaxTokens,
-				Observer:       s.observe,
-				Notices:        s.takeNotices,
-				OnStop:         s.stopHook(),
-				History:        s.history,
-				Recorder:       rec,
+				Provider:        s.opts.Provider,
+				Fallback:        s.opts.Fallback,
+				Tools:           s,
+				CanUseTool:      s.canUseTool,
+				PreToolUse:      s.preHook(),
+				PostToolUse:     s.postHook(),
+				MaxConcurrency:  s.opts.MaxConcurrency,
+				System:          s.systemFor(p),
+				MaxTurns:        s.opts.MaxTurns,
+				MaxTokens:       s.opts.MaxTokens,
+				PartialMessages: s.opts.PartialMessages,
+				Observer:        s.observe,
+				Notices:         s.takeNotices,
+				OnStop:          s.stopHook(),
+				History:         s.history,
+				Recorder:        rec,
 			}, s.tc)
 		}
 		ag := s.agent

@@ -117,11 +117,10 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 				yield(provider.Event{}, fmt.Errorf("anthropic: malformed stream: %w", err))
 				return
 			}
-			out, ok := translate(ev, &acc)
-			if !ok {
-				continue
+			if out, ok := translate(ev, &acc); ok && !yield(out, nil) {
+				return
 			}
-			if !yield(out, nil) {
+			if req.RawEvents && ev.RawJSON() != "" && !yield(provider.Event{Type: provider.EventRaw, Raw: json.RawMessage(ev.RawJSON())}, nil) {
 				return
 			}
 		}
