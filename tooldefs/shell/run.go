@@ -288,8 +288,17 @@ wait:
 	if !leaderDone {
 		werr = <-waitErr
 	}
+	// SIGKILL is delivered at once but a process takes a moment to die
+	// (longer on a loaded machine): wait for the group, so that the
+	// result means nothing of the command is left running.
+	for end := time.Now().Add(killSettle); !groupGone(pid) && time.Now().Before(end); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	return werr
 }
+
+// killSettle bounds the wait for a SIGKILLed group to be gone.
+const killSettle = 2 * time.Second
 
 // groupGone reports whether no live process of the group pgid is left.
 // Zombies do not count: an orphan nobody reaps (PID 1 of a container may
