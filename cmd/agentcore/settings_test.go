@@ -222,4 +222,46 @@ var _ = Describe("--fallback-model", func() {
 		Expect(code).To(Equal(1))
 		Expect(stderr).To(ContainSubstring("is the main model"))
 	})
+
+	It("lists with config sources the files a session reads, what each contributes, and only the sources --setting-sources names", func() {
+		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		writeFile(home, ".claude/settings.json", `{"model":"claude-user-model"}`)
+		writeFile(project, ".claude/settings.json", `{"permissions":{"allow":["Read","Grep"],"deny":["Bash(rm:*)"]},"env":{"FOO":"1"},"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}`)
+		writeFile(project, "CLAUDE.md", "hello\n")
+
+		stdout, stderr, code := agentcoreIn(project, home, nil, "config", "sources", "--json")
+		Expect(code).To(Equal(0), stderr)
+		var entries []map[string]any
+		Expect(json.Unmarshal([]byte(stdout), &entries)).To(Succeed(), stdout)
+		found := map[string]map[string]any{}
+		var order []string
+		for _, e := range entries {
+			order = append(order, e["kind"].(string)+" "+e["type"].(string)+" "+e["path"].(string))
+			if e["found"] == true {
+				found[e["path"].(string)] = e
+			}
+		}
+		Expect(order).To(Equal([]string{
+			"user settings " + filepath.Join(home, ".claude/settings.json"),
+			"user settings " + filepath.Join(home, ".agentcore/settings.json"),
+			"project settings " + filepath.Join(project, ".claude/settings.json"),
+			"project settings " + filepath.Join(project, ".agentcore/settings.json"),
+			"local settings " + filepath.Join(project, ".claude/settings.local.json"),
+			"local settings " + filepath.Join(project, ".agentcore/settings.local.json"),
+			"project memory " + filepath.Join(project, "CLAUDE.md"),
+		}), "lowest precedence first, Claude Code's file before agentcore's at each level")
+		Expect(found).To(HaveLen(3))
+		Expect(found[filepath.Join(home, ".claude/settings.json")]).To(HaveKeyWithValue("model", "claude-user-model"))
+		proj := found[filepath.Join(project, ".claude/settings.json")]
+		Expect(proj).To(HaveKeyWithValue("allow", 2.0))
+		Expect(proj).To(HaveKeyWithValue("deny", 1.0))
+		Expect(proj).To(HaveKeyWithValue("hooks", []any{"PreToolUse"}))
+		Expect(proj).To(HaveKeyWithValue("env", []any{"FOO"}))
+
+		stdout, stderr, code = agentcoreIn(project, home, nil, "config", "sources", "--setting-sources", "project")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring("3 rules (2 allow, 1 deny); hooks: PreToolUse; env: FOO"))
+		Expect(stdout).NotTo(ContainSubstring(home), "the user files are not read")
+		Expect(stdout).To(ContainSubstring(filepath.Join(project, "CLAUDE.md")))
+	})
 })
