@@ -25,10 +25,12 @@ var _ = Describe("the fallback model", func() {
 		GinkgoT().Setenv("ANTHROPIC_API_KEY", "test")
 	})
 	// overloadedMidStream streams a complete tool_use, then fails as the
-	// API does when it is overloaded in the middle of a response.
+	// API does when it is overloaded in the middle of a response. The
+	// call is slow, so it is still running (its result not yielded) when
+	// the error comes.
 	overloadedMidStream := func(s *sse, _ map[string]any) {
 		s.start()
-		s.tool("toolu_lost", "Read", `{"summary":"a.go","output":"alpha"}`)
+		s.tool("toolu_lost", "Read", `{"summary":"a.go","output":"alpha","sleep_ms":1000}`)
 		s.event("error", map[string]any{"type": "error", "error": map[string]any{"type": "overloaded_error", "message": "Overloaded"}})
 	}
 	answer := func(s *sse, _ map[string]any) {
