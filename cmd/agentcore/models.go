@@ -81,3 +81,9 @@ func (s *switchable) Streams() bool { return s.get().Streams() }
 func (s *switchable) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return s.get().Stream(ctx, req)
 }
+
+// Fork gives a sub-agent the provider the current model gives it (the
+// replay model plays the sub-agent's script).
+func (s *switchable) Fork(id, model string) (provider.Provider, error) {
+	return provider.ForSubagent(s.get(), id, model)
+}
