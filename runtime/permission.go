@@ -43,6 +43,11 @@ type PermissionDecision struct {
 	// approved the call changed it (an Agent SDK host's canUseTool). The
 	// pipeline decodes and validates it again before the call runs.
 	UpdatedInput json.RawMessage
+	// EveryMode, with Ask from a tool's own check, makes the ask hold in
+	// every mode, bypassPermissions included: only an allow rule that
+	// matches the call settles it without the user (Bash's
+	// dangerouslyDisableSandbox). A plain Ask gives way to bypass mode.
+	EveryMode bool
 }
 
 type toolUseIDKey struct{}

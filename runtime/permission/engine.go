@@ -245,6 +245,14 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 		if f.Source == SourceUser {
 			dirBase = home
 		}
+		// Claude Code resolves a user file's sandbox paths against the
+		// file's own directory (~/.claude), a project file's against the
+		// project root.
+		sbBase := root
+		if f.Source == SourceUser {
+			sbBase = filepath.Dir(f.Path)
+		}
+		f.Settings.Sandbox.Filesystem = s.Sandbox.Filesystem.absolute(sbBase, home)
 		for _, d := range s.Permissions.AdditionalDirectories {
 			d = expandHome(d, home)
 			if !filepath.IsAbs(d) {
@@ -591,10 +599,22 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 		}
 		return own, false
 	case runtime.Ask:
-		if mode != ModeBypass {
-			if own.Message == "" {
-				own.Message = fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
+		if own.Message == "" {
+			own.Message = fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
+		}
+		if own.EveryMode {
+			// Only an allow rule that matches the call settles it; the
+			// mode does not, bypass included — but plan mode still
+			// refuses a change.
+			if mode == ModePlan && !safeReadOnly(t, input) {
+				return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
 			}
+			if e.allowed(rules, c) && (c.shell == nil || len(e.pendingWrites(c, rules, mode)) == 0 || e.wholeAllowed(rules, c)) {
+				return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+			}
+			return ask(own.Message), c.suggestion() != ""
+		}
+		if mode != ModeBypass {
 			return own, false
 		}
 	case runtime.Allow:
