@@ -19,11 +19,14 @@ type Sandbox struct {
 	// (sandbox.filesystem.denyWrite).
 	Protected, DenyWrite []string
 	// DenyRead are paths hidden from commands; AllowRead are paths under
-	// them shown again.
+	// them shown again. permission's Confinement refuses a non-empty
+	// DenyRead (nothing hides files yet), so both are empty there.
 	DenyRead, AllowRead []string
 	// AllowedDomains are the hosts the settings allow
-	// (sandbox.network.allowedDomains). A confinement that cannot filter
-	// by host keeps the network off and says so; it never opens it all.
+	// (sandbox.network.allowedDomains); none means no network. A
+	// confinement that cannot filter by host (bubblewrap) shares the whole
+	// network when any host is allowed, and the session's front end says
+	// so at start.
 	AllowedDomains []string
 	// DeniedDomains are hosts refused even when AllowedDomains match.
 	DeniedDomains []string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -210,6 +211,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	}
 	defer release()
 	env = bashWithPath(env, tc, pathDir)
+	sandbox := bashSandbox(tc, pathDir)
 
 	if in.RunInBackground {
 		shells, err := shell.Background(tc)
@@ -217,7 +219,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 			return BashOutput{}, fmt.Errorf("run_in_background: %w", err)
 		}
 		t, err := shells.Start(shell.BackgroundOptions{
-			Command: in.Command, Description: in.Description, Dir: dir, Env: env,
+			Command: in.Command, Description: in.Description, Dir: dir, Env: env, Sandbox: sandbox,
 		})
 		if err != nil {
 			return BashOutput{}, err
@@ -234,6 +236,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		Dir:     dir,
 		Env:     env,
 		Timeout: timeout,
+		Sandbox: sandbox,
 		OnProgress: func(p shell.Progress) {
 			c.Progress(BashProgress{
 				LastLines: p.LastLines, TotalLines: p.TotalLines, TotalBytes: p.TotalBytes,
@@ -270,6 +273,26 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		out.ExitNote = meaning
 	}
 	return out, nil
+}
+
+// bashSandbox is the sandbox the call's command runs in: the session's
+// (shell.Confine), nil without one. The PATH directory of the built-in
+// grep and find, and the binary its links point to, stay visible when
+// they sit under the private /tmp.
+func bashSandbox(tc *runtime.ToolContext, pathDir string) *shell.Sandbox {
+	sb := shell.Confine(tc)
+	if sb == nil || pathDir == "" {
+		return sb
+	}
+	sb.ReadOnly = append(sb.ReadOnly, pathDir)
+	if entries, err := os.ReadDir(pathDir); err == nil {
+		for _, e := range entries {
+			if target, err := filepath.EvalSymlinks(filepath.Join(pathDir, e.Name())); err == nil && !slices.Contains(sb.ReadOnly, target) {
+				sb.ReadOnly = append(sb.ReadOnly, target)
+			}
+		}
+	}
+	return sb
 }
 
 // bashDefaultTimeout is the timeout of a call that names none:

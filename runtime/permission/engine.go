@@ -256,6 +256,9 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 			addDirs = append(addDirs, d)
 		}
 	}
+	// The sandbox paths were made absolute file by file above, each
+	// against its own base; merge them again.
+	settings.Sandbox = merged(files).Sandbox
 	rules = append(rules, src.Rules...)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("permission settings: %s", strings.Join(errs, "; "))

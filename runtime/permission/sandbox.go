@@ -23,7 +23,8 @@ var SandboxProtected = []string{
 // runtime.Sandbox. It refuses the keys it cannot honour instead of
 // ignoring them: excludedCommands (agentcore runs no command outside the
 // sandbox without asking), a custom proxy port (httpProxyPort,
-// socksProxyPort), allowManagedDomainsOnly. The error names each key.
+// socksProxyPort), allowManagedDomainsOnly, filesystem.denyRead (nothing
+// is hidden). The error names each key.
 func (s SandboxSettings) Confinement() (*runtime.Sandbox, error) {
 	var errs []string
 	if len(s.ExcludedCommands) > 0 {
@@ -34,6 +35,9 @@ func (s SandboxSettings) Confinement() (*runtime.Sandbox, error) {
 	}
 	if s.Network.AllowManagedDomainsOnly != nil && *s.Network.AllowManagedDomainsOnly {
 		errs = append(errs, "sandbox.network.allowManagedDomainsOnly is not supported (agentcore reads no managed settings): remove it")
+	}
+	if len(s.Filesystem.DenyRead) > 0 {
+		errs = append(errs, fmt.Sprintf("sandbox.filesystem.denyRead (%s) is not supported: agentcore's sandbox hides no files, every command can read what the user can; remove the key", strings.Join(s.Filesystem.DenyRead, ", ")))
 	}
 	if len(errs) > 0 {
 		return nil, errors.New(strings.Join(errs, "; "))

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcore/agentcore/runtime"
 )
 
 // Sandbox confines a command with bubblewrap (bwrap): the whole filesystem
@@ -23,6 +25,9 @@ type Sandbox struct {
 	// Protected are paths kept read-only even inside Writable
 	// (.git/hooks, .git/config, settings files); missing ones are skipped.
 	Protected []string
+	// ReadOnly are paths shown read-only over the private /tmp (the
+	// directory of links the ant variant puts on PATH, and their target).
+	ReadOnly []string
 	// Network shares the host network; false unshares it.
 	Network bool
 	// Bwrap is the bwrap binary; "" means "bwrap" on PATH.
@@ -30,7 +35,7 @@ type Sandbox struct {
 }
 
 // BwrapMissingHelp says how to install bubblewrap.
-const BwrapMissingHelp = "the Bash sandbox needs bubblewrap (bwrap) on PATH: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or turn sandbox.enabled off"
+const BwrapMissingHelp = "the Bash sandbox needs bubblewrap (bwrap) on PATH: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or turn sandbox.enabled off and drop --sandbox"
 
 // CheckSandbox reports whether bwrap is installed and can create its
 // namespaces on this machine.
@@ -55,6 +60,11 @@ func (s *Sandbox) args(script, dir string, extraWritable ...string) []string {
 	a := []string{"--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
 	if !s.Network {
 		a = append(a, "--unshare-net")
+	}
+	for _, p := range s.ReadOnly {
+		if _, err := os.Stat(p); err == nil {
+			a = append(a, "--ro-bind", p, p)
+		}
 	}
 	for _, w := range append(append([]string(nil), s.Writable...), extraWritable...) {
 		if w == "" {
@@ -93,8 +103,46 @@ func sandboxNote(s *Sandbox, exit int, output string) string {
 	switch {
 	case strings.Contains(output, "Read-only file system"):
 		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config and the settings files are read-only"
-	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") || strings.Contains(output, "Connection refused")):
+	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
+		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") ||
+		strings.Contains(output, "Temporary failure in name resolution")):
 		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
 	return ""
+}
+
+// Confine is the Sandbox the commands of tc's session run in, nil when the
+// session has no sandbox (no *runtime.Sandbox service): the working
+// directories and the settings' AllowWrite writable; the confinement's
+// Protected paths inside each working directory and its DenyWrite
+// read-only; the network shared only when the settings allow some host
+// (bwrap cannot filter by host, see NetworkWarning).
+func Confine(tc *runtime.ToolContext) *Sandbox {
+	conf, ok := runtime.Service[*runtime.Sandbox](tc)
+	if !ok || conf == nil {
+		return nil
+	}
+	sb := &Sandbox{Network: len(conf.AllowedDomains) > 0}
+	sb.Writable = append(append(sb.Writable, tc.WorkingDirs...), conf.AllowWrite...)
+	for _, d := range tc.WorkingDirs {
+		for _, p := range conf.Protected {
+			sb.Protected = append(sb.Protected, filepath.Join(d, p))
+		}
+	}
+	sb.Protected = append(sb.Protected, conf.DenyWrite...)
+	return sb
+}
+
+// NetworkWarning says, for a confinement whose settings allow some hosts,
+// that the sandbox shares the whole network instead; "" when it allows
+// none (no network at all).
+func NetworkWarning(conf *runtime.Sandbox) string {
+	if conf == nil || len(conf.AllowedDomains) == 0 {
+		return ""
+	}
+	w := fmt.Sprintf("sandbox.network.allowedDomains (%s) opens the whole network to sandboxed commands: bubblewrap cannot filter by host, so every host is reachable", strings.Join(conf.AllowedDomains, ", "))
+	if len(conf.DeniedDomains) > 0 {
+		w += fmt.Sprintf(", deniedDomains (%s) included", strings.Join(conf.DeniedDomains, ", "))
+	}
+	return w + "; remove allowedDomains to run commands without network"
 }
