@@ -44,9 +44,10 @@ type PermissionDecision struct {
 	// pipeline decodes and validates it again before the call runs.
 	UpdatedInput json.RawMessage
 	// EveryMode, with Ask from a tool's own check, makes the ask hold in
-	// every mode, bypassPermissions included: only an allow rule that
-	// matches the call settles it without the user (Bash's
-	// dangerouslyDisableSandbox). A plain Ask gives way to bypass mode.
+	// every mode, bypassPermissions included, and over allow rules: only
+	// the user (the Asker) settles it, and a run that cannot ask denies
+	// it (Bash's dangerouslyDisableSandbox). A plain Ask gives way to
+	// bypass mode and allow rules.
 	EveryMode bool
 }
 

@@ -620,16 +620,13 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 			own.Message = fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
 		}
 		if own.EveryMode {
-			// Only an allow rule that matches the call settles it; the
-			// mode does not, bypass included — but plan mode still
-			// refuses a change.
+			// Only the user settles it: not the mode (bypass included),
+			// not an allow rule, and no rule is offered to remember;
+			// plan mode still refuses a change.
 			if mode == ModePlan && !safeReadOnly(t, input) {
 				return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
 			}
-			if e.allowed(rules, c) && (c.shell == nil || len(e.pendingWrites(c, rules, mode)) == 0 || e.wholeAllowed(rules, c)) {
-				return runtime.PermissionDecision{Behavior: runtime.Allow}, false
-			}
-			return ask(own.Message), c.suggestion() != ""
+			return ask(own.Message), false
 		}
 		if mode != ModeBypass {
 			return own, false
