@@ -104,7 +104,7 @@ func sandboxNote(s *Sandbox, exit int, output string) string {
 	case strings.Contains(output, "Read-only file system"):
 		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config and the settings files are read-only"
 	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
-		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") ||
+		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
 		strings.Contains(output, "Temporary failure in name resolution")):
 		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
