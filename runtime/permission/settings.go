@@ -278,7 +278,7 @@ func merged(files []SettingsFile) Settings {
 }
 
 // merge lays o over s: o's switches and ports where o sets them, lists
-// appended.
+// appended without duplicates.
 func (s SandboxSettings) merge(o SandboxSettings) SandboxSettings {
 	pick := func(a, b *bool) *bool {
 		if b != nil {
@@ -290,12 +290,12 @@ func (s SandboxSettings) merge(o SandboxSettings) SandboxSettings {
 	s.FailIfUnavailable = pick(s.FailIfUnavailable, o.FailIfUnavailable)
 	s.AutoAllowBashIfSandboxed = pick(s.AutoAllowBashIfSandboxed, o.AutoAllowBashIfSandboxed)
 	s.AllowUnsandboxedCommands = pick(s.AllowUnsandboxedCommands, o.AllowUnsandboxedCommands)
-	s.ExcludedCommands = append(s.ExcludedCommands, o.ExcludedCommands...)
+	s.ExcludedCommands = appendNew(s.ExcludedCommands, o.ExcludedCommands)
 	n, on := &s.Network, o.Network
-	n.AllowedDomains = append(n.AllowedDomains, on.AllowedDomains...)
-	n.DeniedDomains = append(n.DeniedDomains, on.DeniedDomains...)
+	n.AllowedDomains = appendNew(n.AllowedDomains, on.AllowedDomains)
+	n.DeniedDomains = appendNew(n.DeniedDomains, on.DeniedDomains)
 	n.AllowManagedDomainsOnly = pick(n.AllowManagedDomainsOnly, on.AllowManagedDomainsOnly)
-	n.AllowUnixSockets = append(n.AllowUnixSockets, on.AllowUnixSockets...)
+	n.AllowUnixSockets = appendNew(n.AllowUnixSockets, on.AllowUnixSockets)
 	n.AllowAllUnixSockets = pick(n.AllowAllUnixSockets, on.AllowAllUnixSockets)
 	n.AllowLocalBinding = pick(n.AllowLocalBinding, on.AllowLocalBinding)
 	if on.HTTPProxyPort != 0 {
@@ -305,10 +305,10 @@ func (s SandboxSettings) merge(o SandboxSettings) SandboxSettings {
 		n.SOCKSProxyPort = on.SOCKSProxyPort
 	}
 	f, of := &s.Filesystem, o.Filesystem
-	f.AllowWrite = append(f.AllowWrite, of.AllowWrite...)
-	f.DenyWrite = append(f.DenyWrite, of.DenyWrite...)
-	f.DenyRead = append(f.DenyRead, of.DenyRead...)
-	f.AllowRead = append(f.AllowRead, of.AllowRead...)
+	f.AllowWrite = appendNew(f.AllowWrite, of.AllowWrite)
+	f.DenyWrite = appendNew(f.DenyWrite, of.DenyWrite)
+	f.DenyRead = appendNew(f.DenyRead, of.DenyRead)
+	f.AllowRead = appendNew(f.AllowRead, of.AllowRead)
 	return s
 }
 
