@@ -180,6 +180,8 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			Entry("a git hook", "echo evil > .git/hooks/pre-commit", ".git/hooks/pre-commit"),
 			Entry("the git config", "echo '[core] pager = evil' >> .git/config", ".git/config"),
 			Entry("the settings file", "echo '{}' > .claude/settings.json", ".claude/settings.json"),
+			Entry("a missing .mcp.json", `echo '{"mcpServers":{}}' > .mcp.json`, ".mcp.json"),
+			Entry("a missing local settings file", "echo '{}' > .claude/settings.local.json", ".claude/settings.local.json"),
 		)
 
 		It("cuts the network: a loopback listener cannot be reached", func() {
