@@ -80,6 +80,9 @@ func (s *Sandbox) args(script, dir string, extraWritable ...string) (args, stubs
 		if abs, err := filepath.Abs(w); err == nil {
 			w = abs
 		}
+		if _, err := os.Stat(w); err != nil {
+			continue // bwrap refuses to bind a missing path; a missing one needs no write
+		}
 		writable = append(writable, w)
 		a = append(a, "--bind", w, w)
 	}

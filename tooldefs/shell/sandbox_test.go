@@ -90,6 +90,12 @@ var _ = Describe("Sandbox", func() {
 		Expect(filepath.Join(dir, ".mcp.json")).NotTo(BeAnExistingFile())
 	})
 
+	It("skips a writable path that does not exist instead of failing every command", func() {
+		sb.Writable = append(sb.Writable, filepath.Join(dir, "not-yet"), "/nonexistent/agentcore")
+		res := run("touch ./x")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+	})
+
 	It("denies network access to a loopback listener", func() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())
