@@ -101,14 +101,15 @@ func (t *BashTool) ValidateInput(ctx context.Context, input any, tc *runtime.Too
 }
 
 // CheckPermissions is the tool's own permission check.
-func (*BashTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.BashInput); !ok {
+func (t *BashTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
+	in, ok := input.(*tooldefs.BashInput)
+	if !ok {
 		return runtime.PermissionDecision{
 			Behavior: runtime.Deny,
 			Message:  bashWrongInput(input).Error(),
 		}
 	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
+	return t.def.CheckPermissions(ctx, in, tc)
 }
 
 // PermissionTarget is what permission rules for this tool match against.
@@ -303,8 +304,14 @@ func bashDecodeBashInput(d *jsonin.Decoder, v *tooldefs.BashInput) error {
 				return jsonin.AtField(err, "run_in_background")
 			}
 			v.RunInBackground = b0
+		case "dangerouslyDisableSandbox":
+			b0, err := d.Bool()
+			if err != nil {
+				return jsonin.AtField(err, "dangerouslyDisableSandbox")
+			}
+			v.DangerouslyDisableSandbox = b0
 		default:
-			return jsonin.Unknown(key, "command, timeout, description, run_in_background")
+			return jsonin.Unknown(key, "command, timeout, description, run_in_background, dangerouslyDisableSandbox")
 		}
 	}
 	if !hasCommand {
@@ -316,9 +323,10 @@ func bashDecodeBashInput(d *jsonin.Decoder, v *tooldefs.BashInput) error {
 // A changed BashInput breaks this until toolgen runs again.
 func _(x tooldefs.BashInput) {
 	_ = struct {
-		Command         string
-		Timeout         int
-		Description     string
-		RunInBackground bool
+		Command                   string
+		Timeout                   int
+		Description               string
+		RunInBackground           bool
+		DangerouslyDisableSandbox bool
 	}(x)
 }

@@ -43,6 +43,12 @@ type PermissionDecision struct {
 	// approved the call changed it (an Agent SDK host's canUseTool). The
 	// pipeline decodes and validates it again before the call runs.
 	UpdatedInput json.RawMessage
+	// EveryMode, with Ask from a tool's own check, makes the ask hold in
+	// every mode, bypassPermissions included, and over allow rules: only
+	// the user (the Asker) settles it, and a run that cannot ask denies
+	// it (Bash's dangerouslyDisableSandbox). A plain Ask gives way to
+	// bypass mode and allow rules.
+	EveryMode bool
 }
 
 type toolUseIDKey struct{}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,6 +74,8 @@ type BashInput struct {
 	Description string `json:"description,omitempty"`
 	// Run the command in the background and return at once with its task ID; read its output with TaskOutput and stop it with TaskStop.
 	RunInBackground bool `json:"run_in_background,omitempty"`
+	// Set this to true to dangerously override sandbox mode and run the command without sandboxing. It always needs the user's approval, and is refused when sandbox.allowUnsandboxedCommands is false.
+	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
 }
 
 // BashOutput is the outcome of a Bash call.
@@ -168,6 +171,24 @@ func (Bash) ValidateInput(_ context.Context, in *BashInput, _ *runtime.ToolConte
 	return nil
 }
 
+// CheckPermissions asks, in every mode, for a call that sets
+// dangerouslyDisableSandbox while the session's sandbox is on: the user
+// alone may let a command run outside (no mode, and no allow rule for the
+// command, settles it), and a run that cannot ask denies it. With
+// sandbox.allowUnsandboxedCommands false it is refused outright. Any
+// other call is left to the rules and the mode.
+func (Bash) CheckPermissions(_ context.Context, in *BashInput, tc *runtime.ToolContext) runtime.PermissionDecision {
+	conf, on := runtime.Service[*runtime.Sandbox](tc)
+	if !in.DangerouslyDisableSandbox || !on || conf == nil {
+		return runtime.PermissionDecision{Behavior: runtime.Passthrough}
+	}
+	if !conf.AllowUnsandboxed {
+		return runtime.PermissionDecision{Behavior: runtime.Deny, Message: "dangerouslyDisableSandbox is refused: sandbox.allowUnsandboxedCommands is false in the settings, so every command runs inside the sandbox. Run the command without dangerouslyDisableSandbox, or ask the user to change the setting."}
+	}
+	return runtime.PermissionDecision{Behavior: runtime.Ask, EveryMode: true,
+		Message: fmt.Sprintf("Bash wants to run %q outside the sandbox (dangerouslyDisableSandbox): it could write anywhere the user can and reach the network. Running outside the sandbox needs the user's approval in every mode.", shell.OneLine(in.Command, 160))}
+}
+
 // PermissionTarget is the command, which rules like Bash(npm run test:*)
 // match.
 func (Bash) PermissionTarget(in *BashInput) runtime.Target {
@@ -210,6 +231,10 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	}
 	defer release()
 	env = bashWithPath(env, tc, pathDir)
+	sandbox, err := bashSandbox(tc, in, pathDir)
+	if err != nil {
+		return BashOutput{}, err
+	}
 
 	if in.RunInBackground {
 		shells, err := shell.Background(tc)
@@ -217,7 +242,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 			return BashOutput{}, fmt.Errorf("run_in_background: %w", err)
 		}
 		t, err := shells.Start(shell.BackgroundOptions{
-			Command: in.Command, Description: in.Description, Dir: dir, Env: env,
+			Command: in.Command, Description: in.Description, Dir: dir, Env: env, Sandbox: sandbox,
 		})
 		if err != nil {
 			return BashOutput{}, err
@@ -234,6 +259,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		Dir:     dir,
 		Env:     env,
 		Timeout: timeout,
+		Sandbox: sandbox,
 		OnProgress: func(p shell.Progress) {
 			c.Progress(BashProgress{
 				LastLines: p.LastLines, TotalLines: p.TotalLines, TotalBytes: p.TotalBytes,
@@ -270,6 +296,34 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		out.ExitNote = meaning
 	}
 	return out, nil
+}
+
+// bashSandbox is the sandbox the call's command runs in: the session's
+// (shell.Confine), nil without one. The PATH directory of the built-in
+// grep and find, and the binary its links point to, stay visible when
+// they sit under the private /tmp.
+func bashSandbox(tc *runtime.ToolContext, in *BashInput, pathDir string) (*shell.Sandbox, error) {
+	sb := shell.Confine(tc)
+	if sb != nil && in.DangerouslyDisableSandbox {
+		// The permission check asked the user (CheckPermissions); the
+		// setting is checked again for a caller that skipped it.
+		if conf, _ := runtime.Service[*runtime.Sandbox](tc); !conf.AllowUnsandboxed {
+			return nil, errors.New("dangerouslyDisableSandbox is refused: sandbox.allowUnsandboxedCommands is false in the settings; run the command without it")
+		}
+		return nil, nil
+	}
+	if sb == nil || pathDir == "" {
+		return sb, nil
+	}
+	sb.ReadOnly = append(sb.ReadOnly, pathDir)
+	if entries, err := os.ReadDir(pathDir); err == nil {
+		for _, e := range entries {
+			if target, err := filepath.EvalSymlinks(filepath.Join(pathDir, e.Name())); err == nil && !slices.Contains(sb.ReadOnly, target) {
+				sb.ReadOnly = append(sb.ReadOnly, target)
+			}
+		}
+	}
+	return sb, nil
 }
 
 // bashDefaultTimeout is the timeout of a call that names none:
@@ -414,6 +468,9 @@ func (Bash) RenderPreview(in *BashInput, _ *runtime.ToolContext) string {
 	}
 	if in.RunInBackground {
 		s += "\n(runs in the background)"
+	}
+	if in.DangerouslyDisableSandbox {
+		s += "\n(runs outside the sandbox)"
 	}
 	return s
 }

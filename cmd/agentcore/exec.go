@@ -85,6 +85,7 @@ Ctrl+C cancels everything.`,
 	f.DurationVar(&o.abandon, "abandon-after", 0, "give up on a call still running this long after it was cancelled (0: wait for it)")
 	f.StringVar(&o.cwd, "cwd", ".", "working directory of the tools")
 	o.session.register(cmd)
+	o.session.registerSandbox(cmd)
 	return cmd
 }
 

@@ -215,10 +215,11 @@ func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport
 	}
 	src.Asker = elicitAsker{}
 	s, err := session.Open(ctx, session.Options{Dir: cwd, Tools: tools, Permissions: src,
-		Pool: pool.Options{Known: known}})
+		Pool: pool.Options{Known: known}, CheckSandbox: checkSandbox})
 	if err != nil {
 		return err
 	}
+	warnSandbox(s)
 	defer s.Close()
 	tools = s.Pool().Tools()
 	exec := &orchestrate.Executor{Tools: tools, CanUseTool: s.Engine().CanUseTool}

@@ -168,6 +168,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.forkSession, "fork-session", false, "with --continue or --resume, write to a new session ID instead of the original's")
 	fl.BoolVar(&f.noPersist, "no-session-persistence", false, "do not keep this session on disk (it cannot be resumed)")
 	f.session.register(cmd)
+	f.session.registerSandbox(cmd)
 }
 
 // checkSessionFlags checks the session store's flags go together.

@@ -16,6 +16,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/tooldefs/shell"
 	"github.com/agentcore/agentcore/tooldefs/skills"
 	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
@@ -92,6 +93,8 @@ type sessionFlags struct {
 	mcpConfigs []string
 	strictMCP  bool
 	simple     bool
+	// sandbox is --sandbox (run, -p and exec: registerSandbox).
+	sandbox bool
 }
 
 func (f *sessionFlags) register(cmd *cobra.Command) {
@@ -101,6 +104,15 @@ func (f *sessionFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.strictMCP, "strict-mcp-config", false, "use only --mcp-config, not ./.mcp.json")
 	fl.BoolVar(&f.simple, "simple", false, "simple mode: only the Bash, Read and Edit built-ins")
 }
+
+// registerSandbox adds --sandbox, for the commands that run tools.
+func (f *sessionFlags) registerSandbox(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.sandbox, "sandbox", false, "run every Bash command inside a bubblewrap sandbox, as sandbox.enabled in the settings does (needs bwrap)")
+}
+
+// checkSandbox is the sessions' CheckSandbox: bubblewrap on PATH and able
+// to make its namespaces.
+func checkSandbox(*runtime.Sandbox) error { return shell.CheckSandbox("") }
 
 // The Claude Code defaults the pool is assembled with: simple mode keeps
 // Bash, Edit and Read; ToolSearch loads deferred tools.
@@ -140,10 +152,12 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 	}
 	tools := subagent.WithTypes(generated.AllBaseTools(), tooldefs.AgentName, types)
 	o := session.Options{
-		Dir:         dir,
-		Tools:       skills.WithSkills(tools, tooldefs.SkillName, found),
-		Permissions: src,
-		MCPOptions:  mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
+		Sandbox:      f.sandbox,
+		CheckSandbox: checkSandbox,
+		Dir:          dir,
+		Tools:        skills.WithSkills(tools, tooldefs.SkillName, found),
+		Permissions:  src,
+		MCPOptions:   mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
 		Pool: pool.Options{Simple: f.simple, SimpleTools: simpleModeTools, SearchTool: searchTool,
 			Known: generated.LeftOutTools()},
 		DeferMode: func(setting string) (pool.DeferMode, error) {
@@ -181,5 +195,18 @@ func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*sess
 	if opts.adjust != nil {
 		opts.adjust(&o)
 	}
-	return session.Open(ctx, o)
+	s, err := session.Open(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	warnSandbox(s)
+	return s, nil
+}
+
+// warnSandbox says on stderr what the session's sandbox does not do as
+// its settings ask.
+func warnSandbox(s *session.Session) {
+	if w := shell.NetworkWarning(s.Sandbox()); w != "" {
+		fmt.Fprintln(os.Stderr, "agentcore: warning:", w)
+	}
 }

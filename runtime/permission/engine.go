@@ -240,6 +240,14 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 		if f.Source == SourceUser {
 			dirBase = home
 		}
+		// Claude Code resolves a user file's sandbox paths against the
+		// file's own directory (~/.claude), a project file's against the
+		// project root.
+		sbBase := root
+		if f.Source == SourceUser {
+			sbBase = filepath.Dir(f.Path)
+		}
+		f.Settings.Sandbox.Filesystem = s.Sandbox.Filesystem.absolute(sbBase, home)
 		for _, d := range s.Permissions.AdditionalDirectories {
 			d = expandHome(d, home)
 			if !filepath.IsAbs(d) {
@@ -248,6 +256,9 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 			addDirs = append(addDirs, d)
 		}
 	}
+	// The sandbox paths were made absolute file by file above, each
+	// against its own base; merge them again.
+	settings.Sandbox = merged(files).Sandbox
 	rules = append(rules, src.Rules...)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("permission settings: %s", strings.Join(errs, "; "))
@@ -605,10 +616,19 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 		}
 		return own, false
 	case runtime.Ask:
-		if mode != ModeBypass {
-			if own.Message == "" {
-				own.Message = fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
+		if own.Message == "" {
+			own.Message = fmt.Sprintf("%s%s needs approval.", t.Name(), c.describeTarget())
+		}
+		if own.EveryMode {
+			// Only the user settles it: not the mode (bypass included),
+			// not an allow rule, and no rule is offered to remember;
+			// plan mode still refuses a change.
+			if mode == ModePlan && !safeReadOnly(t, input) {
+				return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
 			}
+			return ask(own.Message), false
+		}
+		if mode != ModeBypass {
 			return own, false
 		}
 	case runtime.Allow:

@@ -69,6 +69,84 @@ type Settings struct {
 	Hooks hooks.Config `json:"hooks,omitempty"`
 	// Model is the default model, below --model and ANTHROPIC_MODEL.
 	Model string `json:"model,omitempty"`
+	// Sandbox is Claude Code's "sandbox" object: whether Bash commands
+	// run confined, and how.
+	Sandbox SandboxSettings `json:"sandbox,omitzero"`
+}
+
+// SandboxSettings is the "sandbox" object of a settings file, in Claude
+// Code's schema. Booleans are pointers so that a later file can turn off
+// what an earlier one turned on; lists accumulate across files.
+// Filesystem paths are made absolute when the files are merged: "~/"
+// against the home directory, a relative path against the project root
+// (for project and local files) or the home directory (for user files).
+type SandboxSettings struct {
+	// Enabled runs every Bash command inside the sandbox.
+	Enabled *bool `json:"enabled,omitempty"`
+	// FailIfUnavailable is Claude Code's switch to refuse to start
+	// without a working sandbox; agentcore always refuses (never a
+	// silent fallback), so the key is read and changes nothing.
+	FailIfUnavailable *bool `json:"failIfUnavailable,omitempty"`
+	// AutoAllowBashIfSandboxed is Claude Code's auto-allow of sandboxed
+	// commands. agentcore keeps the regular permission checks for
+	// sandboxed commands (Claude Code's "regular permissions" mode)
+	// whatever it says: the sandbox is a net under the rules, not a
+	// replacement for them.
+	AutoAllowBashIfSandboxed *bool `json:"autoAllowBashIfSandboxed,omitempty"`
+	// AllowUnsandboxedCommands lets a call ask to run outside the sandbox
+	// (Bash's dangerouslyDisableSandbox); false refuses every such call.
+	// Default true.
+	AllowUnsandboxedCommands *bool `json:"allowUnsandboxedCommands,omitempty"`
+	// ExcludedCommands are commands Claude Code runs outside the sandbox.
+	// agentcore does not exempt any command: a non-empty list is refused
+	// at start (see the session), so nobody believes a command confined
+	// or free when it is not.
+	ExcludedCommands []string `json:"excludedCommands,omitempty"`
+	// Network says which hosts sandboxed commands may reach.
+	Network SandboxNetwork `json:"network,omitzero"`
+	// Filesystem adds writable and read-only paths.
+	Filesystem SandboxFilesystem `json:"filesystem,omitzero"`
+}
+
+// SandboxNetwork is the "sandbox.network" object.
+type SandboxNetwork struct {
+	// AllowedDomains are the hosts sandboxed commands may reach
+	// ("example.com", "*.example.com"); none means no network.
+	AllowedDomains []string `json:"allowedDomains,omitempty"`
+	// DeniedDomains are hosts refused even when AllowedDomains match.
+	DeniedDomains []string `json:"deniedDomains,omitempty"`
+	// AllowManagedDomainsOnly, AllowUnixSockets, AllowAllUnixSockets,
+	// AllowLocalBinding, HTTPProxyPort and SOCKSProxyPort are Claude
+	// Code's further keys, read so that a Claude Code settings file
+	// loads; see RELIABILITY.md ("Bash sandbox") for what each does here.
+	AllowManagedDomainsOnly *bool    `json:"allowManagedDomainsOnly,omitempty"`
+	AllowUnixSockets        []string `json:"allowUnixSockets,omitempty"`
+	AllowAllUnixSockets     *bool    `json:"allowAllUnixSockets,omitempty"`
+	AllowLocalBinding       *bool    `json:"allowLocalBinding,omitempty"`
+	HTTPProxyPort           int      `json:"httpProxyPort,omitempty"`
+	SOCKSProxyPort          int      `json:"socksProxyPort,omitempty"`
+}
+
+// SandboxFilesystem is the "sandbox.filesystem" object.
+type SandboxFilesystem struct {
+	// AllowWrite are paths writable beyond the working directories.
+	AllowWrite []string `json:"allowWrite,omitempty"`
+	// DenyWrite are paths read-only even inside writable ones.
+	DenyWrite []string `json:"denyWrite,omitempty"`
+	// DenyRead and AllowRead are Claude Code's read limits; agentcore's
+	// sandbox does not hide files yet, so a non-empty DenyRead is refused
+	// at start rather than ignored.
+	DenyRead  []string `json:"denyRead,omitempty"`
+	AllowRead []string `json:"allowRead,omitempty"`
+}
+
+// On reports whether the sandbox is enabled.
+func (s SandboxSettings) On() bool { return s.Enabled != nil && *s.Enabled }
+
+// UnsandboxedAllowed reports whether a call may ask to run outside the
+// sandbox: allowUnsandboxedCommands, true unless set false.
+func (s SandboxSettings) UnsandboxedAllowed() bool {
+	return s.AllowUnsandboxedCommands == nil || *s.AllowUnsandboxedCommands
 }
 
 // MCPSettings is the "mcp" object of a settings file.
@@ -165,8 +243,8 @@ func ProjectRoot(cwd, home string) string {
 // merged combines settings files as Claude Code does: arrays (rule
 // lists, directories) are concatenated without duplicates, hooks run from
 // every file; single values (defaultMode, model, toolSearch,
-// mcp.startupTimeoutMs, each env key) come from the last file that sets
-// them.
+// mcp.startupTimeoutMs, each env key, the sandbox's switches and ports)
+// come from the last file that sets them.
 func merged(files []SettingsFile) Settings {
 	var m Settings
 	for _, f := range files {
@@ -188,6 +266,7 @@ func merged(files []SettingsFile) Settings {
 			m.MCP.StartupTimeoutMs = s.MCP.StartupTimeoutMs
 		}
 		m.Hooks = m.Hooks.Merge(s.Hooks)
+		m.Sandbox = m.Sandbox.merge(s.Sandbox)
 		for k, v := range s.Env {
 			if m.Env == nil {
 				m.Env = map[string]string{}
@@ -196,6 +275,61 @@ func merged(files []SettingsFile) Settings {
 		}
 	}
 	return m
+}
+
+// merge lays o over s: o's switches and ports where o sets them, lists
+// appended without duplicates.
+func (s SandboxSettings) merge(o SandboxSettings) SandboxSettings {
+	pick := func(a, b *bool) *bool {
+		if b != nil {
+			return b
+		}
+		return a
+	}
+	s.Enabled = pick(s.Enabled, o.Enabled)
+	s.FailIfUnavailable = pick(s.FailIfUnavailable, o.FailIfUnavailable)
+	s.AutoAllowBashIfSandboxed = pick(s.AutoAllowBashIfSandboxed, o.AutoAllowBashIfSandboxed)
+	s.AllowUnsandboxedCommands = pick(s.AllowUnsandboxedCommands, o.AllowUnsandboxedCommands)
+	s.ExcludedCommands = appendNew(s.ExcludedCommands, o.ExcludedCommands)
+	n, on := &s.Network, o.Network
+	n.AllowedDomains = appendNew(n.AllowedDomains, on.AllowedDomains)
+	n.DeniedDomains = appendNew(n.DeniedDomains, on.DeniedDomains)
+	n.AllowManagedDomainsOnly = pick(n.AllowManagedDomainsOnly, on.AllowManagedDomainsOnly)
+	n.AllowUnixSockets = appendNew(n.AllowUnixSockets, on.AllowUnixSockets)
+	n.AllowAllUnixSockets = pick(n.AllowAllUnixSockets, on.AllowAllUnixSockets)
+	n.AllowLocalBinding = pick(n.AllowLocalBinding, on.AllowLocalBinding)
+	if on.HTTPProxyPort != 0 {
+		n.HTTPProxyPort = on.HTTPProxyPort
+	}
+	if on.SOCKSProxyPort != 0 {
+		n.SOCKSProxyPort = on.SOCKSProxyPort
+	}
+	f, of := &s.Filesystem, o.Filesystem
+	f.AllowWrite = appendNew(f.AllowWrite, of.AllowWrite)
+	f.DenyWrite = appendNew(f.DenyWrite, of.DenyWrite)
+	f.DenyRead = appendNew(f.DenyRead, of.DenyRead)
+	f.AllowRead = appendNew(f.AllowRead, of.AllowRead)
+	return s
+}
+
+// absolute makes the filesystem paths absolute against base ("~/"
+// against home).
+func (f SandboxFilesystem) absolute(base, home string) SandboxFilesystem {
+	abs := func(ps []string) []string {
+		if ps == nil {
+			return nil
+		}
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			p = expandHome(p, home)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(base, p)
+			}
+			out[i] = filepath.Clean(p)
+		}
+		return out
+	}
+	return SandboxFilesystem{AllowWrite: abs(f.AllowWrite), DenyWrite: abs(f.DenyWrite), DenyRead: abs(f.DenyRead), AllowRead: abs(f.AllowRead)}
 }
 
 // appendNew appends the items of add that list does not hold yet.

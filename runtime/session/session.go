@@ -133,6 +133,18 @@ type Options struct {
 	// HookCallback runs Hooks' hooks.TypeCallback hooks (the Agent SDK
 	// host's callbacks).
 	HookCallback hooks.CallbackFunc
+
+	// Sandbox turns the sandbox on whatever the settings say (the CLI's
+	// --sandbox); the settings' sandbox.enabled turns it on too. A
+	// session with the sandbox on registers a *runtime.Sandbox service
+	// (Sandbox) that the tools running shell commands confine them with.
+	Sandbox bool
+	// CheckSandbox checks, when the sandbox is on, that the confinement
+	// can run on this machine (tooldefs/shell.CheckSandbox: bubblewrap is
+	// installed and can make its namespaces); Open fails with its error.
+	// With the sandbox on and no CheckSandbox, Open fails too: a sandbox
+	// nobody checked is not one the user can rely on.
+	CheckSandbox func(*runtime.Sandbox) error
 }
 
 // Session is one conversation's engine. Its methods are safe to call from
@@ -195,6 +207,10 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	sandbox, err := openSandbox(engine.Settings().Sandbox, o)
+	if err != nil {
+		return nil, err
+	}
 	mopts := o.MCPOptions
 	if mopts.Dir == "" {
 		mopts.Dir = dir
@@ -209,6 +225,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
+	if sandbox != nil {
+		runtime.WithService(s.tc, sandbox)
+	}
 	if o.Provider != nil {
 		runtime.WithService[provider.Provider](s.tc, o.Provider)
 	}
@@ -241,6 +260,34 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.opts.Pool.Pending = s.mcp
 	s.assemble(s.mcp.Tools())
 	return s, nil
+}
+
+// openSandbox is the session's confinement: nil when the sandbox is off,
+// else the settings' sandbox object as a runtime.Sandbox, checked to run
+// here. Every failure stops the session; none falls back to running
+// commands unconfined.
+func openSandbox(set permission.SandboxSettings, o Options) (*runtime.Sandbox, error) {
+	if !o.Sandbox && !set.On() {
+		return nil, nil
+	}
+	sb, err := set.Confinement()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox settings: %w", err)
+	}
+	if o.CheckSandbox == nil {
+		return nil, errors.New("session: the sandbox is on but Options.CheckSandbox is nil: set it to the confinement's check (tooldefs/shell.CheckSandbox), or turn sandbox.enabled off")
+	}
+	if err := o.CheckSandbox(sb); err != nil {
+		return nil, err
+	}
+	return sb, nil
+}
+
+// Sandbox returns the confinement of the session's shell commands, nil
+// when the sandbox is off.
+func (s *Session) Sandbox() *runtime.Sandbox {
+	sb, _ := runtime.Service[*runtime.Sandbox](s.tc)
+	return sb
 }
 
 // openTranscript resolves the options' session: a new ID, or the stored

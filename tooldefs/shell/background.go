@@ -115,7 +115,7 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 		return nil, fmt.Errorf("create output file: %w", err)
 	}
 	defer out.Close() // the child holds its own descriptor
-	cmd := newCmd(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox)
+	cmd, stubs := newCmd(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox)
 	if err := cmd.Start(); err != nil {
 		os.Remove(out.Name())
 		return nil, startError(err)
@@ -129,6 +129,7 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 	}
 	go func() {
 		werr := cmd.Wait()
+		removeStubs(stubs)
 		code := exitCode(cmd, werr)
 		t.mu.Lock()
 		t.exitCode = code

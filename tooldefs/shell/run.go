@@ -166,11 +166,12 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	cmd := newCmd(script, opts.Dir, opts.Env, out, opts.Sandbox, cwdFile.Name())
+	cmd, stubs := newCmd(script, opts.Dir, opts.Env, out, opts.Sandbox, cwdFile.Name())
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, startError(err)
 	}
+	defer removeStubs(stubs)
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- cmd.Wait() }()
 
@@ -230,10 +231,15 @@ func wrap(command, cwdPath string) (string, error) {
 // newCmd prepares bash -c script in its own process group, with stdout and
 // stderr sharing one file description so their writes interleave as
 // written, and stdin at /dev/null.
-func newCmd(script, dir string, env []string, out *os.File, sb *Sandbox, extraWritable ...string) *exec.Cmd {
+// A sandboxed command also returns the mount points to remove once it has
+// ended (Sandbox.args).
+func newCmd(script, dir string, env []string, out *os.File, sb *Sandbox, extraWritable ...string) (*exec.Cmd, []string) {
 	var cmd *exec.Cmd
+	var stubs []string
 	if sb != nil {
-		cmd = exec.Command(sb.binary(), sb.args(script, dir, extraWritable...)...)
+		var args []string
+		args, stubs = sb.args(script, dir, extraWritable...)
+		cmd = exec.Command(sb.binary(), args...)
 	} else {
 		cmd = exec.Command("bash", "-c", script)
 	}
@@ -242,7 +248,7 @@ func newCmd(script, dir string, env []string, out *os.File, sb *Sandbox, extraWr
 	cmd.Stdout = out
 	cmd.Stderr = out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd
+	return cmd, stubs
 }
 
 // startError explains a failure to start bash; a missing bash says how to

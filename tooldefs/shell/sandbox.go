@@ -6,7 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+
+	"github.com/agentcore/agentcore/runtime"
 )
 
 // Sandbox confines a command with bubblewrap (bwrap): the whole filesystem
@@ -23,6 +27,9 @@ type Sandbox struct {
 	// Protected are paths kept read-only even inside Writable
 	// (.git/hooks, .git/config, settings files); missing ones are skipped.
 	Protected []string
+	// ReadOnly are paths shown read-only over the private /tmp (the
+	// directory of links the ant variant puts on PATH, and their target).
+	ReadOnly []string
 	// Network shares the host network; false unshares it.
 	Network bool
 	// Bwrap is the bwrap binary; "" means "bwrap" on PATH.
@@ -30,7 +37,7 @@ type Sandbox struct {
 }
 
 // BwrapMissingHelp says how to install bubblewrap.
-const BwrapMissingHelp = "the Bash sandbox needs bubblewrap (bwrap) on PATH: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or turn sandbox.enabled off"
+const BwrapMissingHelp = "the Bash sandbox needs bubblewrap (bwrap) on PATH: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or turn sandbox.enabled off and drop --sandbox"
 
 // CheckSandbox reports whether bwrap is installed and can create its
 // namespaces on this machine.
@@ -51,11 +58,21 @@ func CheckSandbox(bwrap string) error {
 
 // args returns the bwrap argument list that runs bash -c script in dir;
 // extraWritable are files the wrapper itself must write (the cwd file).
-func (s *Sandbox) args(script, dir string, extraWritable ...string) []string {
+// stubs are the paths bwrap will create in the working directories as
+// mount points to keep missing protected paths from being created (see
+// protectMissing); the caller removes them with removeStubs once the
+// command has ended.
+func (s *Sandbox) args(script, dir string, extraWritable ...string) (args, stubs []string) {
 	a := []string{"--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
 	if !s.Network {
 		a = append(a, "--unshare-net")
 	}
+	for _, p := range s.ReadOnly {
+		if _, err := os.Stat(p); err == nil {
+			a = append(a, "--ro-bind", p, p)
+		}
+	}
+	var writable []string
 	for _, w := range append(append([]string(nil), s.Writable...), extraWritable...) {
 		if w == "" {
 			continue
@@ -63,18 +80,112 @@ func (s *Sandbox) args(script, dir string, extraWritable ...string) []string {
 		if abs, err := filepath.Abs(w); err == nil {
 			w = abs
 		}
+		if _, err := os.Stat(w); err != nil {
+			continue // bwrap refuses to bind a missing path; a missing one needs no write
+		}
+		writable = append(writable, w)
 		a = append(a, "--bind", w, w)
 	}
+	var present, missing []string
 	for _, p := range s.Protected {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
-		if _, err := os.Lstat(p); err != nil {
+		if _, err := os.Lstat(p); err == nil {
+			present = append(present, p)
+			a = append(a, "--ro-bind", p, p)
+		} else {
+			missing = append(missing, p)
+		}
+	}
+	for _, p := range missing {
+		stub, src := protectMissing(p, writable, present)
+		if stub == "" || slices.Contains(stubs, stub) {
 			continue
 		}
-		a = append(a, "--ro-bind", p, p)
+		stubs = append(stubs, stub)
+		a = append(a, "--ro-bind", src, stub)
 	}
-	return append(a, "--chdir", dir, "--", "bash", "-c", script)
+	return append(a, "--chdir", dir, "--", "bash", "-c", script), stubs
+}
+
+// protectMissing keeps a command from creating the protected path p, which
+// does not exist: bwrap binds only existing paths, so it mounts something
+// read-only at p's first missing component — an empty directory when that
+// is an ancestor of p (.claude for .claude/settings.json), an empty file
+// when it is p itself (.mcp.json) — and creates that mount point in the working
+// directory. It returns the mount point and the source, or "" when p is
+// not under a writable directory or is under a read-only one (readOnly,
+// the protected paths that exist): nothing can create it there.
+// Claude Code's sandbox does the same.
+func protectMissing(p string, writable, readOnly []string) (stub, src string) {
+	first := p
+	for {
+		parent := filepath.Dir(first)
+		if parent == first {
+			return "", ""
+		}
+		if _, err := os.Lstat(parent); err == nil {
+			break
+		}
+		first = parent
+	}
+	if fi, err := os.Stat(filepath.Dir(first)); err != nil || !fi.IsDir() {
+		return "", "" // under a file: nothing can be created there
+	}
+	if !Within(filepath.Dir(first), writable) || Within(filepath.Dir(first), readOnly) {
+		return "", ""
+	}
+	dir, file, err := empties()
+	switch {
+	case err != nil:
+		return first, os.DevNull
+	case first == p:
+		return first, file
+	}
+	return first, dir
+}
+
+var emptyOnce struct {
+	sync.Once
+	dir, file string
+	err       error
+}
+
+// empties are an empty directory and an empty file, made once per
+// process, that stand for missing protected paths: a write to either,
+// bound read-only, fails with "Read-only file system" as a write to an
+// existing protected path does.
+func empties() (dir, file string, err error) {
+	emptyOnce.Do(func() {
+		base, err := os.MkdirTemp("", "agentcore-sandbox-")
+		if err != nil {
+			emptyOnce.err = err
+			return
+		}
+		emptyOnce.dir, emptyOnce.file = filepath.Join(base, "dir"), filepath.Join(base, "file")
+		if err := os.Mkdir(emptyOnce.dir, 0o555); err != nil {
+			emptyOnce.err = err
+			return
+		}
+		emptyOnce.err = os.WriteFile(emptyOnce.file, nil, 0o444)
+	})
+	return emptyOnce.dir, emptyOnce.file, emptyOnce.err
+}
+
+// removeStubs removes the mount points bwrap left in the working
+// directories for missing protected paths, if they are still what bwrap
+// made (an empty file or directory).
+func removeStubs(stubs []string) {
+	for _, p := range stubs {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		if (fi.Mode().IsRegular() && fi.Size() == 0) || fi.IsDir() {
+			_ = os.Remove(p) // a directory is removed only when empty
+		}
+	}
 }
 
 func (s *Sandbox) binary() string {
@@ -92,9 +203,47 @@ func sandboxNote(s *Sandbox, exit int, output string) string {
 	}
 	switch {
 	case strings.Contains(output, "Read-only file system"):
-		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config and the settings files are read-only"
-	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") || strings.Contains(output, "Connection refused")):
+		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
+	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
+		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
+		strings.Contains(output, "Temporary failure in name resolution")):
 		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
 	return ""
+}
+
+// Confine is the Sandbox the commands of tc's session run in, nil when the
+// session has no sandbox (no *runtime.Sandbox service): the working
+// directories and the settings' AllowWrite writable; the confinement's
+// Protected paths inside each working directory and its DenyWrite
+// read-only; the network shared only when the settings allow some host
+// (bwrap cannot filter by host, see NetworkWarning).
+func Confine(tc *runtime.ToolContext) *Sandbox {
+	conf, ok := runtime.Service[*runtime.Sandbox](tc)
+	if !ok || conf == nil {
+		return nil
+	}
+	sb := &Sandbox{Network: len(conf.AllowedDomains) > 0}
+	sb.Writable = append(append(sb.Writable, tc.WorkingDirs...), conf.AllowWrite...)
+	for _, d := range tc.WorkingDirs {
+		for _, p := range conf.Protected {
+			sb.Protected = append(sb.Protected, filepath.Join(d, p))
+		}
+	}
+	sb.Protected = append(sb.Protected, conf.DenyWrite...)
+	return sb
+}
+
+// NetworkWarning says, for a confinement whose settings allow some hosts,
+// that the sandbox shares the whole network instead; "" when it allows
+// none (no network at all).
+func NetworkWarning(conf *runtime.Sandbox) string {
+	if conf == nil || len(conf.AllowedDomains) == 0 {
+		return ""
+	}
+	w := fmt.Sprintf("sandbox.network.allowedDomains (%s) opens the whole network to sandboxed commands: bubblewrap cannot filter by host, so every host is reachable", strings.Join(conf.AllowedDomains, ", "))
+	if len(conf.DeniedDomains) > 0 {
+		w += fmt.Sprintf(", deniedDomains (%s) included", strings.Join(conf.DeniedDomains, ", "))
+	}
+	return w + "; remove allowedDomains to run commands without network"
 }

@@ -54,6 +54,48 @@ var _ = Describe("Sandbox", func() {
 		Expect(filepath.Join(dir, ".git", "hooks", "pre-commit")).NotTo(BeAnExistingFile())
 	})
 
+	It("keeps missing protected paths from being created, and leaves no mount point behind", func() {
+		sb.Protected = append(sb.Protected, filepath.Join(dir, ".mcp.json"), filepath.Join(dir, ".claude", "settings.json"),
+			filepath.Join(dir, ".claude", "settings.local.json"), filepath.Join(dir, ".git", "hooks", "sub", "x"))
+		for _, cmd := range []string{
+			`echo '{"mcpServers":{}}' > .mcp.json`,
+			`mkdir -p .claude && echo '{}' > .claude/settings.json`,
+			`echo '{}' > .claude/settings.local.json`,
+		} {
+			res := run(cmd)
+			Expect(res.ExitCode).NotTo(Equal(0), cmd)
+			Expect(res.SandboxDenied).To(BeTrue(), "%s: %s", cmd, res.Output)
+		}
+		res := run("mkdir -p other && touch other/ok")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		entries, err := os.ReadDir(dir)
+		Expect(err).NotTo(HaveOccurred())
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		Expect(names).To(ConsistOf(".git", "other"), "the mount points are gone once the commands ended")
+	})
+
+	It("removes a background command's mount points when it ends", func() {
+		sb.Protected = append(sb.Protected, filepath.Join(dir, ".mcp.json"))
+		r := shell.NewRegistry()
+		DeferCleanup(r.Reset)
+		t, err := r.Start(shell.BackgroundOptions{Command: "echo x > .mcp.json; echo rc=$?", Dir: dir, TempDir: tmp, Sandbox: sb})
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(t.Done()).Should(BeClosed())
+		out, err := os.ReadFile(t.OutputPath)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).To(ContainSubstring("rc=1"))
+		Expect(filepath.Join(dir, ".mcp.json")).NotTo(BeAnExistingFile())
+	})
+
+	It("skips a writable path that does not exist instead of failing every command", func() {
+		sb.Writable = append(sb.Writable, filepath.Join(dir, "not-yet"), "/nonexistent/agentcore")
+		res := run("touch ./x")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+	})
+
 	It("denies network access to a loopback listener", func() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())

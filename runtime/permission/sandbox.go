@@ -1,0 +1,56 @@
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentcore/agentcore/runtime"
+)
+
+// SandboxProtected are the paths, relative to each working directory,
+// that a sandboxed command may not write even though the directory is
+// writable: what would let a command run code outside the sandbox later
+// (git hooks, git's config with its core.pager and aliases, .mcp.json's
+// servers) or change the rules themselves (the settings files).
+var SandboxProtected = []string{
+	".git/hooks", ".git/config", ".mcp.json",
+	".claude/settings.json", ".claude/settings.local.json",
+	".agentcore/settings.json", ".agentcore/settings.local.json",
+}
+
+// Confinement turns the sandbox settings into the session's
+// runtime.Sandbox. It refuses the keys it cannot honour instead of
+// ignoring them: excludedCommands (agentcore runs no command outside the
+// sandbox without asking), a custom proxy port (httpProxyPort,
+// socksProxyPort), allowManagedDomainsOnly, filesystem.denyRead (nothing
+// is hidden). The error names each key.
+func (s SandboxSettings) Confinement() (*runtime.Sandbox, error) {
+	var errs []string
+	if len(s.ExcludedCommands) > 0 {
+		errs = append(errs, fmt.Sprintf("sandbox.excludedCommands (%s) is not supported: agentcore runs a command outside the sandbox only when the call sets dangerouslyDisableSandbox and the user approves it; remove the key", strings.Join(s.ExcludedCommands, ", ")))
+	}
+	if s.Network.HTTPProxyPort != 0 || s.Network.SOCKSProxyPort != 0 {
+		errs = append(errs, "sandbox.network.httpProxyPort and socksProxyPort (a proxy of your own) are not supported: remove them")
+	}
+	if s.Network.AllowManagedDomainsOnly != nil && *s.Network.AllowManagedDomainsOnly {
+		errs = append(errs, "sandbox.network.allowManagedDomainsOnly is not supported (agentcore reads no managed settings): remove it")
+	}
+	if len(s.Filesystem.DenyRead) > 0 {
+		errs = append(errs, fmt.Sprintf("sandbox.filesystem.denyRead (%s) is not supported: agentcore's sandbox hides no files, every command can read what the user can; remove the key", strings.Join(s.Filesystem.DenyRead, ", ")))
+	}
+	if len(errs) > 0 {
+		return nil, errors.New(strings.Join(errs, "; "))
+	}
+	fs := s.Filesystem
+	return &runtime.Sandbox{
+		AllowWrite:       fs.AllowWrite,
+		Protected:        SandboxProtected,
+		DenyWrite:        fs.DenyWrite,
+		DenyRead:         fs.DenyRead,
+		AllowRead:        fs.AllowRead,
+		AllowedDomains:   s.Network.AllowedDomains,
+		DeniedDomains:    s.Network.DeniedDomains,
+		AllowUnsandboxed: s.UnsandboxedAllowed(),
+	}, nil
+}

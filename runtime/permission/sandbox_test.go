@@ -1,0 +1,85 @@
+package permission_test
+
+import (
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/permission"
+)
+
+var _ = Describe("The sandbox settings", func() {
+	var home, project string
+
+	write := func(path, body string) {
+		GinkgoHelper()
+		Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
+		Expect(os.WriteFile(path, []byte(body), 0o644)).To(Succeed())
+	}
+	load := func() permission.SandboxSettings {
+		GinkgoHelper()
+		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true, ConfigDir: filepath.Join(home, ".agentcore")})
+		Expect(err).NotTo(HaveOccurred())
+		return e.Settings().Sandbox
+	}
+
+	BeforeEach(func() {
+		home, project = GinkgoT().TempDir(), GinkgoT().TempDir()
+		GinkgoT().Setenv("AGENTCORE_CONFIG_DIR", "")
+		GinkgoT().Setenv("CLAUDE_CONFIG_DIR", "")
+	})
+
+	It("merges the files: later switches win, lists add up, paths absolute against each file's base", func() {
+		write(filepath.Join(home, ".claude", "settings.json"),
+			`{"sandbox": {"enabled": true, "filesystem": {"allowWrite": ["cache", "~/shared"]}, "network": {"allowedDomains": ["a.example"]}}}`)
+		write(filepath.Join(project, ".claude", "settings.json"),
+			`{"sandbox": {"allowUnsandboxedCommands": false, "filesystem": {"allowWrite": ["build"], "denyWrite": ["/opt/x"]}}}`)
+		write(filepath.Join(project, ".claude", "settings.local.json"), `{"sandbox": {"enabled": false}}`)
+		sb := load()
+		Expect(sb.On()).To(BeFalse(), "the local file turned it off")
+		Expect(sb.UnsandboxedAllowed()).To(BeFalse())
+		Expect(sb.Filesystem.AllowWrite).To(Equal([]string{
+			filepath.Join(home, ".claude", "cache"), filepath.Join(home, "shared"), filepath.Join(project, "build"),
+		}))
+		Expect(sb.Filesystem.DenyWrite).To(Equal([]string{"/opt/x"}))
+		Expect(sb.Network.AllowedDomains).To(Equal([]string{"a.example"}))
+	})
+
+	It("makes the confinement: the protected paths, the lists, allowUnsandboxedCommands true by default", func() {
+		write(filepath.Join(project, ".claude", "settings.json"),
+			`{"sandbox": {"enabled": true, "filesystem": {"allowWrite": ["out"], "denyWrite": ["secrets"]}, "network": {"allowedDomains": ["a.example"], "deniedDomains": ["b.example"]}}}`)
+		sb := load()
+		Expect(sb.On()).To(BeTrue())
+		conf, err := sb.Confinement()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conf.Protected).To(Equal(permission.SandboxProtected))
+		Expect(conf.AllowWrite).To(Equal([]string{filepath.Join(project, "out")}))
+		Expect(conf.DenyWrite).To(Equal([]string{filepath.Join(project, "secrets")}))
+		Expect(conf.AllowedDomains).To(Equal([]string{"a.example"}))
+		Expect(conf.DeniedDomains).To(Equal([]string{"b.example"}))
+		Expect(conf.AllowUnsandboxed).To(BeTrue())
+	})
+
+	DescribeTable("refuses, naming it, a key it cannot honour",
+		func(sandbox, key string) {
+			write(filepath.Join(project, ".claude", "settings.json"), `{"sandbox": `+sandbox+`}`)
+			_, err := load().Confinement()
+			Expect(err).To(MatchError(ContainSubstring(key)))
+			Expect(err).To(MatchError(ContainSubstring("not supported")))
+		},
+		Entry("excludedCommands", `{"enabled": true, "excludedCommands": ["docker"]}`, "sandbox.excludedCommands (docker)"),
+		Entry("httpProxyPort", `{"enabled": true, "network": {"httpProxyPort": 3128}}`, "httpProxyPort"),
+		Entry("socksProxyPort", `{"enabled": true, "network": {"socksProxyPort": 1080}}`, "socksProxyPort"),
+		Entry("allowManagedDomainsOnly", `{"enabled": true, "network": {"allowManagedDomainsOnly": true}}`, "allowManagedDomainsOnly"),
+		Entry("filesystem.denyRead", `{"enabled": true, "filesystem": {"denyRead": ["~/.ssh"]}}`, "sandbox.filesystem.denyRead"),
+	)
+
+	It("names every refused key at once", func() {
+		write(filepath.Join(project, ".claude", "settings.json"),
+			`{"sandbox": {"enabled": true, "excludedCommands": ["git"], "filesystem": {"denyRead": ["/x"]}}}`)
+		_, err := load().Confinement()
+		Expect(err).To(MatchError(And(ContainSubstring("excludedCommands"), ContainSubstring("denyRead"))))
+	})
+})

@@ -1,0 +1,37 @@
+package runtime
+
+// Sandbox is the confinement a session asks of the shell commands its
+// tools run (settings' sandbox.enabled, or the CLI's --sandbox). The
+// session registers it as a service (WithService); a tool that runs
+// commands and can confine them reads it with Service[*Sandbox] and runs
+// each command inside it, and a tool that cannot must refuse to run
+// rather than run unconfined. Without the service nothing is confined.
+//
+// Paths are absolute. The working directories are always writable; the
+// lists add to them.
+type Sandbox struct {
+	// AllowWrite are paths writable beyond the working directories and
+	// a private /tmp.
+	AllowWrite []string
+	// Protected are paths relative to every working directory kept
+	// read-only inside it (.git/hooks, .git/config, the settings files,
+	// .mcp.json); DenyWrite are absolute paths kept read-only
+	// (sandbox.filesystem.denyWrite).
+	Protected, DenyWrite []string
+	// DenyRead are paths hidden from commands; AllowRead are paths under
+	// them shown again. permission's Confinement refuses a non-empty
+	// DenyRead (nothing hides files yet), so both are empty there.
+	DenyRead, AllowRead []string
+	// AllowedDomains are the hosts the settings allow
+	// (sandbox.network.allowedDomains); none means no network. A
+	// confinement that cannot filter by host (bubblewrap) shares the whole
+	// network when any host is allowed, and the session's front end says
+	// so at start.
+	AllowedDomains []string
+	// DeniedDomains are hosts refused even when AllowedDomains match.
+	DeniedDomains []string
+	// AllowUnsandboxed lets a call ask to run outside the sandbox
+	// (sandbox.allowUnsandboxedCommands, default true); false refuses
+	// such calls.
+	AllowUnsandboxed bool
+}

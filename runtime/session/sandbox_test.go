@@ -1,0 +1,316 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/generated"
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/tooltest"
+	"github.com/agentcore/agentcore/tooldefs/shell"
+)
+
+// answeringAsker answers every prompt with answer and keeps the requests.
+type answeringAsker struct {
+	mu     sync.Mutex
+	answer permission.Answer
+	asked  []permission.AskRequest
+}
+
+func (a *answeringAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, req)
+	return a.answer, nil
+}
+
+func (a *answeringAsker) requests() []permission.AskRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]permission.AskRequest(nil), a.asked...)
+}
+
+// The Bash sandbox end to end: the settings of a temp project turn it on,
+// the real Bash tool runs its commands inside a real bubblewrap, and the
+// permission engine decides dangerouslyDisableSandbox.
+var _ = Describe("The Bash sandbox in a session", func() {
+	var dir, home string
+	ctx := context.Background()
+
+	BeforeEach(func() {
+		if _, err := exec.LookPath("bwrap"); err != nil {
+			Skip("bwrap not installed: " + err.Error())
+		}
+		DeferCleanup(tooltest.LeakCheck(GinkgoT()))
+		var err error
+		dir, err = filepath.EvalSymlinks(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		home, err = filepath.EvalSymlinks(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n"), 0o644)).To(Succeed())
+	})
+	settings := func(body string) {
+		GinkgoHelper()
+		Expect(os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(body), 0o644)).To(Succeed())
+	}
+	openWith := func(o session.Options) (*session.Session, error) {
+		o.Dir, o.Home, o.Tools = dir, home, generated.AllBaseTools()
+		o.Permissions.SettingsFiles = true
+		o.Permissions.ConfigDir = filepath.Join(home, ".claude")
+		if o.Permissions.Mode == "" {
+			o.Permissions.Mode = permission.ModeBypass
+		}
+		if o.Permissions.Asker == nil {
+			o.Permissions.Asker = permission.NonInteractive{}
+		}
+		if o.CheckSandbox == nil {
+			o.CheckSandbox = func(*runtime.Sandbox) error { return shell.CheckSandbox("") }
+		}
+		s, err := session.Open(ctx, o)
+		if err == nil {
+			DeferCleanup(s.Close)
+		}
+		return s, err
+	}
+	open := func(o session.Options) *session.Session {
+		GinkgoHelper()
+		s, err := openWith(o)
+		Expect(err).NotTo(HaveOccurred())
+		return s
+	}
+	bash := func(s *session.Session, in map[string]any) runtime.Result {
+		GinkgoHelper()
+		raw, err := json.Marshal(in)
+		Expect(err).NotTo(HaveOccurred())
+		var res *runtime.Result
+		for ev := range s.Exec(ctx, []orchestrate.ToolUse{{ID: "b1", Name: "Bash", Input: raw}}) {
+			if ev.Kind == orchestrate.EventResult {
+				res = &ev.Result
+			}
+		}
+		Expect(res).NotTo(BeNil())
+		return *res
+	}
+	run := func(s *session.Session, command string) runtime.Result {
+		GinkgoHelper()
+		return bash(s, map[string]any{"command": command})
+	}
+	listener := func() string {
+		GinkgoHelper()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(ln.Close)
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
+
+	Context("with sandbox.enabled in the project's settings", func() {
+		BeforeEach(func() { settings(`{"sandbox": {"enabled": true}}`) })
+
+		It("registers the confinement as a service, the settings files protected", func() {
+			s := open(session.Options{})
+			sb, ok := runtime.Service[*runtime.Sandbox](s.ToolContext())
+			Expect(ok).To(BeTrue())
+			Expect(s.Sandbox()).To(BeIdenticalTo(sb))
+			Expect(sb.Protected).To(ContainElements(".git/hooks", ".git/config", ".claude/settings.json"))
+			Expect(sb.AllowUnsandboxed).To(BeTrue())
+		})
+
+		It("denies a write outside the working directory with an error that says the sandbox did", func() {
+			// Outside /tmp, which is the sandbox's own.
+			outside, err := os.MkdirTemp("/var/tmp", "agentcore-sandbox-")
+			Expect(err).NotTo(HaveOccurred())
+			DeferCleanup(os.RemoveAll, outside)
+			s := open(session.Options{})
+			for _, target := range []string{"/etc/agentcore-sandbox-x", filepath.Join(outside, "x")} {
+				res := run(s, "touch "+target)
+				Expect(res.IsError).To(BeTrue(), "%s", res.Text())
+				Expect(res.Text()).To(ContainSubstring("Read-only file system"))
+				Expect(res.Text()).To(ContainSubstring("the sandbox denied the write"))
+				Expect(target).NotTo(BeAnExistingFile())
+			}
+		})
+
+		It("lets a command write inside the working directory and its private /tmp", func() {
+			s := open(session.Options{})
+			res := run(s, "touch ./x && echo scratch > /tmp/agentcore-sandbox-scratch && cat /tmp/agentcore-sandbox-scratch")
+			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+			Expect(res.Text()).To(ContainSubstring("scratch"))
+			Expect(filepath.Join(dir, "x")).To(BeAnExistingFile())
+			Expect("/tmp/agentcore-sandbox-scratch").NotTo(BeAnExistingFile(), "the sandbox's /tmp is its own")
+		})
+
+		// The writes are in a script so that the permission engine, which
+		// asks for a protected path it can see, lets the command through
+		// to the sandbox.
+		DescribeTable("keeps the protected paths read-only inside the working directory",
+			func(script, file string) {
+				before, _ := os.ReadFile(filepath.Join(dir, file))
+				Expect(os.WriteFile(filepath.Join(dir, "w.sh"), []byte(script), 0o644)).To(Succeed())
+				s := open(session.Options{})
+				res := run(s, "bash w.sh")
+				Expect(res.IsError).To(BeTrue(), "%s", res.Text())
+				Expect(res.Text()).To(ContainSubstring("the sandbox denied the write"))
+				after, _ := os.ReadFile(filepath.Join(dir, file))
+				Expect(after).To(Equal(before))
+			},
+			Entry("a git hook", "echo evil > .git/hooks/pre-commit", ".git/hooks/pre-commit"),
+			Entry("the git config", "echo '[core] pager = evil' >> .git/config", ".git/config"),
+			Entry("the settings file", "echo '{}' > .claude/settings.json", ".claude/settings.json"),
+			Entry("a missing .mcp.json", `echo '{"mcpServers":{}}' > .mcp.json`, ".mcp.json"),
+			Entry("a missing local settings file", "echo '{}' > .claude/settings.local.json", ".claude/settings.local.json"),
+		)
+
+		It("cuts the network: a loopback listener cannot be reached", func() {
+			port := listener()
+			s := open(session.Options{})
+			for _, command := range []string{
+				"exec 3<>/dev/tcp/127.0.0.1/" + port,
+				"curl -sS --max-time 5 http://127.0.0.1:" + port + "/",
+			} {
+				res := run(s, command)
+				Expect(res.IsError).To(BeTrue(), "%s: %s", command, res.Text())
+				Expect(res.Text()).To(ContainSubstring("the sandbox denied network access"), command)
+			}
+		})
+
+		It("confines a background command too", func() {
+			s := open(session.Options{})
+			res := bash(s, map[string]any{"command": "touch ./bg; touch /etc/agentcore-sandbox-bg; echo exit=$?", "run_in_background": true})
+			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+			m := regexp.MustCompile(`Output is being written to: (\S+)\.`).FindStringSubmatch(res.Text())
+			Expect(m).To(HaveLen(2), res.Text())
+			Eventually(func() (string, error) {
+				b, err := os.ReadFile(m[1])
+				return string(b), err
+			}).Should(And(ContainSubstring("Read-only file system"), ContainSubstring("exit=1")))
+			Expect(filepath.Join(dir, "bg")).To(BeAnExistingFile())
+			Expect("/etc/agentcore-sandbox-bg").NotTo(BeAnExistingFile())
+		})
+
+		It("denies dangerouslyDisableSandbox in bypassPermissions mode when nobody can be asked, an allow rule notwithstanding", func() {
+			target := filepath.Join(home, "outside")
+			allow, err := permission.ParseRule("Bash(touch:*)", runtime.Allow)
+			Expect(err).NotTo(HaveOccurred())
+			s := open(session.Options{Permissions: permission.Sources{Rules: []permission.Rule{allow}}})
+			res := bash(s, map[string]any{"command": "touch " + target, "dangerouslyDisableSandbox": true})
+			Expect(res.IsError).To(BeTrue(), "%s", res.Text())
+			Expect(res.Text()).To(ContainSubstring("outside the sandbox"))
+			Expect(res.Text()).To(ContainSubstring("non-interactive"))
+			Expect(target).NotTo(BeAnExistingFile())
+		})
+
+		It("runs a dangerouslyDisableSandbox command outside once the user approves it, asked even in bypassPermissions mode", func() {
+			target := filepath.Join(home, "outside")
+			asker := &answeringAsker{answer: permission.AnswerAllowOnce}
+			s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
+			res := bash(s, map[string]any{"command": "touch " + target, "dangerouslyDisableSandbox": true})
+			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+			Expect(target).To(BeAnExistingFile())
+			reqs := asker.requests()
+			Expect(reqs).NotTo(BeEmpty())
+			Expect(reqs[len(reqs)-1].Message).To(ContainSubstring("outside the sandbox"))
+			Expect(reqs[len(reqs)-1].Suggestion).To(BeEmpty(), "no rule can remember it")
+
+			asker.answer = permission.AnswerDeny
+			res = bash(s, map[string]any{"command": "touch " + target + "-2", "dangerouslyDisableSandbox": true})
+			Expect(res.IsError).To(BeTrue())
+			Expect(target + "-2").NotTo(BeAnExistingFile())
+		})
+	})
+
+	It("refuses dangerouslyDisableSandbox outright when allowUnsandboxedCommands is false", func() {
+		settings(`{"sandbox": {"enabled": true, "allowUnsandboxedCommands": false}}`)
+		asker := &answeringAsker{answer: permission.AnswerAllowOnce}
+		s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
+		res := bash(s, map[string]any{"command": "touch " + filepath.Join(home, "x"), "dangerouslyDisableSandbox": true})
+		Expect(res.IsError).To(BeTrue())
+		Expect(res.Text()).To(ContainSubstring("sandbox.allowUnsandboxedCommands is false"))
+		Expect(asker.requests()).To(BeEmpty())
+		Expect(filepath.Join(home, "x")).NotTo(BeAnExistingFile())
+	})
+
+	It("turns on with Options.Sandbox (--sandbox) when the settings say nothing", func() {
+		s := open(session.Options{Sandbox: true})
+		Expect(s.Sandbox()).NotTo(BeNil())
+		Expect(run(s, "touch /etc/agentcore-sandbox-x").Text()).To(ContainSubstring("the sandbox denied the write"))
+	})
+
+	It("leaves commands and dangerouslyDisableSandbox alone when the sandbox is off", func() {
+		port := listener()
+		s := open(session.Options{})
+		Expect(s.Sandbox()).To(BeNil())
+		res := run(s, "exec 3<>/dev/tcp/127.0.0.1/"+port)
+		Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+		res = bash(s, map[string]any{"command": "touch " + filepath.Join(home, "x"), "dangerouslyDisableSandbox": true})
+		Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+		Expect(filepath.Join(home, "x")).To(BeAnExistingFile())
+	})
+
+	It("adds allowWrite and denyWrite paths, relative ones against the project root", func() {
+		extra := filepath.Join(home, "extra")
+		Expect(os.MkdirAll(extra, 0o755)).To(Succeed())
+		Expect(os.MkdirAll(filepath.Join(dir, "vendor"), 0o755)).To(Succeed())
+		settings(`{"sandbox": {"enabled": true, "filesystem": {"allowWrite": ["` + extra + `"], "denyWrite": ["vendor"]}}}`)
+		s := open(session.Options{})
+		res := run(s, "touch "+filepath.Join(extra, "ok"))
+		Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+		Expect(filepath.Join(extra, "ok")).To(BeAnExistingFile())
+		Expect(os.WriteFile(filepath.Join(dir, "w.sh"), []byte("touch vendor/no"), 0o644)).To(Succeed())
+		res = run(s, "bash w.sh")
+		Expect(res.Text()).To(ContainSubstring("the sandbox denied the write"))
+		Expect(filepath.Join(dir, "vendor", "no")).NotTo(BeAnExistingFile())
+	})
+
+	It("shares the whole network when some host is allowed, and says so", func() {
+		port := listener()
+		settings(`{"sandbox": {"enabled": true, "network": {"allowedDomains": ["example.com"]}}}`)
+		s := open(session.Options{})
+		Expect(shell.NetworkWarning(s.Sandbox())).To(ContainSubstring("opens the whole network"))
+		res := run(s, "exec 3<>/dev/tcp/127.0.0.1/"+port)
+		Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+	})
+
+	It("refuses the keys it cannot honour at start, naming them", func() {
+		settings(`{"sandbox": {"enabled": true, "excludedCommands": ["docker"], "network": {"httpProxyPort": 8080}}}`)
+		_, err := openWith(session.Options{})
+		Expect(err).To(MatchError(And(ContainSubstring("sandbox.excludedCommands (docker)"), ContainSubstring("httpProxyPort"))))
+	})
+
+	It("fails at start, never falls back, when bwrap is not on PATH", func() {
+		settings(`{"sandbox": {"enabled": true}}`)
+		GinkgoT().Setenv("PATH", GinkgoT().TempDir())
+		_, err := openWith(session.Options{})
+		Expect(err).To(MatchError(shell.BwrapMissingHelp))
+	})
+
+	It("fails at start when the sandbox is on and nothing checks it", func() {
+		settings(`{"sandbox": {"enabled": true}}`)
+		_, err := session.Open(ctx, session.Options{Dir: dir, Home: home, Tools: generated.AllBaseTools(),
+			Permissions: permission.Sources{SettingsFiles: true, ConfigDir: filepath.Join(home, ".claude")}})
+		Expect(err).To(MatchError(ContainSubstring("Options.CheckSandbox is nil")))
+	})
+})
