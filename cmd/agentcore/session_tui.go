@@ -23,14 +23,18 @@ import (
 type tuiBackend struct {
 	mu     sync.Mutex
 	status tui.Status
-	run    func(ctx context.Context, p string, w io.Writer) (tokens int, cost float64)
+	last   string // the last tool result in full, for Ctrl+O
+	run    func(ctx context.Context, p string, w io.Writer, markdown func(string)) (tokens int, cost float64)
 	intr   func()
 	cmds   map[string]tui.Command
 }
 
-func (b *tuiBackend) Run(ctx context.Context, p string, print func(string)) {
-	lw := &lineWriter{print: print}
-	tok, cost := b.run(ctx, p, lw)
+func (b *tuiBackend) Run(ctx context.Context, p string, send func(tea.Msg)) {
+	lw := &lineWriter{print: func(s string) { send(tui.Print(s)) }}
+	tok, cost := b.run(ctx, p, lw, func(md string) {
+		lw.flush() // what came before the text block is printed first
+		send(tui.PrintMarkdown(md))
+	})
 	lw.flush()
 	b.mu.Lock()
 	b.status.Tokens += tok
@@ -44,6 +48,33 @@ func (b *tuiBackend) Status() tui.Status {
 	return b.status
 }
 func (b *tuiBackend) Commands() map[string]tui.Command { return b.cmds }
+
+func (b *tuiBackend) LastResult() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.last
+}
+
+// keepResult keeps a tool result of the main conversation in full for
+// Ctrl+O: its call's use line, then the text the model got.
+func (b *tuiBackend) keepResult(ev agent.Event) {
+	if ev.Kind != agent.EventToolResult || ev.ParentToolUseID != "" || ev.Call == nil {
+		return
+	}
+	head := ev.Name
+	if ev.Tool != nil && ev.Input != nil {
+		if use := ev.Tool.RenderUse(ev.Input); use != "" {
+			head += "(" + use + ")"
+		}
+	}
+	text := strings.TrimRight(ev.Call.Result.Text(), "\n")
+	if text == "" {
+		text = "(no output)"
+	}
+	b.mu.Lock()
+	b.last = "● " + head + " · in full (Ctrl+O):\n" + text
+	b.mu.Unlock()
+}
 
 // lineWriter hands complete lines of the transcript to print.
 type lineWriter struct {
@@ -73,15 +104,17 @@ func (w *lineWriter) flush() {
 }
 
 // runTUI runs the interactive session until /exit, Ctrl+D or Ctrl+C when
-// idle. release/restore are set so an asker can hand the terminal to a
-// permission prompt while the program runs.
-func runTUI(be *tuiBackend, cwd string, release *func() func()) error {
+// idle. It sets the asker's show, so the pickers (permission prompts,
+// questions, plan approval) take the input box's place, and release, so
+// a plain prompt (an MCP server's form) can have the terminal.
+func runTUI(be *tuiBackend, cwd string, asker *pausingAsker) error {
 	home, _ := os.UserHomeDir()
 	hist := tui.LoadHistory(tui.HistoryPath(home, cwd))
 	m := tui.New(be, hist)
 	p := tea.NewProgram(m)
 	m.SetSend(p.Send)
-	*release = func() func() {
+	asker.show = func(ctx context.Context, md tui.Modal) error { return tui.Show(ctx, p.Send, md) }
+	asker.release = func() func() {
 		_ = p.ReleaseTerminal()
 		return func() { _ = p.RestoreTerminal() }
 	}
@@ -92,21 +125,37 @@ func runTUI(be *tuiBackend, cwd string, release *func() func()) error {
 	return nil
 }
 
+// pickerModal shows a picker (a bubbletea model whose Update ends it with
+// tea.Quit) inside the interactive session; done says when it is over.
+type pickerModal struct {
+	m    tea.Model
+	done func() bool
+}
+
+func (p pickerModal) HandleKey(k tea.KeyPressMsg) bool {
+	p.m.Update(k)
+	return p.done()
+}
+
+func (p pickerModal) View() string { return strings.TrimRight(p.m.View().Content, "\n") }
+
 // newTUIBackend connects the interactive session to sess.
 func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, mu *sync.Mutex, running *bool, opts render.Options) *tuiBackend {
 	model := strings.TrimPrefix(prov.Name(), "anthropic:")
 	b := &tuiBackend{status: tui.Status{Model: model, Mode: string(engine.Mode()), Cwd: cwd}, intr: sess.Interrupt}
-	b.run = func(ctx context.Context, p string, w io.Writer) (int, float64) {
+	b.run = func(ctx context.Context, p string, w io.Writer, markdown func(string)) (int, float64) {
 		mu.Lock()
 		*running = true
 		mu.Unlock()
 		defer func() { mu.Lock(); *running = false; mu.Unlock() }()
 		o := opts
 		o.Live = false // the input box owns the bottom of the screen
+		o.Markdown = markdown
 		r := render.New(w, o)
 		var out *agent.Outcome
 		for ev := range sess.Run(ctx, p) {
 			r.Observe(ev)
+			b.keepResult(ev)
 			if ev.Kind == agent.EventDone {
 				out = ev.Outcome
 			}
