@@ -1,5 +1,7 @@
 package main
 
+import "github.com/agentcore/agentcore/benchmarks/sdkstart"
+
 // suites are the benchmark runs of `make bench`, each with the ratios the
 // issues set targets for. Targets are the largest acceptable value.
 var suites = []suite{
@@ -92,6 +94,17 @@ var suites = []suite{
 			{label: "exec of `run -p hi` → first POST /v1/messages / exec → exit of `version` (medians, interleaved)", num: "BenchmarkStartup", metric: "x-version", target: 1.2},
 		},
 		notes: "One binary (`go build ./cmd/agentcore`, external variant). Each iteration runs `agentcore version` and `agentcore run -p hi --model anthropic:test-model` once each, alternating which goes first; `run` talks to a fake Messages API on loopback (ANTHROPIC_BASE_URL) with an empty HOME, config directory and working directory, and is timed from exec to the fake's receipt of the request. x-version is the ratio of the two medians of a run; the table gives its median over the runs.",
+	},
+	{
+		title:     "Agent SDK: query() to the first model request, agentcore vs Claude Code",
+		pkg:       "./benchmarks/sdkstart/",
+		bench:     "SDKFirstRequest",
+		benchtime: "5x",
+		needs:     []string{"node", sdkstart.ClaudeCode()},
+		ratios: []ratio{
+			{label: "query() → first POST /v1/messages, agentcore / Claude Code 2.1.197 (medians, interleaved)", num: "BenchmarkSDKFirstRequest", metric: "x-claude-code", target: 0.25},
+		},
+		notes: "One node process (benchmarks/sdkstart/first_request.mjs) runs the real @anthropic-ai/claude-agent-sdk 0.3.335 with pathToClaudeCodeExecutable set to agentcore (external variant, built by the benchmark) and to Claude Code 2.1.197, alternating which goes first, against one fake Messages API on loopback (ANTHROPIC_BASE_URL). Each run: an empty HOME and working directory, `query({prompt: 'hi', options: {model: 'claude-sonnet-4-5', ...}})` read to its result; the time runs from the query() call to the fake's receipt of the first POST /v1/messages. ms/… are each CLI's median of the 5 runs of one benchmark run; x-claude-code is their ratio, and the table gives the median over the runs.",
 	},
 	{
 		title:     "Agent loop against a fake Messages API on loopback",

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcore/agentcore/runtime/hooks"
+	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
 )
@@ -17,19 +19,49 @@ import (
 // controlChannel is the Agent SDK's side of the conversation
 // (--input-format stream-json): user messages and control requests come
 // in on stdin, one JSON object a line; control responses and agentcore's
-// own control requests (can_use_tool) go out on stdout between the
-// stream-json events. Every control request gets a response: an
-// unsupported one an error response, never silence.
+// own control requests (can_use_tool, hook_callback, mcp_message) go out
+// on stdout between the stream-json events. Every control request gets a
+// response: an unsupported one an error response, never silence.
+//
+// The host's first message is its initialize request, whose hooks and
+// in-process MCP servers the session is opened with: first waits for
+// it, then attach gives the channel the session. Until then the host's
+// answers to agentcore's requests (an in-process server's tools/list)
+// are handled at once and everything else waits.
 type controlChannel struct {
 	out     *lockedWriter
 	sess    *session.Session
 	warn    io.Writer
 	prompts chan string
+	// model is the session's model, which set_model switches;
+	// defaultModel is --model, what set_model without a model restores.
+	model        *switchable
+	defaultModel string
+
+	firstCh chan *initRequest // the host's initialize, or nil: sent once
+	ready   chan struct{}     // closed by attach
+	init    *initRequest
+	servers map[string]*mcp.HostTransport // the host's in-process MCP servers
 
 	mu      sync.Mutex
 	next    int
 	pending map[string]chan controlReply
 	closed  bool
+}
+
+// initRequest is the host's initialize request.
+type initRequest struct {
+	id  string
+	raw json.RawMessage
+	// Hooks are the host's callbacks by event: matchers with the ids to
+	// call back (hook_callback); SDKMCPServers name its in-process MCP
+	// servers (createSdkMcpServer).
+	Hooks map[string][]struct {
+		Matcher         string   `json:"matcher"`
+		HookCallbackIDs []string `json:"hookCallbackIds"`
+		Timeout         float64  `json:"timeout"`
+	} `json:"hooks"`
+	SDKMCPServers []string `json:"sdkMcpServers"`
 }
 
 // controlReply is the host's answer to one of agentcore's requests.
@@ -53,8 +85,88 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-func newControlChannel(out *lockedWriter, sess *session.Session, warn io.Writer) *controlChannel {
-	return &controlChannel{out: out, sess: sess, warn: warn, prompts: make(chan string), pending: map[string]chan controlReply{}}
+func newControlChannel(out *lockedWriter, warn io.Writer) *controlChannel {
+	return &controlChannel{out: out, warn: warn, prompts: make(chan string), pending: map[string]chan controlReply{},
+		firstCh: make(chan *initRequest, 1), ready: make(chan struct{}), servers: map[string]*mcp.HostTransport{}}
+}
+
+// first waits for the host's first message and returns its initialize
+// request, or nil when it sent none (or ctx ended).
+func (c *controlChannel) first(ctx context.Context) *initRequest {
+	select {
+	case r := <-c.firstCh:
+		c.init = r
+		return r
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// configure adds the initialize request's hooks and in-process MCP
+// servers to the session's options.
+func (c *controlChannel) configure(o *session.Options) {
+	if c.init == nil {
+		return
+	}
+	known := map[hooks.Event]bool{hooks.PreToolUse: true, hooks.PostToolUse: true, hooks.UserPromptSubmit: true,
+		hooks.Stop: true, hooks.SubagentStop: true, hooks.SessionStart: true, hooks.Notification: true}
+	cfg := hooks.Config{}
+	for ev, ms := range c.init.Hooks {
+		if !known[hooks.Event(ev)] {
+			fmt.Fprintf(c.warn, "agentcore: the SDK host's %s hooks never run: agentcore has no %s event\n", ev, ev)
+			continue
+		}
+		for _, m := range ms {
+			hm := hooks.Matcher{Matcher: m.Matcher}
+			for _, id := range m.HookCallbackIDs {
+				hm.Hooks = append(hm.Hooks, hooks.Hook{Type: hooks.TypeCallback, Callback: id, Timeout: m.Timeout})
+			}
+			cfg[hooks.Event(ev)] = append(cfg[hooks.Event(ev)], hm)
+		}
+	}
+	if len(cfg) > 0 {
+		o.Hooks = o.Hooks.Merge(cfg)
+		o.HookCallback = c.hookCallback
+	}
+	for _, name := range c.init.SDKMCPServers {
+		t := &mcp.HostTransport{Send: func(ctx context.Context, msg json.RawMessage) (json.RawMessage, error) {
+			r, err := c.request(ctx, map[string]any{"subtype": "mcp_message", "server_name": name, "message": msg})
+			if err != nil {
+				return nil, err
+			}
+			var res struct {
+				MCPResponse json.RawMessage `json:"mcp_response"`
+			}
+			if err := json.Unmarshal(r.Response, &res); err != nil || len(res.MCPResponse) == 0 {
+				return nil, fmt.Errorf("the SDK host's answer to mcp_message has no mcp_response")
+			}
+			return res.MCPResponse, nil
+		}}
+		c.servers[name] = t
+		if o.MCP.Servers == nil {
+			o.MCP.Servers = map[string]mcp.ServerConfig{}
+		}
+		o.MCP.Servers[name] = mcp.ServerConfig{Type: mcp.TransportSDK, InProcess: t, Source: "the SDK host (sdkMcpServers)"}
+	}
+}
+
+// attach gives the channel its session: the requests waiting for it run.
+func (c *controlChannel) attach(sess *session.Session) {
+	c.sess = sess
+	close(c.ready)
+}
+
+// hookCallback asks the host to run one of its hook callbacks.
+func (c *controlChannel) hookCallback(ctx context.Context, id string, input json.RawMessage, toolUseID string) (json.RawMessage, error) {
+	req := map[string]any{"subtype": "hook_callback", "callback_id": id, "input": input}
+	if toolUseID != "" {
+		req["tool_use_id"] = toolUseID
+	}
+	r, err := c.request(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return r.Response, nil
 }
 
 // send writes one message to the host.
@@ -67,9 +179,62 @@ func (c *controlChannel) send(v any) {
 	_, _ = c.out.Write(append(b, '\n'))
 }
 
+// inbound is one line of standard input.
+type inbound struct {
+	Type     string          `json:"type"`
+	ID       string          `json:"request_id"`
+	Request  json.RawMessage `json:"request"`
+	Response controlReply    `json:"response"`
+	Message  struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
 // read takes stdin's lines until it ends, then closes prompts and fails
-// the requests still waiting for the host.
+// the requests still waiting for the host. The host's answers are
+// handled as they come; everything else goes through a queue that waits
+// for the session.
 func (c *controlChannel) read(ctx context.Context, in io.Reader) {
+	work := make(chan inbound)
+	queue := make(chan inbound)
+	// An unbounded queue: the reader never waits, so the host's answers
+	// reach the requests that wait for them while the session opens.
+	go func() {
+		defer close(work)
+		var q []inbound
+		for queue != nil || len(q) > 0 {
+			var out chan inbound
+			var head inbound
+			if len(q) > 0 {
+				out, head = work, q[0]
+			}
+			select {
+			case m, ok := <-queue:
+				if !ok {
+					queue = nil
+					continue
+				}
+				q = append(q, m)
+			case out <- head:
+				q = q[1:]
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(c.prompts)
+		select {
+		case <-c.ready:
+		case <-ctx.Done():
+			return
+		}
+		for msg := range work {
+			c.dispatch(ctx, msg)
+		}
+	}()
 	defer func() {
 		c.mu.Lock()
 		c.closed = true
@@ -78,8 +243,10 @@ func (c *controlChannel) read(ctx context.Context, in io.Reader) {
 			delete(c.pending, id)
 		}
 		c.mu.Unlock()
-		close(c.prompts)
+		close(queue)
+		<-done
 	}()
+	first := true
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	for sc.Scan() {
@@ -87,30 +254,26 @@ func (c *controlChannel) read(ctx context.Context, in io.Reader) {
 		if line == "" {
 			continue
 		}
-		var msg struct {
-			Type     string          `json:"type"`
-			ID       string          `json:"request_id"`
-			Request  json.RawMessage `json:"request"`
-			Response controlReply    `json:"response"`
-			Message  struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"message"`
-		}
+		var msg inbound
 		if err := json.Unmarshal([]byte(line), &msg); err != nil {
 			fmt.Fprintf(c.warn, "agentcore: ignored a line of standard input that is not JSON (%v): %.80s\n", err, line)
 			continue
 		}
-		switch msg.Type {
-		case "user":
-			text := userText(msg.Message.Content)
-			select {
-			case c.prompts <- text:
-			case <-ctx.Done():
-				return
+		if first {
+			first = false
+			var init *initRequest
+			var sub struct {
+				Subtype string `json:"subtype"`
 			}
-		case "control_request":
-			c.handle(msg.ID, msg.Request)
-		case "control_response":
+			if msg.Type == "control_request" && json.Unmarshal(msg.Request, &sub) == nil && sub.Subtype == "initialize" {
+				init = &initRequest{id: msg.ID, raw: msg.Request}
+				if err := json.Unmarshal(msg.Request, init); err != nil {
+					fmt.Fprintf(c.warn, "agentcore: the SDK host's initialize request is malformed (%v); its hooks and MCP servers are ignored\n", err)
+				}
+			}
+			c.firstCh <- init
+		}
+		if msg.Type == "control_response" {
 			c.mu.Lock()
 			ch, ok := c.pending[msg.Response.ID]
 			delete(c.pending, msg.Response.ID)
@@ -118,13 +281,35 @@ func (c *controlChannel) read(ctx context.Context, in io.Reader) {
 			if ok {
 				ch <- msg.Response
 			}
-		case "control_cancel_request", "keep_alive":
-		default:
-			fmt.Fprintf(c.warn, "agentcore: ignored a message of type %q on standard input\n", msg.Type)
+			continue
 		}
+		select {
+		case queue <- msg:
+		case <-ctx.Done():
+			return
+		}
+	}
+	if first {
+		c.firstCh <- nil
 	}
 	if err := sc.Err(); err != nil {
 		fmt.Fprintln(c.warn, "agentcore: reading standard input:", err)
+	}
+}
+
+// dispatch handles one message of the host once the session is open.
+func (c *controlChannel) dispatch(ctx context.Context, msg inbound) {
+	switch msg.Type {
+	case "user":
+		select {
+		case c.prompts <- userText(msg.Message.Content):
+		case <-ctx.Done():
+		}
+	case "control_request":
+		c.handle(msg.ID, msg.Request)
+	case "control_cancel_request", "keep_alive":
+	default:
+		fmt.Fprintf(c.warn, "agentcore: ignored a message of type %q on standard input\n", msg.Type)
 	}
 }
 
@@ -151,10 +336,11 @@ func userText(content json.RawMessage) string {
 // handle answers one control request from the host.
 func (c *controlChannel) handle(id string, raw json.RawMessage) {
 	var req struct {
-		Subtype       string          `json:"subtype"`
-		Mode          string          `json:"mode"`
-		Hooks         json.RawMessage `json:"hooks"`
-		SDKMCPServers []string        `json:"sdkMcpServers"`
+		Subtype    string          `json:"subtype"`
+		Mode       string          `json:"mode"`
+		Model      *string         `json:"model"`
+		ServerName string          `json:"server_name"`
+		Message    json.RawMessage `json:"message"`
 	}
 	_ = json.Unmarshal(raw, &req)
 	ok := func(resp any) {
@@ -165,12 +351,8 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 	}
 	switch req.Subtype {
 	case "initialize":
-		if len(req.SDKMCPServers) > 0 {
-			fail("agentcore does not host in-process SDK MCP servers (%s) yet; give them to agentcore as stdio servers with --mcp-config", strings.Join(req.SDKMCPServers, ", "))
-			return
-		}
-		if len(req.Hooks) > 0 && string(req.Hooks) != "null" && string(req.Hooks) != "{}" {
-			fail("agentcore does not call SDK hook callbacks yet; use command hooks in .claude/settings.json")
+		if c.init == nil || c.init.id != id {
+			fail("initialize must be the host's first message, and comes once: this one was ignored")
 			return
 		}
 		source := "none"
@@ -194,9 +376,48 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 		}
 		c.sess.Engine().SetMode(mode)
 		ok(map[string]any{})
+	case "set_model":
+		spec := c.defaultModel
+		if req.Model != nil && *req.Model != "" && *req.Model != "default" {
+			spec = *req.Model
+		}
+		p, _, err := modelSpec(spec)
+		if err != nil {
+			fail("set_model: %v", err)
+			return
+		}
+		c.model.set(p)
+		ok(map[string]any{})
+	case "mcp_status":
+		servers := []map[string]any{}
+		for _, st := range c.sess.MCP().Servers() {
+			servers = append(servers, map[string]any{"name": st.Name, "status": st.State.String()})
+		}
+		ok(map[string]any{"mcpServers": servers})
+	case "mcp_message":
+		// A message an in-process server sent of its own accord.
+		t, found := c.servers[req.ServerName]
+		if !found {
+			fail("mcp_message: no in-process MCP server %q (the initialize request named %v)", req.ServerName, c.sdkServerNames())
+			return
+		}
+		if err := t.Deliver(req.Message); err != nil {
+			fail("mcp_message: %v", err)
+			return
+		}
+		ok(map[string]any{"mcp_response": map[string]any{"jsonrpc": "2.0", "result": map[string]any{}, "id": 0}})
+	case "set_max_thinking_tokens":
+		fail("agentcore does not send thinking budgets to the model: set_max_thinking_tokens has no effect here, so it is refused")
 	default:
 		fail("agentcore does not support the control request %q", req.Subtype)
 	}
+}
+
+func (c *controlChannel) sdkServerNames() []string {
+	if c.init == nil {
+		return nil
+	}
+	return c.init.SDKMCPServers
 }
 
 // request sends agentcore's control request to the host and waits for

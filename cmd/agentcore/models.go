@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"iter"
 	"os"
+	"sync"
 
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
@@ -50,4 +52,32 @@ func apiModel(kind, name string) (provider.Provider, error) {
 		return p, nil
 	}
 	return nil, errors.New("unknown model kind " + kind)
+}
+
+// switchable is the session's model, which the Agent SDK host may change
+// between requests (set_model): each request goes to the model current
+// when it is sent.
+type switchable struct {
+	mu      sync.Mutex
+	current provider.Provider
+}
+
+func (s *switchable) get() provider.Provider {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current
+}
+
+// set makes p the model of the next request.
+func (s *switchable) set(p provider.Provider) {
+	s.mu.Lock()
+	s.current = p
+	s.mu.Unlock()
+}
+
+func (s *switchable) Name() string  { return s.get().Name() }
+func (s *switchable) Streams() bool { return s.get().Streams() }
+
+func (s *switchable) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
+	return s.get().Stream(ctx, req)
 }

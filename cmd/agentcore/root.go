@@ -36,6 +36,7 @@ run's (see agentcore run --help), in Claude Code's spellings too.`,
 	root.Flags().BoolVarP(&f.print, "print", "p", false, "print mode: run the prompt once and print only the answer (Claude Code's -p)")
 	f.register(root)
 	root.AddCommand(
+		newConfigCmd(),
 		newExecCmd(execDeps{}),
 		newMCPCmd(),
 		newRunCmd(),

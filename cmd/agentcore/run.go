@@ -27,6 +27,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/transcript"
 
 	"github.com/agentcore/agentcore/cmd/agentcore/tui"
 )
@@ -45,13 +46,25 @@ type runFlags struct {
 	// promptTool stdio sends permission asks to the SDK host.
 	inputFormat string
 	promptTool  string
-	session     sessionFlags
+	// partial adds the API's own stream events to stream-json
+	// (--include-partial-messages).
+	partial bool
+	session sessionFlags
+	// The session store's flags, Claude Code's: -c, --resume ID,
+	// --session-id UUID, --fork-session, --no-session-persistence.
+	continueLatest bool
+	resume         string
+	sessionID      string
+	forkSession    bool
+	noPersist      bool
 
 	// print is Claude Code's print mode (agentcore -p): one prompt, and in
 	// the text format only the final answer on stdout (the transcript on
 	// stderr with --verbose); without a key and --model it fails rather
 	// than play the replay model.
 	print bool
+	// fallbackModel is --fallback-model (fallback.go).
+	fallbackModel string
 }
 
 const runLong = `Run the agent loop: send a prompt to a model with the tool list, run the
@@ -100,6 +113,13 @@ the terminal; without one they are denied, with a message saying how to allow th
 Ctrl+C interrupts the turn: the model stops, calls that can be cancelled
 stop, the others finish, and every call gets its result. A second Ctrl+C exits.
 
+Sessions: every session is written as it goes to
+~/.agentcore/projects/<dir>/<session-id>.jsonl ($AGENTCORE_CONFIG_DIR/projects
+when set), synced at each turn end. -c continues this directory's latest
+session, --resume ID a given one (the same ID goes on; --fork-session copies it
+to a new one); --session-id UUID names a new session; --no-session-persistence
+keeps nothing.
+
 Output (--output-format): text is the transcript (styled on a terminal, plain
 otherwise or with NO_COLOR); json prints one result object at the end;
 stream-json prints one JSON event per line (init, assistant and user
@@ -141,8 +161,43 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "add this text to the end of the system prompt")
 	fl.StringVar(&f.inputFormat, "input-format", "text", "text, or stream-json: user messages and control requests as JSON lines on stdin (the Agent SDK's protocol; needs --output-format stream-json)")
 	fl.StringVar(&f.promptTool, "permission-prompt-tool", "", "stdio: ask the Agent SDK host (its canUseTool) for the calls that need approval")
+	fl.StringVar(&f.fallbackModel, "fallback-model", "", "the model a turn is sent to when --model fails with an overload or server error after its retries")
+	fl.BoolVar(&f.partial, "include-partial-messages", false, "with --output-format stream-json, add the model's stream as it comes: stream_event lines holding the Messages API's events")
 	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
+	fl.BoolVarP(&f.continueLatest, "continue", "c", false, "continue the most recent session of this directory")
+	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this ID (sessions are kept in ~/.agentcore/projects/<dir>/<ID>.jsonl)")
+	fl.StringVar(&f.sessionID, "session-id", "", "the ID (a UUID) of the new session; it must not exist yet")
+	fl.BoolVar(&f.forkSession, "fork-session", false, "with --continue or --resume, write to a new session ID instead of the original's")
+	fl.BoolVar(&f.noPersist, "no-session-persistence", false, "do not keep this session on disk (it cannot be resumed)")
 	f.session.register(cmd)
+}
+
+// checkSessionFlags checks the session store's flags go together.
+func (f *runFlags) checkSessionFlags() error {
+	resuming := f.continueLatest || f.resume != ""
+	switch {
+	case f.continueLatest && f.resume != "":
+		return errors.New("--continue and --resume are exclusive: -c continues the latest session, --resume ID a given one")
+	case f.sessionID != "" && !transcript.ValidID(f.sessionID):
+		return fmt.Errorf("invalid session ID %q: --session-id must be a valid UUID", f.sessionID)
+	case f.sessionID != "" && resuming && !f.forkSession:
+		return errors.New("--session-id can only be used with --continue or --resume if --fork-session is also specified")
+	case f.forkSession && !resuming:
+		return errors.New("--fork-session needs --continue or --resume: it copies a stored session into a new one")
+	case f.noPersist && resuming:
+		return errors.New("--no-session-persistence cannot continue a session: drop it, or start a new session")
+	}
+	return nil
+}
+
+// transcriptOptions sets the session store's flags in o.
+func (f *runFlags) transcriptOptions(o *session.Options, home string) {
+	o.ID, o.Continue, o.Resume, o.ForkSession = f.sessionID, f.continueLatest, f.resume, f.forkSession
+	if !f.noPersist {
+		st := transcript.NewStore(home)
+		o.Transcripts = &st
+		o.Version = moduleVersion()
+	}
 }
 
 // modelSpec resolves --model to a provider, and the replay scenario if any.
@@ -203,8 +258,19 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if f.promptTool != "" && (f.promptTool != "stdio" || !sdk) {
 		return fmt.Errorf("--permission-prompt-tool %q: agentcore supports stdio, with --input-format stream-json (an MCP tool as the prompt is not supported)", f.promptTool)
 	}
+	if err := f.checkSessionFlags(); err != nil {
+		return err
+	}
+	if f.partial && format != render.StreamJSON {
+		return errors.New("--include-partial-messages needs --output-format stream-json")
+	}
 	if f.maxTurns < 0 {
 		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
+	}
+	// The settings' env is exported and their model is the default, as
+	// in Claude Code, before the model is chosen.
+	if f.model, err = f.applySettings(); err != nil {
+		return err
 	}
 	if f.print && f.model == "" && !anthropicConfigured() {
 		return errors.New("no model: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway) to use the Messages API, " +
@@ -217,7 +283,14 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// The Agent SDK host may switch the model between requests.
+	current := &switchable{current: prov}
+	prov = current
 	model := prov // before --record wraps it: tools' own requests are not the session's
+	fallback, err := f.fallbackProvider(prov)
+	if err != nil {
+		return err
+	}
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
 
@@ -245,8 +318,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	// The instruction files (CLAUDE.md, AGENTS.md: the user's, then the
 	// project's from the outside in) join the system prompt either way.
-	home, _ := os.UserHomeDir()
-	files, err := memory.Find(cwd, home)
+	files, err := f.session.perm.memoryFiles(cwd)
 	if err != nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning:", err)
 	}
@@ -258,26 +330,48 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// and servers that finish connecting later join it between turns.
 	// The session registers the model as a service for tools that talk
 	// to it themselves (a sub-agent).
-	sessionID := session.NewID()
 	// The first request waits for the MCP servers (MCP_TIMEOUT or
 	// mcp.startupTimeoutMs, default 5 s), so it names every tool of the
 	// servers that came up; servers that connect later are announced to
 	// the model in the request after they do.
+	home, _ := os.UserHomeDir() // the session store's root (AGENTCORE_CONFIG_DIR overrides it)
+	// The SDK host's initialize (its hook callbacks, its in-process MCP
+	// servers) comes first on stdin and shapes the session.
+	var control *controlChannel
+	stdout := cmd.OutOrStdout()
+	if sdk { // events and control messages share stdout
+		lw := &lockedWriter{w: stdout}
+		stdout = lw
+		control = newControlChannel(lw, cmd.ErrOrStderr())
+		control.model, control.defaultModel = current, f.model
+		go control.read(ctx, os.Stdin)
+		control.first(ctx)
+	}
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
-		o.ID, o.Provider, o.System, o.MaxTurns = sessionID, prov, system, f.maxTurns
+		o.Provider, o.System, o.MaxTurns = prov, system, f.maxTurns
+		o.Fallback = fallback
+		o.PartialMessages = f.partial
+		if control != nil {
+			control.configure(o)
+		}
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
+		f.transcriptOptions(o, home)
 	}})
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
+	defer func() {
+		// A transcript that could not be written is said once, at the end.
+		if err := sess.Close(); err != nil && sess.Transcript() != nil && sess.Transcript().Err() != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning: the session was not fully saved:", err)
+		}
+	}()
+	// A resumed session keeps its ID, as Claude Code's does (without
+	// --fork-session): stream-json's session_id is the resumed one.
+	sessionID := sess.ID()
 	reportMCP(cmd.ErrOrStderr(), sess)
 	engine, tc := sess.Engine(), sess.ToolContext()
 
-	stdout := cmd.OutOrStdout()
-	if sdk { // events and control messages share stdout
-		stdout = &lockedWriter{w: stdout}
-	}
 	// Print mode's text format: the transcript goes to stderr with
 	// --verbose and nowhere without; stdout gets the final answer.
 	transcriptOut := stdout
@@ -318,17 +412,16 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		runtime.WithService[runtime.Summarizer](tc, provider.Summarizer{Model: model})
 	}
 
-	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode()))}
+	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode())), PartialMessages: f.partial}
 	if format == render.Text {
 		opts = render.Detect(transcriptOut, opts)
 	}
 	r := render.New(transcriptOut, opts)
 	defer r.Close()
 
-	var control *controlChannel
 	var asker *pausingAsker
 	if sdk {
-		control = newControlChannel(stdout.(*lockedWriter), sess, cmd.ErrOrStderr())
+		control.attach(sess)
 		if f.promptTool == "stdio" {
 			engine.SetAsker(hostAsker{control})
 		}
@@ -406,7 +499,6 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 
 	if sdk {
-		go control.read(ctx, os.Stdin)
 		for p := range control.prompts {
 			runOnce(p, false)
 		}

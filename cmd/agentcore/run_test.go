@@ -207,7 +207,9 @@ var _ = Describe("agentcore run", func() {
 			return pane, keys
 		}
 		session := func(dir string, args ...string) (func() string, func(...string)) {
-			return shellSession("cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " NO_COLOR=1 ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
+			// The user directory is apart from the project: the session
+			// store writes there, and the tour checks git status.
+			return shellSession("cd " + dir + " && HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + GinkgoT().TempDir() + " NO_COLOR=1 ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
 				binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60")
 		}
 		scenario := `{"prompt":"make a file"}

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -105,6 +106,114 @@ var _ = Describe("the Agent SDK driving agentcore (pathToClaudeCodeExecutable)",
 	})
 })
 
+// sdkLine is one line of a testdata/sdk script's output.
+type sdkLine struct {
+	Kind    string         `json:"kind"`
+	Name    string         `json:"name"`
+	Event   string         `json:"event"`
+	Tool    string         `json:"tool"`
+	Message map[string]any `json:"message"`
+}
+
+// runSDKScript runs testdata/sdk/NAME with the SDK, agentcore (through a
+// wrapper that adds --model claude-sonnet-4-5) and dir, against api.
+func runSDKScript(name, dir string, api *httptest.Server) []sdkLine {
+	entry := sdkEntry()
+	home := GinkgoT().TempDir()
+	wrapper := filepath.Join(home, "agentcore-cli")
+	Expect(os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binaries["external"]+" --model claude-sonnet-4-5 \"$@\"\n"), 0o755)).To(Succeed())
+	cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", name), entry, wrapper, dir)
+	cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"),
+		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL)
+	cmd.Stderr = GinkgoWriter
+	cmd.WaitDelay = 10 * time.Second
+	out, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+	var lines []sdkLine
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var v sdkLine
+		Expect(json.Unmarshal([]byte(l), &v)).To(Succeed(), l)
+		lines = append(lines, v)
+	}
+	return lines
+}
+
+var _ = Describe("the Agent SDK's in-process MCP servers, hook callbacks, setModel and partial messages", Label("node"), func() {
+	It("calls the createSdkMcpServer tool, blocks Bash by the PreToolUse callback, sends the next request to the new model and streams the API's events", func() {
+		dir := GinkgoT().TempDir()
+		var mu sync.Mutex
+		var models []string
+		var toolLists [][]string
+		api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var req struct {
+				Model string `json:"model"`
+				Tools []struct {
+					Name string `json:"name"`
+				} `json:"tools"`
+			}
+			var body strings.Builder
+			_, _ = bufio.NewReader(r.Body).WriteTo(&body)
+			_ = json.Unmarshal([]byte(body.String()), &req)
+			var names []string
+			for _, t := range req.Tools {
+				names = append(names, t.Name)
+			}
+			mu.Lock()
+			models, toolLists = append(models, req.Model), append(toolLists, names)
+			mu.Unlock()
+			switch strings.Count(body.String(), `"tool_result"`) {
+			case 0:
+				fakeReply{InputTokens: 50, OutputTokens: 20, Blocks: []fakeBlock{{ID: "toolu_0", Tool: "mcp__calc__add", Input: `{"a":2,"b":3}`}}}.write(w)
+			case 1:
+				fakeReply{InputTokens: 50, OutputTokens: 20, Blocks: []fakeBlock{{ID: "toolu_1", Tool: "Bash", Input: `{"command":"touch blocked.txt","description":"Make a file"}`}}}.write(w)
+			default:
+				fakeReply{InputTokens: 50, OutputTokens: 5, Blocks: []fakeBlock{{Text: "done"}}}.write(w)
+			}
+		}))
+		DeferCleanup(api.Close)
+
+		lines := runSDKScript("features.mjs", dir, api)
+		var tools, hooked []string
+		var results []map[string]any
+		var final, init map[string]any
+		streamTypes := map[string]int{}
+		for _, l := range lines {
+			switch {
+			case l.Kind == "tool":
+				tools = append(tools, l.Name)
+			case l.Kind == "hook":
+				hooked = append(hooked, l.Event+":"+l.Tool)
+			case l.Kind == "message" && l.Message["type"] == "stream_event":
+				streamTypes[l.Message["event"].(map[string]any)["type"].(string)]++
+			case l.Kind == "message" && l.Message["type"] == "user":
+				msg := l.Message["message"].(map[string]any)
+				results = append(results, msg["content"].([]any)[0].(map[string]any))
+			case l.Kind == "message" && l.Message["type"] == "result":
+				final = l.Message
+			case l.Kind == "message" && l.Message["subtype"] == "init":
+				init = l.Message
+			}
+		}
+		Expect(init["mcp_servers"]).To(ContainElement(map[string]any{"name": "calc", "status": "connected"}))
+		Expect(tools).To(Equal([]string{"add"}), "the model's mcp__calc__add call ran the host's handler")
+		Expect(results).To(HaveLen(2))
+		Expect(results[0]).To(HaveKeyWithValue("content", "the sum is 5"))
+		Expect(results[0]).To(HaveKeyWithValue("is_error", false))
+		Expect(hooked).To(Equal([]string{"PreToolUse:Bash"}))
+		Expect(results[1]).To(HaveKeyWithValue("is_error", true))
+		Expect(results[1]["content"]).To(ContainSubstring("The host blocks Bash here."))
+		Expect(filepath.Join(dir, "blocked.txt")).NotTo(BeAnExistingFile())
+		Expect(final).To(HaveKeyWithValue("result", "done"))
+
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(models).To(Equal([]string{"claude-sonnet-4-5", "claude-opus-4-1", "claude-opus-4-1"}),
+			"setModel, awaited inside the tool's handler, switches the requests after it")
+		Expect(streamTypes).To(Equal(map[string]int{"message_start": 3, "content_block_start": 3, "content_block_delta": 3,
+			"content_block_stop": 3, "message_delta": 3, "message_stop": 3}))
+	})
+})
+
 var _ = Describe("the Agent SDK's control protocol (--input-format stream-json)", func() {
 	It("answers every control request, an unknown one with an error, and runs the user messages", func() {
 		dir := GinkgoT().TempDir()
@@ -115,6 +224,11 @@ var _ = Describe("the Agent SDK's control protocol (--input-format stream-json)"
 			`{"type":"control_request","request_id":"r2","request":{"subtype":"rewind_files"}}`,
 			`{"type":"control_request","request_id":"r3","request":{"subtype":"set_permission_mode","mode":"acceptEdits"}}`,
 			`{"type":"control_request","request_id":"r4","request":{"subtype":"set_permission_mode","mode":"bogus"}}`,
+			`{"type":"control_request","request_id":"r5","request":{"subtype":"set_model","model":"replay:` + filepath.Join(dir, "scn.jsonl") + `"}}`,
+			`{"type":"control_request","request_id":"r6","request":{"subtype":"set_model","model":"bogus:x"}}`,
+			`{"type":"control_request","request_id":"r7","request":{"subtype":"mcp_status"}}`,
+			`{"type":"control_request","request_id":"r8","request":{"subtype":"initialize"}}`,
+			`{"type":"control_request","request_id":"r9","request":{"subtype":"set_max_thinking_tokens","max_thinking_tokens":1000}}`,
 			`not json`,
 			`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null}`,
 		}, "\n") + "\n"
@@ -137,6 +251,15 @@ var _ = Describe("the Agent SDK's control protocol (--input-format stream-json)"
 		Expect(responses["r2"]["error"]).To(ContainSubstring(`"rewind_files"`))
 		Expect(responses["r3"]).To(HaveKeyWithValue("subtype", "success"))
 		Expect(responses["r4"]).To(HaveKeyWithValue("subtype", "error"))
+		Expect(responses["r5"]).To(HaveKeyWithValue("subtype", "success"))
+		Expect(responses["r6"]).To(HaveKeyWithValue("subtype", "error"))
+		Expect(responses["r6"]["error"]).To(ContainSubstring(`unknown model "bogus:x"`))
+		Expect(responses["r7"]).To(HaveKeyWithValue("subtype", "success"))
+		Expect(responses["r7"]["response"]).To(HaveKeyWithValue("mcpServers", BeEmpty()))
+		Expect(responses["r8"]).To(HaveKeyWithValue("subtype", "error"))
+		Expect(responses["r8"]["error"]).To(ContainSubstring("first message"))
+		Expect(responses["r9"]).To(HaveKeyWithValue("subtype", "error"))
+		Expect(responses["r9"]["error"]).To(ContainSubstring("thinking"))
 		Expect(kinds).To(Equal([]string{"system/init", "assistant", "result/success"}))
 		Expect(stderr).To(ContainSubstring("not JSON"))
 	})

@@ -30,6 +30,10 @@ type permissionFlags struct {
 	// allowedKebab and disallowedKebab hold Claude Code's kebab-case
 	// spellings (--allowed-tools); a flag value owns its slice.
 	allowedKebab, disallowedKebab []string
+	// settings and settingSources are Claude Code's --settings and
+	// --setting-sources (settings_flags.go).
+	settings       string
+	settingSources *string
 }
 
 func (f *permissionFlags) register(fl *pflag.FlagSet) {
@@ -42,6 +46,7 @@ func (f *permissionFlags) register(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&f.disallowedKebab, "disallowed-tools", nil, "the same as --disallowedTools")
 	_ = fl.MarkHidden("allowed-tools")
 	_ = fl.MarkHidden("disallowed-tools")
+	f.registerSettings(fl)
 }
 
 // sources maps the flags to the permission engine's sources, with the
@@ -49,6 +54,9 @@ func (f *permissionFlags) register(fl *pflag.FlagSet) {
 // commas or spaces ("Bash(git log:*) Read").
 func (f *permissionFlags) sources() (permission.Sources, error) {
 	src := permission.Sources{SettingsFiles: true, AddDirs: f.addDirs, Advice: cliAdvice}
+	if err := f.settingsSources(&src); err != nil {
+		return src, err
+	}
 	if f.mode != "" {
 		mode, err := permission.ParseMode(f.mode)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/render"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/transcript"
 
 	"github.com/agentcore/agentcore/cmd/agentcore/tui"
 )
@@ -211,9 +212,26 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			}
 			return "Model: " + model, ""
 		}},
-		// Hook point for the JSONL session store: list and resume sessions here.
-		"resume": {Help: "resume an earlier session", Run: func(string) (string, string) {
-			return "Resuming is not available yet: there is no session transcript store.", ""
+		"resume": {Help: "list this directory's earlier sessions, to resume one", Run: func(string) (string, string) {
+			home, _ := os.UserHomeDir()
+			list, err := transcript.NewStore(home).List(cwd)
+			if err != nil {
+				return "", err.Error()
+			}
+			var lines []string
+			for _, in := range list {
+				if in.ID == sess.ID() {
+					continue
+				}
+				lines = append(lines, fmt.Sprintf("  %s  %s  %s", in.ID, in.ModTime.Format("2006-01-02 15:04"), in.Prompt))
+				if len(lines) == 10 {
+					break
+				}
+			}
+			if len(lines) == 0 {
+				return "No earlier sessions in this directory.", ""
+			}
+			return "Earlier sessions, the latest first; resume one with agentcore --resume ID (agentcore -c continues the latest):\n" + strings.Join(lines, "\n"), ""
 		}},
 	}
 	return b

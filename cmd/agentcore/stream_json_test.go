@@ -5,6 +5,7 @@ package main_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -49,10 +50,33 @@ func streamEvents(out string) []map[string]any {
 
 // kind is an event's type, with its subtype when it has one.
 func kind(ev map[string]any) string {
+	if inner, ok := ev["event"].(map[string]any); ok && ev["type"] == "stream_event" {
+		return "stream_event/" + inner["type"].(string)
+	}
 	if st, ok := ev["subtype"].(string); ok {
 		return ev["type"].(string) + "/" + st
 	}
 	return ev["type"].(string)
+}
+
+// shape is v with every leaf replaced by its JSON type: the structure
+// two events share when only their values differ.
+func shape(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			out[k] = shape(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = shape(e)
+		}
+		return out
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 func keys(m any) []string {
@@ -81,14 +105,18 @@ var claudeCodeOnly = map[string]map[string]string{
 }
 
 var _ = Describe("stream-json, as Claude Code emits it", func() {
-	It("has Claude Code's event types in its order, each with Claude Code's keys", func() {
-		data, err := os.ReadFile(filepath.Join("testdata", "claude-code-2.1.197.stream.jsonl"))
+	// sameAsClaudeCode runs the recorded exchange with args and checks
+	// that agentcore's events have the transcript's types, in its order,
+	// each with its keys (its message's and content block's, its API
+	// event's); it returns agentcore's events.
+	sameAsClaudeCode := func(transcript string, args ...string) []map[string]any {
+		data, err := os.ReadFile(filepath.Join("testdata", transcript))
 		Expect(err).NotTo(HaveOccurred())
 		cc := streamEvents(string(data))
 
 		srv := toolThenTextAPI()
 		stdout, stderr, code := agentcoreRoot("", []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
-			"-p", "run echo hi", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash(echo:*)")
+			append([]string{"-p", "run echo hi", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash(echo:*)"}, args...)...)
 		Expect(code).To(Equal(0), stderr)
 		ours := streamEvents(stdout)
 
@@ -116,8 +144,15 @@ var _ = Describe("stream-json, as Claude Code emits it", func() {
 				gotBlock := got["message"].(map[string]any)["content"].([]any)[0]
 				Expect(keys(gotBlock)).To(Equal(keys(wantBlock)), "event %d (%s): the content block's keys", i, k)
 			}
+			if inner, ok := want["event"]; ok {
+				Expect(shape(got["event"])).To(Equal(shape(inner)), "event %d (%s): the API's event as it came", i, k)
+			}
 		}
+		return ours
+	}
 
+	It("has Claude Code's event types in its order, each with Claude Code's keys", func() {
+		ours := sameAsClaudeCode("claude-code-2.1.197.stream.jsonl")
 		init, result := ours[0], ours[len(ours)-1]
 		Expect(init["session_id"]).To(MatchRegexp(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`))
 		Expect(init["apiKeySource"]).To(Equal("ANTHROPIC_API_KEY"))
@@ -129,6 +164,26 @@ var _ = Describe("stream-json, as Claude Code emits it", func() {
 		// claude-sonnet-4-5: $3 in, $15 out per million tokens.
 		Expect(result["total_cost_usd"]).To(BeNumerically("~", (100*3+25*15)/1e6, 1e-12))
 		Expect(result["modelUsage"]).To(HaveKey("claude-sonnet-4-5"))
+	})
+
+	It("adds the API's stream events with --include-partial-messages, where Claude Code puts them", func() {
+		// testdata/claude-code-2.1.197.partial.stream.jsonl: the same
+		// exchange with --include-partial-messages.
+		ours := sameAsClaudeCode("claude-code-2.1.197.partial.stream.jsonl", "--include-partial-messages")
+		var starts int
+		for _, ev := range ours {
+			if kind(ev) == "stream_event/message_start" {
+				starts++
+				Expect(ev["ttft_ms"]).To(BeNumerically(">=", 0))
+			}
+		}
+		Expect(starts).To(Equal(2))
+	})
+
+	It("refuses --include-partial-messages without stream-json", func() {
+		_, stderr, code := agentcoreRoot("", nil, "-p", "hi", "--model", "replay", "--include-partial-messages")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("--include-partial-messages needs --output-format stream-json"))
 	})
 
 	It("lists the calls the permission layer refused in the result", func() {

@@ -27,10 +27,25 @@ import (
 // user interrupts a turn, as Claude Code does.
 const InterruptNotice = "[Request interrupted by user]"
 
+// StreamBrokenNotice is the text the loop adds after the results of a turn
+// whose response broke off after some of its calls had started: the calls
+// the model finished asking for ran (or were stopped), the rest of its
+// response was lost.
+const StreamBrokenNotice = "[The response broke off (stream failure); the tool calls above are all of this turn that ran]"
+
 // Config is what an Agent is made of.
 type Config struct {
 	// Provider is the model.
 	Provider provider.Provider
+	// Fallback, if set, is the model a turn is sent to once when
+	// Provider's stream fails with an overload or a server error (the
+	// provider has retried already): the failed turn is discarded with
+	// its calls when those changed nothing (a call that changed something
+	// keeps its result, and Fallback goes on from there), EventFallback
+	// says so, and Fallback
+	// answers for the rest of the conversation (Claude Code's
+	// --fallback-model).
+	Fallback provider.Provider
 	// Tools gives each turn its tools: List for a fixed list, a
 	// *pool.Pool for deferred discovery, a session for MCP servers that
 	// come and go. nil means no tools.
@@ -48,6 +63,9 @@ type Config struct {
 	MaxTurns int
 	// MaxTokens caps each response; 0 lets the provider choose.
 	MaxTokens int
+	// PartialMessages asks the provider for the API's own stream events
+	// and hands each to the Observer as an EventStream.
+	PartialMessages bool
 	// Observer, if set, sees every event. It is called from the loop's
 	// goroutine and from running tools' goroutines, so it must be safe for
 	// concurrent use, and quick. A tool that runs a sub-agent reports the
@@ -67,6 +85,27 @@ type Config struct {
 	// as Claude Code's Stop hooks do. Stop set ends the run with
 	// StopError and err (a hook's continue:false).
 	OnStop func(ctx context.Context, active bool) (again string, stop error)
+	// History is the conversation to continue (a resumed session's): the
+	// agent starts with these messages, which must pair every tool_use
+	// with a tool_result (transcript.Load does).
+	History []provider.Message
+	// Recorder, if set, is told of the conversation as it grows, from the
+	// loop's goroutine (a *transcript.Writer keeps it on disk).
+	Recorder Recorder
+}
+
+// Recorder keeps a conversation as it grows. History is not told again.
+type Recorder interface {
+	// Add is told of each message as it joins the conversation, final:
+	// the prompt, the assistant message once the model finished it, the
+	// tool results once every call of the turn has one.
+	Add(m provider.Message)
+	// Amend is told of blocks added to the last message (Notices').
+	Amend(blocks []provider.Block)
+	// TurnEnd is called when a turn's messages are all told (after its
+	// tool results, or its last assistant message), and when a run ends;
+	// a recorder that writes to disk syncs here.
+	TurnEnd()
 }
 
 // Tools is where the agent finds a turn's tools.
@@ -113,7 +152,7 @@ type Agent struct {
 // New returns an agent whose tools run in tc (the working directory, the
 // file-state cache); tc carries context changes from turn to turn.
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
-	a := &Agent{cfg: cfg, tc: tc}
+	a := &Agent{cfg: cfg, tc: tc, messages: slices.Clone(cfg.History)}
 	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse, MaxConcurrency: cfg.MaxConcurrency}
 	return a
 }
@@ -140,8 +179,18 @@ func (a *Agent) Messages() []provider.Message {
 // addMessage appends m to the conversation.
 func (a *Agent) addMessage(m provider.Message) {
 	a.msgMu.Lock()
-	defer a.msgMu.Unlock()
 	a.messages = append(a.messages, m)
+	a.msgMu.Unlock()
+	if a.cfg.Recorder != nil {
+		a.cfg.Recorder.Add(m)
+	}
+}
+
+// turnEnd tells the recorder a turn's messages are complete.
+func (a *Agent) turnEnd() {
+	if a.cfg.Recorder != nil {
+		a.cfg.Recorder.TurnEnd()
+	}
 }
 
 // ToolContext returns the context tools run in, with every change applied.
@@ -199,6 +248,12 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 		}
 		out.Turns++
 		done := a.turn(ctx, out)
+		if done && out.Stop == StopError && a.fallBack(out) {
+			out.Turns-- // the failed request is sent again, to the fallback
+			out.Stop, out.Err = "", nil
+			continue
+		}
+		a.turnEnd()
 		if done && out.Stop == StopEndTurn && a.cfg.OnStop != nil {
 			again, err := a.cfg.OnStop(ctx, stopActive)
 			if err != nil {
@@ -249,22 +304,32 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 	a.addNotices() // after Turn, which may have news of the tools
 	a.setTools(callable)
-	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens}
+	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens, RawEvents: a.cfg.PartialMessages}
 	a.emit(Event{Kind: EventRequest, Turn: out.Turns})
 
 	s := &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}
 	final, streamErr := s.stream(turnCtx, req)
 	interrupted := a.isInterrupted() || (ctx.Err() != nil)
 
+	// broken is a stream that failed after some of its calls were handed
+	// to the executor: they may have run (a Write, a commit), so the turn
+	// is kept as far as it came, each call with its result, as on an
+	// interrupt; the model learns what happened on the next prompt.
+	var broken error
 	if streamErr != nil && !interrupted {
-		// The turn is dropped: nothing of it enters the history, and no
-		// result of it leaks out.
-		if run != nil {
-			run.Discard()
-			run.Wait()
+		if run == nil || len(s.added) == 0 || (a.fallbackFor(streamErr) && s.onlyReadOnlyStarted()) {
+			// Nothing ran, or only calls that changed nothing while a
+			// fallback model will take the turn again: the turn is
+			// dropped (its executor discarded, the seed's discard
+			// mechanism) and nothing of it enters the history.
+			if run != nil {
+				run.Discard()
+				run.Wait()
+			}
+			out.Stop, out.Err = StopError, streamErr
+			return true
 		}
-		out.Stop, out.Err = StopError, streamErr
-		return true
+		broken = streamErr
 	}
 
 	var msg provider.Message
@@ -306,7 +371,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 			_ = run.Add(u)
 		}
 	}
-	if interrupted {
+	if interrupted || broken != nil {
 		run.Interrupt()
 	}
 
@@ -330,6 +395,8 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 		var res runtime.Result
 		if ok {
 			res = ev.Result
+		} else if broken != nil && !interrupted {
+			res = runtime.ErrorResult("Error: the call was not run: the model's response broke off before it could start")
 		} else {
 			res = runtime.ErrorResult("Error: the call was not run: the turn was interrupted before it could start")
 		}
@@ -341,6 +408,8 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 	if interrupted {
 		user.Content = append(user.Content, provider.Text(InterruptNotice))
+	} else if broken != nil {
+		user.Content = append(user.Content, provider.Text(StreamBrokenNotice))
 	}
 	if len(user.Content) > 0 {
 		a.addMessage(user)
@@ -348,6 +417,9 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 
 	switch {
+	case broken != nil && !interrupted:
+		out.Stop, out.Err = StopError, broken
+		return true
 	case interrupted:
 		a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
 		out.Stop = StopInterrupted
@@ -372,12 +444,17 @@ func (a *Agent) addNotices() {
 	}
 	last := a.messages[n-1]
 	last.Content = slices.Clone(last.Content)
+	added := make([]provider.Block, 0, len(notes))
 	for _, note := range notes {
-		last.Content = append(last.Content, provider.Text(note))
+		added = append(added, provider.Text(note))
 	}
+	last.Content = append(last.Content, added...)
 	a.msgMu.Lock()
 	a.messages[n-1] = last
 	a.msgMu.Unlock()
+	if a.cfg.Recorder != nil {
+		a.cfg.Recorder.Amend(added)
+	}
 }
 
 // turnState is the bookkeeping of one turn.
@@ -483,6 +560,8 @@ func (s *turnState) apply(ev provider.Event) {
 	case provider.EventText:
 		s.text.WriteString(ev.Text)
 		s.a.emit(Event{Kind: EventText, Turn: s.turn, Text: ev.Text})
+	case provider.EventRaw:
+		s.a.emit(Event{Kind: EventStream, Turn: s.turn, Raw: ev.Raw})
 	case provider.EventToolUse:
 		s.flushText()
 		b := ev.Block
@@ -497,6 +576,28 @@ func (s *turnState) apply(ev provider.Event) {
 			}
 		}
 	}
+}
+
+// onlyReadOnlyStarted reports whether every call handed to the executor
+// changes nothing, so that sending the turn again cannot repeat a change.
+func (s *turnState) onlyReadOnlyStarted() bool {
+	for _, b := range s.blocks {
+		if b.Type != provider.ToolUseBlock || !s.added[b.ID] {
+			continue
+		}
+		t := runtime.Lookup(s.a.exec.Tools, b.Name)
+		if t == nil {
+			continue // an unknown tool ran nothing
+		}
+		in, err := t.Decode(b.Input)
+		if err != nil {
+			continue // a call that does not decode ran nothing
+		}
+		if !t.IsReadOnly(in) {
+			return false
+		}
+	}
+	return true
 }
 
 // queued records that b was handed to the executor.

@@ -47,7 +47,25 @@ const (
 	// EventHook: a hook said something for the user: a non-blocking
 	// error, a timeout, a systemMessage (Text).
 	EventHook
+	// EventFallback: the model failed with an overload or server error
+	// (after the provider's own retries) and the turn is sent again to
+	// Config.Fallback, which answers from now on (Text: the notice;
+	// Fallback says from which model to which, and why).
+	EventFallback
+	// EventStream: one of the Messages API's stream events, as it came
+	// (Raw), when Config.PartialMessages is set and the provider has them.
+	EventStream
 )
+
+// FallbackInfo is what EventFallback reports.
+type FallbackInfo struct {
+	// From and To are the providers' names (Provider.Name).
+	From, To string
+	// Trigger is "overloaded" or "server_error", as Claude Code names it.
+	Trigger string
+	// Err is the main model's failure.
+	Err error
+}
 
 // Event is one step of a run, handed to Config.Observer.
 type Event struct {
@@ -70,11 +88,17 @@ type Event struct {
 	// Call is the result of EventToolResult.
 	Call *orchestrate.Event
 
+	// Raw is the API's stream event of EventStream.
+	Raw json.RawMessage
+
 	// Message is set on EventAssistant and EventUser.
 	Message *provider.Message
 	// Stop and Usage are set on EventAssistant.
 	Stop  provider.StopReason
 	Usage provider.Usage
+
+	// Fallback is set on EventFallback.
+	Fallback *FallbackInfo
 
 	// Outcome is set on EventDone.
 	Outcome *Outcome

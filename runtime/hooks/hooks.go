@@ -71,15 +71,28 @@ type Matcher struct {
 	Hooks []Hook `json:"hooks"`
 }
 
-// Hook is one hook command.
+// Hook is one hook command, or one of the Agent SDK host's callbacks.
 type Hook struct {
-	// Type is "command"; other types are skipped.
+	// Type is "command", or TypeCallback; other types are skipped.
 	Type string `json:"type"`
 	// Command is run with bash -c in the project directory.
 	Command string `json:"command"`
+	// Callback names the host's callback of a TypeCallback hook (the
+	// SDK's hookCallbackIds); only code sets it, never a settings file.
+	Callback string `json:"-"`
 	// Timeout is in seconds; 0 means DefaultTimeout.
 	Timeout float64 `json:"timeout,omitempty"`
 }
+
+// TypeCallback is the type of a hook the Agent SDK host runs itself:
+// Runner.Callback sends it the input and returns its JSON answer, which
+// is read as a command hook's JSON output.
+const TypeCallback = "callback"
+
+// CallbackFunc runs the host's callback id with the hook input (JSON; the
+// tool_use_id apart, as the SDK wants it) and returns its answer, a hook
+// JSON output. It must return when ctx ends (the hook's timeout).
+type CallbackFunc func(ctx context.Context, id string, input json.RawMessage, toolUseID string) (json.RawMessage, error)
 
 // Merge appends other's matchers to c's, event by event: hooks from every
 // settings file run, as in Claude Code.
@@ -135,6 +148,8 @@ type Runner struct {
 	Mode func() string
 	// Env is added to the hooks' environment (KEY=value).
 	Env []string
+	// Callback runs TypeCallback hooks; without it they are skipped.
+	Callback CallbackFunc
 }
 
 // Has reports whether r has a hook for ev; a nil Runner has none.
@@ -233,6 +248,10 @@ func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Resu
 					seen[h.Command] = true
 					hooks = append(hooks, h)
 				}
+				if h.Type == TypeCallback && h.Callback != "" && r.Callback != nil && !seen["\x00"+h.Callback] {
+					seen["\x00"+h.Callback] = true
+					hooks = append(hooks, h)
+				}
 			}
 		}
 	}
@@ -251,6 +270,11 @@ func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Resu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if h.Type == TypeCallback {
+				id, _ := in["tool_use_id"].(string)
+				answers[i] = r.runCallback(ctx, h, stdin, id)
+				return
+			}
 			answers[i] = r.runOne(ctx, h, stdin)
 		}()
 	}
@@ -339,9 +363,34 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte) answer {
 	return a
 }
 
+// runCallback asks the host to run a callback hook under its timeout;
+// the answer is read as a command's JSON stdout.
+func (r *Runner) runCallback(ctx context.Context, h Hook, input []byte, toolUseID string) answer {
+	timeout := DefaultTimeout
+	if h.Timeout > 0 {
+		timeout = time.Duration(h.Timeout * float64(time.Second))
+	}
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := r.Callback(hctx, h.Callback, input, toolUseID)
+	a := answer{stdout: string(out), timeout: timeout}
+	switch {
+	case hctx.Err() != nil && ctx.Err() == nil:
+		a.timedOut, a.err = true, hctx.Err()
+	case ctx.Err() != nil:
+		a.err = ctx.Err()
+	case err != nil:
+		a.err = err
+	}
+	return a
+}
+
 // fold adds one hook's answer to res, as Claude Code reads it.
 func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decision][]string) {
 	name := fmt.Sprintf("%s hook %q", ev, h.Command)
+	if h.Type == TypeCallback {
+		name = fmt.Sprintf("%s hook callback %q of the SDK host", ev, h.Callback)
+	}
 	switch {
 	case a.timedOut:
 		res.Messages = append(res.Messages, fmt.Sprintf("%s timed out after %s and was killed; it did not block anything.", name, a.timeout))

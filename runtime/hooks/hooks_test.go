@@ -3,6 +3,7 @@ package hooks_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -221,3 +222,70 @@ func gone(pid int) bool {
 	f := strings.Fields(string(stat))
 	return len(f) > 2 && f[2] == "Z"
 }
+
+var _ = Describe("Runner with the SDK host's callbacks", func() {
+	bash := hooks.Input{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}, "tool_use_id": "toolu_1"}
+	callbacks := func(cb hooks.CallbackFunc, timeout float64, ids ...string) *hooks.Runner {
+		m := hooks.Matcher{Matcher: "Bash"}
+		for _, id := range ids {
+			m.Hooks = append(m.Hooks, hooks.Hook{Type: hooks.TypeCallback, Callback: id, Timeout: timeout})
+		}
+		return &hooks.Runner{Config: hooks.Config{hooks.PreToolUse: {m}}, SessionID: "s-1", Callback: cb}
+	}
+
+	It("sends the input and the tool_use_id, and reads the answer as a command's JSON output", func() {
+		var gotID, gotUse string
+		var gotIn map[string]any
+		r := callbacks(func(_ context.Context, id string, in json.RawMessage, use string) (json.RawMessage, error) {
+			gotID, gotUse = id, use
+			Expect(json.Unmarshal(in, &gotIn)).To(Succeed())
+			return json.RawMessage(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm","updatedInput":{"command":"ls"},"additionalContext":"ctx"}}`), nil
+		}, 0, "hook_0")
+		res := r.Run(context.Background(), hooks.PreToolUse, "Bash", bash)
+		Expect(gotID).To(Equal("hook_0"))
+		Expect(gotUse).To(Equal("toolu_1"))
+		Expect(gotIn).To(HaveKeyWithValue("hook_event_name", "PreToolUse"))
+		Expect(gotIn).To(HaveKeyWithValue("tool_name", "Bash"))
+		Expect(res.Ran).To(Equal(1))
+		Expect(res.Decision).To(Equal(hooks.Deny))
+		Expect(res.Reason).To(Equal("no rm"))
+		Expect(string(res.UpdatedInput)).To(Equal(`{"command":"ls"}`))
+		Expect(res.Context).To(Equal([]string{"ctx"}))
+	})
+
+	It("reads decision block and continue:false, and skips a matcher that does not match", func() {
+		r := callbacks(func(context.Context, string, json.RawMessage, string) (json.RawMessage, error) {
+			return json.RawMessage(`{"decision":"block","reason":"stop there","continue":false,"stopReason":"enough"}`), nil
+		}, 0, "hook_0")
+		res := r.Run(context.Background(), hooks.PreToolUse, "Bash", bash)
+		Expect(res.Decision).To(Equal(hooks.Deny))
+		Expect(res.Reason).To(Equal("stop there"))
+		Expect(res.Stop).To(BeTrue())
+		Expect(res.StopReason).To(Equal("enough"))
+		Expect(r.Run(context.Background(), hooks.PreToolUse, "Read", bash).Ran).To(Equal(0))
+	})
+
+	It("times out a callback that does not answer, and a failing one blocks nothing", func() {
+		hang := callbacks(func(ctx context.Context, _ string, _ json.RawMessage, _ string) (json.RawMessage, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}, 0.2, "hook_0")
+		start := time.Now()
+		res := hang.Run(context.Background(), hooks.PreToolUse, "Bash", bash)
+		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
+		Expect(res.Decision).To(Equal(hooks.None))
+		Expect(res.Messages).To(ConsistOf(ContainSubstring(`callback "hook_0" of the SDK host timed out`)))
+
+		fail := callbacks(func(context.Context, string, json.RawMessage, string) (json.RawMessage, error) {
+			return nil, errors.New("the host closed standard input")
+		}, 0, "hook_1")
+		res = fail.Run(context.Background(), hooks.PreToolUse, "Bash", bash)
+		Expect(res.Decision).To(Equal(hooks.None))
+		Expect(res.Messages).To(ConsistOf(ContainSubstring("the host closed standard input")))
+	})
+
+	It("skips callback hooks when the runner has no Callback", func() {
+		r := callbacks(nil, 0, "hook_0")
+		Expect(r.Run(context.Background(), hooks.PreToolUse, "Bash", bash).Ran).To(Equal(0))
+	})
+})

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ProjectConfigFile is the project's MCP configuration file, at the root
@@ -27,6 +29,9 @@ const (
 	TransportHTTP = "http"
 	// TransportSSE speaks the older HTTP+SSE transport to URL.
 	TransportSSE = "sse"
+	// TransportSDK is an Agent SDK host's in-process server, reached
+	// through InProcess (a HostTransport); only code configures one.
+	TransportSDK = "sdk"
 )
 
 // ServerConfig is one entry of "mcpServers" in Claude Code's format:
@@ -48,6 +53,9 @@ type ServerConfig struct {
 	URL string `json:"url,omitempty"`
 	// Headers are sent with every request to an http or sse server.
 	Headers map[string]string `json:"headers,omitempty"`
+
+	// InProcess carries a TransportSDK server's messages.
+	InProcess sdk.Transport `json:"-"`
 
 	// Source is the file (or "--mcp-config") the entry was read from.
 	Source string `json:"-"`
@@ -137,6 +145,10 @@ func (c ServerConfig) validate() error {
 		}
 		if c.Command != "" {
 			return fmt.Errorf(`"command" given for an %s server: drop "type" to start a stdio server`, c.Type)
+		}
+	case TransportSDK:
+		if c.InProcess == nil {
+			return errors.New(`"type" "sdk" is an Agent SDK host's in-process server (createSdkMcpServer), which only the SDK's own connection provides: give a file a stdio, http or sse server`)
 		}
 	default:
 		return fmt.Errorf(`unknown "type" %q: use "stdio", "http" or "sse"`, c.Type)

@@ -511,6 +511,11 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 		} else {
 			transport = detached{inner: &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}, life: s.m.ctx}
 		}
+	case TransportSDK:
+		if cfg.InProcess == nil {
+			return c, nil, false, fmt.Errorf("the in-process server %q has no connection to the SDK host", s.name)
+		}
+		transport = cfg.InProcess
 	}
 	ready := make(chan struct{}) // c.cs is set
 	client := s.newClient(c, ready)

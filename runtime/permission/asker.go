@@ -248,6 +248,7 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	}
 	var reply HostReply
 	var err error
+	e.notifyAsk(ctx, req)
 	if ha, ok := asker.(HostAsker); ok {
 		reply, err = ha.AskHost(ctx, req)
 	} else {
@@ -333,6 +334,7 @@ func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *run
 	if req.Agent == "" {
 		req.Agent = AgentOf(ctx)
 	}
+	e.notifyAsk(ctx, req)
 	ans, err := asker.Ask(ctx, req)
 	if err != nil {
 		return AnswerDeny, fmt.Errorf("%s, and the prompt failed: %w", need, err)

@@ -20,6 +20,14 @@ type Sources struct {
 	// files (see Load). The CLI does; a program embedding the engine
 	// chooses, as the Agent SDK's settingSources do.
 	SettingsFiles bool
+	// OnlySources, when not nil, limits the settings files read to these
+	// levels (SourceUser, SourceProject, SourceLocal): Claude Code's
+	// --setting-sources. nil reads all three.
+	OnlySources []Source
+	// SettingsFlag is Claude Code's --settings: a JSON object or the path
+	// of a settings file, read above the local settings whatever
+	// OnlySources says.
+	SettingsFlag string
 	// ConfigDir is the user's settings directory; empty means
 	// $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
 	ConfigDir string
@@ -116,6 +124,8 @@ type Engine struct {
 	files     []SettingsFile
 	asker     Asker
 	askMu     sync.Mutex
+	// notify is called before each prompt (SetAskNotifier).
+	notify func(context.Context, AskRequest)
 	// families maps a tool name or alias to the permission family its
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
@@ -190,7 +200,8 @@ func NewEngine(cfg Config) (*Engine, error) {
 // project's (.claude/settings.json, then .agentcore/settings.json in the
 // project root, the nearest directory above cwd holding .agentcore or
 // .claude) and the local ones (.claude/settings.local.json, then
-// .agentcore/settings.local.json) — SettingsPaths. Rule lists from every file and from
+// .agentcore/settings.local.json) — SettingsPaths — limited to
+// src.OnlySources when set, then src.SettingsFlag (--settings). Rule lists from every file and from
 // src accumulate — a deny anywhere wins because deny rules are checked
 // first; defaultMode comes from the last file that sets it and src.Mode
 // overrides it. Without src.Asker the engine denies every ask until
@@ -204,33 +215,17 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 		cwd = wd
 	}
 	cwd, _ = filepath.Abs(cwd)
-	configDir := src.ConfigDir
-	if configDir == "" {
-		configDir = os.Getenv("AGENTCORE_CONFIG_DIR")
-	}
-	if configDir == "" && home != "" {
-		configDir = filepath.Join(home, ".agentcore")
-	}
-	claudeDir := os.Getenv("CLAUDE_CONFIG_DIR")
-	if claudeDir == "" && home != "" {
-		claudeDir = filepath.Join(home, ".claude")
-	}
 	root := ProjectRoot(cwd, home)
-	var files []SettingsFile
-	if src.SettingsFiles {
-		files = SettingsPaths(configDir, claudeDir, root)
+	files, settings, err := ReadSettings(cwd, home, src)
+	if err != nil {
+		return nil, fmt.Errorf("permission settings: %w", err)
 	}
 	var rules []Rule
 	var addDirs []string
 	var errs []string
 	for i := range files {
 		f := &files[i]
-		s, found, err := ReadSettingsFile(f.Path)
-		if err != nil {
-			errs = append(errs, err.Error())
-			continue
-		}
-		f.Found, f.Settings = found, s
+		s := f.Settings
 		for _, list := range []struct {
 			rules []string
 			b     runtime.Behavior
@@ -257,7 +252,6 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("permission settings: %s", strings.Join(errs, "; "))
 	}
-	settings := merged(files)
 	mode := src.Mode
 	if mode == "" {
 		m, err := ParseMode(settings.Permissions.DefaultMode)
@@ -317,6 +311,26 @@ func (e *Engine) SetAsker(a Asker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.asker = a
+}
+
+// SetAskNotifier sets f to be called just before the Asker is asked
+// about a call, that is when the user (or the SDK host) is about to be
+// asked: the session runs Claude Code's Notification hooks there. f runs
+// under the prompt lock, before the prompt shows; nil removes it.
+func (e *Engine) SetAskNotifier(f func(ctx context.Context, req AskRequest)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.notify = f
+}
+
+// notifyAsk calls the notifier, if any.
+func (e *Engine) notifyAsk(ctx context.Context, req AskRequest) {
+	e.mu.RLock()
+	f := e.notify
+	e.mu.RUnlock()
+	if f != nil {
+		f(ctx, req)
+	}
 }
 
 // Settings returns the merged settings the engine was loaded from.

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime/hooks"
@@ -66,6 +67,8 @@ type Settings struct {
 	MCP MCPSettings `json:"mcp,omitzero"`
 	// Hooks are Claude Code's command hooks, per event.
 	Hooks hooks.Config `json:"hooks,omitempty"`
+	// Model is the default model, below --model and ANTHROPIC_MODEL.
+	Model string `json:"model,omitempty"`
 }
 
 // MCPSettings is the "mcp" object of a settings file.
@@ -159,19 +162,24 @@ func ProjectRoot(cwd, home string) string {
 	return cwd
 }
 
-// merged combines settings files: rule lists and directories accumulate,
-// hooks run from every file; single values (defaultMode, toolSearch, mcp.startupTimeoutMs, env keys) come from the last
-// file that sets them.
+// merged combines settings files as Claude Code does: arrays (rule
+// lists, directories) are concatenated without duplicates, hooks run from
+// every file; single values (defaultMode, model, toolSearch,
+// mcp.startupTimeoutMs, each env key) come from the last file that sets
+// them.
 func merged(files []SettingsFile) Settings {
 	var m Settings
 	for _, f := range files {
 		s := f.Settings
-		m.Permissions.Allow = append(m.Permissions.Allow, s.Permissions.Allow...)
-		m.Permissions.Deny = append(m.Permissions.Deny, s.Permissions.Deny...)
-		m.Permissions.Ask = append(m.Permissions.Ask, s.Permissions.Ask...)
-		m.Permissions.AdditionalDirectories = append(m.Permissions.AdditionalDirectories, s.Permissions.AdditionalDirectories...)
+		m.Permissions.Allow = appendNew(m.Permissions.Allow, s.Permissions.Allow)
+		m.Permissions.Deny = appendNew(m.Permissions.Deny, s.Permissions.Deny)
+		m.Permissions.Ask = appendNew(m.Permissions.Ask, s.Permissions.Ask)
+		m.Permissions.AdditionalDirectories = appendNew(m.Permissions.AdditionalDirectories, s.Permissions.AdditionalDirectories)
 		if s.Permissions.DefaultMode != "" {
 			m.Permissions.DefaultMode = s.Permissions.DefaultMode
+		}
+		if s.Model != "" {
+			m.Model = s.Model
 		}
 		if s.ToolSearch != "" {
 			m.ToolSearch = s.ToolSearch
@@ -188,4 +196,14 @@ func merged(files []SettingsFile) Settings {
 		}
 	}
 	return m
+}
+
+// appendNew appends the items of add that list does not hold yet.
+func appendNew(list, add []string) []string {
+	for _, v := range add {
+		if !slices.Contains(list, v) {
+			list = append(list, v)
+		}
+	}
+	return list
 }

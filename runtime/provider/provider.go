@@ -113,6 +113,10 @@ type Request struct {
 	Tools []Tool
 	// MaxTokens caps the response; 0 lets the provider choose.
 	MaxTokens int
+	// RawEvents asks for an EventRaw after each of the API's own stream
+	// events (stream-json's --include-partial-messages). A provider
+	// whose wire events are not the Messages API's yields none.
+	RawEvents bool
 }
 
 // StopReason says why the model stopped.
@@ -159,6 +163,11 @@ const (
 	EventToolUse
 	// EventMessage ends the stream with the whole assistant message.
 	EventMessage
+	// EventRaw carries one Messages API stream event as it came (Raw:
+	// message_start, content_block_start/delta/stop, message_delta,
+	// message_stop), after the events it gave rise to; only when
+	// Request.RawEvents is set.
+	EventRaw
 )
 
 // Event is one step of a streamed response.
@@ -170,6 +179,8 @@ type Event struct {
 	// Block is the tool_use of EventToolUseStart (without input) and
 	// EventToolUse (complete).
 	Block Block
+	// Raw is the API's event of EventRaw, as JSON.
+	Raw json.RawMessage
 	// Message, StopReason and Usage are set on EventMessage.
 	Message    Message
 	StopReason StopReason

@@ -84,6 +84,10 @@ type Options struct {
 	Session string
 	// Init fills the stream-json init line.
 	Init Init
+	// PartialMessages adds stream-json's stream_event lines (the API's
+	// own events, from agent.EventStream) and a system/status line before
+	// each request, as Claude Code's --include-partial-messages.
+	PartialMessages bool
 	// NewUUID and Now make the JSON formats' uuids and timestamps
 	// (default: random UUIDs, time.Now); specs pin them.
 	NewUUID func() string

@@ -80,6 +80,27 @@ type assistantLine struct {
 	UUID            string           `json:"uuid"`
 }
 
+// streamEventLine is one of the API's stream events
+// (--include-partial-messages); message_start's carries ttft_ms, the time
+// since the request.
+type streamEventLine struct {
+	Type            string          `json:"type"`
+	Event           json.RawMessage `json:"event"`
+	SessionID       string          `json:"session_id"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	UUID            string          `json:"uuid"`
+	TTFTMs          *int64          `json:"ttft_ms,omitempty"`
+}
+
+// statusLine says a request is on its way (--include-partial-messages).
+type statusLine struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	Status    string `json:"status"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"session_id"`
+}
+
 // userBlock is a user event's content block: a tool_result in Claude
 // Code's shape (content a string when it is all text, is_error always
 // present), or text.
@@ -169,6 +190,8 @@ func (j *jsonOut) observe(ev agent.Event) {
 	case ev.Kind == agent.EventAssistant && main && !j.requestAt.IsZero():
 		j.apiTime += j.opts.Now().Sub(j.requestAt)
 		j.requestAt = time.Time{}
+	case ev.Kind == agent.EventFallback && main && ev.Fallback != nil:
+		j.opts.Init.Model = modelName(ev.Fallback.To) // the result's model too
 	case ev.Kind == agent.EventToolResult && main && ev.Call != nil && ev.Call.Rejected():
 		j.denials = append(j.denials, PermissionDenial{ToolName: ev.Name, ToolUseID: ev.ID, ToolInput: toolInput(j.rawInput(ev))})
 	}
@@ -183,6 +206,13 @@ func (j *jsonOut) observe(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventRequest:
 		c.newTurn(j.opts.NewUUID)
+		if j.opts.PartialMessages && main {
+			j.enc.Encode(statusLine{Type: "system", Subtype: "status", Status: "requesting", UUID: j.opts.NewUUID(), SessionID: j.opts.Session})
+		}
+	case agent.EventStream:
+		if j.opts.PartialMessages {
+			j.streamEvent(ev, c)
+		}
 	case agent.EventText:
 		c.text.WriteString(ev.Text)
 	case agent.EventToolQueued:
@@ -200,6 +230,8 @@ func (j *jsonOut) observe(ev agent.Event) {
 	case agent.EventContext:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "context", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})
+	case agent.EventFallback:
+		j.fallback(ev)
 	case agent.EventHook:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "hook", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})
@@ -208,6 +240,27 @@ func (j *jsonOut) observe(ev agent.Event) {
 			j.result(ev.Outcome)
 		}
 	}
+}
+
+// streamEvent writes one of the API's events. A block's assistant event
+// comes before its content_block_stop, as in Claude Code: a tool_use's
+// was sent when the block was queued, a text block's is sent here.
+func (j *jsonOut) streamEvent(ev agent.Event, c *streamConv) {
+	var probe struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(ev.Raw, &probe)
+	l := streamEventLine{Type: "stream_event", Event: ev.Raw, SessionID: j.opts.Session, ParentToolUseID: parent(ev), UUID: j.opts.NewUUID()}
+	switch probe.Type {
+	case "content_block_stop":
+		j.flushText(ev, c)
+	case "message_start":
+		if !j.requestAt.IsZero() && ev.ParentToolUseID == "" {
+			ms := j.opts.Now().Sub(j.requestAt).Milliseconds()
+			l.TTFTMs = &ms
+		}
+	}
+	j.enc.Encode(l)
 }
 
 // rawInput is the input the model sent for ev's call, as far as known.

@@ -230,6 +230,11 @@ func (t *transcript) observe(ev agent.Event) {
 		t.begin(secTool)
 		t.write(t.st.dim("  ↳ "+ev.Text) + "\n")
 		t.redraw()
+	case agent.EventFallback:
+		t.flushGroup()
+		t.begin(secNote)
+		t.write(t.st.dim("⚠ "+ev.Text) + "\n")
+		t.redraw()
 	case agent.EventHook:
 		t.flushGroup()
 		t.begin(secNote)

@@ -27,6 +27,8 @@ func (s *Session) newHooks() *hooks.Runner {
 		ProjectDir: permission.ProjectRoot(s.opts.Dir, s.opts.Home),
 		SessionID:  s.opts.ID,
 		Mode:       func() string { return string(engine.Mode()) },
+		Env:        s.settingsEnvList(),
+		Callback:   s.opts.HookCallback,
 	}
 }
 
@@ -185,4 +187,19 @@ func nonEmpty(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// notification runs the Notification hooks when a permission prompt is
+// about to be shown (Claude Code's notification_type
+// "permission_prompt"; the matcher selects on that type). The prompt
+// waits for them: they are bounded by their timeouts.
+func (s *Session) notification(ctx context.Context, req permission.AskRequest) {
+	if !s.hooks.Has(hooks.Notification) {
+		return
+	}
+	r := s.hooks.Run(ctx, hooks.Notification, "permission_prompt", hooks.Input{
+		"message":           "Claude needs your permission to use " + req.Tool,
+		"notification_type": "permission_prompt",
+	})
+	s.hookMessages(r)
 }

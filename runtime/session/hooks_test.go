@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -260,10 +261,13 @@ echo '{"decision":"block","reason":"output mentions a secret","hookSpecificOutpu
 		Expect(marker()).NotTo(BeAnExistingFile())
 	})
 
-	It("goes on when a PreToolUse hook hangs past its timeout, and tells the user", func() {
+	It("goes on when a PreToolUse hook hangs past its timeout, and tells the user; the hook's whole process group is gone", Label("faults"), func() {
 		p := filepath.Join(dir, ".claude", "settings.json")
 		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
-		hang := script("hang.sh", `sleep 300`)
+		// The hook leaves a child that ignores SIGTERM, then hangs.
+		hang := script("hang.sh", `echo $$ > `+filepath.Join(dir, "hook.pgid")+`
+bash -c 'trap "" TERM; sleep 1000' &
+sleep 1000`)
 		Expect(os.WriteFile(p, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"`+hang+`","timeout":0.5}]}]}}`), 0o644)).To(Succeed())
 		prov := replayProvider(`{"prompt":"go"}
 {"blocks":[{"type":"tool_use","id":"t1","name":"Sh","input":{"command":"touch ran"}}]}
@@ -281,6 +285,11 @@ echo '{"decision":"block","reason":"output mentions a secret","hookSpecificOutpu
 		Expect(notes).To(ConsistOf(ContainSubstring("timed out after 500ms and was killed")))
 		Expect(toolResult(s, "t1").IsError).To(BeFalse())
 		Expect(marker()).To(BeAnExistingFile(), "the call ran as if the hook had not been there")
+		b, err := os.ReadFile(filepath.Join(dir, "hook.pgid"))
+		Expect(err).NotTo(HaveOccurred())
+		pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(tooltest.GroupMembers(pgid)).To(BeEmpty(), "no process of the hook's group may be left")
 	})
 
 	It("blocks a prompt from a UserPromptSubmit hook, and adds a hook's context to the prompt", func() {

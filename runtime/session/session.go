@@ -41,6 +41,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/transcript"
 )
 
 // Options are everything a session is made of. The zero value of each
@@ -87,6 +88,9 @@ type Options struct {
 	// also registered as a ToolContext service for tools that talk to
 	// the model themselves.
 	Provider provider.Provider
+	// Fallback, if set, takes over when Provider fails with an overload
+	// or a server error (agent.Config.Fallback; --fallback-model).
+	Fallback provider.Provider
 	// System is the system prompt. The names of deferred tools are
 	// appended to it.
 	System string
@@ -94,6 +98,9 @@ type Options struct {
 	MaxTurns int
 	// MaxTokens caps each response; 0 lets the provider choose.
 	MaxTokens int
+	// PartialMessages hands the API's own stream events to the run as
+	// agent.EventStream (stream-json's --include-partial-messages).
+	PartialMessages bool
 	// MaxConcurrency caps parallel tool calls; 0 reads
 	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY, default 10.
 	MaxConcurrency int
@@ -104,6 +111,28 @@ type Options struct {
 	// Hooks are hooks besides the settings files' (which Open reads with
 	// the permissions); both run.
 	Hooks hooks.Config
+
+	// Transcripts, when set, keeps the session on disk as it goes:
+	// every message is appended to Transcripts.Path(Dir, ID), synced at
+	// each turn end (transcript.NewStore(home) is agentcore's
+	// ~/.agentcore/projects). Nil: nothing is written.
+	Transcripts *transcript.Store
+	// Continue continues the latest stored session of Dir (Claude Code's
+	// -c); Resume continues the stored session with that ID (--resume).
+	// Either makes ID the stored session's (unless ForkSession), its
+	// messages the start of the conversation, and needs Transcripts. An
+	// unknown session is an error wrapping transcript.ErrNotFound.
+	Continue bool
+	Resume   string
+	// ForkSession, when continuing, writes to a new session (ID, or a
+	// random one) that starts with the old one's messages, leaving the
+	// old transcript as it was (--fork-session).
+	ForkSession bool
+	// Version is written on each transcript line.
+	Version string
+	// HookCallback runs Hooks' hooks.TypeCallback hooks (the Agent SDK
+	// host's callbacks).
+	HookCallback hooks.CallbackFunc
 }
 
 // Session is one conversation's engine. Its methods are safe to call from
@@ -137,6 +166,11 @@ type Session struct {
 	notices  []string
 	afterRun []func() // under noticeMu
 
+	// history is the resumed conversation; transcript, when set, records
+	// the conversation (nil for a sub-agent).
+	history    []provider.Message
+	transcript *transcript.Writer
+
 	// announced are the names of the tools the model was told of (the
 	// pool when the conversation started, and every change announced
 	// since); Turn announces the difference when the pool changes.
@@ -165,11 +199,13 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if mopts.Dir == "" {
 		mopts.Dir = dir
 	}
-	if o.ID == "" {
-		o.ID = NewID()
+	writer, history, err := openTranscript(&o)
+	if err != nil {
+		return nil, err
 	}
-	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir)}
+	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir), history: history, transcript: writer}
 	s.tc.WorkingDirs = engine.WorkingDirs(s.tc)
+	s.applySettingsEnv()
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
@@ -179,6 +215,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if o.MCPStartupTimeout != nil {
 		wait, err := o.MCPStartupTimeout(engine.Settings().MCP.StartupTimeoutMs)
 		if err != nil {
+			s.closeTranscript()
 			s.mcp.Close()
 			return nil, err
 		}
@@ -192,17 +229,92 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if o.DeferMode != nil {
 		mode, err := o.DeferMode(engine.Settings().ToolSearch)
 		if err != nil {
+			s.closeTranscript()
 			s.mcp.Close()
 			return nil, err
 		}
 		s.opts.Pool.Defer = mode
 	}
 	s.hooks = s.newHooks()
+	engine.SetAskNotifier(s.notification)
 	s.opts.Pool.DenyTool = engine.DeniesTool
 	s.opts.Pool.Pending = s.mcp
 	s.assemble(s.mcp.Tools())
 	return s, nil
 }
+
+// openTranscript resolves the options' session: a new ID, or the stored
+// session to continue, and the writer that records it.
+func openTranscript(o *Options) (*transcript.Writer, []provider.Message, error) {
+	resuming := o.Continue || o.Resume != ""
+	if o.Continue && o.Resume != "" {
+		return nil, nil, errors.New("session: Continue and Resume are exclusive: continue the latest session or resume one by ID")
+	}
+	if resuming && o.Transcripts == nil {
+		return nil, nil, errors.New("session: continuing a session needs Options.Transcripts, the store it is kept in")
+	}
+	if o.ID != "" && resuming && !o.ForkSession {
+		return nil, nil, errors.New("session: a session ID for a continued session needs ForkSession (the ID of the new session it is copied to)")
+	}
+	if o.Transcripts == nil {
+		if o.ID == "" {
+			o.ID = NewID()
+		}
+		return nil, nil, nil
+	}
+	st := *o.Transcripts
+	if !resuming {
+		if o.ID == "" {
+			o.ID = NewID()
+		}
+		w, err := st.Create(transcript.Meta{SessionID: o.ID, Cwd: o.Dir, Version: o.Version})
+		return w, nil, err
+	}
+	id := o.Resume
+	if o.Continue {
+		var err error
+		if id, err = st.Latest(o.Dir); err != nil {
+			return nil, nil, err
+		}
+	}
+	w, history, err := st.Resume(o.Dir, id)
+	if err != nil {
+		if w != nil {
+			w.Close()
+		}
+		return nil, nil, err
+	}
+	if !o.ForkSession {
+		o.ID = id
+		w.SetVersion(o.Version)
+		return w, history, nil
+	}
+	w.Close()
+	if o.ID == "" {
+		o.ID = NewID()
+	}
+	fork, err := st.Fork(transcript.Meta{SessionID: o.ID, Cwd: o.Dir, Version: o.Version}, history)
+	if err != nil {
+		if fork != nil {
+			fork.Close()
+		}
+		return nil, nil, err
+	}
+	return fork, history, nil
+}
+
+// closeTranscript closes the transcript, if any.
+func (s *Session) closeTranscript() error {
+	if s.transcript == nil {
+		return nil
+	}
+	return s.transcript.Close()
+}
+
+// Transcript returns the writer recording the session, nil when the
+// session is not kept (no Options.Transcripts, or a sub-agent). Its Err
+// says whether every message reached the file.
+func (s *Session) Transcript() *transcript.Writer { return s.transcript }
 
 func workingDir(dir string) (string, error) {
 	var err error
@@ -393,19 +505,27 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			s.mu.Lock()
 			s.announced = toolNames(p.Tools())
 			s.mu.Unlock()
+			var rec agent.Recorder
+			if s.transcript != nil {
+				rec = s.transcript
+			}
 			s.agent = agent.New(agent.Config{
-				Provider:       s.opts.Provider,
-				Tools:          s,
-				CanUseTool:     s.canUseTool,
-				PreToolUse:     s.preHook(),
-				PostToolUse:    s.postHook(),
-				MaxConcurrency: s.opts.MaxConcurrency,
-				System:         s.systemFor(p),
-				MaxTurns:       s.opts.MaxTurns,
-				MaxTokens:      s.opts.MaxTokens,
-				Observer:       s.observe,
-				Notices:        s.takeNotices,
-				OnStop:         s.stopHook(),
+				Provider:        s.opts.Provider,
+				Fallback:        s.opts.Fallback,
+				Tools:           s,
+				CanUseTool:      s.canUseTool,
+				PreToolUse:      s.preHook(),
+				PostToolUse:     s.postHook(),
+				MaxConcurrency:  s.opts.MaxConcurrency,
+				System:          s.systemFor(p),
+				MaxTurns:        s.opts.MaxTurns,
+				MaxTokens:       s.opts.MaxTokens,
+				PartialMessages: s.opts.PartialMessages,
+				Observer:        s.observe,
+				Notices:         s.takeNotices,
+				OnStop:          s.stopHook(),
+				History:         s.history,
+				Recorder:        rec,
 			}, s.tc)
 		}
 		ag := s.agent
@@ -473,15 +593,16 @@ func (s *Session) Interrupt() {
 	}
 }
 
-// Messages returns a copy of the conversation so far. It is safe during
-// a run (a tool inspecting its own context): the copy holds the messages
-// complete when it is called, so the running turn's assistant message
-// joins once the model has finished it.
+// Messages returns a copy of the conversation so far (a resumed
+// session's stored messages first). It is safe during a run (a tool
+// inspecting its own context): the copy holds the messages complete when
+// it is called, so the running turn's assistant message joins once the
+// model has finished it.
 func (s *Session) Messages() []provider.Message {
 	s.agentMu.Lock()
 	defer s.agentMu.Unlock()
 	if s.agent == nil {
-		return nil
+		return slices.Clone(s.history)
 	}
 	return s.agent.Messages()
 }
@@ -526,6 +647,9 @@ func (s *Session) Close() error {
 		err = s.mcp.Close()
 	}
 	s.tc.Close()
+	if terr := s.closeTranscript(); err == nil {
+		err = terr
+	}
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // DefaultFileMode is the mode of files WriteAtomic creates.
@@ -41,16 +42,19 @@ func WriteAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	if err = tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: set mode: %w", path, err)
 	}
 	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: sync: %w", path, err)
+		return writeError(path, err)
 	}
 	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
+	}
+	if beforeRename != nil {
+		beforeRename(tmp.Name())
 	}
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -58,6 +62,28 @@ func WriteAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	syncDir(dir)
 	return nil
 }
+
+// writeError reports a failure to fill the temporary file as a failure to
+// write path (the temporary name means nothing to the caller), and says
+// that path is unchanged and what to do when the disk or a limit is full.
+func writeError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return fmt.Errorf("write %s: %w: the file is unchanged; free some space and write it again", path, err)
+	case errors.Is(err, syscall.EFBIG):
+		return fmt.Errorf("write %s: %w: the file is unchanged; the process's file-size limit (ulimit -f) is smaller than the new content", path, err)
+	}
+	return fmt.Errorf("write %s: %w: the file is unchanged", path, err)
+}
+
+// beforeRename, when set (by the package's tests only), runs between the
+// complete temporary file and the rename: the fault specs kill the process
+// there.
+var beforeRename func(tmp string)
 
 // syncDir makes a rename in dir durable; failures are ignored because some
 // filesystems do not support syncing directories.

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"os"
 
@@ -116,11 +117,10 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 				yield(provider.Event{}, fmt.Errorf("anthropic: malformed stream: %w", err))
 				return
 			}
-			out, ok := translate(ev, &acc)
-			if !ok {
-				continue
+			if out, ok := translate(ev, &acc); ok && !yield(out, nil) {
+				return
 			}
-			if !yield(out, nil) {
+			if req.RawEvents && ev.RawJSON() != "" && !yield(provider.Event{Type: provider.EventRaw, Raw: json.RawMessage(ev.RawJSON())}, nil) {
 				return
 			}
 		}
@@ -163,6 +163,13 @@ var hints = provider.Hints{
 func (p *Provider) failure(err error) error {
 	if ce := provider.ConnectionError(p.platform, err, p.hints); ce != nil {
 		return ce
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// The connection closed in the middle of the response: a stream
+		// failure, worth retrying, not an unexplained EOF.
+		return &provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
+			Message: "the connection closed in the middle of the response (" + err.Error() + ")",
+			Hint:    p.hints.Hint(provider.ErrStream), Err: err}
 	}
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {

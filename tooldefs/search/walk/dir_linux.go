@@ -9,12 +9,9 @@ import (
 
 // On Linux, directories are read with open and getdents64 directly:
 // os.File would register each with the network poller. Only package
-// syscall is used, not golang.org/x/sys/unix: the ant build's grep and
-// find start from this package before the program's own set-up, and Go
-// initialises packages in import-path order as their imports allow, so
-// one dependency sorting late (golang.org/…) would make every package
-// before it in that order — the API clients among them — initialise
-// first (see package multicall).
+// syscall is used, not golang.org/x/sys/unix, so that the ant build's
+// grep and find depend on no package outside the standard library and
+// this module.
 func init() { openDir = openDirLinux }
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}

@@ -7,16 +7,25 @@
 // running binary first on the PATH of its commands; see NewDir).
 //
 // The check runs in this package's init, so that a grep started this way
-// skips the rest of the program's set-up: Go initialises a package once
-// its imports are, smallest import path first, and this one imports only
-// the engines and the standard library, so it runs ahead of the heavy
-// packages (API clients, TLS, schemas) of a large binary.
+// skips main's set-up. It does not skip the other packages' initialisers:
+// Go initialises the ready package with the smallest import path first,
+// and this one waits for regexp, path/filepath and os/exec, which sort
+// after every github.com package, so in agentcore those (API clients,
+// schemas, the clipboard probe) have run by then; GODEBUG=inittrace=1
+// shows the order.
+//
+// A grep or find is short-lived, so Dispatch turns the garbage collector
+// off with a memory limit as its backstop (the collector then runs only
+// when the heap nears the limit): a GOGC or GOMEMLIMIT in the
+// environment is left to rule instead.
 package multicall
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/agentcore/agentcore/tooldefs/search/gnu"
@@ -35,14 +44,33 @@ func Dispatch(argv []string) (int, bool) {
 	if len(argv) == 0 {
 		return 0, false
 	}
+	name, args := filepath.Base(argv[0]), argv[1:]
+	if !slices.Contains(gnu.Programs, name) {
+		if len(argv) < 2 || !strings.HasPrefix(argv[1], "__") {
+			return 0, false
+		}
+		name, args = argv[1][2:], argv[2:]
+	}
+	shortLived()
 	std := gnu.Stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	if code, ok := gnu.Run(filepath.Base(argv[0]), argv[1:], std); ok {
-		return code, true
+	return gnu.Run(name, args, std)
+}
+
+// gcMemoryLimit is the heap size at which the collector runs again once
+// shortLived has turned it off: far above what a grep or find keeps live
+// (one file's buffers per worker), far below the machine's memory.
+const gcMemoryLimit = 512 << 20
+
+// shortLived turns the garbage collector off for a process that exits
+// after one command, keeping a memory limit as the backstop, unless the
+// environment sets GOGC or GOMEMLIMIT. A grep -rn over GOROOT/src spent
+// about a fifth of its CPU collecting garbage it would never reuse.
+func shortLived() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
 	}
-	if len(argv) > 1 && strings.HasPrefix(argv[1], "__") {
-		return gnu.Run(argv[1][2:], argv[2:], std)
-	}
-	return 0, false
+	debug.SetMemoryLimit(gcMemoryLimit)
+	debug.SetGCPercent(-1)
 }
 
 // NewDir makes a directory, under the OS temp dir, holding a symbolic link

@@ -1,0 +1,66 @@
+package sdkstart
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
+)
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// BenchmarkSDKFirstRequest runs b.N interleaved pairs and reports each
+// CLI's median (ms/agentcore, ms/claude-code) and their ratio
+// (x-claude-code: agentcore's median over Claude Code's).
+func BenchmarkSDKFirstRequest(b *testing.B) {
+	if _, err := exec.LookPath("node"); err != nil {
+		b.Skip("node is not installed")
+	}
+	entry := filepath.Join(tooltest.NpmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
+	if _, err := os.Stat(entry); err != nil {
+		b.Skip("the Agent SDK is not installed at " + entry + ": npm install --prefix " + tooltest.NpmDir() + " with .ci/npm/package.json")
+	}
+	cc := ClaudeCode()
+	if _, err := exec.LookPath(cc); err != nil {
+		b.Skip("Claude Code is not at " + cc + ": npm install @anthropic-ai/claude-code@2.1.197 and set AGENTCORE_CLAUDE_CODE")
+	}
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "agentcore")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/agentcore")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build ./cmd/agentcore: %v: %s", err, out)
+	}
+	b.ResetTimer()
+	cmd := exec.Command("node", "first_request.mjs", entry, itoa(b.N), "agentcore="+bin, "claude-code="+cc)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	b.StopTimer()
+	if err != nil {
+		b.Fatalf("node first_request.mjs: %v: %s", err, out)
+	}
+	var ms map[string][]float64
+	if err := json.Unmarshal(out, &ms); err != nil {
+		b.Fatalf("first_request.mjs printed %q: %v", out, err)
+	}
+	ac, ccMs := median(ms["agentcore"]), median(ms["claude-code"])
+	b.ReportMetric(ac, "ms/agentcore")
+	b.ReportMetric(ccMs, "ms/claude-code")
+	b.ReportMetric(ac/ccMs, "x-claude-code")
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

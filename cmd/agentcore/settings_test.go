@@ -1,0 +1,225 @@
+//go:build !internal && !ant
+
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// projectAPI is a Messages API on loopback that answers the n-th
+// request with replies[n] (the last one again after the end), keeping
+// the request bodies.
+func projectAPI(replies ...fakeReply) (*httptest.Server, func() []map[string]any) {
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		n := len(bodies)
+		bodies = append(bodies, body)
+		mu.Unlock()
+		replies[min(n, len(replies)-1)].write(w)
+	}))
+	DeferCleanup(srv.Close)
+	return srv, func() []map[string]any {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]map[string]any(nil), bodies...)
+	}
+}
+
+// agentcoreIn runs agentcore in dir with HOME at home and the extra
+// environment; it returns stdout, stderr and the exit code.
+func agentcoreIn(dir, home string, env []string, args ...string) (string, string, int) {
+	cmd := exec.Command(binaries["external"], args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR=", "CLAUDE_CONFIG_DIR=", "ANTHROPIC_API_KEY=", "ANTHROPIC_AUTH_TOKEN=",
+		"ANTHROPIC_MODEL=", "ANTHROPIC_BASE_URL=", "FOO="), env...)
+	cmd.Stdin = strings.NewReader("")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		Expect(err).NotTo(HaveOccurred())
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// writeFile writes body to dir/rel.
+func writeFile(dir, rel, body string) {
+	p := filepath.Join(dir, rel)
+	Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+	Expect(os.WriteFile(p, []byte(body), 0o644)).To(Succeed())
+}
+
+// toolResults are the tool_result blocks of a request body's last message.
+func toolResults(body map[string]any) []map[string]any {
+	msgs, _ := body["messages"].([]any)
+	if len(msgs) == 0 {
+		return nil
+	}
+	last, _ := msgs[len(msgs)-1].(map[string]any)
+	content, _ := last["content"].([]any)
+	var out []map[string]any
+	for _, c := range content {
+		if b, ok := c.(map[string]any); ok && b["type"] == "tool_result" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+var _ = Describe("A Claude Code project's files", func() {
+	It("holds .claude/settings.json's deny rule even under bypassPermissions, reads CLAUDE.md into the system prompt, and gives the settings' env to Bash", func() {
+		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		writeFile(project, ".claude/settings.json", `{"permissions":{"deny":["Bash(rm:*)"]}}`)
+		writeFile(project, ".claude/settings.local.json", `{"env":{"FOO":"foo-from-settings"}}`)
+		writeFile(project, "CLAUDE.md", "Always answer in haiku; the codeword is heron-42.\n")
+		writeFile(project, "x", "keep me\n")
+		srv, bodies := projectAPI(
+			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{ID: "toolu_rm", Tool: "Bash", Input: `{"command":"rm x"}`}}},
+			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{ID: "toolu_echo", Tool: "Bash", Input: `{"command":"echo $FOO"}`}}},
+			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: "done"}}},
+		)
+		stdout, stderr, code := agentcoreIn(project, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "clean up", "--model", "claude-fake-1", "--permission-mode", "bypassPermissions")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(Equal("done\n"))
+		Expect(filepath.Join(project, "x")).To(BeAnExistingFile(), "rm x was not run")
+		b := bodies()
+		Expect(b).To(HaveLen(3))
+
+		system, _ := json.Marshal(b[0]["system"])
+		Expect(string(system)).To(ContainSubstring("the codeword is heron-42"))
+		Expect(string(system)).To(ContainSubstring(filepath.Join(project, "CLAUDE.md")))
+
+		rm := toolResults(b[1])
+		Expect(rm).To(HaveLen(1))
+		Expect(rm[0]).To(HaveKeyWithValue("is_error", true))
+		text, _ := json.Marshal(rm[0]["content"])
+		Expect(string(text)).To(ContainSubstring("Bash(rm:*)"), "the rule is named")
+		Expect(string(text)).To(ContainSubstring(filepath.Join(project, ".claude", "settings.json")), "and its file")
+
+		echo := toolResults(b[2])
+		Expect(echo).To(HaveLen(1))
+		Expect(echo[0]["is_error"]).NotTo(Equal(true))
+		text, _ = json.Marshal(echo[0]["content"])
+		Expect(string(text)).To(ContainSubstring("foo-from-settings"))
+	})
+
+	It("takes the model from the settings when neither --model nor ANTHROPIC_MODEL names one, and --settings over the files", func() {
+		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		writeFile(home, ".claude/settings.json", `{"model":"claude-user-model"}`)
+		writeFile(project, ".claude/settings.json", `{"model":"claude-project-model"}`)
+		srv, bodies := projectAPI(fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: "pong"}}})
+		env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL}
+
+		_, stderr, code := agentcoreIn(project, home, env, "-p", "ping")
+		Expect(code).To(Equal(0), stderr)
+		_, stderr, code = agentcoreIn(project, home, env, "-p", "ping", "--setting-sources", "user")
+		Expect(code).To(Equal(0), stderr)
+		_, stderr, code = agentcoreIn(project, home, env, "-p", "ping", "--settings", `{"model":"claude-flag-model"}`)
+		Expect(code).To(Equal(0), stderr)
+		_, stderr, code = agentcoreIn(project, home, append(env, "ANTHROPIC_MODEL=claude-env-model"), "-p", "ping")
+		Expect(code).To(Equal(0), stderr)
+		_, stderr, code = agentcoreIn(project, home, env, "-p", "ping", "--model", "claude-cli-model")
+		Expect(code).To(Equal(0), stderr)
+
+		var models []any
+		for _, body := range bodies() {
+			models = append(models, body["model"])
+		}
+		Expect(models).To(Equal([]any{"claude-project-model", "claude-user-model", "claude-flag-model", "claude-env-model", "claude-cli-model"}))
+	})
+
+	It("refuses a --settings file that does not exist and a bad --setting-sources, saying what to pass", func() {
+		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		_, stderr, code := agentcoreIn(project, home, nil, "-p", "ping", "--model", "replay", "--settings", "nope.json")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("pass an existing settings file or a JSON object"))
+		_, stderr, code = agentcoreIn(project, home, nil, "-p", "ping", "--model", "replay", "--setting-sources", "user,policy")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring(`unknown setting source "policy"`))
+	})
+})
+
+var _ = Describe("--fallback-model", func() {
+	It("sends the turn again to the fallback model when the main one is overloaded after its retries, and says so", func() {
+		var mu sync.Mutex
+		var models []string
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body struct{ Model string }
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			mu.Lock()
+			models = append(models, body.Model)
+			mu.Unlock()
+			if body.Model == "claude-main" {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("retry-after-ms", "5")
+				w.WriteHeader(529)
+				_, _ = w.Write([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
+				return
+			}
+			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: "pong from " + body.Model}}}.write(w)
+		}))
+		DeferCleanup(srv.Close)
+		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		stdout, stderr, code := agentcoreIn(project, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "ping", "--model", "claude-main", "--fallback-model", "claude-spare", "--output-format", "stream-json", "--verbose")
+		Expect(code).To(Equal(0), stderr)
+		mu.Lock()
+		Expect(models).To(Equal([]string{"claude-main", "claude-main", "claude-main", "claude-spare"}), "the SDK's two retries, then the fallback once")
+		mu.Unlock()
+		var fallback, result map[string]any
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var ev map[string]any
+			Expect(json.Unmarshal([]byte(line), &ev)).To(Succeed(), line)
+			switch {
+			case ev["subtype"] == "model_fallback":
+				fallback = ev
+			case ev["type"] == "result":
+				result = ev
+			}
+		}
+		Expect(fallback).To(HaveKeyWithValue("content", "Switched to claude-spare due to high demand for claude-main"))
+		Expect(fallback).To(HaveKeyWithValue("trigger", "overloaded"))
+		Expect(fallback).To(HaveKeyWithValue("originalModel", "claude-main"))
+		Expect(fallback).To(HaveKeyWithValue("fallbackModel", "claude-spare"))
+		Expect(result).To(HaveKeyWithValue("subtype", "success"))
+		Expect(result).To(HaveKeyWithValue("result", "pong from claude-spare"))
+		Expect(result).To(HaveKeyWithValue("num_turns", BeNumerically("==", 1)))
+	})
+
+	It("fails as before without a fallback, and refuses the main model as its own fallback", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("retry-after-ms", "5")
+			w.WriteHeader(529)
+			_, _ = w.Write([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
+		}))
+		DeferCleanup(srv.Close)
+		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL}
+		_, stderr, code := agentcoreIn(project, home, env, "-p", "ping", "--model", "claude-main")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("overloaded"))
+		Expect(stderr).NotTo(ContainSubstring("Switched to"))
+		_, stderr, code = agentcoreIn(project, home, env, "-p", "ping", "--model", "claude-main", "--fallback-model", "claude-main")
+		Expect(code).To(Equal(1))
+		Expect(stderr).To(ContainSubstring("is the main model"))
+	})
+})

@@ -1,0 +1,134 @@
+package session_test
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"path/filepath"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/replay"
+	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/transcript"
+)
+
+// seeing is a model that keeps the messages of every request it gets.
+type seeing struct {
+	provider.Provider
+	mu   sync.Mutex
+	seen [][]provider.Message
+}
+
+func (p *seeing) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
+	p.mu.Lock()
+	p.seen = append(p.seen, append([]provider.Message(nil), req.Messages...))
+	p.mu.Unlock()
+	return p.Provider.Stream(ctx, req)
+}
+
+func (p *seeing) requests() [][]provider.Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.seen
+}
+
+func scripted(text string) *seeing {
+	sc, err := replay.Parse([]byte(text))
+	Expect(err).NotTo(HaveOccurred())
+	return &seeing{Provider: replay.New(sc, replay.Options{})}
+}
+
+var _ = Describe("a session kept in the transcript store", func() {
+	var dir string
+	var store *transcript.Store
+	BeforeEach(func() {
+		dir = GinkgoT().TempDir()
+		store = &transcript.Store{Root: filepath.Join(GinkgoT().TempDir(), "projects")}
+	})
+
+	run := func(s *session.Session, prompt string) *agent.Outcome {
+		var out *agent.Outcome
+		for ev := range s.Run(context.Background(), prompt) {
+			if ev.Kind == agent.EventDone {
+				out = ev.Outcome
+			}
+		}
+		return out
+	}
+
+	It("writes every message as it goes, and Continue starts from them with the same ID", func() {
+		model := scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"echoing"},{"type":"tool_use","id":"t1","name":"Echo","input":{"text":"one"}}]}
+{"blocks":[{"type":"text","text":"echoed"}]}`)
+		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Tools: []runtime.Tool{echo()},
+			Provider: model, Transcripts: store})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Transcript().Path()).To(Equal(store.Path(dir, s.ID())))
+		Expect(run(s, "echo one").Stop).To(Equal(agent.StopEndTurn))
+		first := s.Messages()
+		Expect(first).To(HaveLen(4))
+		Expect(s.Close()).To(Succeed())
+
+		stored, _, err := transcript.Load(store.Path(dir, s.ID()))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(stored).To(Equal(first))
+
+		next := scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"I remember"}]}`)
+		again, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Tools: []runtime.Tool{echo()},
+			Provider: next, Transcripts: store, Continue: true})
+		Expect(err).NotTo(HaveOccurred())
+		defer again.Close()
+		Expect(again.ID()).To(Equal(s.ID()))
+		Expect(again.Messages()).To(Equal(first))
+		Expect(run(again, "what did you echo?").Stop).To(Equal(agent.StopEndTurn))
+		reqs := next.requests()
+		Expect(reqs).To(HaveLen(1))
+		Expect(reqs[0][:4]).To(Equal(first), "the resumed request carries the old conversation")
+		Expect(reqs[0]).To(HaveLen(5))
+		Expect(again.Close()).To(Succeed())
+		stored, _, _ = transcript.Load(store.Path(dir, s.ID()))
+		Expect(stored).To(HaveLen(6))
+	})
+
+	It("forks into a new ID, and fails clearly on a session that is not there", func() {
+		model := scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"hi"}]}`)
+		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: model, Transcripts: store})
+		Expect(err).NotTo(HaveOccurred())
+		run(s, "hello")
+		Expect(s.Close()).To(Succeed())
+
+		fork, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: model, Transcripts: store,
+			Resume: s.ID(), ForkSession: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(fork.ID()).NotTo(Equal(s.ID()))
+		Expect(fork.Messages()).To(HaveLen(2))
+		Expect(fork.Close()).To(Succeed())
+
+		_, err = session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Transcripts: store, Resume: session.NewID()})
+		Expect(errors.Is(err, transcript.ErrNotFound)).To(BeTrue())
+		_, err = session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Continue: true})
+		Expect(err).To(MatchError(ContainSubstring("needs Options.Transcripts")))
+		_, err = session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Transcripts: store, ID: s.ID()})
+		Expect(errors.Is(err, transcript.ErrExists)).To(BeTrue())
+	})
+
+	It("keeps no transcript for a sub-agent", func() {
+		model := scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"hi"}]}`)
+		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: model, Transcripts: store})
+		Expect(err).NotTo(HaveOccurred())
+		defer s.Close()
+		sub, err := s.Subagent(nil, session.SubagentOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		defer sub.Close()
+		Expect(sub.Transcript()).To(BeNil())
+	})
+})
