@@ -15,16 +15,18 @@ import (
 type fakeBackend struct {
 	prompts    []string
 	interrupts int
+	last       string
 }
 
-func (f *fakeBackend) Run(_ context.Context, p string, print func(string)) {
+func (f *fakeBackend) Run(_ context.Context, p string, send func(tea.Msg)) {
 	f.prompts = append(f.prompts, p)
-	print("answer to " + p)
+	send(tui.Print("answer to " + p))
 }
 func (f *fakeBackend) Interrupt() { f.interrupts++ }
 func (f *fakeBackend) Status() tui.Status {
 	return tui.Status{Model: "replay", Mode: "default", Cwd: "/w"}
 }
+func (f *fakeBackend) LastResult() string { return f.last }
 func (f *fakeBackend) Commands() map[string]tui.Command {
 	return map[string]tui.Command{"tools": {Help: "the tools", Run: func(string) (string, string) { return "3 tools", "" }}}
 }
