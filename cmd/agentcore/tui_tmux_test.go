@@ -70,12 +70,13 @@ func startSession(dir string, w, h int, args ...string) tmuxTerm {
 	return t
 }
 
-// theScenario edits a file after reading it, runs a command with output
-// (both need approval in the default mode) and answers in markdown.
+// tuiScenario edits a file after reading it, runs a command with output
+// (both need approval in the default mode: the command writes count.txt
+// through tee) and answers in markdown.
 const tuiScenario = `{"name":"tui"}
 {"blocks":[{"type":"text","text":"Reading the file first."},{"type":"tool_use","id":"r","name":"Read","input":{"file_path":"${CWD}/greet.txt"}}]}
 {"blocks":[{"type":"text","text":"Now I change the second line."},{"type":"tool_use","id":"e","name":"Edit","input":{"file_path":"${CWD}/greet.txt","old_string":"world","new_string":"there"}}]}
-{"when":{"ok":["e"]},"blocks":[{"type":"text","text":"And count."},{"type":"tool_use","id":"b","name":"Bash","input":{"command":"seq 101 112; echo to-stderr >&2","description":"Count from 101"}}]}
+{"when":{"ok":["e"]},"blocks":[{"type":"text","text":"And count."},{"type":"tool_use","id":"b","name":"Bash","input":{"command":"seq 101 112 | tee count.txt; echo to-stderr >&2","description":"Count from 101"}}]}
 {"when":{"ok":["b"]},"blocks":[{"type":"text","text":"## Summary\n\n- edited **greet.txt**\n- counted to 112\n\nA closing sentence that is long enough to be wrapped at a word boundary when the terminal is narrow."}]}
 {"when":{"errors":["b"]},"blocks":[{"type":"text","text":"The count was refused."}]}
 `
@@ -122,11 +123,14 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		Expect(t.screen()).To(ContainSubstring("│ Count from 101"), "the command's description is in the picker")
 		Expect(t.screen()).To(ContainSubstring("Updated greet.txt with 1 addition and 1 removal"))
 		Expect(os.ReadFile(filepath.Join(dir, "greet.txt"))).To(BeEquivalentTo("hello\nthere\n"))
+		_, err := os.Stat(filepath.Join(dir, "count.txt"))
+		Expect(err).To(MatchError(os.ErrNotExist), "the command waits for its approval")
 		t.keys("1")
 		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("counted to 112"))
+		Expect(os.ReadFile(filepath.Join(dir, "count.txt"))).To(HavePrefix("101\n102\n"))
 		all := t.all()
 		Expect(all).To(MatchRegexp(`● Update\(greet\.txt\)\s+⎿  Updated greet\.txt with 1 addition and 1 removal\s+@@ -1,2 \+1,2 @@\s+hello\s+-world\s+\+there`))
-		Expect(all).To(MatchRegexp(`● Bash\(seq 101 112; echo to-stderr >&2\)\s+⎿  Ran in [^\n]*, 13 lines\s+101\s+102\s+103\s+104\s+… \+9 lines`))
+		Expect(all).To(MatchRegexp(`● Bash\(seq 101 112 \| tee count\.txt; echo to-stderr >&2\)\s+⎿  Ran in [^\n]*, 13 lines\s+101\s+102\s+103\s+104\s+… \+9 lines`))
 		Expect(all).NotTo(ContainSubstring("**"), "the answer's markdown is rendered")
 		Expect(all).NotTo(ContainSubstring("- edited"))
 		Expect(all).To(ContainSubstring("Summary"))
@@ -192,12 +196,17 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		dir := newDir()
 		t := startSession(dir, 120, 40, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions")
 		t.typeLine("tidy up")
-		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("· ready"))
+		// The turn's summary line ends its transcript ("· ready" shows
+		// before the turn starts too).
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(MatchRegexp(`─ 4 turns · 3 tool calls`))
+		Eventually(t.screen, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("· ready"))
 		Expect(t.all()).To(ContainSubstring("A closing sentence that is long enough to be wrapped at a word boundary when the terminal is narrow."))
 		t.resize(50, 40)
-		Eventually(t.all, 10*time.Second, 100*time.Millisecond).ShouldNot(ContainSubstring("word boundary when the terminal is narrow."))
+		// The transcript is printed again, whole, re-flowed to 50 columns.
+		Eventually(t.all, 10*time.Second, 100*time.Millisecond).Should(And(
+			ContainSubstring("A closing sentence"), ContainSubstring("is narrow."), ContainSubstring("Updated greet.txt"),
+			Not(ContainSubstring("word boundary when the terminal is narrow."))))
 		all := t.all()
-		Expect(all).To(ContainSubstring("A closing sentence"))
 		for _, l := range strings.Split(all, "\n") {
 			Expect(len([]rune(strings.TrimRight(l, " ")))).To(BeNumerically("<=", 50), l)
 		}
@@ -205,7 +214,7 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		for _, w := range strings.Fields("A closing sentence that is long enough to be wrapped at a word boundary when the terminal is narrow.") {
 			Expect(all).To(MatchRegexp(`(^|\s)`+regexp.QuoteMeta(w)+`(\s|$)`), w)
 		}
-		Expect(all).To(ContainSubstring("Updated greet.txt"), "the whole transcript is printed again")
+		Expect(all).To(ContainSubstring("> tidy up"), "the whole transcript is printed again")
 		Expect(strings.Count(all, "Updated greet.txt")).To(Equal(1), "once")
 	})
 })

@@ -331,13 +331,16 @@ func (m *Model) format(b block) string {
 }
 
 // reflow clears the screen and its scrollback and prints the kept
-// transcript again at the new width.
+// transcript again at the new width. The clearing goes in front of the
+// printed text, not in a tea.Raw: bubbletea writes a Raw sequence at its
+// next frame but printed lines at once, so a Raw clear would land after
+// the reprint and wipe it. ClearScreen then redraws the input box below.
 func (m *Model) reflow() tea.Cmd {
 	parts := make([]string, len(m.blocks))
 	for i, b := range m.blocks {
 		parts[i] = m.format(b)
 	}
-	return tea.Sequence(tea.Raw(clearScrollback), tea.ClearScreen, tea.Println(strings.Join(parts, "\n")))
+	return tea.Sequence(tea.Println(clearScrollback+strings.Join(parts, "\n")), tea.ClearScreen)
 }
 
 // Wrap wraps s at word boundaries to width (ANSI-aware).
