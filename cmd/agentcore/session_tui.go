@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -17,6 +18,9 @@ import (
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/runtime/transcript"
 
+	"github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/tooldefs/skills"
+
 	"github.com/agentcore/agentcore/cmd/agentcore/tui"
 )
 
@@ -28,6 +32,7 @@ type tuiBackend struct {
 	run    func(ctx context.Context, p string, w io.Writer, markdown func(string)) (tokens int, cost float64)
 	intr   func()
 	cmds   map[string]tui.Command
+	skills func() map[string]tui.Command
 }
 
 func (b *tuiBackend) Run(ctx context.Context, p string, send func(tea.Msg)) {
@@ -48,7 +53,21 @@ func (b *tuiBackend) Status() tui.Status {
 	defer b.mu.Unlock()
 	return b.status
 }
-func (b *tuiBackend) Commands() map[string]tui.Command { return b.cmds }
+
+// Commands are the session's commands and, under their own names, the
+// skills installed now (a skill named as a command is left out).
+func (b *tuiBackend) Commands() map[string]tui.Command {
+	if b.skills == nil {
+		return b.cmds
+	}
+	out := maps.Clone(b.cmds)
+	for name, c := range b.skills() {
+		if _, taken := out[name]; !taken {
+			out[name] = c
+		}
+	}
+	return out
+}
 
 func (b *tuiBackend) LastResult() string {
 	b.mu.Lock()
@@ -216,7 +235,7 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			home, _ := os.UserHomeDir()
 			list, err := transcript.NewStore(home).List(cwd)
 			if err != nil {
-				return "", err.Error()
+				return "Cannot list the earlier sessions: " + err.Error(), ""
 			}
 			var lines []string
 			for _, in := range list {
@@ -234,5 +253,28 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			return "Earlier sessions, the latest first; resume one with agentcore --resume ID (agentcore -c continues the latest):\n" + strings.Join(lines, "\n"), ""
 		}},
 	}
+	b.skills = func() map[string]tui.Command { return skillCommands(sess) }
 	return b
+}
+
+// skillCommands are the skills of sess's directory and user as slash
+// commands: /NAME ARGS sends the skill's instructions (with ARGS) as the
+// prompt, and the tools it allows need no approval during that turn.
+func skillCommands(sess *session.Session) map[string]tui.Command {
+	found, _ := skills.Load(sess.Dir(), sess.Home())
+	cmds := make(map[string]tui.Command, len(found))
+	for _, s := range found {
+		help := "skill: " + s.Description
+		if s.Description == "" {
+			help = "skill " + s.Name
+		}
+		cmds[s.Name] = tui.Command{Help: help, Run: func(args string) (string, string) {
+			_, text, err := tooldefs.InvokeSkill(sess, s.Name, args)
+			if err != nil {
+				return err.Error(), ""
+			}
+			return "", text
+		}}
+	}
+	return cmds
 }

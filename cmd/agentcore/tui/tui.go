@@ -35,9 +35,10 @@ type Backend interface {
 	// Interrupt stops the running turn (Esc, or the first Ctrl+C).
 	Interrupt()
 	Status() Status
-	// Commands are the slash commands beyond the built-in ones (skills,
-	// MCP prompts, /tools, /mcp, ...): name without "/" → handler
-	// returning the text to print.
+	// Commands are the slash commands beyond the built-in ones (/help,
+	// /clear, /exit, which win over a command of the same name): name
+	// without "/" → handler returning the text to print and the prompt
+	// to send (/tools, /mcp, a skill, ...).
 	Commands() map[string]Command
 	// LastResult is the last tool result in full, with its call's use
 	// line; "" before the first.
@@ -251,18 +252,20 @@ func (m *Model) submit(v string) tea.Cmd {
 			cmds = append(cmds, m.print(text, false))
 		}
 		if prompt != "" {
-			cmds = append(cmds, m.startTurn(prompt))
+			cmds = append(cmds, m.startTurn(v, prompt))
 		}
 		return tea.Sequence(cmds...)
 	}
-	return m.startTurn(v)
+	return m.startTurn(v, v)
 }
 
-func (m *Model) startTurn(p string) tea.Cmd {
+// startTurn runs a turn for prompt, echoing the line the user typed (a
+// slash command's prompt, e.g. a skill's instructions, is not repeated).
+func (m *Model) startTurn(typed, p string) tea.Cmd {
 	m.running = true
 	send := m.send
 	be := m.be
-	return tea.Sequence(m.print("> "+p, false), func() tea.Msg {
+	return tea.Sequence(m.print("> "+typed, false), func() tea.Msg {
 		be.Run(context.Background(), p, func(msg tea.Msg) {
 			if send != nil {
 				send(msg)
@@ -280,7 +283,9 @@ func (m *Model) help() string {
 	cs := m.be.Commands()
 	names := make([]string, 0, len(cs))
 	for n := range cs {
-		names = append(names, n)
+		if !builtin[n] {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
@@ -307,6 +312,9 @@ func (m *Model) View() tea.View {
 	}
 	return tea.NewView(m.input.View() + "\n" + line)
 }
+
+// builtin are the commands the model itself answers.
+var builtin = map[string]bool{"help": true, "clear": true, "exit": true, "quit": true}
 
 // clearScrollback clears the screen and the terminal's scrollback (ED 3).
 const clearScrollback = "\x1b[H\x1b[2J\x1b[3J"
