@@ -524,7 +524,18 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 
 	if format == render.Text && opts.Styled && asker != nil {
-		return runTUI(newTUIBackend(sess, prov, cwd, engine, &mu, &running, opts), cwd, asker)
+		switchModel := func(spec string) (string, error) {
+			if spec == "default" {
+				spec = f.model
+			}
+			p, _, err := modelSpec(spec)
+			if err != nil {
+				return "", err
+			}
+			current.set(p)
+			return strings.TrimPrefix(p.Name(), "anthropic:"), nil
+		}
+		return runTUI(newTUIBackend(sess, prov, cwd, engine, &mu, &running, opts, switchModel), cwd, asker)
 	}
 
 	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sess.Tools())))

@@ -160,7 +160,11 @@ func (p pickerModal) HandleKey(k tea.KeyPressMsg) bool {
 func (p pickerModal) View() string { return strings.TrimRight(p.m.View().Content, "\n") }
 
 // newTUIBackend connects the interactive session to sess.
-func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, mu *sync.Mutex, running *bool, opts render.Options) *tuiBackend {
+// switchModel makes spec (a --model value; "default" is the one the
+// session started with) the model of the next request and returns its
+// name.
+func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, mu *sync.Mutex, running *bool, opts render.Options,
+	switchModel func(spec string) (string, error)) *tuiBackend {
 	model := strings.TrimPrefix(prov.Name(), "anthropic:")
 	b := &tuiBackend{status: tui.Status{Model: model, Mode: string(engine.Mode()), Cwd: cwd}, intr: sess.Interrupt}
 	b.run = func(ctx context.Context, p string, w io.Writer, markdown func(string)) (int, float64) {
@@ -185,7 +189,7 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			return 0, 0
 		}
 		u := out.Usage
-		return int(u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), provider.Cost(model, u)
+		return int(u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), provider.Cost(b.Status().Model, u)
 	}
 	b.cmds = map[string]tui.Command{
 		"tools": {Help: "the tools the model can call", Run: func(string) (string, string) {
@@ -225,11 +229,18 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			}
 			return strings.Join(lines, "\n"), ""
 		}},
-		"model": {Help: "show the model", Run: func(args string) (string, string) {
-			if args != "" {
-				return "Switching the model inside a session is not available yet; start agentcore run --model " + args, ""
+		"model": {Help: "show the model; /model NAME switches to NAME (a --model value) from the next request, /model default back", Run: func(args string) (string, string) {
+			if args == "" {
+				return "Model: " + b.Status().Model, ""
 			}
-			return "Model: " + model, ""
+			name, err := switchModel(args)
+			if err != nil {
+				return "The model stays " + b.Status().Model + ": " + err.Error(), ""
+			}
+			b.mu.Lock()
+			b.status.Model = name
+			b.mu.Unlock()
+			return "Model: " + name + " from the next request", ""
 		}},
 		"resume": {Help: "list this directory's earlier sessions, to resume one", Run: func(string) (string, string) {
 			home, _ := os.UserHomeDir()

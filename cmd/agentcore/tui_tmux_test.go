@@ -171,7 +171,7 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Back after the interruption."))
 	})
 
-	It("answers /help, /permissions, /model, an unknown command, clears with /clear and ends with /exit", func() {
+	It("answers /help, /permissions, /model (and switches the model), an unknown command, clears with /clear and ends with /exit", func() {
 		dir := newDir()
 		t := startSession(dir, 120, 40, "--model", "replay:scn.jsonl", "--allowedTools", "'Bash(git log:*)'")
 		t.typeLine("/help")
@@ -184,6 +184,15 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		Expect(t.screen()).To(ContainSubstring("--allowedTools"))
 		t.typeLine("/model")
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Model: replay:tui"))
+		t.typeLine("/model nope:x")
+		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring(`The model stays replay:tui: unknown model "nope:x"`))
+		Expect(os.WriteFile(filepath.Join(dir, "other.jsonl"), []byte(`{"name":"other"}
+{"blocks":[{"type":"text","text":"From the other model."}]}`), 0o644)).To(Succeed())
+		t.typeLine("/model replay:other.jsonl")
+		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Model: replay:other from the next request"))
+		Expect(t.screen()).To(ContainSubstring("replay:other · default · 0 tokens"), "the status line names the new model")
+		t.typeLine("hi")
+		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("From the other model."))
 		t.typeLine("/nope")
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Unknown command /nope; /help lists them."))
 		t.typeLine("/clear")
