@@ -33,6 +33,7 @@ type tuiBackend struct {
 	intr   func()
 	cmds   map[string]tui.Command
 	skills func() map[string]tui.Command
+	mode   func() string // the permission mode in force
 }
 
 func (b *tuiBackend) Run(ctx context.Context, p string, send func(tea.Msg)) {
@@ -48,10 +49,17 @@ func (b *tuiBackend) Run(ctx context.Context, p string, send func(tea.Msg)) {
 	b.mu.Unlock()
 }
 func (b *tuiBackend) Interrupt() { b.intr() }
+
+// Status is the status line's content; the permission mode is the one in
+// force now (an approved plan changes it mid-session).
 func (b *tuiBackend) Status() tui.Status {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.status
+	st := b.status
+	b.mu.Unlock()
+	if b.mode != nil {
+		st.Mode = b.mode()
+	}
+	return st
 }
 
 // Commands are the session's commands and, under their own names, the
@@ -265,6 +273,7 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 		}},
 	}
 	b.skills = func() map[string]tui.Command { return skillCommands(sess) }
+	b.mode = func() string { return string(engine.Mode()) }
 	return b
 }
 

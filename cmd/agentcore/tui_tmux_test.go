@@ -252,4 +252,31 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Mode: default"))
 		Expect(t.screen()).NotTo(ContainSubstring("skill stamp"), "the skill's rule ends with its turn")
 	})
+	It("puts plan approval and AskUserQuestion's questions in the input box's place too", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"name":"plan"}
+{"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
+{"blocks":[{"type":"tool_use","id":"exit","name":"ExitPlanMode","input":{"plan":"# Add a greeting\n1. Write hello.txt."}}]}
+{"blocks":[{"type":"tool_use","id":"w","name":"Write","input":{"file_path":"${CWD}/hello.txt","content":"hi\n"}}]}
+{"blocks":[{"type":"text","text":"One question."},{"type":"tool_use","id":"q","name":"AskUserQuestion","input":{"questions":[{"question":"Tabs or spaces?","header":"Indent","multiSelect":false,"options":[{"label":"tabs","description":"one per level"},{"label":"spaces","description":"four"}]}]}}]}
+{"when":{"ok":["q"]},"blocks":[{"type":"text","text":"Thanks for the answer."}]}`), 0o644)).To(Succeed())
+		t := startSession(dir, 120, 40, "--model", "replay:scn.jsonl")
+		t.typeLine("plan it")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Enter plan mode?"))
+		Expect(t.screen()).NotTo(ContainSubstring("Type a prompt"), "the picker takes the input box's place")
+		t.keys("1")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("2. Yes, and accept edits"))
+		Expect(t.screen()).To(ContainSubstring("│ # Add a greeting"))
+		t.keys("2")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("[Indent] Tabs or spaces?"))
+		Expect(t.screen()).To(ContainSubstring("One question."), "the model's text comes before the picker")
+		Expect(t.screen()).NotTo(ContainSubstring("Type a prompt"))
+		Expect(os.ReadFile(filepath.Join(dir, "hello.txt"))).To(BeEquivalentTo("hi\n"), "acceptEdits: the write needed no prompt")
+		t.keys("Down")
+		Eventually(t.screen, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("❯ 2. spaces"))
+		t.keys("Enter")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Thanks for the answer."))
+		Expect(t.screen()).To(ContainSubstring("Indent: spaces"))
+		Eventually(t.screen, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("acceptEdits · "))
+	})
 })
