@@ -351,10 +351,45 @@ func (m *Model) reflow() tea.Cmd {
 	return tea.Sequence(tea.Println(clearScrollback+strings.Join(parts, "\n")), tea.ClearScreen)
 }
 
-// Wrap wraps s at word boundaries to width (ANSI-aware).
+// Wrap wraps s at word boundaries to width (ANSI-aware). A line's
+// continuation keeps its indentation — its leading spaces and a result's
+// "⎿  " or a picker's "│ " — so a wrapped result stays under its call.
 func Wrap(s string, width int) string {
 	if width <= 0 {
 		return s
 	}
-	return ansi.Wrap(s, width, "")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = wrapLine(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func wrapLine(l string, width int) string {
+	if ansi.StringWidth(l) <= width {
+		return l
+	}
+	plain := ansi.Strip(l)
+	body := strings.TrimLeft(plain, " ")
+	for _, mark := range []string{"⎿  ", "│ ", "● ", "- ", "• "} {
+		if strings.HasPrefix(body, mark) {
+			body = body[len(mark):]
+			break
+		}
+	}
+	indent := ansi.StringWidth(plain) - ansi.StringWidth(body)
+	if indent == 0 || indent > width/2 {
+		return ansi.Wrap(l, width, "")
+	}
+	head, rest := ansi.Cut(l, 0, indent), ansi.Cut(l, indent, ansi.StringWidth(l))
+	wrapped := strings.Split(ansi.Wrap(rest, width-indent, ""), "\n")
+	pad := strings.Repeat(" ", indent)
+	for i := range wrapped {
+		if i == 0 {
+			wrapped[i] = head + wrapped[i]
+		} else {
+			wrapped[i] = pad + wrapped[i]
+		}
+	}
+	return strings.Join(wrapped, "\n")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -188,5 +189,15 @@ var _ = Describe("the session model", func() {
 
 	It("wraps at word boundaries", func() {
 		Expect(tui.Wrap("alpha beta gamma", 11)).To(Equal("alpha beta\ngamma"))
+	})
+
+	It("keeps a wrapped line's indentation, under a result's ⎿ and a picker's │", func() {
+		Expect(tui.Wrap("  ⎿  Updated greet.txt with 1 addition and 1 removal", 30)).To(Equal(
+			"  ⎿  Updated greet.txt with 1\n     addition and 1 removal"))
+		Expect(tui.Wrap("  │ Count from 101 to 112 and say so", 20)).To(Equal(
+			"  │ Count from 101\n    to 112 and say\n    so"))
+		Expect(tui.Wrap("short\n  two words", 8)).To(Equal("short\n  two\n  words"))
+		styled := "\x1b[2m  ⎿  Updated greet.txt with 1 addition\x1b[0m"
+		Expect(ansi.Strip(tui.Wrap(styled, 30))).To(Equal("  ⎿  Updated greet.txt with 1\n     addition"))
 	})
 })
