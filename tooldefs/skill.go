@@ -85,19 +85,32 @@ func (Skill) Call(_ context.Context, in *SkillInput, c *runtime.Call) (SkillOutp
 	if !ok {
 		return SkillOutput{}, errSkillNoSession
 	}
-	s, body, rules, err := findSkill(sess, in)
+	s, text, err := InvokeSkill(sess, in.Skill, in.Args)
 	if err != nil {
 		return SkillOutput{}, err
 	}
-	text := fmt.Sprintf("<skill name=%q>\nBase directory for this skill: %s\n\n%s", s.Name, s.Dir, strings.TrimSpace(body))
-	if strings.TrimSpace(in.Args) != "" {
-		text += "\n\nARGUMENTS: " + strings.TrimSpace(in.Args)
+	sess.Notify(text)
+	return SkillOutput{Name: s.Name, Dir: s.Dir, AllowedTools: s.AllowedTools}, nil
+}
+
+// InvokeSkill launches the skill name in sess as the Skill tool does —
+// the interactive session's /NAME runs it the same way: it returns the
+// skill's instructions (its folder and args with them) as the text for
+// the conversation, and allows the tools the skill lists until the
+// running Run ends (the next one when none runs).
+func InvokeSkill(sess *session.Session, name, args string) (skills.Skill, string, error) {
+	s, body, rules, err := findSkill(sess, &SkillInput{Skill: name})
+	if err != nil {
+		return s, "", err
 	}
-	sess.Notify(text + "\n</skill>")
+	text := fmt.Sprintf("<skill name=%q>\nBase directory for this skill: %s\n\n%s", s.Name, s.Dir, strings.TrimSpace(body))
+	if strings.TrimSpace(args) != "" {
+		text += "\n\nARGUMENTS: " + strings.TrimSpace(args)
+	}
 	if len(rules) > 0 {
 		sess.AfterRun(sess.Engine().AddTemporaryRules(rules, permission.Source("skill "+s.Name)))
 	}
-	return SkillOutput{Name: s.Name, Dir: s.Dir, AllowedTools: s.AllowedTools}, nil
+	return s, text + "\n</skill>", nil
 }
 
 // ResultBlocks says the skill is launched and where its instructions are.

@@ -82,8 +82,9 @@ func (s *switchable) Stream(ctx context.Context, req provider.Request) iter.Seq2
 	return s.get().Stream(ctx, req)
 }
 
-// Fork gives a sub-agent the provider the current model gives it (the
-// replay model plays the sub-agent's script).
+// Fork gives a sub-agent the current model's provider for it
+// (provider.ForSubagent): the replay model's script for that Agent call.
+// Without it the sub-agent would play the parent's turns.
 func (s *switchable) Fork(id, model string) (provider.Provider, error) {
 	return provider.ForSubagent(s.get(), id, model)
 }

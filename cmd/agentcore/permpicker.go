@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/render"
 )
 
 // pickPermission shows a permission request as a picker: what the call
@@ -97,7 +98,16 @@ func (m *permissionPicker) View() tea.View {
 	}
 	b.WriteString(pickerHeader.Render(head) + "\n")
 	if detail := strings.TrimRight(m.req.Detail, "\n"); detail != "" {
-		for _, line := range strings.Split(detail, "\n") {
+		lines := strings.Split(detail, "\n")
+		diff := render.IsDiff(lines)
+		// Once answered, a diff is left out: the call's result shows it.
+		for _, line := range lines {
+			if m.done && diff {
+				break
+			}
+			if diff && !strings.HasPrefix(line, "… +") {
+				line = render.DiffLine(line)
+			}
 			b.WriteString("  │ " + line + "\n")
 		}
 	}

@@ -28,10 +28,15 @@ func askQuestions(ctx context.Context, in *os.File, out io.Writer, agent string,
 		}
 		return nil, fmt.Errorf("show the questions: %w", err)
 	}
+	return m.result()
+}
+
+// result is the answers, once the picker is over.
+func (m *questionPicker) result() ([]permission.QuestionAnswer, error) {
 	if m.dismissed {
 		return nil, permission.ErrNotAnswered
 	}
-	if len(m.answers) != len(qs) {
+	if len(m.answers) != len(m.qs) {
 		return nil, errors.New("the question picker ended before every question was answered")
 	}
 	return m.answers, nil

@@ -28,6 +28,8 @@ import (
 	"github.com/agentcore/agentcore/runtime/render"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/runtime/transcript"
+
+	"github.com/agentcore/agentcore/cmd/agentcore/tui"
 )
 
 // runFlags are the flags of agentcore run.
@@ -523,7 +525,18 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 
 	if format == render.Text && opts.Styled && asker != nil {
-		return runTUI(newTUIBackend(sess, prov, cwd, engine, &mu, &running, opts), cwd, &asker.release)
+		switchModel := func(spec string) (string, error) {
+			if spec == "default" {
+				spec = f.model
+			}
+			p, _, err := modelSpec(spec)
+			if err != nil {
+				return "", err
+			}
+			current.set(p)
+			return strings.TrimPrefix(p.Name(), "anthropic:"), nil
+		}
+		return runTUI(newTUIBackend(sess, prov, cwd, engine, &mu, &running, opts, switchModel), cwd, asker)
 	}
 
 	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sess.Tools())))
@@ -593,16 +606,22 @@ func outcomeErr(out *agent.Outcome, maxTurns int) error {
 type pausingAsker struct {
 	r *render.Renderer
 	p *permission.Prompt
-	// release, when set (the interactive session), hands the terminal
-	// over for the prompt and returns how to take it back.
+	// show, when set (the interactive session), shows a picker in place
+	// of the session's input box; release hands the terminal over for a
+	// plain prompt and returns how to take it back.
+	show    func(context.Context, tui.Modal) error
 	release func() func()
 	// tui: the permission prompt is a picker.
 	tui bool
 }
 
 func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
-	if a.release != nil {
-		defer a.release()()
+	if a.show != nil {
+		m := newPermissionPicker(req)
+		if err := a.show(ctx, pickerModal{m: m, done: func() bool { return m.done }}); err != nil {
+			return permission.AnswerDeny, err
+		}
+		return m.answer, nil
 	}
 	a.r.Pause()
 	defer a.r.Resume()
@@ -614,6 +633,9 @@ func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (perm
 
 // Elicit shows an MCP server's form or URL on the terminal.
 func (a *pausingAsker) Elicit(ctx context.Context, req permission.ElicitRequest) (permission.ElicitAnswer, error) {
+	if a.release != nil {
+		defer a.release()()
+	}
 	a.r.Pause()
 	defer a.r.Resume()
 	return a.p.Elicit(ctx, req)
@@ -621,6 +643,13 @@ func (a *pausingAsker) Elicit(ctx context.Context, req permission.ElicitRequest)
 
 // AskQuestions shows the questions as a picker on the terminal.
 func (a *pausingAsker) AskQuestions(ctx context.Context, agent string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
+	if a.show != nil {
+		m := &questionPicker{qs: qs, agent: agent, toggled: map[int]bool{}}
+		if err := a.show(ctx, pickerModal{m: m, done: func() bool { return m.dismissed || m.q >= len(m.qs) }}); err != nil {
+			return nil, err
+		}
+		return m.result()
+	}
 	a.r.Pause()
 	defer a.r.Resume()
 	// The question picker needs no colours: it shows whenever stdin is a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -17,6 +18,9 @@ import (
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/runtime/transcript"
 
+	"github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/tooldefs/skills"
+
 	"github.com/agentcore/agentcore/cmd/agentcore/tui"
 )
 
@@ -24,14 +28,20 @@ import (
 type tuiBackend struct {
 	mu     sync.Mutex
 	status tui.Status
-	run    func(ctx context.Context, p string, w io.Writer) (tokens int, cost float64)
+	last   string // the last tool result in full, for Ctrl+O
+	run    func(ctx context.Context, p string, w io.Writer, markdown func(string)) (tokens int, cost float64)
 	intr   func()
 	cmds   map[string]tui.Command
+	skills func() map[string]tui.Command
+	mode   func() string // the permission mode in force
 }
 
-func (b *tuiBackend) Run(ctx context.Context, p string, print func(string)) {
-	lw := &lineWriter{print: print}
-	tok, cost := b.run(ctx, p, lw)
+func (b *tuiBackend) Run(ctx context.Context, p string, send func(tea.Msg)) {
+	lw := &lineWriter{print: func(s string) { send(tui.Print(s)) }}
+	tok, cost := b.run(ctx, p, lw, func(md string) {
+		lw.flush() // what came before the text block is printed first
+		send(tui.PrintMarkdown(md))
+	})
 	lw.flush()
 	b.mu.Lock()
 	b.status.Tokens += tok
@@ -39,12 +49,60 @@ func (b *tuiBackend) Run(ctx context.Context, p string, print func(string)) {
 	b.mu.Unlock()
 }
 func (b *tuiBackend) Interrupt() { b.intr() }
+
+// Status is the status line's content; the permission mode is the one in
+// force now (an approved plan changes it mid-session).
 func (b *tuiBackend) Status() tui.Status {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.status
+	st := b.status
+	b.mu.Unlock()
+	if b.mode != nil {
+		st.Mode = b.mode()
+	}
+	return st
 }
-func (b *tuiBackend) Commands() map[string]tui.Command { return b.cmds }
+
+// Commands are the session's commands and, under their own names, the
+// skills installed now (a skill named as a command is left out).
+func (b *tuiBackend) Commands() map[string]tui.Command {
+	if b.skills == nil {
+		return b.cmds
+	}
+	out := maps.Clone(b.cmds)
+	for name, c := range b.skills() {
+		if _, taken := out[name]; !taken {
+			out[name] = c
+		}
+	}
+	return out
+}
+
+func (b *tuiBackend) LastResult() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.last
+}
+
+// keepResult keeps a tool result of the main conversation in full for
+// Ctrl+O: its call's use line, then the text the model got.
+func (b *tuiBackend) keepResult(ev agent.Event) {
+	if ev.Kind != agent.EventToolResult || ev.ParentToolUseID != "" || ev.Call == nil {
+		return
+	}
+	head := ev.Name
+	if ev.Tool != nil && ev.Input != nil {
+		if use := ev.Tool.RenderUse(ev.Input); use != "" {
+			head += "(" + use + ")"
+		}
+	}
+	text := strings.TrimRight(ev.Call.Result.Text(), "\n")
+	if text == "" {
+		text = "(no output)"
+	}
+	b.mu.Lock()
+	b.last = "● " + head + " · in full (Ctrl+O):\n" + text
+	b.mu.Unlock()
+}
 
 // lineWriter hands complete lines of the transcript to print.
 type lineWriter struct {
@@ -74,15 +132,17 @@ func (w *lineWriter) flush() {
 }
 
 // runTUI runs the interactive session until /exit, Ctrl+D or Ctrl+C when
-// idle. release/restore are set so an asker can hand the terminal to a
-// permission prompt while the program runs.
-func runTUI(be *tuiBackend, cwd string, release *func() func()) error {
+// idle. It sets the asker's show, so the pickers (permission prompts,
+// questions, plan approval) take the input box's place, and release, so
+// a plain prompt (an MCP server's form) can have the terminal.
+func runTUI(be *tuiBackend, cwd string, asker *pausingAsker) error {
 	home, _ := os.UserHomeDir()
 	hist := tui.LoadHistory(tui.HistoryPath(home, cwd))
 	m := tui.New(be, hist)
 	p := tea.NewProgram(m)
 	m.SetSend(p.Send)
-	*release = func() func() {
+	asker.show = func(ctx context.Context, md tui.Modal) error { return tui.Show(ctx, p.Send, md) }
+	asker.release = func() func() {
 		_ = p.ReleaseTerminal()
 		return func() { _ = p.RestoreTerminal() }
 	}
@@ -93,21 +153,41 @@ func runTUI(be *tuiBackend, cwd string, release *func() func()) error {
 	return nil
 }
 
+// pickerModal shows a picker (a bubbletea model whose Update ends it with
+// tea.Quit) inside the interactive session; done says when it is over.
+type pickerModal struct {
+	m    tea.Model
+	done func() bool
+}
+
+func (p pickerModal) HandleKey(k tea.KeyPressMsg) bool {
+	p.m.Update(k)
+	return p.done()
+}
+
+func (p pickerModal) View() string { return strings.TrimRight(p.m.View().Content, "\n") }
+
 // newTUIBackend connects the interactive session to sess.
-func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, mu *sync.Mutex, running *bool, opts render.Options) *tuiBackend {
+// switchModel makes spec (a --model value; "default" is the one the
+// session started with) the model of the next request and returns its
+// name.
+func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, mu *sync.Mutex, running *bool, opts render.Options,
+	switchModel func(spec string) (string, error)) *tuiBackend {
 	model := strings.TrimPrefix(prov.Name(), "anthropic:")
 	b := &tuiBackend{status: tui.Status{Model: model, Mode: string(engine.Mode()), Cwd: cwd}, intr: sess.Interrupt}
-	b.run = func(ctx context.Context, p string, w io.Writer) (int, float64) {
+	b.run = func(ctx context.Context, p string, w io.Writer, markdown func(string)) (int, float64) {
 		mu.Lock()
 		*running = true
 		mu.Unlock()
 		defer func() { mu.Lock(); *running = false; mu.Unlock() }()
 		o := opts
 		o.Live = false // the input box owns the bottom of the screen
+		o.Markdown = markdown
 		r := render.New(w, o)
 		var out *agent.Outcome
 		for ev := range sess.Run(ctx, p) {
 			r.Observe(ev)
+			b.keepResult(ev)
 			if ev.Kind == agent.EventDone {
 				out = ev.Outcome
 			}
@@ -117,7 +197,7 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			return 0, 0
 		}
 		u := out.Usage
-		return int(u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), provider.Cost(model, u)
+		return int(u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens), provider.Cost(b.Status().Model, u)
 	}
 	b.cmds = map[string]tui.Command{
 		"tools": {Help: "the tools the model can call", Run: func(string) (string, string) {
@@ -157,17 +237,24 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			}
 			return strings.Join(lines, "\n"), ""
 		}},
-		"model": {Help: "show the model", Run: func(args string) (string, string) {
-			if args != "" {
-				return "Switching the model inside a session is not available yet; start agentcore run --model " + args, ""
+		"model": {Help: "show the model; /model NAME switches to NAME (a --model value) from the next request, /model default back", Run: func(args string) (string, string) {
+			if args == "" {
+				return "Model: " + b.Status().Model, ""
 			}
-			return "Model: " + model, ""
+			name, err := switchModel(args)
+			if err != nil {
+				return "The model stays " + b.Status().Model + ": " + err.Error(), ""
+			}
+			b.mu.Lock()
+			b.status.Model = name
+			b.mu.Unlock()
+			return "Model: " + name + " from the next request", ""
 		}},
 		"resume": {Help: "list this directory's earlier sessions, to resume one", Run: func(string) (string, string) {
 			home, _ := os.UserHomeDir()
 			list, err := transcript.NewStore(home).List(cwd)
 			if err != nil {
-				return "", err.Error()
+				return "Cannot list the earlier sessions: " + err.Error(), ""
 			}
 			var lines []string
 			for _, in := range list {
@@ -185,5 +272,29 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			return "Earlier sessions, the latest first; resume one with agentcore --resume ID (agentcore -c continues the latest):\n" + strings.Join(lines, "\n"), ""
 		}},
 	}
+	b.skills = func() map[string]tui.Command { return skillCommands(sess) }
+	b.mode = func() string { return string(engine.Mode()) }
 	return b
+}
+
+// skillCommands are the skills of sess's directory and user as slash
+// commands: /NAME ARGS sends the skill's instructions (with ARGS) as the
+// prompt, and the tools it allows need no approval during that turn.
+func skillCommands(sess *session.Session) map[string]tui.Command {
+	found, _ := skills.Load(sess.Dir(), sess.Home())
+	cmds := make(map[string]tui.Command, len(found))
+	for _, s := range found {
+		help := "skill: " + s.Description
+		if s.Description == "" {
+			help = "skill " + s.Name
+		}
+		cmds[s.Name] = tui.Command{Help: help, Run: func(args string) (string, string) {
+			_, text, err := tooldefs.InvokeSkill(sess, s.Name, args)
+			if err != nil {
+				return err.Error(), ""
+			}
+			return "", text
+		}}
+	}
+	return cmds
 }

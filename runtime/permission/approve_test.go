@@ -74,6 +74,15 @@ var _ = Describe("Approve", func() {
 		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
 	})
 
+	It("finds the preview of a tool the agent loop or the pool wrapped (Unwrap)", func() {
+		asker := &scriptedAsker{answer: permission.AnswerDeny}
+		e := engine(permission.ModeDefault, asker, nil, nil, nil)
+		tool := &wrappedTool{Tool: &wrappedTool{Tool: &previewTool{fakeTool: fakeTool{name: "Changer"}}}}
+		e.CanUseTool(ctx, tool, "x", tc)
+		Expect(asker.asked).To(HaveLen(1))
+		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
+	})
+
 	It("returns the user's No without an error", func() {
 		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerDeny}, nil, nil, nil)
 		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
@@ -177,3 +186,9 @@ var _ = Describe("ModeBeforePlan", func() {
 type previewTool struct{ fakeTool }
 
 func (*previewTool) RenderPreview(any, *runtime.ToolContext) string { return "@@ -1 +1 @@\n-x\n+y" }
+
+// wrappedTool wraps a tool as the agent loop's observer and the pool's
+// fitted descriptions do: it embeds it and unwraps to it.
+type wrappedTool struct{ runtime.Tool }
+
+func (w *wrappedTool) Unwrap() runtime.Tool { return w.Tool }

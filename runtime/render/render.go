@@ -75,6 +75,11 @@ type Options struct {
 	Live bool
 	// Width is the terminal width for the live region; default 100.
 	Width int
+	// Markdown, when set (Text only, without Live), takes the model's text
+	// one whole text block at a time instead of the writer, so a terminal
+	// session can render it as markdown; it is called in order with the
+	// writes, after those before the text.
+	Markdown func(text string)
 	// Session fills session_id in the JSON formats.
 	Session string
 	// Init fills the stream-json init line.
@@ -228,6 +233,7 @@ func (r *Renderer) Detail(text string) {
 func (r *Renderer) Pause() {
 	r.mu.Lock()
 	if r.tx != nil {
+		r.tx.flushMarkdown() // what the model said comes before the prompt
 		r.tx.clearLive()
 		r.tx.paused = true
 	}

@@ -303,6 +303,7 @@ func (t *transcript) flushHeld() {
 // sub-agent lines follow it; on a terminal the unfinished line leaves the
 // live region, so what sub-agents print next comes below it.
 func (t *transcript) endTextLine() {
+	t.flushMarkdown()
 	switch {
 	case t.partial != "":
 		t.clearLive()

@@ -129,6 +129,7 @@ type transcript struct {
 	last        section
 	atLineStart bool
 	partial     string // TTY: the text line still being streamed
+	md          string // Options.Markdown: the text block so far
 
 	conv              // the main conversation
 	waiting time.Time // a request is out and nothing came back yet
@@ -160,6 +161,7 @@ func (t *transcript) write(s string) {
 // begin starts a new permanent piece of kind sec: clears the live region,
 // ends an open line and spaces sections apart.
 func (t *transcript) begin(sec section) {
+	t.flushMarkdown()
 	t.clearLive()
 	if t.partial != "" {
 		t.write(t.partial + "\n")
@@ -302,6 +304,10 @@ func (t *transcript) text(s string) {
 	if t.last != secText {
 		t.flushGroup()
 		t.begin(secText)
+	}
+	if t.opts.Markdown != nil && !t.opts.Live {
+		t.md += s
+		return
 	}
 	if !t.opts.Live {
 		t.write(s)
@@ -607,7 +613,24 @@ func (t *transcript) done(o *agent.Outcome) {
 	t.redraw()
 }
 
+// flushMarkdown hands the text block so far to Options.Markdown.
+func (t *transcript) flushMarkdown() {
+	if t.md == "" {
+		return
+	}
+	md := t.md
+	t.md = ""
+	if !t.atLineStart {
+		t.write("\n")
+	}
+	t.opts.Markdown(md)
+	t.atLineStart = true
+	t.owner = nil
+	t.flushHeld()
+}
+
 func (t *transcript) close() {
+	t.flushMarkdown()
 	t.clearLive()
 	if t.partial != "" {
 		t.write(t.partial + "\n")

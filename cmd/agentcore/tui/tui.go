@@ -1,7 +1,11 @@
 // Package tui is agentcore run's interactive session on a terminal: an
 // input box with per-directory history, a status line, slash commands and
 // Esc to interrupt a running turn. The transcript itself is printed above
-// the input box, word-wrapped to the terminal's width.
+// the input box, word-wrapped to the terminal's width, the model's
+// markdown rendered (glamour); on a resize it is printed again, re-flowed
+// to the new width. Pickers (Modal: the permission prompt, questions, a
+// plan's approval) take the input box's place while they wait; Ctrl+O
+// prints the last tool result in full.
 package tui
 
 import (
@@ -24,16 +28,21 @@ type Status struct {
 
 // Backend is what the session drives: the agent session behind it.
 type Backend interface {
-	// Run runs one turn for prompt; it prints the transcript with print
-	// and returns when the turn is over.
-	Run(ctx context.Context, prompt string, print func(string))
+	// Run runs one turn for prompt; it prints the transcript by sending
+	// Print and PrintMarkdown messages with send, and returns when the
+	// turn is over.
+	Run(ctx context.Context, prompt string, send func(tea.Msg))
 	// Interrupt stops the running turn (Esc, or the first Ctrl+C).
 	Interrupt()
 	Status() Status
-	// Commands are the slash commands beyond the built-in ones (skills,
-	// MCP prompts, /tools, /mcp, ...): name without "/" → handler
-	// returning the text to print.
+	// Commands are the slash commands beyond the built-in ones (/help,
+	// /clear, /exit, which win over a command of the same name): name
+	// without "/" → handler returning the text to print and the prompt
+	// to send (/tools, /mcp, a skill, ...).
 	Commands() map[string]Command
+	// LastResult is the last tool result in full, with its call's use
+	// line; "" before the first.
+	LastResult() string
 }
 
 // Command is one slash command.
@@ -46,8 +55,25 @@ type Command struct {
 type (
 	turnDone struct{}
 	printMsg string
-	exitMsg  struct{}
+	// markdownMsg is a block of the model's text, rendered as markdown.
+	markdownMsg string
+	exitMsg     struct{}
 )
+
+// Print and PrintMarkdown are the messages a turn's goroutine sends (by
+// SetSend's function) to add transcript text, plain (word-wrapped) or the
+// model's markdown.
+func Print(s string) tea.Msg         { return printMsg(s) }
+func PrintMarkdown(s string) tea.Msg { return markdownMsg(s) }
+
+// block is one printed piece of the transcript, kept to re-flow it.
+type block struct {
+	text string
+	md   bool
+}
+
+// keptLines caps the transcript kept for re-flowing (in lines of source).
+const keptLines = 5000
 
 // Model is the bubbletea model of the session.
 type Model struct {
@@ -60,6 +86,9 @@ type Model struct {
 	width   int
 	send    func(tea.Msg)
 	quit    bool
+	blocks  []block
+	kept    int // lines in blocks
+	modals  []modalMsg
 }
 
 // New returns the session's model; send delivers messages to the program
@@ -92,11 +121,23 @@ func (m *Model) Input() string { return m.input.Value() }
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		changed := m.width != msg.Width
 		m.width = msg.Width
 		m.input.SetWidth(msg.Width)
+		if changed && len(m.blocks) > 0 {
+			return m, m.reflow()
+		}
 		return m, nil
 	case printMsg:
-		return m, tea.Println(Wrap(string(msg), m.width))
+		return m, m.print(string(msg), false)
+	case markdownMsg:
+		return m, m.print(string(msg), true)
+	case modalMsg:
+		m.modals = append(m.modals, msg)
+		return m, nil
+	case modalCancel:
+		m.dropModal(msg.m)
+		return m, nil
 	case turnDone:
 		m.running = false
 		return m, nil
@@ -104,10 +145,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.quit = true
 		return m, tea.Quit
 	case tea.PasteMsg:
+		if len(m.modals) > 0 {
+			return m, nil
+		}
 		m.input.InsertString(msg.Content)
 		return m, nil
 	case tea.KeyPressMsg:
+		if len(m.modals) > 0 {
+			return m, m.modalKey(msg)
+		}
 		switch msg.String() {
+		case "ctrl+o":
+			if r := m.be.LastResult(); r != "" {
+				return m, m.print(r, false)
+			}
+			return m, m.print("No tool result yet.", false)
 		case "ctrl+c":
 			if m.running {
 				m.be.Interrupt()
@@ -185,35 +237,38 @@ func (m *Model) submit(v string) tea.Cmd {
 			m.quit = true
 			return tea.Quit
 		case "clear":
-			return tea.ClearScreen
+			m.blocks, m.kept = nil, 0
+			return tea.Sequence(tea.Raw(clearScrollback), tea.ClearScreen)
 		case "help":
-			return tea.Println(Wrap(m.help(), m.width))
+			return m.print(m.help(), false)
 		}
 		c, ok := m.be.Commands()[name]
 		if !ok {
-			return tea.Println(fmt.Sprintf("Unknown command /%s; /help lists them.", name))
+			return m.print(fmt.Sprintf("Unknown command /%s; /help lists them.", name), false)
 		}
 		text, prompt := c.Run(strings.TrimSpace(args))
 		var cmds []tea.Cmd
 		if text != "" {
-			cmds = append(cmds, tea.Println(Wrap(text, m.width)))
+			cmds = append(cmds, m.print(text, false))
 		}
 		if prompt != "" {
-			cmds = append(cmds, m.startTurn(prompt))
+			cmds = append(cmds, m.startTurn(v, prompt))
 		}
 		return tea.Sequence(cmds...)
 	}
-	return m.startTurn(v)
+	return m.startTurn(v, v)
 }
 
-func (m *Model) startTurn(p string) tea.Cmd {
+// startTurn runs a turn for prompt, echoing the line the user typed (a
+// slash command's prompt, e.g. a skill's instructions, is not repeated).
+func (m *Model) startTurn(typed, p string) tea.Cmd {
 	m.running = true
 	send := m.send
 	be := m.be
-	return tea.Sequence(tea.Println(Wrap("> "+p, m.width)), func() tea.Msg {
-		be.Run(context.Background(), p, func(s string) {
+	return tea.Sequence(m.print("> "+typed, false), func() tea.Msg {
+		be.Run(context.Background(), p, func(msg tea.Msg) {
 			if send != nil {
-				send(printMsg(s))
+				send(msg)
 			}
 		})
 		return turnDone{}
@@ -228,13 +283,15 @@ func (m *Model) help() string {
 	cs := m.be.Commands()
 	names := make([]string, 0, len(cs))
 	for n := range cs {
-		names = append(names, n)
+		if !builtin[n] {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
 		lines = append(lines, fmt.Sprintf("  %-14s %s", "/"+n, cs[n].Help))
 	}
-	lines = append(lines, "Keys: Enter sends · Shift+Enter or a trailing \\ adds a line · ↑/↓ history · Esc interrupts a turn · Ctrl+C interrupts, or exits when idle")
+	lines = append(lines, "Keys: Enter sends · Shift+Enter or a trailing \\ adds a line · ↑/↓ history · Ctrl+O shows the last tool result in full · Esc interrupts a turn · Ctrl+C interrupts, or exits when idle")
 	return strings.Join(lines, "\n")
 }
 
@@ -250,13 +307,89 @@ func (m *Model) View() tea.View {
 	}
 	line := fmt.Sprintf("%s · %s · %d tokens · $%.4f · %s · %s", st.Model, st.Mode, st.Tokens, st.Cost, st.Cwd, state)
 	line = ansi.Truncate(line, m.width, "…")
+	if len(m.modals) > 0 {
+		return tea.NewView(Wrap(m.modals[0].m.View(), m.width) + "\n" + line)
+	}
 	return tea.NewView(m.input.View() + "\n" + line)
 }
 
-// Wrap wraps s at word boundaries to width (ANSI-aware).
+// builtin are the commands the model itself answers.
+var builtin = map[string]bool{"help": true, "clear": true, "exit": true, "quit": true}
+
+// clearScrollback clears the screen and the terminal's scrollback (ED 3).
+const clearScrollback = "\x1b[H\x1b[2J\x1b[3J"
+
+// print prints text above the input box (markdown rendered when md) and
+// keeps it to re-flow on a resize.
+func (m *Model) print(text string, md bool) tea.Cmd {
+	m.blocks = append(m.blocks, block{text: text, md: md})
+	m.kept += strings.Count(text, "\n") + 1
+	for len(m.blocks) > 1 && m.kept > keptLines {
+		m.kept -= strings.Count(m.blocks[0].text, "\n") + 1
+		m.blocks = m.blocks[1:]
+	}
+	return tea.Println(m.format(block{text, md}))
+}
+
+func (m *Model) format(b block) string {
+	if b.md {
+		return Markdown(b.text, m.width)
+	}
+	return Wrap(b.text, m.width)
+}
+
+// reflow clears the screen and its scrollback and prints the kept
+// transcript again at the new width. The clearing goes in front of the
+// printed text, not in a tea.Raw: bubbletea writes a Raw sequence at its
+// next frame but printed lines at once, so a Raw clear would land after
+// the reprint and wipe it. ClearScreen then redraws the input box below.
+func (m *Model) reflow() tea.Cmd {
+	parts := make([]string, len(m.blocks))
+	for i, b := range m.blocks {
+		parts[i] = m.format(b)
+	}
+	return tea.Sequence(tea.Println(clearScrollback+strings.Join(parts, "\n")), tea.ClearScreen)
+}
+
+// Wrap wraps s at word boundaries to width (ANSI-aware). A line's
+// continuation keeps its indentation — its leading spaces and a result's
+// "⎿  " or a picker's "│ " — so a wrapped result stays under its call.
 func Wrap(s string, width int) string {
 	if width <= 0 {
 		return s
 	}
-	return ansi.Wrap(s, width, "")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = wrapLine(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func wrapLine(l string, width int) string {
+	if ansi.StringWidth(l) <= width {
+		return l
+	}
+	plain := ansi.Strip(l)
+	body := strings.TrimLeft(plain, " ")
+	for _, mark := range []string{"⎿  ", "│ ", "● ", "- ", "• "} {
+		if strings.HasPrefix(body, mark) {
+			body = body[len(mark):]
+			break
+		}
+	}
+	indent := ansi.StringWidth(plain) - ansi.StringWidth(body)
+	if indent == 0 || indent > width/2 {
+		return ansi.Wrap(l, width, "")
+	}
+	head, rest := ansi.Cut(l, 0, indent), ansi.Cut(l, indent, ansi.StringWidth(l))
+	wrapped := strings.Split(ansi.Wrap(rest, width-indent, ""), "\n")
+	pad := strings.Repeat(" ", indent)
+	for i := range wrapped {
+		if i == 0 {
+			wrapped[i] = head + wrapped[i]
+		} else {
+			wrapped[i] = pad + wrapped[i]
+		}
+	}
+	return strings.Join(wrapped, "\n")
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -15,18 +18,51 @@ import (
 type fakeBackend struct {
 	prompts    []string
 	interrupts int
+	last       string
 }
 
-func (f *fakeBackend) Run(_ context.Context, p string, print func(string)) {
+func (f *fakeBackend) Run(_ context.Context, p string, send func(tea.Msg)) {
 	f.prompts = append(f.prompts, p)
-	print("answer to " + p)
+	send(tui.Print("answer to " + p))
 }
 func (f *fakeBackend) Interrupt() { f.interrupts++ }
 func (f *fakeBackend) Status() tui.Status {
 	return tui.Status{Model: "replay", Mode: "default", Cwd: "/w"}
 }
+func (f *fakeBackend) LastResult() string { return f.last }
 func (f *fakeBackend) Commands() map[string]tui.Command {
-	return map[string]tui.Command{"tools": {Help: "the tools", Run: func(string) (string, string) { return "3 tools", "" }}}
+	return map[string]tui.Command{
+		"tools": {Help: "the tools", Run: func(string) (string, string) { return "3 tools", "" }},
+		"help":  {Help: "a skill called help", Run: func(string) (string, string) { return "", "the skill" }},
+	}
+}
+
+// runCmd runs cmd and the commands it sequences or batches, returning
+// the messages they produce (bubbletea's own messages left out).
+func runCmd(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, runCmd(c)...)
+		}
+		return out
+	}
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice {
+		// tea.Sequence's message is an unexported []Cmd.
+		var out []tea.Msg
+		for i := range v.Len() {
+			if c, ok := v.Index(i).Interface().(tea.Cmd); ok {
+				out = append(out, runCmd(c)...)
+			}
+		}
+		return out
+	}
+	return []tea.Msg{msg}
 }
 
 func typeText(m *tui.Model, s string) {
@@ -104,10 +140,46 @@ var _ = Describe("the session model", func() {
 
 	It("answers /tools from the backend without a turn, and names an unknown command", func() {
 		typeText(m, "/tools")
-		cmd := key(m, tea.KeyEnter, 0)
-		Expect(cmd).NotTo(BeNil())
+		Expect(key(m, tea.KeyEnter, 0)).NotTo(BeNil())
 		Expect(m.Running()).To(BeFalse())
 		Expect(be.prompts).To(BeEmpty())
+		typeText(m, "/nope")
+		key(m, tea.KeyEnter, 0)
+		Expect(m.Printed()).To(Equal([]string{"3 tools", "Unknown command /nope; /help lists them."}))
+	})
+
+	It("runs a turn on the backend, prints what it sends, and is ready again when it ends", func() {
+		var sent []tea.Msg
+		m.SetSend(func(msg tea.Msg) { sent = append(sent, msg) })
+		typeText(m, "hello")
+		cmd := key(m, tea.KeyEnter, 0)
+		Expect(m.Running()).To(BeTrue())
+		// The command is the echo, then the turn: run them as the program
+		// would, feeding the turn's messages back.
+		for _, msg := range runCmd(cmd) {
+			m.Update(msg)
+		}
+		for _, msg := range sent {
+			m.Update(msg)
+		}
+		Expect(be.prompts).To(Equal([]string{"hello"}))
+		Expect(m.Printed()).To(Equal([]string{"> hello", "answer to hello"}))
+		Expect(m.Running()).To(BeFalse())
+	})
+
+	It("prints the last tool result in full on Ctrl+O, or says there is none", func() {
+		key(m, 'o', tea.ModCtrl)
+		be.last = "● Bash(seq 3) · in full (Ctrl+O):\n1\n2\n3"
+		key(m, 'o', tea.ModCtrl)
+		Expect(m.Printed()).To(Equal([]string{"No tool result yet.", be.last}))
+	})
+
+	It("skips a skill named like a built-in command in /help", func() {
+		typeText(m, "/help")
+		key(m, tea.KeyEnter, 0)
+		Expect(m.Printed()).To(HaveLen(1))
+		Expect(m.Printed()[0]).To(ContainSubstring("/tools         the tools"))
+		Expect(strings.Count(m.Printed()[0], "/help")).To(Equal(1))
 	})
 
 	It("shows the model, mode, tokens, cost and directory in the status line", func() {
@@ -117,5 +189,15 @@ var _ = Describe("the session model", func() {
 
 	It("wraps at word boundaries", func() {
 		Expect(tui.Wrap("alpha beta gamma", 11)).To(Equal("alpha beta\ngamma"))
+	})
+
+	It("keeps a wrapped line's indentation, under a result's ⎿ and a picker's │", func() {
+		Expect(tui.Wrap("  ⎿  Updated greet.txt with 1 addition and 1 removal", 30)).To(Equal(
+			"  ⎿  Updated greet.txt with 1\n     addition and 1 removal"))
+		Expect(tui.Wrap("  │ Count from 101 to 112 and say so", 20)).To(Equal(
+			"  │ Count from 101\n    to 112 and say\n    so"))
+		Expect(tui.Wrap("short\n  two words", 8)).To(Equal("short\n  two\n  words"))
+		styled := "\x1b[2m  ⎿  Updated greet.txt with 1 addition\x1b[0m"
+		Expect(ansi.Strip(tui.Wrap(styled, 30))).To(Equal("  ⎿  Updated greet.txt with 1\n     addition"))
 	})
 })
