@@ -69,6 +69,10 @@ type Result struct {
 	ToolCalls         int                   `json:"tool_calls"`
 	ToolErrors        int                   `json:"tool_errors"`
 	Error             string                `json:"error,omitempty"`
+	// Errors is Claude Code's list of what went wrong, present (maybe
+	// empty) on every error subtype and absent on success: the Agent
+	// SDK reads it from any result whose is_error is set.
+	Errors []string `json:"errors,omitzero"`
 }
 
 // Usage is a run's token counts, cache tokens always present.
@@ -117,8 +121,12 @@ func ResultOf(o *agent.Outcome, session, model string) Result {
 	default:
 		r.Subtype, r.IsError, r.TerminalReason = "error_during_execution", true, "error"
 	}
+	if r.IsError {
+		r.Errors = []string{}
+	}
 	if o.Err != nil {
 		r.Error = o.Err.Error()
+		r.Errors = append(r.Errors, r.Error)
 	}
 	r.TotalCostUSD = provider.Cost(model, o.Usage)
 	name := strings.TrimPrefix(model, "anthropic:")
