@@ -34,6 +34,10 @@ type tuiBackend struct {
 	cmds   map[string]tui.Command
 	skills func() map[string]tui.Command
 	mode   func() string // the permission mode in force
+	// pick shows a picker in the input box's place and send prints; both
+	// set by runTUI.
+	pick func(qs []permission.Question) ([]permission.QuestionAnswer, error)
+	send func(tea.Msg)
 }
 
 func (b *tuiBackend) Run(ctx context.Context, p string, send func(tea.Msg)) {
@@ -142,6 +146,14 @@ func runTUI(be *tuiBackend, cwd string, asker *pausingAsker) error {
 	p := tea.NewProgram(m)
 	m.SetSend(p.Send)
 	asker.show = func(ctx context.Context, md tui.Modal) error { return tui.Show(ctx, p.Send, md) }
+	be.send = p.Send
+	be.pick = func(qs []permission.Question) ([]permission.QuestionAnswer, error) {
+		m := &questionPicker{qs: qs, toggled: map[int]bool{}}
+		if err := tui.Show(context.Background(), p.Send, pickerModal{m: m, done: func() bool { return m.dismissed || m.q >= len(m.qs) }}); err != nil {
+			return nil, err
+		}
+		return m.result()
+	}
 	asker.release = func() func() {
 		_ = p.ReleaseTerminal()
 		return func() { _ = p.RestoreTerminal() }
@@ -272,6 +284,10 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			if len(lines) == 0 {
 				return "No earlier sessions in this directory.", ""
 			}
+			if b.pick != nil {
+				go b.pickSession(sess, list)
+				return "Pick the session to resume (Esc keeps this one), or type /resume ID.", ""
+			}
 			return "Earlier sessions, the latest first; switch to one with /resume ID (or start with agentcore --resume ID):\n" + strings.Join(lines, "\n"), ""
 		}},
 	}
@@ -369,4 +385,32 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// pickSessions is how many earlier sessions the /resume picker offers.
+const pickSessions = 4
+
+// pickSession offers the directory's latest earlier sessions in a picker
+// and resumes the one picked ("Other" takes a typed ID).
+func (b *tuiBackend) pickSession(sess *session.Session, list []transcript.Info) {
+	q := permission.Question{Header: "Resume", Question: "Which session should this one become?"}
+	for _, in := range list {
+		if in.ID == sess.ID() {
+			continue
+		}
+		q.Options = append(q.Options, permission.QuestionOption{Label: in.ID, Description: in.ModTime.Format("2006-01-02 15:04") + "  " + oneLine(in.Prompt, 60)})
+		if len(q.Options) == pickSessions {
+			break
+		}
+	}
+	answers, err := b.pick([]permission.Question{q})
+	if err != nil || len(answers) == 0 {
+		b.send(tui.Print("Kept this session."))
+		return
+	}
+	id := answers[0].Other
+	if len(answers[0].Labels) > 0 {
+		id = answers[0].Labels[0]
+	}
+	b.send(tui.Print(resumeStored(sess, id)))
 }

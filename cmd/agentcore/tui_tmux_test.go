@@ -211,7 +211,7 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
 	})
 
-	It("switches the running session to an earlier one on /resume ID: the next request carries the old conversation (fake API on loopback)", func() {
+	It("switches the running session to an earlier one on /resume ID or from /resume's picker: the next request carries the old conversation (fake API on loopback)", func() {
 		dir := GinkgoT().TempDir()
 		var mu sync.Mutex
 		var bodies []map[string]any
@@ -239,15 +239,22 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		id := strings.TrimSuffix(filepath.Base(logs[0]), ".jsonl")
 
 		second := startSessionEnv(dir, 120, 40, env, "--model", "anthropic:fake")
-		second.typeLine("/resume")
-		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring(id + "  "))
-		Expect(second.screen()).To(ContainSubstring("/resume ID"))
 		second.typeLine("/resume not-an-id")
 		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Cannot resume not-an-id: "))
-		second.typeLine("/resume " + id)
+		second.typeLine("/resume")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Which session should this one become?"))
+		Expect(second.screen()).To(MatchRegexp(`❯ 1\. ` + id))
+		Expect(second.screen()).To(ContainSubstring("remember the word PAPAYA"), "the picker shows each session's first prompt")
+		second.keys("Escape")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Kept this session."))
+		second.typeLine("/resume")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(MatchRegexp(`❯ 1\. ` + id))
+		second.keys("Enter")
 		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Resumed session " + id + " (2 messages)"))
 		Expect(second.screen()).To(ContainSubstring("> remember the word PAPAYA"))
 		Expect(second.screen()).To(ContainSubstring("● Reply 1."))
+		second.typeLine("/resume " + id)
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Cannot resume " + id + ": session " + id + " is the one running"))
 		second.typeLine("which word?")
 		Eventually(second.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Reply 2."))
 

@@ -754,7 +754,7 @@ func (s *Session) ResumeStored(id string) ([]provider.Message, error) {
 	if s.opts.Transcripts == nil {
 		return nil, errors.New("session: resuming a stored session needs Options.Transcripts, the store it is kept in")
 	}
-	if id == s.opts.ID {
+	if id == s.ID() {
 		return nil, fmt.Errorf("session %s is the one running", id)
 	}
 	if !s.runMu.TryLock() {
@@ -774,8 +774,10 @@ func (s *Session) ResumeStored(id string) ([]provider.Message, error) {
 	s.agent = nil // the next Run starts from history, recording to w
 	s.history = history
 	s.transcript = w
-	s.opts.ID = id
 	s.agentMu.Unlock()
+	s.mu.Lock()
+	s.opts.ID = id
+	s.mu.Unlock()
 	if old != nil {
 		if err := old.Close(); err != nil {
 			return slices.Clone(history), fmt.Errorf("resumed %s, but the previous transcript did not close cleanly: %w", id, err)
