@@ -83,6 +83,12 @@ type BashOutput struct {
 	// Output is stdout and stderr interleaved; head and tail only when
 	// Truncated.
 	Output string `json:"output"`
+	// Stdout and Stderr are Claude Code's names for the output (its
+	// tool_use_result and hooks' tool_response): like Claude Code, which
+	// also runs the command with stderr on stdout's file, Stdout is Output
+	// and Stderr is empty.
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
 	// ExitCode is the command's exit status: 0, or a status that is an
 	// answer rather than a failure (grep's 1 for no match), see ExitNote.
 	ExitCode int `json:"exit_code"`
@@ -138,20 +144,27 @@ type BashError struct {
 	Note string
 }
 
-// Error is the output followed by what went wrong.
+// Error is what went wrong and the output, in Claude Code's order: a
+// non-zero exit status first ("Exit code 3", then the output), a timeout
+// or an abort after the output.
 func (e *BashError) Error() string {
 	var b strings.Builder
-	if e.Output != "" {
-		b.WriteString(e.Output)
-		b.WriteString("\n")
-	}
-	switch {
-	case e.TimedOut:
-		fmt.Fprintf(&b, "Command timed out after %d ms and was killed. Run long commands with run_in_background, or give a longer timeout (at most 600000).", e.TimeoutMs)
-	case e.Canceled:
-		b.WriteString("Command was aborted before completion.")
-	default:
+	if !e.TimedOut && !e.Canceled {
 		fmt.Fprintf(&b, "Exit code %d", e.ExitCode)
+		if e.Output != "" {
+			b.WriteString("\n")
+			b.WriteString(e.Output)
+		}
+	} else {
+		if e.Output != "" {
+			b.WriteString(e.Output)
+			b.WriteString("\n")
+		}
+		if e.TimedOut {
+			fmt.Fprintf(&b, "Command timed out after %d ms and was killed. Run long commands with run_in_background, or give a longer timeout (at most 600000).", e.TimeoutMs)
+		} else {
+			b.WriteString("Command was aborted before completion.")
+		}
 	}
 	if e.Note != "" {
 		b.WriteString("\n")
@@ -274,7 +287,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		return BashOutput{}, err
 	}
 	out := BashOutput{
-		Output: res.Output, ExitCode: res.ExitCode, DurationMs: res.Duration.Milliseconds(),
+		Output: res.Output, Stdout: res.Output, ExitCode: res.ExitCode, DurationMs: res.Duration.Milliseconds(),
 		TotalLines: res.TotalLines, TotalChars: res.TotalChars,
 		Truncated: res.Truncated, FullOutputPath: res.FullOutputPath, CwdNote: note,
 	}

@@ -2,6 +2,7 @@ package tooldefs_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -108,12 +109,22 @@ var _ = Describe("Bash tools", func() {
 			_, out, err := run(&tooldefs.BashInput{Command: "echo a; echo b >&2; echo c; echo d >&2"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Output).To(Equal("a\nb\nc\nd"))
+			Expect(text(bash.ResultBlocks(out))).To(Equal("a\nb\nc\nd"))
+			// Claude Code 2.1.197 (echo out; echo err >&2; echo out2): its
+			// tool_use_result is {"stdout":"out\nerr\nout2","stderr":"",…}.
+			data, err := json.Marshal(out)
+			Expect(err).NotTo(HaveOccurred())
+			var m map[string]any
+			Expect(json.Unmarshal(data, &m)).To(Succeed())
+			Expect(m).To(HaveKeyWithValue("stdout", "a\nb\nc\nd"))
+			Expect(m).To(HaveKeyWithValue("stderr", ""))
 		})
 
 		It("fails on a non-zero exit status with the output and the exit code", func() {
 			_, out, err := run(&tooldefs.BashInput{Command: "echo building; echo 'error: boom' >&2; exit 3"})
 			Expect(err).To(HaveOccurred())
-			Expect(err.Error()).To(Equal("building\nerror: boom\nExit code 3"))
+			// Claude Code 2.1.197 sends the exit code first: "Exit code 3\nout1\nerr1\nout2".
+			Expect(err.Error()).To(Equal("Exit code 3\nbuilding\nerror: boom"))
 			var be *tooldefs.BashError
 			Expect(errors.As(err, &be)).To(BeTrue())
 			Expect(be.ExitCode).To(Equal(3))

@@ -34,6 +34,10 @@ type tuiBackend struct {
 	cmds   map[string]tui.Command
 	skills func() map[string]tui.Command
 	mode   func() string // the permission mode in force
+	// pick shows a picker in the input box's place and send prints; both
+	// set by runTUI.
+	pick func(qs []permission.Question) ([]permission.QuestionAnswer, error)
+	send func(tea.Msg)
 }
 
 func (b *tuiBackend) Run(ctx context.Context, p string, send func(tea.Msg)) {
@@ -142,6 +146,14 @@ func runTUI(be *tuiBackend, cwd string, asker *pausingAsker) error {
 	p := tea.NewProgram(m)
 	m.SetSend(p.Send)
 	asker.show = func(ctx context.Context, md tui.Modal) error { return tui.Show(ctx, p.Send, md) }
+	be.send = p.Send
+	be.pick = func(qs []permission.Question) ([]permission.QuestionAnswer, error) {
+		m := &questionPicker{qs: qs, toggled: map[int]bool{}}
+		if err := tui.Show(context.Background(), p.Send, pickerModal{m: m, done: func() bool { return m.dismissed || m.q >= len(m.qs) }}); err != nil {
+			return nil, err
+		}
+		return m.result()
+	}
 	asker.release = func() func() {
 		_ = p.ReleaseTerminal()
 		return func() { _ = p.RestoreTerminal() }
@@ -250,7 +262,10 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			b.mu.Unlock()
 			return "Model: " + name + " from the next request", ""
 		}},
-		"resume": {Help: "list this directory's earlier sessions, to resume one", Run: func(string) (string, string) {
+		"resume": {Help: "list this directory's earlier sessions; /resume ID switches to one", Run: func(args string) (string, string) {
+			if args != "" {
+				return resumeStored(sess, args), ""
+			}
 			home, _ := os.UserHomeDir()
 			list, err := transcript.NewStore(home).List(cwd)
 			if err != nil {
@@ -269,7 +284,11 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			if len(lines) == 0 {
 				return "No earlier sessions in this directory.", ""
 			}
-			return "Earlier sessions, the latest first; resume one with agentcore --resume ID (agentcore -c continues the latest):\n" + strings.Join(lines, "\n"), ""
+			if b.pick != nil {
+				go b.pickSession(sess, list)
+				return "Pick the session to resume (Esc keeps this one), or type /resume ID.", ""
+			}
+			return "Earlier sessions, the latest first; switch to one with /resume ID (or start with agentcore --resume ID):\n" + strings.Join(lines, "\n"), ""
 		}},
 	}
 	b.skills = func() map[string]tui.Command { return skillCommands(sess) }
@@ -297,4 +316,101 @@ func skillCommands(sess *session.Session) map[string]tui.Command {
 		}}
 	}
 	return cmds
+}
+
+// resumeMessages is how many of the resumed conversation's last messages
+// /resume ID prints.
+const resumeMessages = 4
+
+// resumeStored switches sess to the stored session id, as --resume id
+// would, and says so with the conversation's last few messages.
+func resumeStored(sess *session.Session, id string) string {
+	msgs, err := sess.ResumeStored(strings.TrimSpace(id))
+	if err != nil {
+		return "Cannot resume " + id + ": " + err.Error()
+	}
+	var lines []string
+	for _, m := range msgs {
+		if l := messageLine(m); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	head := fmt.Sprintf("Resumed session %s (%d messages); the next prompt continues it.", sess.ID(), len(msgs))
+	if len(lines) > resumeMessages {
+		head += fmt.Sprintf("\n  … %d earlier", len(lines)-resumeMessages)
+		lines = lines[len(lines)-resumeMessages:]
+	}
+	if len(lines) == 0 {
+		return head
+	}
+	return head + "\n" + strings.Join(lines, "\n")
+}
+
+// messageLine is one message on one line: "> " and the user's words, "● "
+// and the model's, or its tool calls by name; "" for a message of tool
+// results only.
+func messageLine(m provider.Message) string {
+	var text, tools []string
+	for _, b := range m.Content {
+		switch b.Type {
+		case provider.TextBlock:
+			if t := strings.TrimSpace(b.Text); t != "" {
+				text = append(text, t)
+			}
+		case provider.ToolUseBlock:
+			tools = append(tools, b.Name)
+		}
+	}
+	s := strings.Join(text, " ")
+	if len(tools) > 0 {
+		if s != "" {
+			s += " "
+		}
+		s += "[" + strings.Join(tools, ", ") + "]"
+	}
+	if s == "" {
+		return ""
+	}
+	s = oneLine(s, 100)
+	if m.Role == provider.User {
+		return "  > " + s
+	}
+	return "  ● " + s
+}
+
+// oneLine is s on one line, cut to n characters with "…".
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// pickSessions is how many earlier sessions the /resume picker offers.
+const pickSessions = 4
+
+// pickSession offers the directory's latest earlier sessions in a picker
+// and resumes the one picked ("Other" takes a typed ID).
+func (b *tuiBackend) pickSession(sess *session.Session, list []transcript.Info) {
+	q := permission.Question{Header: "Resume", Question: "Which session should this one become?"}
+	for _, in := range list {
+		if in.ID == sess.ID() {
+			continue
+		}
+		q.Options = append(q.Options, permission.QuestionOption{Label: in.ID, Description: in.ModTime.Format("2006-01-02 15:04") + "  " + oneLine(in.Prompt, 60)})
+		if len(q.Options) == pickSessions {
+			break
+		}
+	}
+	answers, err := b.pick([]permission.Question{q})
+	if err != nil || len(answers) == 0 {
+		b.send(tui.Print("Kept this session."))
+		return
+	}
+	id := answers[0].Other
+	if len(answers[0].Labels) > 0 {
+		id = answers[0].Labels[0]
+	}
+	b.send(tui.Print(resumeStored(sess, id)))
 }

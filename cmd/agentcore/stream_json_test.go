@@ -158,6 +158,9 @@ var _ = Describe("stream-json, as Claude Code emits it", func() {
 		Expect(init["apiKeySource"]).To(Equal("ANTHROPIC_API_KEY"))
 		Expect(init["model"]).To(Equal("claude-sonnet-4-5"))
 		Expect(ours[3]["message"].(map[string]any)["content"].([]any)[0]).To(HaveKeyWithValue("content", "hi"), "tool_result content is a string, as Claude Code's")
+		// Claude Code's Bash tool_use_result: {"stdout":"hi","stderr":"",…}
+		// (its stdout holds stderr too).
+		Expect(ours[3]["tool_use_result"]).To(And(HaveKeyWithValue("stdout", "hi"), HaveKeyWithValue("stderr", "")))
 		Expect(result).To(HaveKeyWithValue("num_turns", 2.0))
 		Expect(result).To(HaveKeyWithValue("terminal_reason", "completed"))
 		Expect(result["usage"]).To(HaveKeyWithValue("input_tokens", 100.0))

@@ -3,12 +3,16 @@
 package main_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -60,9 +64,15 @@ func (t tmuxTerm) resize(w, h int) {
 // styled (TERM from tmux, no NO_COLOR), and waits for the input box.
 func startSession(dir string, w, h int, args ...string) tmuxTerm {
 	GinkgoHelper()
+	return startSessionEnv(dir, w, h, nil, args...)
+}
+
+// startSessionEnv is startSession with env (KEY=VALUE, no spaces) added.
+func startSessionEnv(dir string, w, h int, env []string, args ...string) tmuxTerm {
+	GinkgoHelper()
 	t := tmuxTerm{name: fmt.Sprintf("agentcore-tui-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	line := "cd " + dir + " && env -u NO_COLOR HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
-		binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60"
+		strings.Join(append(env, ""), " ") + binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60"
 	out, err := t.cmd("-f", "/dev/null", "new-session", "-d", "-s", t.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), line).CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "tmux: %s", out)
 	DeferCleanup(func() { _ = t.cmd("kill-server").Run() })
@@ -199,6 +209,64 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		Eventually(t.all, 10*time.Second, 100*time.Millisecond).ShouldNot(ContainSubstring("Unknown command"))
 		t.typeLine("/exit")
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+	})
+
+	It("switches the running session to an earlier one on /resume ID or from /resume's picker: the next request carries the old conversation (fake API on loopback)", func() {
+		dir := GinkgoT().TempDir()
+		var mu sync.Mutex
+		var bodies []map[string]any
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			mu.Lock()
+			bodies = append(bodies, body)
+			n := len(bodies)
+			mu.Unlock()
+			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: fmt.Sprintf("Reply %d.", n)}}}.write(w)
+		}))
+		DeferCleanup(srv.Close)
+		env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL}
+
+		first := startSessionEnv(dir, 120, 40, env, "--model", "anthropic:fake")
+		first.typeLine("remember the word PAPAYA")
+		Eventually(first.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Reply 1."))
+		Eventually(first.screen, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("· ready"))
+		first.typeLine("/exit")
+		Eventually(first.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+		logs, err := filepath.Glob(filepath.Join(dir, "projects", "*", "*.jsonl"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(logs).To(HaveLen(1))
+		id := strings.TrimSuffix(filepath.Base(logs[0]), ".jsonl")
+
+		second := startSessionEnv(dir, 120, 40, env, "--model", "anthropic:fake")
+		second.typeLine("/resume not-an-id")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Cannot resume not-an-id: "))
+		second.typeLine("/resume")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Which session should this one become?"))
+		Expect(second.screen()).To(MatchRegexp(`❯ 1\. ` + id))
+		Expect(second.screen()).To(ContainSubstring("remember the word PAPAYA"), "the picker shows each session's first prompt")
+		second.keys("Escape")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Kept this session."))
+		second.typeLine("/resume")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(MatchRegexp(`❯ 1\. ` + id))
+		second.keys("Enter")
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Resumed session " + id + " (2 messages)"))
+		Expect(second.screen()).To(ContainSubstring("> remember the word PAPAYA"))
+		Expect(second.screen()).To(ContainSubstring("● Reply 1."))
+		second.typeLine("/resume " + id)
+		Eventually(second.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Cannot resume " + id + ": session " + id + " is the one running"))
+		second.typeLine("which word?")
+		Eventually(second.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Reply 2."))
+
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(bodies).To(HaveLen(2))
+		msgs, _ := json.Marshal(bodies[1]["messages"])
+		Expect(string(msgs)).To(MatchRegexp(`(?s)remember the word PAPAYA.*Reply 1\..*which word\?`), "the old conversation comes first")
+		Expect(bodies[1]["messages"]).To(HaveLen(3))
+		Expect(os.ReadFile(logs[0])).To(ContainSubstring("which word?"), "the resumed session's transcript goes on")
+		logs, _ = filepath.Glob(filepath.Join(dir, "projects", "*", "*.jsonl"))
+		Expect(logs).To(HaveLen(1), "the second session, resumed before its first message, leaves no transcript of its own")
 	})
 
 	It("wraps at word boundaries and re-flows the transcript when the terminal is resized", func() {

@@ -740,3 +740,48 @@ func (k *sink) observe(ev agent.Event) {
 	k.ch <- it
 	<-it.ack
 }
+
+// ResumeStored switches the session to the stored conversation id of its
+// directory, as opening it with Options.Resume would: the next Run sends
+// that conversation's messages first, the transcript records to its file,
+// and ID is id. It returns the resumed messages. It needs
+// Options.Transcripts and no turn running; the session's hooks keep the
+// session ID they started with.
+func (s *Session) ResumeStored(id string) ([]provider.Message, error) {
+	if s.parent != nil {
+		return nil, errors.New("session: a sub-agent cannot resume a stored session")
+	}
+	if s.opts.Transcripts == nil {
+		return nil, errors.New("session: resuming a stored session needs Options.Transcripts, the store it is kept in")
+	}
+	if id == s.ID() {
+		return nil, fmt.Errorf("session %s is the one running", id)
+	}
+	if !s.runMu.TryLock() {
+		return nil, errors.New("a turn is running: wait for it to end (or press Esc), then resume")
+	}
+	defer s.runMu.Unlock()
+	w, history, err := s.opts.Transcripts.Resume(s.opts.Dir, id)
+	if err != nil {
+		if w != nil {
+			w.Close()
+		}
+		return nil, err
+	}
+	w.SetVersion(s.opts.Version)
+	old := s.transcript
+	s.agentMu.Lock()
+	s.agent = nil // the next Run starts from history, recording to w
+	s.history = history
+	s.transcript = w
+	s.agentMu.Unlock()
+	s.mu.Lock()
+	s.opts.ID = id
+	s.mu.Unlock()
+	if old != nil {
+		if err := old.Close(); err != nil {
+			return slices.Clone(history), fmt.Errorf("resumed %s, but the previous transcript did not close cleanly: %w", id, err)
+		}
+	}
+	return slices.Clone(history), nil
+}

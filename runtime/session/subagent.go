@@ -53,7 +53,11 @@ func Of(tc *runtime.ToolContext) (*Session, bool) {
 }
 
 // ID returns the session's ID; a sub-agent has its parent's.
-func (s *Session) ID() string { return s.opts.ID }
+func (s *Session) ID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.ID
+}
 
 // Home returns the user's home directory the session uses.
 func (s *Session) Home() string { return s.opts.Home }

@@ -120,6 +120,44 @@ var _ = Describe("a session kept in the transcript store", func() {
 		Expect(errors.Is(err, transcript.ErrExists)).To(BeTrue())
 	})
 
+	It("switches a running session to a stored one (ResumeStored), as Resume would, and refuses what it cannot resume", func() {
+		model := scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"hi"}]}`)
+		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: model, Transcripts: store})
+		Expect(err).NotTo(HaveOccurred())
+		run(s, "hello")
+		first := s.Messages()
+		Expect(s.Close()).To(Succeed())
+
+		next := scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"again"}]}`)
+		other, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: next, Transcripts: store})
+		Expect(err).NotTo(HaveOccurred())
+		defer other.Close()
+		_, err = other.ResumeStored(session.NewID())
+		Expect(errors.Is(err, transcript.ErrNotFound)).To(BeTrue())
+		_, err = other.ResumeStored(other.ID())
+		Expect(err).To(MatchError(ContainSubstring("is the one running")))
+		msgs, err := other.ResumeStored(s.ID())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(msgs).To(Equal(first))
+		Expect(other.ID()).To(Equal(s.ID()))
+		Expect(other.Messages()).To(Equal(first))
+		run(other, "and now?")
+		reqs := next.requests()
+		Expect(reqs).To(HaveLen(1))
+		Expect(reqs[0][:2]).To(Equal(first), "the next request carries the resumed conversation")
+		Expect(other.Close()).To(Succeed())
+		stored, _, _ := transcript.Load(store.Path(dir, s.ID()))
+		Expect(stored).To(HaveLen(4), "the resumed transcript goes on")
+
+		bare, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: next})
+		Expect(err).NotTo(HaveOccurred())
+		defer bare.Close()
+		_, err = bare.ResumeStored(s.ID())
+		Expect(err).To(MatchError(ContainSubstring("needs Options.Transcripts")))
+	})
+
 	It("keeps no transcript for a sub-agent", func() {
 		model := scripted(`{"prompt":"x"}
 {"blocks":[{"type":"text","text":"hi"}]}`)
