@@ -43,7 +43,7 @@ elif [[ ! -f $scratch/$scenario ]]; then
 	cp "$root/$scenario" "$scratch/$scenario" 2>/dev/null || { echo "run-demo: no scenario $scenario" >&2; exit 1; }
 fi
 
-echo "agentcore demo: a scripted model at work on a scratch copy of this repo ($scratch)"
+echo "agentcore demo: the offline replay model (--model replay:$scenario, a script, no API key) at work on a scratch copy of this repo ($scratch)"
 echo
 cd "$scratch"
 # Not exec: the EXIT trap removes the scratch copy when agentcore ends,
