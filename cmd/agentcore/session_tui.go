@@ -345,12 +345,10 @@ func promptCommands(m *mcp.Manager) map[string]tui.Command {
 	prompts := m.Prompts()
 	cmds := make(map[string]tui.Command, len(prompts))
 	for _, p := range prompts {
-		help := "MCP prompt (" + p.Server + ")"
+		// "MCP prompt (server) name [style]: what it does"
+		help := "MCP prompt (" + p.Server + ")" + strings.TrimPrefix(p.Usage(), "/"+p.CommandName())
 		if p.Description != "" {
 			help += ": " + p.Description
-		}
-		if len(p.Arguments) > 0 {
-			help += " · usage: " + p.Usage()
 		}
 		cmds[p.CommandName()] = tui.Command{Help: help, Slow: true, Run: func(line string) (string, string) {
 			args, err := p.ParseArgs(line)
