@@ -120,6 +120,24 @@ var _ = Describe("MCP prompts", func() {
 		})
 	})
 
+	It("keeps a server's tools when its prompts cannot be listed, and says why a prompt is unknown", func() {
+		broken := stdio(bins.Tool)
+		broken.Env = map[string]string{"TOOLSERVER_BREAK_PROMPTS": "1"}
+		m := start(map[string]mcp.ServerConfig{"tools": broken}, mcp.Options{})
+		waitAll(m)
+		st := state(m, "tools")
+		Expect(st.State).To(Equal(mcp.StateConnected))
+		Expect(st.Tools).To(Equal(12))
+		Expect(st.Prompts).To(BeZero())
+		Expect(st.PromptErr).To(MatchError(ContainSubstring("the prompt store is offline")))
+		Expect(m.Prompts()).To(BeEmpty())
+		_, err := getPrompt(m, "tools", "greet", map[string]string{"name": "Ada"})
+		Expect(err).To(MatchError(And(
+			ContainSubstring(`MCP server "tools": its prompts could not be listed (list prompts:`),
+			ContainSubstring(`the prompt store is offline), so prompt "greet" is unknown; /mcp shows the server's state`))))
+		Expect(call(find(m, "mcp__tools__echo"), `{"text":"still here"}`).Text()).To(Equal("still here"))
+	})
+
 	It("lists and gets the prompts of the reference server-everything", Label("node"), func() {
 		bin, why := tooltest.NpmBin("mcp-server-everything")
 		if why != "" {

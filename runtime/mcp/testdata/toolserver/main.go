@@ -175,6 +175,17 @@ func main() {
 	})
 
 	addPrompts(s)
+	if os.Getenv("TOOLSERVER_BREAK_PROMPTS") != "" {
+		// It declares prompts but cannot list them.
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "prompts/list" {
+					return nil, fmt.Errorf("the prompt store is offline")
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
