@@ -197,7 +197,8 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 {"blocks":[{"type":"text","text":"From the other model."}]}`), 0o644)).To(Succeed())
 		t.typeLine("/model replay:other.jsonl")
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Model: replay:other from the next request"))
-		Expect(t.screen()).To(ContainSubstring("replay:other · default · 0 tokens"), "the status line names the new model")
+		// The status line is redrawn in the frame after the answer's.
+		Eventually(t.screen, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("replay:other · default · 0 tokens"), "the status line names the new model")
 		t.typeLine("hi")
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("From the other model."))
 		t.typeLine("/nope")
