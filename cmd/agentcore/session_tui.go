@@ -8,10 +8,12 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/render"
@@ -33,7 +35,10 @@ type tuiBackend struct {
 	intr   func()
 	cmds   map[string]tui.Command
 	skills func() map[string]tui.Command
-	mode   func() string // the permission mode in force
+	// prompts are the MCP servers' prompts as commands, listed anew each
+	// time (a server may connect, or change its prompts, mid-session).
+	prompts func() map[string]tui.Command
+	mode    func() string // the permission mode in force
 	// pick shows a picker in the input box's place and send prints; both
 	// set by runTUI.
 	pick func(qs []permission.Question) ([]permission.QuestionAnswer, error)
@@ -67,15 +72,21 @@ func (b *tuiBackend) Status() tui.Status {
 }
 
 // Commands are the session's commands and, under their own names, the
-// skills installed now (a skill named as a command is left out).
+// skills installed now and the MCP servers' prompts
+// (/mcp__server__prompt); a name already taken is left out.
 func (b *tuiBackend) Commands() map[string]tui.Command {
-	if b.skills == nil {
+	if b.skills == nil && b.prompts == nil {
 		return b.cmds
 	}
 	out := maps.Clone(b.cmds)
-	for name, c := range b.skills() {
-		if _, taken := out[name]; !taken {
-			out[name] = c
+	for _, more := range []func() map[string]tui.Command{b.skills, b.prompts} {
+		if more == nil {
+			continue
+		}
+		for name, c := range more() {
+			if _, taken := out[name]; !taken {
+				out[name] = c
+			}
 		}
 	}
 	return out
@@ -219,20 +230,8 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			}
 			return fmt.Sprintf("%d tools: %s", len(names), strings.Join(names, ", ")), ""
 		}},
-		"mcp": {Help: "MCP servers and their state", Run: func(string) (string, string) {
-			ss := sess.MCP().Servers()
-			if len(ss) == 0 {
-				return "No MCP servers configured.", ""
-			}
-			var lines []string
-			for _, st := range ss {
-				l := fmt.Sprintf("  %s (%s): %s, %d tools", st.Name, st.Transport, st.State, st.Tools)
-				if st.Err != nil {
-					l += " — " + st.Err.Error()
-				}
-				lines = append(lines, l)
-			}
-			return "MCP servers:\n" + strings.Join(lines, "\n"), ""
+		"mcp": {Help: "MCP servers, their state and their prompts", Run: func(string) (string, string) {
+			return mcpStatus(sess.MCP()), ""
 		}},
 		"permissions": {Help: "the permission rules in force and where each comes from", Run: func(string) (string, string) {
 			rs := engine.Rules()
@@ -292,6 +291,7 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 		}},
 	}
 	b.skills = func() map[string]tui.Command { return skillCommands(sess) }
+	b.prompts = func() map[string]tui.Command { return promptCommands(sess.MCP()) }
 	b.mode = func() string { return string(engine.Mode()) }
 	return b
 }
@@ -413,4 +413,72 @@ func (b *tuiBackend) pickSession(sess *session.Session, list []transcript.Info) 
 		id = answers[0].Labels[0]
 	}
 	b.send(tui.Print(resumeStored(sess, id)))
+}
+
+// mcpStatus is /mcp's answer: each server, its state and tools, and the
+// slash commands of its prompts.
+func mcpStatus(m *mcp.Manager) string {
+	ss := m.Servers()
+	if len(ss) == 0 {
+		return "No MCP servers configured."
+	}
+	byServer := map[string][]mcp.Prompt{}
+	for _, p := range m.Prompts() {
+		byServer[p.Server] = append(byServer[p.Server], p)
+	}
+	var lines []string
+	for _, st := range ss {
+		l := fmt.Sprintf("  %s (%s): %s, %d tools", st.Name, st.Transport, st.State, st.Tools)
+		if st.Prompts > 0 {
+			l += fmt.Sprintf(", %d prompts", st.Prompts)
+		}
+		if st.Err != nil {
+			l += " — " + st.Err.Error()
+		}
+		lines = append(lines, l)
+		if st.PromptErr != nil {
+			lines = append(lines, "    its prompts could not be listed: "+st.PromptErr.Error())
+		}
+		for _, p := range byServer[st.Name] {
+			pl := "    " + p.Usage()
+			if p.Description != "" {
+				pl += "  " + p.Description
+			}
+			lines = append(lines, pl)
+		}
+	}
+	return "MCP servers:\n" + strings.Join(lines, "\n")
+}
+
+// promptTimeout bounds one MCP prompt's prompts/get, connecting included.
+const promptTimeout = 60 * time.Second
+
+// promptCommands are the connected MCP servers' prompts as slash commands,
+// as in Claude Code: /mcp__server__prompt ARGS maps ARGS' words onto the
+// prompt's arguments in order, gets the prompt (prompts/get) and sends
+// its messages' text as the turn's prompt.
+func promptCommands(m *mcp.Manager) map[string]tui.Command {
+	prompts := m.Prompts()
+	cmds := make(map[string]tui.Command, len(prompts))
+	for _, p := range prompts {
+		// "MCP prompt (server) name [style]: what it does"
+		help := "MCP prompt (" + p.Server + ")" + strings.TrimPrefix(p.Usage(), "/"+p.CommandName())
+		if p.Description != "" {
+			help += ": " + p.Description
+		}
+		cmds[p.CommandName()] = tui.Command{Help: help, Slow: true, Run: func(line string) (string, string) {
+			args, err := p.ParseArgs(line)
+			if err != nil {
+				return err.Error(), ""
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), promptTimeout)
+			defer cancel()
+			msgs, err := m.GetPrompt(ctx, p.Server, p.Name, args)
+			if err != nil {
+				return "/" + p.CommandName() + ": " + err.Error(), ""
+			}
+			return "", mcp.PromptText(msgs)
+		}}
+	}
+	return cmds
 }

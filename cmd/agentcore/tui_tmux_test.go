@@ -67,7 +67,8 @@ func startSession(dir string, w, h int, args ...string) tmuxTerm {
 	return startSessionEnv(dir, w, h, nil, args...)
 }
 
-// startSessionEnv is startSession with env (KEY=VALUE, no spaces) added.
+// startSessionEnv is startSession with more environment (NAME=VALUE,
+// no shell quoting needed), which overrides the defaults.
 func startSessionEnv(dir string, w, h int, env []string, args ...string) tmuxTerm {
 	GinkgoHelper()
 	t := tmuxTerm{name: fmt.Sprintf("agentcore-tui-%d-%d", os.Getpid(), time.Now().UnixNano())}
@@ -200,7 +201,8 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 {"blocks":[{"type":"text","text":"From the other model."}]}`), 0o644)).To(Succeed())
 		t.typeLine("/model replay:other.jsonl")
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Model: replay:other from the next request"))
-		Expect(t.screen()).To(ContainSubstring("replay:other · default · 0 tokens"), "the status line names the new model")
+		// The status line is redrawn in the frame after the answer's.
+		Eventually(t.screen, 5*time.Second, 100*time.Millisecond).Should(ContainSubstring("replay:other · default · 0 tokens"), "the status line names the new model")
 		t.typeLine("hi")
 		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("From the other model."))
 		t.typeLine("/nope")

@@ -205,6 +205,15 @@ func (s *server) newClient(c *conn, ready <-chan struct{}) *sdk.Client {
 				}
 			})
 		},
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) {
+			m.goTracked(func() {
+				select {
+				case <-ready:
+					s.refreshPrompts(c)
+				case <-m.ctx.Done():
+				}
+			})
+		},
 	}
 	if m.opts.Elicit != nil {
 		caps.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}

@@ -10,6 +10,14 @@
 // resources, the ListMcpResourcesTool and ReadMcpResourceTool tools read
 // them.
 //
+// A server's prompts (prompts/list, listed on connecting and again on
+// notifications/prompts/list_changed) are [Manager.Prompts]; the
+// interactive session runs each as the slash command
+// /mcp__<server>__<prompt> ([Prompt.CommandName], [Prompt.ParseArgs]),
+// and [Manager.GetPrompt] returns the messages (prompts/get) as text,
+// content that is not text described in brackets. A server whose prompts
+// cannot be listed keeps its tools ([ServerStatus.PromptErr]).
+//
 // The client declares roots ([Options.Roots], changed with
 // [Manager.SetRoots], which sends notifications/roots/list_changed),
 // elicitation in form and URL modes when [Options.Elicit] is set, and

@@ -143,6 +143,10 @@ type ServerStatus struct {
 	// offers resources.
 	Tools     int
 	Resources bool
+	// Prompts is the number of prompts listed; PromptErr why listing them
+	// failed (the server's tools still work).
+	Prompts   int
+	PromptErr error
 }
 
 // Manager runs the MCP servers of a Config: it connects to all of them in
@@ -247,6 +251,7 @@ func (m *Manager) Servers() []ServerStatus {
 		out = append(out, ServerStatus{
 			Name: s.name, Transport: s.cfg.Transport(), State: s.state, Err: s.err,
 			Tools: len(s.tools), Resources: s.resources,
+			Prompts: len(s.prompts), PromptErr: s.promptErr,
 		})
 		s.mu.Unlock()
 	}
@@ -358,6 +363,8 @@ type server struct {
 	conn      *conn
 	tools     []*Tool
 	resources bool
+	prompts   []Prompt
+	promptErr error // listing the prompts failed
 	err       error
 	attempt   chan struct{} // closed when the running attempt ends; nil if none
 	settled   chan struct{} // closed when the first attempt ends
@@ -402,7 +409,7 @@ func (s *server) startAttemptLocked() chan struct{} {
 
 func (s *server) runAttempt(done chan struct{}) {
 	ctx, cancel := context.WithTimeout(s.m.ctx, s.m.opts.ConnectTimeout)
-	c, tools, resources, err := s.connect(ctx)
+	c, got, err := s.connect(ctx)
 	if err != nil {
 		switch {
 		case s.m.ctx.Err() != nil:
@@ -438,7 +445,8 @@ func (s *server) runAttempt(done chan struct{}) {
 		return
 	}
 	s.state, s.conn, s.err = StateConnected, c, nil
-	s.tools, s.resources = tools, resources
+	s.tools, s.resources = got.tools, got.resources
+	s.prompts, s.promptErr = got.prompts, got.promptErr
 	s.m.goTracked(func() {
 		waitErr := c.cs.Wait()
 		s.connectionLost(c, fmt.Errorf("MCP server %q stopped (%v)%s", s.name, orExited(waitErr), c.stderrNote()))
@@ -478,12 +486,21 @@ func (s *server) connectionLost(c *conn, err error) {
 	c.close()
 }
 
+// offers is what a server offers on connecting.
+type offers struct {
+	tools     []*Tool
+	resources bool
+	prompts   []Prompt
+	promptErr error // listing the prompts failed; the connection stands
+}
+
 // connect starts the server and lists what it offers. On error the
 // returned conn (possibly nil) carries stderr for the message only.
-func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
+func (s *server) connect(ctx context.Context) (*conn, offers, error) {
+	var got offers
 	cfg, err := s.cfg.expanded(s.m.opts.LookupEnv)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, got, err
 	}
 	c := &conn{m: s.m}
 	var transport sdk.Transport
@@ -513,7 +530,7 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 		}
 	case TransportSDK:
 		if cfg.InProcess == nil {
-			return c, nil, false, fmt.Errorf("the in-process server %q has no connection to the SDK host", s.name)
+			return c, got, fmt.Errorf("the in-process server %q has no connection to the SDK host", s.name)
 		}
 		transport = cfg.InProcess
 	}
@@ -525,7 +542,7 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 		if c.onClose != nil {
 			c.onClose()
 		}
-		return c, nil, false, err
+		return c, got, err
 	}
 	c.cs = cs
 	close(ready)
@@ -533,14 +550,19 @@ func (s *server) connect(ctx context.Context) (*conn, []*Tool, bool, error) {
 	if ir := cs.InitializeResult(); ir != nil {
 		caps = ir.Capabilities
 	}
-	var tools []*Tool
 	if caps == nil || caps.Tools != nil {
-		if tools, err = s.listTools(ctx, cs); err != nil {
+		if got.tools, err = s.listTools(ctx, cs); err != nil {
 			c.close()
-			return c, nil, false, err
+			return c, offers{}, err
 		}
 	}
-	return c, tools, caps != nil && caps.Resources != nil, nil
+	got.resources = caps != nil && caps.Resources != nil
+	if caps != nil && caps.Prompts != nil {
+		// As in Claude Code, a server whose prompts cannot be listed keeps
+		// its tools; /mcp shows why its prompts are missing.
+		got.prompts, got.promptErr = s.listPrompts(ctx, cs)
+	}
+	return c, got, nil
 }
 
 // listTools lists every tool of the session, as adapters sorted by name.

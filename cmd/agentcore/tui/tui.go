@@ -50,11 +50,17 @@ type Command struct {
 	Help string
 	// Run returns text to print; a non-empty prompt is sent as a turn.
 	Run func(args string) (text, prompt string)
+	// Slow runs Run off the update loop, for a command that waits on
+	// something else (an MCP server's prompts/get); the screen stays live
+	// and input waits until it is done.
+	Slow bool
 }
 
 type (
 	turnDone struct{}
-	printMsg string
+	// commandDone is a Slow command's answer.
+	commandDone struct{ typed, text, prompt string }
+	printMsg    string
 	// markdownMsg is a block of the model's text, rendered as markdown.
 	markdownMsg string
 	exitMsg     struct{}
@@ -141,6 +147,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case turnDone:
 		m.running = false
 		return m, nil
+	case commandDone:
+		m.running = false
+		return m, m.commandResult(msg.typed, msg.text, msg.prompt)
 	case exitMsg:
 		m.quit = true
 		return m, tea.Quit
@@ -246,17 +255,30 @@ func (m *Model) submit(v string) tea.Cmd {
 		if !ok {
 			return m.print(fmt.Sprintf("Unknown command /%s; /help lists them.", name), false)
 		}
-		text, prompt := c.Run(strings.TrimSpace(args))
-		var cmds []tea.Cmd
-		if text != "" {
-			cmds = append(cmds, m.print(text, false))
+		args = strings.TrimSpace(args)
+		if c.Slow {
+			m.running = true
+			return func() tea.Msg {
+				text, prompt := c.Run(args)
+				return commandDone{typed: v, text: text, prompt: prompt}
+			}
 		}
-		if prompt != "" {
-			cmds = append(cmds, m.startTurn(v, prompt))
-		}
-		return tea.Sequence(cmds...)
+		text, prompt := c.Run(args)
+		return m.commandResult(v, text, prompt)
 	}
 	return m.startTurn(v, v)
+}
+
+// commandResult prints a command's text and runs its prompt as a turn.
+func (m *Model) commandResult(typed, text, prompt string) tea.Cmd {
+	var cmds []tea.Cmd
+	if text != "" {
+		cmds = append(cmds, m.print(text, false))
+	}
+	if prompt != "" {
+		cmds = append(cmds, m.startTurn(typed, prompt))
+	}
+	return tea.Sequence(cmds...)
 }
 
 // startTurn runs a turn for prompt, echoing the line the user typed (a

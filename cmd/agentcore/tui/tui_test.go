@@ -19,6 +19,7 @@ type fakeBackend struct {
 	prompts    []string
 	interrupts int
 	last       string
+	slowArgs   []string // what the slow command was run with
 }
 
 func (f *fakeBackend) Run(_ context.Context, p string, send func(tea.Msg)) {
@@ -34,6 +35,13 @@ func (f *fakeBackend) Commands() map[string]tui.Command {
 	return map[string]tui.Command{
 		"tools": {Help: "the tools", Run: func(string) (string, string) { return "3 tools", "" }},
 		"help":  {Help: "a skill called help", Run: func(string) (string, string) { return "", "the skill" }},
+		"slow": {Help: "waits for a server", Slow: true, Run: func(args string) (string, string) {
+			f.slowArgs = append(f.slowArgs, args)
+			if args == "" {
+				return "slow needs an argument", ""
+			}
+			return "", "the prompt for " + args
+		}},
 	}
 }
 
@@ -165,6 +173,38 @@ var _ = Describe("the session model", func() {
 		Expect(be.prompts).To(Equal([]string{"hello"}))
 		Expect(m.Printed()).To(Equal([]string{"> hello", "answer to hello"}))
 		Expect(m.Running()).To(BeFalse())
+	})
+
+	It("runs a Slow command off the update loop, then its prompt as a turn echoed as typed", func() {
+		var sent []tea.Msg
+		m.SetSend(func(msg tea.Msg) { sent = append(sent, msg) })
+		typeText(m, "/slow  x y ")
+		cmd := key(m, tea.KeyEnter, 0)
+		Expect(be.slowArgs).To(BeEmpty(), "Update returns at once; the command runs in its tea.Cmd")
+		Expect(m.Running()).To(BeTrue(), "input waits for the command")
+		for _, msg := range runCmd(cmd) {
+			_, next := m.Update(msg)
+			for _, msg := range runCmd(next) {
+				m.Update(msg)
+			}
+		}
+		for _, msg := range sent {
+			m.Update(msg)
+		}
+		Expect(be.slowArgs).To(Equal([]string{"x y"}))
+		Expect(be.prompts).To(Equal([]string{"the prompt for x y"}))
+		Expect(m.Printed()).To(Equal([]string{"> /slow  x y", "answer to the prompt for x y"}))
+		Expect(m.Running()).To(BeFalse())
+
+		typeText(m, "/slow")
+		for _, msg := range runCmd(key(m, tea.KeyEnter, 0)) {
+			_, next := m.Update(msg)
+			runCmd(next)
+		}
+		Expect(m.Running()).To(BeFalse(), "a command that sends nothing leaves the box ready")
+		Expect(m.Printed()).To(HaveLen(3))
+		Expect(m.Printed()[2]).To(Equal("slow needs an argument"))
+		Expect(be.prompts).To(HaveLen(1))
 	})
 
 	It("prints the last tool result in full on Ctrl+O, or says there is none", func() {

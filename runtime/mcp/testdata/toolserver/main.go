@@ -1,7 +1,9 @@
 // Command toolserver is an MCP server used by the runtime/mcp tests. It
 // serves, over stdio, tools that exercise every part of the adapter:
 // annotations, a name needing sanitising, a long description, images,
-// error results, progress, _meta always-load, cancellation and env.
+// error results, progress, _meta always-load, cancellation and env; and
+// prompts: with arguments, with every content type, one that fails and
+// one whose use adds another (notifications/prompts/list_changed).
 package main
 
 import (
@@ -172,7 +174,70 @@ func main() {
 		return text("tool added"), nil
 	})
 
+	addPrompts(s)
+	if os.Getenv("TOOLSERVER_BREAK_PROMPTS") != "" {
+		// It declares prompts but cannot list them.
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "prompts/list" {
+					return nil, fmt.Errorf("the prompt store is offline")
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
+
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
+}
+
+func promptText(role mcp.Role, s string) *mcp.PromptMessage {
+	return &mcp.PromptMessage{Role: role, Content: &mcp.TextContent{Text: s}}
+}
+
+func addPrompts(s *mcp.Server) {
+	s.AddPrompt(&mcp.Prompt{
+		Name:        "greet",
+		Title:       "Greeting",
+		Description: "Asks for a greeting of name, in style if given.",
+		Arguments: []*mcp.PromptArgument{
+			{Name: "name", Description: "who to greet", Required: true},
+			{Name: "style", Description: "how to greet"},
+		},
+	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		a := req.Params.Arguments
+		t := "Write a greeting for " + a["name"]
+		if a["style"] != "" {
+			t += " in the style: " + a["style"]
+		}
+		return &mcp.GetPromptResult{Description: "a greeting", Messages: []*mcp.PromptMessage{promptText("user", t+".")}}, nil
+	})
+
+	s.AddPrompt(&mcp.Prompt{Name: "mixed", Description: "Returns one message of every content type."},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
+				promptText("user", "first, as text"),
+				promptText("assistant", "an assistant turn"),
+				{Role: "user", Content: &mcp.ImageContent{MIMEType: "image/png", Data: png1x1}},
+				{Role: "user", Content: &mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF0000")}},
+				{Role: "user", Content: &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "the notes"}}},
+				{Role: "user", Content: &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///blob.bin", MIMEType: "application/octet-stream", Blob: []byte{1, 2, 3}}}},
+				{Role: "user", Content: &mcp.ResourceLink{Name: "spec", URI: "https://example.invalid/spec", Description: "the spec"}},
+			}}, nil
+		})
+
+	s.AddPrompt(&mcp.Prompt{Name: "broken", Description: "Always fails."},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return nil, fmt.Errorf("the broken prompt is broken")
+		})
+
+	s.AddPrompt(&mcp.Prompt{Name: "grow", Description: "Adds the prompt \"grown\", which tells clients the prompt list changed."},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			s.AddPrompt(&mcp.Prompt{Name: "grown", Description: "Added at run time."},
+				func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+					return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{promptText("user", "grown ok")}}, nil
+				})
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{promptText("user", "grew")}}, nil
+		})
 }
