@@ -90,6 +90,14 @@ var _ = Describe("Search", func() {
 			Expect(grep(root, grepengine.Options{Pattern: "foo"})).To(Equal([]string{"a.txt", "b/c.txt"}))
 		})
 
+		It("matches an empty pattern at the end of a last line without a line break, as rg and grep do (found by FuzzLineSearch)", func() {
+			write(map[string]string{"e.txt": "0", "f.txt": "x\ny\n"})
+			for _, fold := range []bool{false, true} {
+				Expect(grep(root, grepengine.Options{Pattern: "$", IgnoreCase: fold, Mode: grepengine.Count, Walk: walk.Options{Globs: []string{"[ef].txt"}}})).
+					To(Equal([]string{"e.txt:1", "f.txt:2"}), "fold %v", fold)
+			}
+		})
+
 		It("counts matching lines per file", func() {
 			Expect(grep(root, grepengine.Options{Pattern: "foo", Mode: grepengine.Count})).To(Equal([]string{"a.txt:2", "b/c.txt:1"}))
 		})

@@ -369,7 +369,7 @@ func (s *Searcher) findLines(buf []byte) []span {
 				break
 			}
 			c := pos + loc[0]
-			if c >= n {
+			if c >= n && (n == 0 || buf[n-1] == '\n') {
 				break // an empty match after the final line terminator
 			}
 			ls, le = lineBounds(buf, c)
