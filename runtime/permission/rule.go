@@ -101,12 +101,17 @@ func checkToolName(name string) error {
 	return nil
 }
 
+// hasUnescapedClose reports whether s closes a parenthesis it did not
+// open. A backslash escapes only a parenthesis, as unescapeContent reads
+// it.
 func hasUnescapedClose(s string) bool {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
-			i++
+			if i+1 < len(s) && (s[i+1] == '(' || s[i+1] == ')') {
+				i++
+			}
 		case '(':
 			depth++
 		case ')':
@@ -123,12 +128,20 @@ func unescapeContent(s string) string {
 	return strings.NewReplacer(`\(`, `(`, `\)`, `)`).Replace(s)
 }
 
+// escapeContent writes a rule's content so that ParseRule reads it back:
+// as it is when it reads back unchanged (balanced parentheses), else with
+// every parenthesis escaped.
 func escapeContent(s string) string {
-	// Balanced parentheses read back unchanged; escape only when needed.
-	if hasUnescapedClose(s) {
-		return strings.NewReplacer(`(`, `\(`, `)`, `\)`).Replace(s)
+	if readsBack(s, s) {
+		return s
 	}
-	return s
+	return strings.NewReplacer(`(`, `\(`, `)`, `\)`).Replace(s)
+}
+
+// readsBack reports whether ParseRule reads the content written as form
+// as content.
+func readsBack(form, content string) bool {
+	return !hasUnescapedClose(form) && strings.TrimSpace(unescapeContent(form)) == content
 }
 
 // ParseRules parses a list of rules with one behaviour; the error names
