@@ -87,12 +87,14 @@ func (m *Manager) SetRoots(dirs []string) {
 	m.roots = dirs
 	var waits []<-chan struct{}
 	for c, l := range m.clients {
-		c.AddRoots(added...) // notifies when there are any
-		c.RemoveRoots(removed...)
-		// Any listing answered from now on gives the new roots.
+		// Wait for the listing that follows the notification: ask
+		// before notifying, so that a server answering at once is not
+		// missed.
 		if w := l.next(); w != nil {
 			waits = append(waits, w)
 		}
+		c.AddRoots(added...) // notifies when there are any
+		c.RemoveRoots(removed...)
 	}
 	m.rootsMu.Unlock()
 	// A server that listed the roots before lists them again on the
@@ -112,8 +114,11 @@ func (m *Manager) SetRoots(dirs []string) {
 }
 
 // RootsRefreshWait bounds how long SetRoots waits for the servers that
-// listed the roots before to list them again.
-const RootsRefreshWait = 2 * time.Second
+// listed the roots before to list them again. A server answers in
+// milliseconds; the bound is for one starved of CPU (a node server on a
+// loaded machine has taken over 2 s), and only a server that stopped
+// listing costs it in full.
+const RootsRefreshWait = 5 * time.Second
 
 // rootsListener tells when a server lists the roots (roots/list).
 type rootsListener struct {
