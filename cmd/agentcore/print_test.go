@@ -3,13 +3,9 @@
 package main_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -41,21 +37,7 @@ func answeringAPI(text string) (*httptest.Server, func() []map[string]any) {
 // stdin and extra environment; it returns stdout, stderr and the exit code.
 func agentcoreRoot(stdin string, env []string, args ...string) (string, string, int) {
 	dir := GinkgoT().TempDir()
-	cmd := exec.Command(binaries["external"], args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "HOME="+dir, "AGENTCORE_CONFIG_DIR="+dir, "ANTHROPIC_API_KEY=", "ANTHROPIC_AUTH_TOKEN=",
-		"ANTHROPIC_MODEL=", "AGENTCORE_REPLAY_SPEED=0"), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		Expect(err).NotTo(HaveOccurred())
-	}
-	return stdout.String(), stderr.String(), code
+	return invoke(invocation{dir: dir, home: dir, configDir: dir, stdin: stdin, env: env}, args...)
 }
 
 var _ = Describe("agentcore -p, Claude Code's print mode", func() {

@@ -4,7 +4,6 @@ package main_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -20,22 +19,11 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// runIn runs `agentcore run args…` in dir with extra environment and
-// returns stdout, stderr and the exit code.
+// runIn runs `agentcore run args…` in dir (also its HOME and config
+// directory) with extra environment and returns stdout, stderr and the
+// exit code.
 func runIn(dir string, env []string, args ...string) (string, string, int) {
-	cmd := exec.Command(binaries["external"], append([]string{"run"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "HOME="+dir, "AGENTCORE_CONFIG_DIR="+dir, "ANTHROPIC_API_KEY=", "AGENTCORE_REPLAY_SPEED=0"), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		Expect(err).NotTo(HaveOccurred())
-	}
-	return stdout.String(), stderr.String(), code
+	return invoke(invocation{dir: dir, home: dir, configDir: dir, env: env}, append([]string{"run"}, args...)...)
 }
 
 var _ = Describe("agentcore run", func() {

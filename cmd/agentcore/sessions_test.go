@@ -3,7 +3,6 @@
 package main_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -45,24 +44,9 @@ func sessionFiles(dir string) []string {
 }
 
 // agentcoreAt runs agentcore in dir with home as HOME (the store under
-// HOME/.agentcore: AGENTCORE_CONFIG_DIR is cleared) and returns stdout,
-// stderr and the exit code.
+// HOME/.agentcore) and returns stdout, stderr and the exit code.
 func agentcoreAt(dir, home string, env []string, args ...string) (string, string, int) {
-	cmd := exec.Command(binaries["external"], args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR=", "ANTHROPIC_API_KEY=", "ANTHROPIC_AUTH_TOKEN=",
-		"ANTHROPIC_MODEL=", "AGENTCORE_REPLAY_SPEED=0"), env...)
-	cmd.Stdin = strings.NewReader("")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		Expect(err).NotTo(HaveOccurred())
-	}
-	return stdout.String(), stderr.String(), code
+	return invoke(invocation{dir: dir, home: home, env: env}, args...)
 }
 
 // messageBlocks is a request's messages as (role, blocks).

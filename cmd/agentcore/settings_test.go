@@ -3,12 +3,10 @@
 package main_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -41,23 +39,10 @@ func projectAPI(replies ...fakeReply) (*httptest.Server, func() []map[string]any
 }
 
 // agentcoreIn runs agentcore in dir with HOME at home and the extra
-// environment; it returns stdout, stderr and the exit code.
+// environment (FOO, which the settings specs export, cleared first); it
+// returns stdout, stderr and the exit code.
 func agentcoreIn(dir, home string, env []string, args ...string) (string, string, int) {
-	cmd := exec.Command(binaries["external"], args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR=", "CLAUDE_CONFIG_DIR=", "ANTHROPIC_API_KEY=", "ANTHROPIC_AUTH_TOKEN=",
-		"ANTHROPIC_MODEL=", "ANTHROPIC_BASE_URL=", "FOO="), env...)
-	cmd.Stdin = strings.NewReader("")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else {
-		Expect(err).NotTo(HaveOccurred())
-	}
-	return stdout.String(), stderr.String(), code
+	return invoke(invocation{dir: dir, home: home, env: append([]string{"FOO="}, env...)}, args...)
 }
 
 // writeFile writes body to dir/rel.
