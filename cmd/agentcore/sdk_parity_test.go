@@ -3,12 +3,9 @@
 package main_test
 
 import (
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -32,29 +29,13 @@ type sdkOutcome struct {
 // runCanUseTool runs testdata/sdk/can_use_tool.mjs with cli as the
 // SDK's executable against a fresh scripted API and directory.
 func runCanUseTool(entry, cli string, env ...string) sdkOutcome {
-	dir, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+	dir := GinkgoT().TempDir()
 	api := scriptedAPI(
 		[2]string{"Bash", `{"command":"touch asked.txt","description":"Make the file"}`},
 		[2]string{"Write", `{"file_path":"` + filepath.Join(dir, "w.txt") + `","content":"x"}`},
 	)
-	cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", "can_use_tool.mjs"), entry, cli, dir)
-	cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"), "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
-		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_MODEL=",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1")
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stderr = GinkgoWriter
-	cmd.WaitDelay = 10 * time.Second
-	out, err := cmd.Output()
-	Expect(err).NotTo(HaveOccurred(), string(out))
-
 	var o sdkOutcome
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var ev struct {
-			Kind    string         `json:"kind"`
-			Name    string         `json:"name"`
-			Message map[string]any `json:"message"`
-		}
-		Expect(json.Unmarshal([]byte(line), &ev)).To(Succeed(), line)
+	for _, ev := range sdkScript("can_use_tool.mjs", entry, cli, dir, api, env...) {
 		switch {
 		case ev.Kind == "can_use_tool":
 			o.Asked = append(o.Asked, ev.Name)
@@ -111,9 +92,7 @@ var _ = Describe("a script written for Claude Code's Agent SDK", Label("node"), 
 		if _, err := os.Stat(claude); err != nil {
 			Skip("the SDK's bundled Claude Code is not at " + claude + " (a linux-x64 optional dependency of the SDK): nothing to compare with")
 		}
-		home := GinkgoT().TempDir()
-		wrapper := filepath.Join(home, "agentcore-cli")
-		Expect(os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binaries["external"]+" --model claude-sonnet-4-5 \"$@\"\n"), 0o755)).To(Succeed())
+		wrapper := agentcoreCLI()
 
 		cc := runCanUseTool(entry, claude)
 		ac := runCanUseTool(entry, wrapper)
@@ -134,25 +113,11 @@ var _ = Describe("a script written for Claude Code's Agent SDK", Label("node"), 
 // interruptOutcome runs testdata/sdk/interrupt.mjs with cli and returns
 // the result message and the milliseconds from interrupt() to the end.
 func interruptOutcome(entry, cli string) (map[string]any, float64, bool) {
-	dir, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+	dir := GinkgoT().TempDir()
 	api := scriptedAPI([2]string{"Bash", `{"command":"timeout 30 tail -f /dev/null; touch slept.txt","description":"Wait"}`})
-	cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", "interrupt.mjs"), entry, cli, dir)
-	cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"), "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
-		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_MODEL=",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1")
-	cmd.Stderr = GinkgoWriter
-	cmd.WaitDelay = 10 * time.Second
-	out, err := cmd.Output()
-	Expect(err).NotTo(HaveOccurred(), string(out))
 	var result map[string]any
 	ms, interrupted := -1.0, false
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var ev struct {
-			Kind    string         `json:"kind"`
-			Message map[string]any `json:"message"`
-			MS      float64        `json:"ms"`
-		}
-		Expect(json.Unmarshal([]byte(line), &ev)).To(Succeed(), line)
+	for _, ev := range sdkScript("interrupt.mjs", entry, cli, dir, api) {
 		switch ev.Kind {
 		case "interrupted":
 			interrupted = true
@@ -164,7 +129,7 @@ func interruptOutcome(entry, cli string) (map[string]any, float64, bool) {
 			}
 		}
 	}
-	_, err = os.Stat(filepath.Join(dir, "slept.txt"))
+	_, err := os.Stat(filepath.Join(dir, "slept.txt"))
 	Expect(os.IsNotExist(err)).To(BeTrue(), "the interrupted command did not finish")
 	return result, ms, interrupted
 }
@@ -172,9 +137,7 @@ func interruptOutcome(entry, cli string) (map[string]any, float64, bool) {
 var _ = Describe("the Agent SDK's interrupt()", Label("node"), func() {
 	It("stops a running Bash call at once and ends the query as the SDK's own Claude Code does", func() {
 		entry := sdkEntry()
-		home := GinkgoT().TempDir()
-		wrapper := filepath.Join(home, "agentcore-cli")
-		Expect(os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binaries["external"]+" --model claude-sonnet-4-5 \"$@\"\n"), 0o755)).To(Succeed())
+		wrapper := agentcoreCLI()
 		ac, acMS, acInterrupted := interruptOutcome(entry, wrapper)
 		Expect(acInterrupted).To(BeTrue())
 		Expect(ac).NotTo(BeNil(), "agentcore ended the query with a result")

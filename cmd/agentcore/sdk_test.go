@@ -54,55 +54,14 @@ func scriptedAPI(calls ...[2]string) *httptest.Server {
 
 var _ = Describe("the Agent SDK driving agentcore (pathToClaudeCodeExecutable)", Label("node"), func() {
 	It("asks the host's canUseTool: an allow with updatedInput runs the changed call, a deny's message reaches the model", func() {
-		entry := sdkEntry()
-		dir, home := GinkgoT().TempDir(), GinkgoT().TempDir()
-		api := scriptedAPI(
-			[2]string{"Bash", `{"command":"touch asked.txt","description":"Make the file"}`},
-			[2]string{"Write", `{"file_path":"` + filepath.Join(dir, "w.txt") + `","content":"x"}`},
-		)
-		// The SDK starts the CLI with its own flags; the wrapper adds the
-		// model and the environment the spec controls.
-		wrapper := filepath.Join(home, "agentcore-cli")
-		Expect(os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binaries["external"]+" --model claude-sonnet-4-5 \"$@\"\n"), 0o755)).To(Succeed())
-		cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", "can_use_tool.mjs"), entry, wrapper, dir)
-		cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"),
-			"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL)
-		cmd.Stderr = GinkgoWriter
-		cmd.WaitDelay = 10 * time.Second
-		out, err := cmd.Output()
-		Expect(err).NotTo(HaveOccurred(), string(out))
-
-		var asked []string
-		var results []map[string]any
-		var final map[string]any
-		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			var ev struct {
-				Kind    string         `json:"kind"`
-				Name    string         `json:"name"`
-				Message map[string]any `json:"message"`
-			}
-			Expect(json.Unmarshal([]byte(line), &ev)).To(Succeed(), line)
-			switch {
-			case ev.Kind == "can_use_tool":
-				asked = append(asked, ev.Name)
-			case ev.Kind == "message" && ev.Message["type"] == "user":
-				msg := ev.Message["message"].(map[string]any)
-				results = append(results, msg["content"].([]any)[0].(map[string]any))
-			case ev.Kind == "message" && ev.Message["type"] == "result":
-				final = ev.Message
-			}
-		}
-		Expect(asked).To(Equal([]string{"Bash", "Write"}))
-		Expect(filepath.Join(dir, "changed.txt")).To(BeAnExistingFile(), "the call ran with the host's updatedInput")
-		Expect(filepath.Join(dir, "asked.txt")).NotTo(BeAnExistingFile())
-		Expect(filepath.Join(dir, "w.txt")).NotTo(BeAnExistingFile())
-		Expect(results).To(HaveLen(2))
-		Expect(results[0]).To(HaveKeyWithValue("is_error", false))
-		Expect(results[1]).To(HaveKeyWithValue("is_error", true))
-		Expect(results[1]["content"]).To(ContainSubstring("The host does not allow Write here."))
-		Expect(final).To(HaveKeyWithValue("subtype", "success"))
-		Expect(final).To(HaveKeyWithValue("result", "done"))
-		Expect(final["permission_denials"]).To(HaveLen(1))
+		o := runCanUseTool(sdkEntry(), agentcoreCLI())
+		Expect(o.Asked).To(Equal([]string{"Bash", "Write"}))
+		Expect(o.Files).To(Equal([]string{"changed.txt"}), "the Bash call ran with the host's updatedInput, the Write did not run")
+		Expect(o.IsError).To(Equal([]bool{false, true}))
+		Expect(o.Denied).To(ContainSubstring("The host does not allow Write here."))
+		Expect(o.Subtype).To(Equal("success"))
+		Expect(o.Result).To(Equal("done"))
+		Expect(o.Denials).To(Equal(1))
 	})
 })
 
@@ -112,19 +71,29 @@ type sdkLine struct {
 	Name    string         `json:"name"`
 	Event   string         `json:"event"`
 	Tool    string         `json:"tool"`
+	MS      float64        `json:"ms"`
 	Message map[string]any `json:"message"`
 }
 
-// runSDKScript runs testdata/sdk/NAME with the SDK, agentcore (through a
-// wrapper that adds --model claude-sonnet-4-5) and dir, against api.
-func runSDKScript(name, dir string, api *httptest.Server) []sdkLine {
-	entry := sdkEntry()
-	home := GinkgoT().TempDir()
-	wrapper := filepath.Join(home, "agentcore-cli")
+// agentcoreCLI writes the executable the SDK starts for agentcore: a
+// wrapper adding --model claude-sonnet-4-5 to the SDK's own flags.
+func agentcoreCLI() string {
+	wrapper := filepath.Join(GinkgoT().TempDir(), "agentcore-cli")
 	Expect(os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+binaries["external"]+" --model claude-sonnet-4-5 \"$@\"\n"), 0o755)).To(Succeed())
-	cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", name), entry, wrapper, dir)
-	cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"),
-		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL)
+	return wrapper
+}
+
+// sdkScript runs testdata/sdk/NAME with the SDK at entry, cli as its
+// executable and dir as the query's directory, against api, in a fresh
+// HOME (Claude Code's telemetry and updates off, for the comparisons);
+// it returns the lines the script printed.
+func sdkScript(name, entry, cli, dir string, api *httptest.Server, env ...string) []sdkLine {
+	home := GinkgoT().TempDir()
+	cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", name), entry, cli, dir)
+	cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"), "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
+		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_MODEL=",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = GinkgoWriter
 	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.Output()
@@ -136,6 +105,12 @@ func runSDKScript(name, dir string, api *httptest.Server) []sdkLine {
 		lines = append(lines, v)
 	}
 	return lines
+}
+
+// runSDKScript runs testdata/sdk/NAME with the SDK and agentcore in dir,
+// against api.
+func runSDKScript(name, dir string, api *httptest.Server) []sdkLine {
+	return sdkScript(name, sdkEntry(), agentcoreCLI(), dir, api)
 }
 
 var _ = Describe("the Agent SDK's in-process MCP servers, hook callbacks, setModel and partial messages", Label("node"), func() {
