@@ -144,6 +144,10 @@ type Runner struct {
 	// SessionID and TranscriptPath go into every input; the transcript
 	// path may be empty.
 	SessionID, TranscriptPath string
+	// Current, when set, gives the session ID and transcript path at the
+	// time of the event, in place of SessionID and TranscriptPath (a
+	// session can switch to a stored conversation).
+	Current func() (sessionID, transcriptPath string)
 	// Mode, when set, gives the permission mode at the time of the event.
 	Mode func() string
 	// Env is added to the hooks' environment (KEY=value).
@@ -289,9 +293,13 @@ func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Resu
 }
 
 func (r *Runner) input(ev Event, in Input) Input {
+	id, path := r.SessionID, r.TranscriptPath
+	if r.Current != nil {
+		id, path = r.Current()
+	}
 	all := Input{
-		"session_id":      r.SessionID,
-		"transcript_path": r.TranscriptPath,
+		"session_id":      id,
+		"transcript_path": path,
 		"cwd":             r.Dir,
 		"hook_event_name": string(ev),
 	}

@@ -25,11 +25,19 @@ func (s *Session) newHooks() *hooks.Runner {
 		Config:     cfg,
 		Dir:        s.opts.Dir,
 		ProjectDir: permission.ProjectRoot(s.opts.Dir, s.opts.Home),
-		SessionID:  s.opts.ID,
+		Current:    s.hookIdentity,
 		Mode:       func() string { return string(engine.Mode()) },
 		Env:        s.settingsEnvList(),
 		Callback:   s.opts.HookCallback,
 	}
+}
+
+// hookIdentity is the session ID and transcript path the hooks are
+// given: the current ones, after a ResumeStored too.
+func (s *Session) hookIdentity() (id, transcriptPath string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.ID, s.transcriptPath
 }
 
 // preHook and postHook are the executor's hooks, nil without hooks.

@@ -182,6 +182,8 @@ type Session struct {
 	// the conversation (nil for a sub-agent).
 	history    []provider.Message
 	transcript *transcript.Writer
+	// transcriptPath is the transcript's file, "" without one (under mu).
+	transcriptPath string
 
 	// announced are the names of the tools the model was told of (the
 	// pool when the conversation started, and every change announced
@@ -220,6 +222,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir), history: history, transcript: writer}
+	if writer != nil {
+		s.transcriptPath = writer.Path()
+	}
 	s.tc.WorkingDirs = engine.WorkingDirs(s.tc)
 	s.applySettingsEnv()
 	s.clientCapabilities(&mopts)
@@ -745,8 +750,8 @@ func (k *sink) observe(ev agent.Event) {
 // directory, as opening it with Options.Resume would: the next Run sends
 // that conversation's messages first, the transcript records to its file,
 // and ID is id. It returns the resumed messages. It needs
-// Options.Transcripts and no turn running; the session's hooks keep the
-// session ID they started with.
+// Options.Transcripts and no turn running; the hooks get the new ID and
+// transcript path from then on.
 func (s *Session) ResumeStored(id string) ([]provider.Message, error) {
 	if s.parent != nil {
 		return nil, errors.New("session: a sub-agent cannot resume a stored session")
@@ -777,6 +782,7 @@ func (s *Session) ResumeStored(id string) ([]provider.Message, error) {
 	s.agentMu.Unlock()
 	s.mu.Lock()
 	s.opts.ID = id
+	s.transcriptPath = w.Path()
 	s.mu.Unlock()
 	if old != nil {
 		if err := old.Close(); err != nil {

@@ -2,8 +2,10 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"iter"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -131,7 +134,10 @@ var _ = Describe("a session kept in the transcript store", func() {
 
 		next := scripted(`{"prompt":"x"}
 {"blocks":[{"type":"text","text":"again"}]}`)
-		other, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: next, Transcripts: store})
+		// A UserPromptSubmit hook records the session it is told of.
+		seen := filepath.Join(GinkgoT().TempDir(), "hook.json")
+		prompted := hooks.Config{hooks.UserPromptSubmit: {{Hooks: []hooks.Hook{{Type: "command", Command: "cat > " + seen}}}}}
+		other, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: next, Transcripts: store, Hooks: prompted})
 		Expect(err).NotTo(HaveOccurred())
 		defer other.Close()
 		_, err = other.ResumeStored(session.NewID())
@@ -144,6 +150,12 @@ var _ = Describe("a session kept in the transcript store", func() {
 		Expect(other.ID()).To(Equal(s.ID()))
 		Expect(other.Messages()).To(Equal(first))
 		run(other, "and now?")
+		var input map[string]any
+		raw, err := os.ReadFile(seen)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(json.Unmarshal(raw, &input)).To(Succeed())
+		Expect(input).To(HaveKeyWithValue("session_id", s.ID()), "the hooks are told of the resumed session")
+		Expect(input).To(HaveKeyWithValue("transcript_path", store.Path(dir, s.ID())))
 		reqs := next.requests()
 		Expect(reqs).To(HaveLen(1))
 		Expect(reqs[0][:2]).To(Equal(first), "the next request carries the resumed conversation")
