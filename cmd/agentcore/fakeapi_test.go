@@ -6,6 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
 )
 
 // fakeReply is one response of the specs' fake Messages APIs: its
@@ -51,5 +56,28 @@ func (r fakeReply) write(w http.ResponseWriter) {
 		var probe struct{ Type string }
 		_ = json.Unmarshal([]byte(ev), &probe)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", probe.Type, ev)
+	}
+}
+
+// recordingAPI is a Messages API on loopback that keeps every request's
+// body and answers the n-th request (from 1) with reply; the function
+// returned gives the bodies so far.
+func recordingAPI(reply func(n int, w http.ResponseWriter)) (*httptest.Server, func() []map[string]any) {
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		bodies = append(bodies, body)
+		n := len(bodies)
+		mu.Unlock()
+		reply(n, w)
+	}))
+	DeferCleanup(srv.Close)
+	return srv, func() []map[string]any {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(bodies)
 	}
 }

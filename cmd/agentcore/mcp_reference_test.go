@@ -149,15 +149,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 
 	It("names every MCP tool in the first request of `run -p`, and the model's ToolSearch → call round trip works", func() {
 		names := mcpNames()
-		var mu sync.Mutex
-		var bodies []map[string]any
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body map[string]any
-			_ = json.NewDecoder(r.Body).Decode(&body)
-			mu.Lock()
-			bodies = append(bodies, body)
-			n := len(bodies)
-			mu.Unlock()
+		srv, requests := recordingAPI(func(n int, w http.ResponseWriter) {
 			switch n {
 			case 1:
 				sse(w, "", "ToolSearch", `{"query":"add two numbers"}`)
@@ -166,16 +158,14 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 			default:
 				sse(w, "five", "", "")
 			}
-		}))
-		DeferCleanup(srv.Close)
+		})
 		stdout, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
 			"--model", "anthropic:fake", "-p", "go", "--output-format", "json", "--allowedTools", "mcp__everything",
 			"--strict-mcp-config", "--mcp-config", cfg)
 		Expect(code).To(Equal(0), stderr)
 		Expect(stdout).To(ContainSubstring("five"))
 
-		mu.Lock()
-		defer mu.Unlock()
+		bodies := requests()
 		Expect(bodies).To(HaveLen(3))
 		firstJSON, _ := json.Marshal(bodies[0])
 		for _, n := range names {

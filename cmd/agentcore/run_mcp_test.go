@@ -5,11 +5,9 @@ package main_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -32,15 +30,7 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 		dir := GinkgoT().TempDir()
 		gate := filepath.Join(dir, "gate")
 
-		var mu sync.Mutex
-		var bodies []map[string]any
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body map[string]any
-			_ = json.NewDecoder(r.Body).Decode(&body)
-			mu.Lock()
-			bodies = append(bodies, body)
-			n := len(bodies)
-			mu.Unlock()
+		srv, requests := recordingAPI(func(n int, w http.ResponseWriter) {
 			if n == 1 {
 				// Release the slow server; the call below gives it time to
 				// connect before the next request.
@@ -49,8 +39,7 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 				return
 			}
 			sse(w, "done", "", "")
-		}))
-		DeferCleanup(srv.Close)
+		})
 
 		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
 			"self": map[string]any{"command": binaries["external"], "args": []string{"mcp", "serve"}},
@@ -68,8 +57,7 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 		Expect(code).To(Equal(0), stderr)
 		Expect(stderr).To(ContainSubstring(`MCP server "slow" has not connected after 1.5s`))
 
-		mu.Lock()
-		defer mu.Unlock()
+		bodies := requests()
 		Expect(bodies).To(HaveLen(2))
 		system := func(b map[string]any) string {
 			data, _ := json.Marshal(b["system"])
@@ -97,15 +85,7 @@ var _ = Describe("agentcore run with an MCP server that changes its tool list", 
 		toolserver, err := gexec.Build("github.com/agentcore/agentcore/runtime/mcp/testdata/toolserver")
 		Expect(err).NotTo(HaveOccurred())
 		dir := GinkgoT().TempDir()
-		var mu sync.Mutex
-		var bodies []map[string]any
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body map[string]any
-			_ = json.NewDecoder(r.Body).Decode(&body)
-			mu.Lock()
-			bodies = append(bodies, body)
-			n := len(bodies)
-			mu.Unlock()
+		srv, requests := recordingAPI(func(n int, w http.ResponseWriter) {
 			switch n {
 			case 1:
 				// The server adds "added" and removes "echo", and says
@@ -119,8 +99,7 @@ var _ = Describe("agentcore run with an MCP server that changes its tool list", 
 			default:
 				sse(w, "done", "", "")
 			}
-		}))
-		DeferCleanup(srv.Close)
+		})
 		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"tools": map[string]any{"command": toolserver}}})
 		Expect(err).NotTo(HaveOccurred())
 		_, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
@@ -128,8 +107,7 @@ var _ = Describe("agentcore run with an MCP server that changes its tool list", 
 			"--mcp-config", string(cfg))
 		Expect(code).To(Equal(0), stderr)
 
-		mu.Lock()
-		defer mu.Unlock()
+		bodies := requests()
 		Expect(bodies).To(HaveLen(3))
 		first, _ := json.Marshal(bodies[0])
 		Expect(string(first)).To(ContainSubstring("mcp__tools__echo"))

@@ -19,23 +19,7 @@ import (
 // request with replies[n] (the last one again after the end), keeping
 // the request bodies.
 func projectAPI(replies ...fakeReply) (*httptest.Server, func() []map[string]any) {
-	var mu sync.Mutex
-	var bodies []map[string]any
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body map[string]any
-		_ = json.NewDecoder(r.Body).Decode(&body)
-		mu.Lock()
-		n := len(bodies)
-		bodies = append(bodies, body)
-		mu.Unlock()
-		replies[min(n, len(replies)-1)].write(w)
-	}))
-	DeferCleanup(srv.Close)
-	return srv, func() []map[string]any {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]map[string]any(nil), bodies...)
-	}
+	return recordingAPI(func(n int, w http.ResponseWriter) { replies[min(n, len(replies))-1].write(w) })
 }
 
 // agentcoreIn runs agentcore in dir with HOME at home and the extra

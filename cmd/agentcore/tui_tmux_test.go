@@ -6,13 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -215,18 +213,9 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 
 	It("switches the running session to an earlier one on /resume ID or from /resume's picker: the next request carries the old conversation (fake API on loopback)", func() {
 		dir := GinkgoT().TempDir()
-		var mu sync.Mutex
-		var bodies []map[string]any
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body map[string]any
-			_ = json.NewDecoder(r.Body).Decode(&body)
-			mu.Lock()
-			bodies = append(bodies, body)
-			n := len(bodies)
-			mu.Unlock()
+		srv, requests := recordingAPI(func(n int, w http.ResponseWriter) {
 			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: fmt.Sprintf("Reply %d.", n)}}}.write(w)
-		}))
-		DeferCleanup(srv.Close)
+		})
 		env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL}
 
 		first := startSessionEnv(dir, 120, 40, env, "--model", "anthropic:fake")
@@ -260,8 +249,7 @@ var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), 
 		second.typeLine("which word?")
 		Eventually(second.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Reply 2."))
 
-		mu.Lock()
-		defer mu.Unlock()
+		bodies := requests()
 		Expect(bodies).To(HaveLen(2))
 		msgs, _ := json.Marshal(bodies[1]["messages"])
 		Expect(string(msgs)).To(MatchRegexp(`(?s)remember the word PAPAYA.*Reply 1\..*which word\?`), "the old conversation comes first")
