@@ -87,7 +87,7 @@ type Task struct {
 	exitCode int
 	ended    time.Time
 	killing  bool
-	offset   int64 // read position of ReadNew
+	offset   int64           // read position of ReadNew
 	exited   <-chan struct{} // closed when the leader has exited, before done
 	killOnce sync.Once
 }

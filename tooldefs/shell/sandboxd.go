@@ -200,9 +200,9 @@ func lookBash(env []string) string {
 	return "/bin/bash"
 }
 
-// SessionSandbox keeps the long-lived sandboxes of one session: one per
-// confinement in use (a subagent in a worktree has its own), at most
-// maxServers at once. A sandbox is started on the first command that
+// SessionSandbox keeps the long-lived sandbox of one session (at most
+// maxServers at once; one that still runs commands is closed when they
+// end). A sandbox is started on the first command that
 // needs it and restarted, with the mounts made again, when the
 // confinement or the paths it protects have changed on disk; a server
 // that died is replaced by the next command. Commands of one sandbox share
@@ -215,8 +215,11 @@ type SessionSandbox struct {
 	closed  bool
 }
 
-// maxServers bounds the sandboxes a session keeps at once.
-const maxServers = 4
+// maxServers bounds the sandboxes a session keeps at once: one, so that
+// a change of confinement (a worktree switch) replaces the sandbox. A
+// subagent confined elsewhere that runs alongside its parent makes them
+// alternate; each replacement costs a bwrap start.
+const maxServers = 1
 
 // serverStart bounds the wait for a new server's hello.
 const serverStart = 30 * time.Second
@@ -297,7 +300,7 @@ func (ss *SessionSandbox) acquire(sb *Sandbox) (*server, error) {
 	}
 	key := sb.key()
 	srv := ss.servers[key]
-	if srv != nil && (srv.dead || srv.fingerprint != sb.fingerprint()) {
+	if srv != nil && (srv.dead || !alive(srv.pid) || !alive(srv.bwrap.Process.Pid) || srv.fingerprint != sb.fingerprint()) {
 		ss.retireLocked(srv)
 		srv = nil
 	}
@@ -484,6 +487,18 @@ func launch(sb *Sandbox) (*server, []string, error) {
 	}
 	srv.pid = hello.Pid
 	return srv, stubs, nil
+}
+
+// alive reports whether pid is a process that has not exited (a zombie
+// has), from /proc.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
 // parentOf is the parent pid of pid from /proc, -1 when unknown.
