@@ -101,18 +101,14 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 	if fi, err := os.Stat(opts.Dir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("working directory %q does not exist or is not a directory", opts.Dir)
 	}
-	dir, err := outputDir(opts.TempDir)
-	if err != nil {
-		return nil, err
-	}
 	r.mu.Lock()
 	r.seq++
 	id := r.prefix + strconv.Itoa(r.seq)
 	r.mu.Unlock()
 
-	out, err := os.CreateTemp(dir, id+"-*.log")
+	out, err := createOutput(opts.TempDir, id+"-*.log")
 	if err != nil {
-		return nil, fmt.Errorf("create output file: %w", err)
+		return nil, err
 	}
 	defer out.Close() // the child holds its own descriptor
 	p, err := startCommand(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox, false)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strconv"
@@ -141,13 +142,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		maxChars = MaxOutputChars
 	}
 
-	dir, err := outputDir(opts.TempDir)
+	out, err := createOutput(opts.TempDir, "bash-*.log")
 	if err != nil {
 		return Result{}, err
-	}
-	out, err := os.CreateTemp(dir, "bash-*.log")
-	if err != nil {
-		return Result{}, fmt.Errorf("create output file: %w", err)
 	}
 	keepOutput := false
 	defer func() {
@@ -312,23 +309,22 @@ var bashCache struct {
 	path, bash string
 }
 
-// outputDir is fileDir(dir), made once per process (and again when it
-// has gone).
-func outputDir(dir string) (string, error) {
+// createOutput creates a new output file named after pattern in
+// fileDir(dir), making the directory when it is missing.
+func createOutput(dir, pattern string) (*os.File, error) {
 	dir = fileDir(dir)
-	if _, ok := madeDirs.Load(dir); ok {
-		if _, err := os.Stat(dir); err == nil {
-			return dir, nil
+	f, err := os.CreateTemp(dir, pattern)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create output directory: %w", err)
 		}
+		f, err = os.CreateTemp(dir, pattern)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create output directory: %w", err)
+	if err != nil {
+		return nil, fmt.Errorf("create output file: %w", err)
 	}
-	madeDirs.Store(dir, true)
-	return dir, nil
+	return f, nil
 }
-
-var madeDirs sync.Map
 
 // startError explains a failure to start bash; a missing bash says how to
 // fix it.
