@@ -180,7 +180,8 @@ func serveOne(out, conn *os.File, cwdPath string, track func(pid int, on bool)) 
 	answer(r)
 }
 
-// lookBash finds bash on the PATH of env, as bwrap's execvp would.
+// lookBash finds bash on the PATH of env, as bwrap's execvp would, and
+// remembers it for that PATH.
 func lookBash(env []string) string {
 	path := ""
 	for _, kv := range env {
@@ -188,6 +189,17 @@ func lookBash(env []string) string {
 			path = v
 		}
 	}
+	if p, ok := bashOnPath.Load(path); ok {
+		return p.(string)
+	}
+	p := findBash(path)
+	bashOnPath.Store(path, p)
+	return p
+}
+
+var bashOnPath sync.Map
+
+func findBash(path string) string {
 	for _, d := range filepath.SplitList(path) {
 		if d == "" {
 			d = "."
@@ -529,6 +541,22 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*proc, bo
 	}
 	theirs := os.NewFile(uintptr(pair[1]), "sandbox-command")
 	mine := os.NewFile(uintptr(pair[0]), "sandbox-command")
+	b, err := json.Marshal(req)
+	if err != nil {
+		theirs.Close()
+		mine.Close()
+		return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
+	}
+	// A request that fits the socket's buffer is written before the
+	// server gets the socket, so that it reads it without waiting.
+	early := len(b) <= 32<<10
+	if early {
+		if _, err := mine.Write(b); err != nil {
+			theirs.Close()
+			mine.Close()
+			return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
+		}
+	}
 	s.ctlMu.Lock()
 	_, _, err = s.ctl.WriteMsgUnix([]byte{0}, syscall.UnixRights(int(out.Fd()), int(theirs.Fd())), nil)
 	s.ctlMu.Unlock()
@@ -542,11 +570,13 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*proc, bo
 	if err != nil {
 		return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
 	}
-	b, _ := json.Marshal(req)
 	_ = c.SetDeadline(time.Now().Add(serverStart))
 	r := bufio.NewReader(c)
 	var started reply
-	if _, err = c.Write(b); err == nil {
+	if !early {
+		_, err = c.Write(b)
+	}
+	if err == nil {
 		err = readReply(r, &started)
 	}
 	_ = c.SetDeadline(time.Time{})
