@@ -513,6 +513,13 @@ func alive(pid int) bool {
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
+// childOrGone reports whether pid is a child of parent or no longer
+// exists (a quick command may have been reaped already).
+func childOrGone(pid, parent int) bool {
+	pp := parentOf(pid)
+	return pp == parent || pp == -1
+}
+
 // parentOf is the parent pid of pid from /proc, -1 when unknown.
 func parentOf(pid int) int {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
@@ -587,6 +594,11 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*proc, bo
 	case started.Err != "":
 		c.Close()
 		return nil, false, errors.New(started.Err)
+	case started.Pid <= 0 || !childOrGone(started.Pid, s.pid):
+		// The host kills this pid's group on timeout: it must be the
+		// server's child (or already reaped), whatever the server says.
+		c.Close()
+		return nil, true, fmt.Errorf("the session's sandbox server reported pid %d, which is not its child; the next command starts a new sandbox", started.Pid)
 	}
 	p := &proc{pid: started.Pid, done: make(chan struct{}), code: -1}
 	go func() {
