@@ -271,6 +271,42 @@ var _ = Describe("Session sandbox", func() {
 		Eventually(func() bool { return alive(before) }).Should(BeFalse())
 	})
 
+	It("runs concurrent commands of the session side by side in the one sandbox", func() {
+		server := ppid()
+		results := make(chan shell.Result, 4)
+		for i := range 4 {
+			go func() {
+				defer GinkgoRecover()
+				res, err := shell.Run(context.Background(), shell.Options{Command: "sleep 0.2; echo $PPID " + strconv.Itoa(i),
+					Dir: dir, TempDir: tmp, Sandbox: sb})
+				Expect(err).NotTo(HaveOccurred())
+				results <- res
+			}()
+		}
+		for range 4 {
+			var res shell.Result
+			Eventually(results).Should(Receive(&res))
+			Expect(res.ExitCode).To(Equal(0), res.Output)
+			Expect(res.Output).To(HavePrefix(strconv.Itoa(server) + " "))
+		}
+	})
+
+	It("fails a command whose server dies under it, ends what is left of it, and starts a new sandbox next", func() {
+		server := ppid()
+		go func() {
+			defer GinkgoRecover()
+			time.Sleep(300 * time.Millisecond)
+			Expect(syscall.Kill(server, syscall.SIGKILL)).To(Succeed())
+		}()
+		marker := filepath.Join(dir, "pid")
+		_, err := shell.Run(context.Background(), shell.Options{Command: "echo $$ > " + marker + "; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb})
+		Expect(err).To(MatchError(ContainSubstring("sandbox server ended while the command ran")))
+		b, rerr := os.ReadFile(marker)
+		Expect(rerr).NotTo(HaveOccurred())
+		Eventually(func() bool { return alive(firstLinePID(string(b))) }).Should(BeFalse())
+		Expect(ppid()).NotTo(Equal(server))
+	})
+
 	It("starts a new sandbox when the server died, never running the command unconfined", func() {
 		before := ppid()
 		Expect(syscall.Kill(before, syscall.SIGKILL)).To(Succeed())
