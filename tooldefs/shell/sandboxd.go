@@ -289,13 +289,15 @@ func (ss *SessionSandbox) PIDs() (servers, bwraps []int) {
 func (ss *SessionSandbox) Close() {
 	ss.mu.Lock()
 	ss.closed = true
-	open := ss.open
-	ss.open, ss.servers = nil, nil
+	open := slices.Clone(ss.open)
+	ss.servers = nil
 	ss.mu.Unlock()
 	for _, s := range open {
 		s.close()
 	}
+	// Only now, with every sandbox gone, may the mount points go.
 	ss.mu.Lock()
+	ss.open = nil
 	ss.removeStubsLocked()
 	ss.mu.Unlock()
 }
