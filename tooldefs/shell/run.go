@@ -3,7 +3,9 @@
 // interleaved into one output file as a terminal would show them, long
 // output cut to its head and tail (the whole kept on disk), the final working
 // directory reported back, and a registry of background shells, one per
-// session (Background).
+// session (Background). A sandboxed command runs inside bubblewrap
+// (Sandbox): in the one sandbox its session keeps alive (SessionSandbox),
+// whose server is this program run again inside bwrap (see init).
 package shell
 
 import (
