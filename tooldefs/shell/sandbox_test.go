@@ -189,7 +189,7 @@ var _ = Describe("Session sandbox", func() {
 	It("kills the command's whole group inside the sandbox on timeout, and keeps the sandbox", func() {
 		server := ppid()
 		res, err := shell.Run(context.Background(), shell.Options{Command: "sleep 300 & echo $!; sleep 300",
-			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 500 * time.Millisecond, KillGrace: 200 * time.Millisecond})
+			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 2 * time.Second, KillGrace: 200 * time.Millisecond})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.TimedOut).To(BeTrue())
 		child := firstLinePID(res.Output)
@@ -201,7 +201,7 @@ var _ = Describe("Session sandbox", func() {
 	It("ends a canceled command's group", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
-			time.Sleep(300 * time.Millisecond)
+			time.Sleep(time.Second)
 			cancel()
 		}()
 		res, err := shell.Run(ctx, shell.Options{Command: "sleep 300 & echo $!; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb,
@@ -293,12 +293,12 @@ var _ = Describe("Session sandbox", func() {
 
 	It("fails a command whose server dies under it, ends what is left of it, and starts a new sandbox next", func() {
 		server := ppid()
+		marker := filepath.Join(dir, "pid")
 		go func() {
 			defer GinkgoRecover()
-			time.Sleep(300 * time.Millisecond)
+			Eventually(marker).WithTimeout(10 * time.Second).Should(BeAnExistingFile())
 			Expect(syscall.Kill(server, syscall.SIGKILL)).To(Succeed())
 		}()
-		marker := filepath.Join(dir, "pid")
 		_, err := shell.Run(context.Background(), shell.Options{Command: "echo $$ > " + marker + "; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb})
 		Expect(err).To(MatchError(ContainSubstring("sandbox server ended while the command ran")))
 		b, rerr := os.ReadFile(marker)
