@@ -38,6 +38,10 @@ import (
 // (see init). The number changes with the protocol.
 const serverArg = "__agentcore-sandbox-server-1"
 
+// init, not a function for main to call: every program that links this
+// package (agentcore, an embedder's binary, each test binary) must be
+// able to serve, and one that forgot the call would be run inside bwrap
+// as itself.
 func init() {
 	if len(os.Args) == 2 && os.Args[1] == serverArg {
 		os.Exit(serve(3))
