@@ -149,7 +149,8 @@ var _ = Describe("Session sandbox", func() {
 		ss = &shell.SessionSandbox{}
 		DeferCleanup(ss.Close)
 		sb = &shell.Sandbox{Writable: []string{dir}, Session: ss,
-			Protected: []string{filepath.Join(dir, ".git", "hooks"), filepath.Join(dir, ".git", "config"), filepath.Join(dir, ".mcp.json")}}
+			Protected: []string{filepath.Join(dir, ".git", "hooks"), filepath.Join(dir, ".git", "config"), filepath.Join(dir, ".mcp.json"),
+				filepath.Join(dir, ".claude", "settings.local.json")}}
 	})
 
 	It("denies a write to /etc with the sandbox's note and lets ./x be written", func() {
@@ -220,7 +221,9 @@ var _ = Describe("Session sandbox", func() {
 		out, _ := os.ReadFile(t.OutputPath)
 		bg := firstLinePID(string(out))
 		Expect(run("echo x > .mcp.json").SandboxDenied).To(BeTrue())
+		Expect(run("mkdir -p .claude && echo '{}' > .claude/settings.local.json").SandboxDenied).To(BeTrue())
 		Expect(filepath.Join(dir, ".mcp.json")).To(BeAnExistingFile(), "the mount point lives as long as the sandbox")
+		Expect(filepath.Join(dir, ".claude")).To(BeADirectory(), "an empty directory stands for a missing ancestor")
 		servers, bwraps := ss.PIDs()
 		Expect(servers).To(HaveLen(1))
 		Expect(bwraps).To(HaveLen(1))
@@ -305,6 +308,20 @@ var _ = Describe("Session sandbox", func() {
 		Expect(rerr).NotTo(HaveOccurred())
 		Eventually(func() bool { return alive(firstLinePID(string(b))) }).Should(BeFalse())
 		Expect(ppid()).NotTo(Equal(server))
+	})
+
+	It("starts a new sandbox when the network switch changes", func() {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		defer ln.Close()
+		connect := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + " && echo $PPID"
+		res := run(connect)
+		Expect(res.ExitCode).NotTo(Equal(0), "no network: %s", res.Output)
+		before := ppid()
+		sb = &shell.Sandbox{Writable: sb.Writable, Protected: sb.Protected, Network: true, Session: ss}
+		res = run(connect)
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
 	})
 
 	It("starts a new sandbox when the server died, never running the command unconfined", func() {
