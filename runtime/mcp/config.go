@@ -165,14 +165,19 @@ func LoadConfigFile(path string) (Config, error) {
 	return ParseConfig(data, path)
 }
 
-// LoadProjectConfig reads dir/.mcp.json; a missing file is an empty
-// config, not an error.
+// LoadProjectConfig reads dir/.mcp.json; a missing file, or an empty one
+// (the Bash sandbox's stand-in for a missing .mcp.json, left behind if
+// agentcore was killed), is an empty config, not an error.
 func LoadProjectConfig(dir string) (Config, error) {
-	cfg, err := LoadConfigFile(filepath.Join(dir, ProjectConfigFile))
-	if errors.Is(err, fs.ErrNotExist) {
+	path := filepath.Join(dir, ProjectConfigFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(data)) == 0) {
 		return Config{Servers: map[string]ServerConfig{}}, nil
 	}
-	return cfg, err
+	if err != nil {
+		return Config{}, fmt.Errorf("read MCP config: %w", err)
+	}
+	return ParseConfig(data, path)
 }
 
 // LoadFlagConfig reads one --mcp-config value: a file path, or the JSON

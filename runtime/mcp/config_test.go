@@ -56,6 +56,17 @@ var _ = Describe("config", func() {
 		Expect(cfg.Names()).To(BeEmpty())
 	})
 
+	It("treats an empty project .mcp.json (the sandbox's stand-in) as no servers", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(" \n"), 0o644)).To(Succeed())
+		cfg, err := mcp.LoadProjectConfig(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Names()).To(BeEmpty())
+		Expect(os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte("{"), 0o644)).To(Succeed())
+		_, err = mcp.LoadProjectConfig(dir)
+		Expect(err).To(MatchError(ContainSubstring("not a valid MCP config")))
+	})
+
 	It("merges the project file and --mcp-config values, later ones winning", func() {
 		dir := GinkgoT().TempDir()
 		Expect(os.WriteFile(filepath.Join(dir, ".mcp.json"),

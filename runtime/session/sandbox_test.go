@@ -154,6 +154,36 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			}
 		})
 
+		It("runs the session's commands in one sandbox kept alive, which shares its /tmp and ends with the session", func() {
+			s := open(session.Options{})
+			pid := regexp.MustCompile(`server=(\d+)`)
+			first := run(s, "echo server=$PPID; echo kept > /tmp/agentcore-session-kept")
+			Expect(first.IsError).To(BeFalse(), "%s", first.Text())
+			second := run(s, "echo server=$PPID; cat /tmp/agentcore-session-kept")
+			Expect(second.IsError).To(BeFalse(), "%s", second.Text())
+			Expect(second.Text()).To(ContainSubstring("kept"), "the next command sees the first one's /tmp")
+			m1, m2 := pid.FindStringSubmatch(first.Text()), pid.FindStringSubmatch(second.Text())
+			Expect(m1).To(HaveLen(2), first.Text())
+			Expect(m2).To(Equal(m1), "one server forked both")
+			server, err := strconv.Atoi(m1[1])
+			Expect(err).NotTo(HaveOccurred())
+			stat, err := os.ReadFile("/proc/" + m1[1] + "/stat")
+			Expect(err).NotTo(HaveOccurred(), "the server runs between commands")
+			bwrap := regexp.MustCompile(`\) \S+ (\d+)`).FindStringSubmatch(string(stat))
+			Expect(bwrap).To(HaveLen(2))
+			comm, err := os.ReadFile("/proc/" + bwrap[1] + "/comm")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(comm)).To(Equal("bwrap\n"))
+
+			Expect(s.Close()).To(Succeed())
+			for _, p := range []string{strconv.Itoa(server), bwrap[1]} {
+				Eventually(func() string {
+					b, _ := os.ReadFile("/proc/" + p + "/stat")
+					return string(b)
+				}).Should(Or(BeEmpty(), MatchRegexp(`\) [ZX] `)), "no bwrap or server left once the session closed (pid %s)", p)
+			}
+		})
+
 		It("lets a command write inside the working directory and its private /tmp", func() {
 			s := open(session.Options{})
 			res := run(s, "touch ./x && echo scratch > /tmp/agentcore-sandbox-scratch && cat /tmp/agentcore-sandbox-scratch")

@@ -87,8 +87,8 @@ type Task struct {
 	exitCode int
 	ended    time.Time
 	killing  bool
-	offset   int64 // read position of ReadNew
-	waitErr  chan error
+	offset   int64           // read position of ReadNew
+	exited   <-chan struct{} // closed when the leader has exited, before done
 	killOnce sync.Once
 }
 
@@ -101,36 +101,31 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 	if fi, err := os.Stat(opts.Dir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("working directory %q does not exist or is not a directory", opts.Dir)
 	}
-	dir := fileDir(opts.TempDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create output directory: %w", err)
-	}
 	r.mu.Lock()
 	r.seq++
 	id := r.prefix + strconv.Itoa(r.seq)
 	r.mu.Unlock()
 
-	out, err := os.CreateTemp(dir, id+"-*.log")
+	out, err := createOutput(opts.TempDir, id+"-*.log")
 	if err != nil {
-		return nil, fmt.Errorf("create output file: %w", err)
+		return nil, err
 	}
 	defer out.Close() // the child holds its own descriptor
-	cmd, stubs := newCmd(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox)
-	if err := cmd.Start(); err != nil {
+	p, err := startCommand(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox, false)
+	if err != nil {
 		os.Remove(out.Name())
-		return nil, startError(err)
+		return nil, err
 	}
 	t := &Task{
 		ID: id, Command: opts.Command, Description: opts.Description,
 		OutputPath: out.Name(), Started: time.Now(),
-		pid: cmd.Process.Pid, grace: opts.KillGrace,
+		pid: p.pid, grace: opts.KillGrace,
 		done: make(chan struct{}), status: StatusRunning,
-		waitErr: make(chan error, 1),
+		exited: p.done,
 	}
 	go func() {
-		werr := cmd.Wait()
-		removeStubs(stubs)
-		code := exitCode(cmd, werr)
+		<-p.done
+		code := p.code
 		t.mu.Lock()
 		t.exitCode = code
 		t.ended = time.Now()
@@ -143,7 +138,6 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 			t.status = StatusFailed
 		}
 		t.mu.Unlock()
-		t.waitErr <- werr
 		close(t.done)
 	}()
 	r.mu.Lock()
@@ -245,7 +239,7 @@ func (t *Task) Kill() error {
 		t.mu.Lock()
 		t.killing = true
 		t.mu.Unlock()
-		killGroup(t.pid, t.waitErr, t.grace)
+		killGroup(t.pid, t.exited, t.grace)
 	})
 	<-t.done
 	return nil

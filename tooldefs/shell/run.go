@@ -3,7 +3,9 @@
 // interleaved into one output file as a terminal would show them, long
 // output cut to its head and tail (the whole kept on disk), the final working
 // directory reported back, and a registry of background shells, one per
-// session (Background).
+// session (Background). A sandboxed command runs inside bubblewrap
+// (Sandbox): in the one sandbox its session keeps alive (SessionSandbox),
+// whose server is this program run again inside bwrap (see init).
 package shell
 
 import (
@@ -11,10 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -140,13 +144,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		maxChars = MaxOutputChars
 	}
 
-	dir := fileDir(opts.TempDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return Result{}, fmt.Errorf("create output directory: %w", err)
-	}
-	out, err := os.CreateTemp(dir, "bash-*.log")
+	out, err := createOutput(opts.TempDir, "bash-*.log")
 	if err != nil {
-		return Result{}, fmt.Errorf("create output file: %w", err)
+		return Result{}, err
 	}
 	keepOutput := false
 	defer func() {
@@ -155,47 +155,32 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			os.Remove(out.Name())
 		}
 	}()
-	cwdFile, err := os.CreateTemp(dir, "cwd-*")
-	if err != nil {
-		return Result{}, fmt.Errorf("create cwd file: %w", err)
-	}
-	cwdFile.Close()
-	defer os.Remove(cwdFile.Name())
 
-	script, err := wrap(opts.Command, cwdFile.Name())
+	start := time.Now()
+	p, err := startCommand(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox, true)
 	if err != nil {
 		return Result{}, err
 	}
-	cmd, stubs := newCmd(script, opts.Dir, opts.Env, out, opts.Sandbox, cwdFile.Name())
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return Result{}, startError(err)
-	}
-	defer removeStubs(stubs)
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
-
 	stopProgress := startProgress(out.Name(), start, opts)
 
 	res := Result{}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var werr error
 	select {
-	case werr = <-waitErr:
+	case <-p.done:
 	case <-timer.C:
 		res.TimedOut = true
-		werr = killGroup(cmd.Process.Pid, waitErr, opts.KillGrace)
+		killGroup(p.pid, p.done, opts.KillGrace)
 	case <-ctx.Done():
 		res.Canceled = true
-		werr = killGroup(cmd.Process.Pid, waitErr, opts.KillGrace)
+		killGroup(p.pid, p.done, opts.KillGrace)
 	}
 	stopProgress()
 	res.Duration = time.Since(start)
-	res.ExitCode = exitCode(cmd, werr)
-
-	if b, err := os.ReadFile(cwdFile.Name()); err == nil {
-		res.Cwd = strings.TrimRight(string(b), "\n")
+	res.ExitCode = p.code
+	res.Cwd = p.cwd
+	if p.err != nil {
+		return res, p.err
 	}
 
 	st, err := readOutput(out, maxChars)
@@ -228,27 +213,119 @@ func wrap(command, cwdPath string) (string, error) {
 	return "trap 'pwd -P >| " + strings.ReplaceAll(q, "'", `'\''`) + " 2>/dev/null' EXIT; " + command, nil
 }
 
-// newCmd prepares bash -c script in its own process group, with stdout and
-// stderr sharing one file description so their writes interleave as
-// written, and stdin at /dev/null.
-// A sandboxed command also returns the mount points to remove once it has
-// ended (Sandbox.args).
-func newCmd(script, dir string, env []string, out *os.File, sb *Sandbox, extraWritable ...string) (*exec.Cmd, []string) {
+// proc is a started command: the pid of its process group's leader, and
+// done, closed once the leader has exited, after which code holds its
+// exit status (128+n when killed by signal n, -1 when unknown), cwd the
+// working directory it ended in when asked for, and err why the status is
+// unknown (a sandbox server that ended first).
+type proc struct {
+	pid  int
+	done chan struct{}
+	code int
+	cwd  string
+	err  error
+}
+
+// startCommand starts command in its own process group, stdout and stderr
+// sharing out, stdin at /dev/null: in the session's long-lived sandbox
+// when sb has one (SessionSandbox), in a bwrap of its own when sb has
+// none, unconfined when sb is nil. With wantCwd the command reports the
+// directory it ended in (proc.cwd).
+func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, wantCwd bool) (*proc, error) {
+	if sb != nil && sb.Session != nil {
+		return sb.Session.start(sb, request{Command: command, Dir: dir, Env: append(os.Environ(), env...), Cwd: wantCwd}, out)
+	}
+	script, cwdPath := command, ""
+	if wantCwd {
+		cwdPath = strings.TrimSuffix(out.Name(), ".log") + ".cwd"
+		if sb != nil {
+			// bwrap binds only a path that exists.
+			if err := os.WriteFile(cwdPath, nil, 0o600); err != nil {
+				return nil, fmt.Errorf("create cwd file: %w", err)
+			}
+		}
+		var err error
+		if script, err = wrap(command, cwdPath); err != nil {
+			return nil, err
+		}
+	}
 	var cmd *exec.Cmd
 	var stubs []string
 	if sb != nil {
 		var args []string
-		args, stubs = sb.args(script, dir, extraWritable...)
+		var extra []string
+		if cwdPath != "" {
+			extra = append(extra, cwdPath)
+		}
+		args, stubs = sb.args(script, dir, extra...)
 		cmd = exec.Command(sb.binary(), args...)
 	} else {
-		cmd = exec.Command("bash", "-c", script)
+		cmd = exec.Command(bashPath(), "-c", script)
+		cmd.Args[0] = "bash"
 	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = out
 	cmd.Stderr = out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, stubs
+	if err := cmd.Start(); err != nil {
+		if cwdPath != "" {
+			os.Remove(cwdPath)
+		}
+		removeStubs(stubs)
+		return nil, startError(err)
+	}
+	p := &proc{pid: cmd.Process.Pid, done: make(chan struct{})}
+	go func() {
+		werr := cmd.Wait()
+		removeStubs(stubs)
+		p.code = exitCode(cmd, werr)
+		if cwdPath != "" {
+			if b, err := os.ReadFile(cwdPath); err == nil {
+				p.cwd = strings.TrimRight(string(b), "\n")
+			}
+			os.Remove(cwdPath)
+		}
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// bashPath is bash as found on PATH, looked up again only when PATH
+// changes; "bash" when it is not found (Start then says so).
+func bashPath() string {
+	path := os.Getenv("PATH")
+	bashCache.Lock()
+	defer bashCache.Unlock()
+	if bashCache.path != path || bashCache.bash == "" {
+		bashCache.path, bashCache.bash = path, "bash"
+		if p, err := exec.LookPath("bash"); err == nil {
+			bashCache.bash = p
+		}
+	}
+	return bashCache.bash
+}
+
+var bashCache struct {
+	sync.Mutex
+	path, bash string
+}
+
+// createOutput creates a new output file named after pattern in
+// fileDir(dir), making the directory when it is missing.
+func createOutput(dir, pattern string) (*os.File, error) {
+	dir = fileDir(dir)
+	f, err := os.CreateTemp(dir, pattern)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create output directory: %w", err)
+		}
+		f, err = os.CreateTemp(dir, pattern)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create output file: %w", err)
+	}
+	return f, nil
 }
 
 // startError explains a failure to start bash; a missing bash says how to
@@ -261,9 +338,9 @@ func startError(err error) error {
 }
 
 // killGroup sends SIGTERM to the process group led by pid, then SIGKILL
-// once the group has had grace to exit, and returns the leader's wait
-// error.
-func killGroup(pid int, waitErr <-chan error, grace time.Duration) error {
+// once the group has had grace to exit, and returns once the leader has
+// exited (done is closed) and the group is gone.
+func killGroup(pid int, done <-chan struct{}, grace time.Duration) {
 	if grace <= 0 {
 		grace = DefaultKillGrace
 	}
@@ -272,19 +349,18 @@ func killGroup(pid int, waitErr <-chan error, grace time.Duration) error {
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	var werr error
 	leaderDone := false
 wait:
 	for {
 		select {
-		case werr = <-waitErr:
-			leaderDone = true
+		case <-done:
 			if groupGone(pid) {
-				return werr
+				return
 			}
+			leaderDone, done = true, nil
 		case <-tick.C:
 			if leaderDone && groupGone(pid) {
-				return werr
+				return
 			}
 		case <-deadline.C:
 			break wait
@@ -292,7 +368,7 @@ wait:
 	}
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	if !leaderDone {
-		werr = <-waitErr
+		<-done
 	}
 	// SIGKILL is delivered at once but a process takes a moment to die
 	// (longer on a loaded machine): wait for the group, so that the
@@ -300,7 +376,6 @@ wait:
 	for end := time.Now().Add(killSettle); !groupGone(pid) && time.Now().Before(end); {
 		time.Sleep(5 * time.Millisecond)
 	}
-	return werr
 }
 
 // killSettle bounds the wait for a SIGKILLed group to be gone.

@@ -34,6 +34,10 @@ type Sandbox struct {
 	Network bool
 	// Bwrap is the bwrap binary; "" means "bwrap" on PATH.
 	Bwrap string
+	// Session, when set, runs the command in the session's long-lived
+	// sandbox with these mounts (started, or restarted when they changed,
+	// on first use); nil runs each command in a bwrap of its own.
+	Session *SessionSandbox
 }
 
 // BwrapMissingHelp says how to install bubblewrap.
@@ -63,6 +67,13 @@ func CheckSandbox(bwrap string) error {
 // protectMissing); the caller removes them with removeStubs once the
 // command has ended.
 func (s *Sandbox) args(script, dir string, extraWritable ...string) (args, stubs []string) {
+	a, stubs := s.mounts(extraWritable...)
+	return append(a, "--chdir", dir, "--", "bash", "-c", script), stubs
+}
+
+// mounts is the part of args that makes the sandbox: its namespaces and
+// mounts, without the command.
+func (s *Sandbox) mounts(extraWritable ...string) (args, stubs []string) {
 	a := []string{"--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
 	if !s.Network {
 		a = append(a, "--unshare-net")
@@ -106,7 +117,7 @@ func (s *Sandbox) args(script, dir string, extraWritable ...string) (args, stubs
 		stubs = append(stubs, stub)
 		a = append(a, "--ro-bind", src, stub)
 	}
-	return append(a, "--chdir", dir, "--", "bash", "-c", script), stubs
+	return a, stubs
 }
 
 // protectMissing keeps a command from creating the protected path p, which
@@ -213,7 +224,8 @@ func sandboxNote(s *Sandbox, exit int, output string) string {
 }
 
 // Confine is the Sandbox the commands of tc's session run in, nil when the
-// session has no sandbox (no *runtime.Sandbox service): the working
+// session has no sandbox (no *runtime.Sandbox service), kept alive for the
+// session (SessionSandbox, closed with it) when tc has one: the working
 // directories and the settings' AllowWrite writable; the confinement's
 // Protected paths inside each working directory and its DenyWrite
 // read-only; the network shared only when the settings allow some host
@@ -224,6 +236,12 @@ func Confine(tc *runtime.ToolContext) *Sandbox {
 		return nil
 	}
 	sb := &Sandbox{Network: len(conf.AllowedDomains) > 0}
+	if ss, err := runtime.SessionValue(tc, func() (*SessionSandbox, func()) {
+		ss := &SessionSandbox{}
+		return ss, ss.Close
+	}); err == nil {
+		sb.Session = ss
+	}
 	sb.Writable = append(append(sb.Writable, tc.WorkingDirs...), conf.AllowWrite...)
 	for _, d := range tc.WorkingDirs {
 		for _, p := range conf.Protected {

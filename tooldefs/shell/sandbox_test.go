@@ -4,8 +4,12 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -104,5 +108,229 @@ var _ = Describe("Sandbox", func() {
 		Expect(run("exec 3<>/dev/tcp/127.0.0.1/" + port).ExitCode).NotTo(Equal(0))
 		sb = nil
 		Expect(run("exec 3<>/dev/tcp/127.0.0.1/" + port).ExitCode).To(Equal(0))
+	})
+})
+
+// alive reports whether pid is a process that has not exited (a zombie
+// has).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// The session's long-lived sandbox: real bwrap, real bash, the server
+// being this test binary run again inside bwrap.
+var _ = Describe("Session sandbox", func() {
+	var dir, tmp string
+	var sb *shell.Sandbox
+	var ss *shell.SessionSandbox
+	run := func(cmd string) shell.Result {
+		res, err := shell.Run(context.Background(), shell.Options{Command: cmd, Dir: dir, TempDir: tmp, Sandbox: sb})
+		Expect(err).NotTo(HaveOccurred())
+		return res
+	}
+	ppid := func() int {
+		res := run("echo $PPID")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		return firstLinePID(res.Output)
+	}
+	BeforeEach(func() {
+		if why := os.Getenv("AGENTCORE_NO_BWRAP"); why != "" {
+			Skip("AGENTCORE_NO_BWRAP: " + why)
+		}
+		Expect(shell.CheckSandbox("")).To(Succeed(), "bwrap must work here (or set AGENTCORE_NO_BWRAP=reason)")
+		dir, tmp = GinkgoT().TempDir(), GinkgoT().TempDir()
+		Expect(os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)).To(Succeed())
+		ss = &shell.SessionSandbox{}
+		DeferCleanup(ss.Close)
+		sb = &shell.Sandbox{Writable: []string{dir}, Session: ss,
+			Protected: []string{filepath.Join(dir, ".git", "hooks"), filepath.Join(dir, ".git", "config"), filepath.Join(dir, ".mcp.json"),
+				filepath.Join(dir, ".claude", "settings.local.json")}}
+	})
+
+	It("denies a write to /etc with the sandbox's note and lets ./x be written", func() {
+		res := run("touch /etc/agentcore-sandbox-x")
+		Expect(res.ExitCode).NotTo(Equal(0))
+		Expect(res.SandboxDenied).To(BeTrue())
+		Expect(res.Output).To(ContainSubstring("sandbox denied the write"))
+		Expect("/etc/agentcore-sandbox-x").NotTo(BeAnExistingFile())
+
+		res = run("touch ./x && cd .git && echo ok")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(res.Output).To(Equal("ok"))
+		Expect(filepath.Join(dir, "x")).To(BeAnExistingFile())
+		Expect(res.Cwd).To(HaveSuffix("/.git"))
+
+		for _, cmd := range []string{"echo evil > .git/hooks/pre-commit", "echo '{}' > .mcp.json", "echo x > .git/config"} {
+			res = run(cmd)
+			Expect(res.SandboxDenied).To(BeTrue(), "%s: %s", cmd, res.Output)
+		}
+		Expect(filepath.Join(dir, ".git", "hooks", "pre-commit")).NotTo(BeAnExistingFile())
+	})
+
+	It("runs the commands of a session in one sandbox that shares its private /tmp", func() {
+		name := "/tmp/agentcore-session-" + strconv.Itoa(GinkgoParallelProcess()) + "-" + filepath.Base(dir)
+		first := run("echo $PPID; echo shared > " + name)
+		Expect(first.ExitCode).To(Equal(0), first.Output)
+		second := run("echo $PPID; cat " + name)
+		Expect(second.ExitCode).To(Equal(0), second.Output)
+		Expect(second.Output).To(HaveSuffix("\nshared"))
+		Expect(firstLinePID(second.Output)).To(Equal(firstLinePID(first.Output)), "one server forks both")
+		servers, bwraps := ss.PIDs()
+		Expect(servers).To(Equal([]int{firstLinePID(first.Output)}))
+		Expect(bwraps).To(HaveLen(1))
+		Expect(name).NotTo(BeAnExistingFile(), "the sandbox's /tmp is not the host's")
+	})
+
+	It("kills the command's whole group inside the sandbox on timeout, and keeps the sandbox", func() {
+		server := ppid()
+		res, err := shell.Run(context.Background(), shell.Options{Command: "sleep 300 & echo $!; sleep 300",
+			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 2 * time.Second, KillGrace: 200 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.TimedOut).To(BeTrue())
+		child := firstLinePID(res.Output)
+		Expect(child).To(BeNumerically(">", 0), res.Output)
+		Expect(alive(child)).To(BeFalse(), "the background sleep of the group is killed too")
+		Expect(ppid()).To(Equal(server))
+	})
+
+	It("ends a canceled command's group", func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			time.Sleep(time.Second)
+			cancel()
+		}()
+		res, err := shell.Run(ctx, shell.Options{Command: "sleep 300 & echo $!; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb,
+			KillGrace: 200 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Canceled).To(BeTrue())
+		Expect(alive(firstLinePID(res.Output))).To(BeFalse())
+	})
+
+	It("runs background commands in it, and leaves no process or mount point once the session closes", func() {
+		r := shell.NewRegistry()
+		DeferCleanup(r.Reset)
+		t, err := r.Start(shell.BackgroundOptions{Command: "echo $$; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb})
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() int { out, _ := os.ReadFile(t.OutputPath); return firstLinePID(string(out)) }).Should(BeNumerically(">", 0))
+		out, _ := os.ReadFile(t.OutputPath)
+		bg := firstLinePID(string(out))
+		Expect(run("echo x > .mcp.json").SandboxDenied).To(BeTrue())
+		Expect(run("mkdir -p .claude && echo '{}' > .claude/settings.local.json").SandboxDenied).To(BeTrue())
+		Expect(filepath.Join(dir, ".mcp.json")).To(BeAnExistingFile(), "the mount point lives as long as the sandbox")
+		Expect(filepath.Join(dir, ".claude")).To(BeADirectory(), "an empty directory stands for a missing ancestor")
+		servers, bwraps := ss.PIDs()
+		Expect(servers).To(HaveLen(1))
+		Expect(bwraps).To(HaveLen(1))
+
+		ss.Close()
+		for _, pid := range append(append(servers, bwraps...), bg) {
+			Eventually(func() bool { return alive(pid) }).Should(BeFalse(), "pid %d", pid)
+		}
+		Eventually(t.Done()).Should(BeClosed())
+		Expect(filepath.Join(dir, ".mcp.json")).NotTo(BeAnExistingFile())
+		entries, err := os.ReadDir(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(entries).To(HaveLen(1), "only .git is left")
+
+		_, err = shell.Run(context.Background(), shell.Options{Command: "true", Dir: dir, TempDir: tmp, Sandbox: sb})
+		Expect(err).To(MatchError(ContainSubstring("sandbox is closed")), "never unconfined")
+	})
+
+	It("starts a new sandbox when a protected path appears outside it, and keeps it protected", func() {
+		Expect(os.RemoveAll(filepath.Join(dir, ".git"))).To(Succeed())
+		before := ppid()
+		Expect(run("git init -q .").SandboxDenied).To(BeTrue(), "a missing .git is kept from being made")
+		// Made outside the sandbox (the user, or a command run
+		// unsandboxed with approval).
+		out, err := exec.Command("git", "init", "-q", dir).CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		Expect(filepath.Join(dir, ".git", "config")).To(BeAnExistingFile())
+
+		res := run("echo $PPID; echo evil > .git/hooks/pre-commit")
+		Expect(res.SandboxDenied).To(BeTrue(), res.Output)
+		Expect(firstLinePID(res.Output)).NotTo(Equal(before), "restarted with the new mounts")
+		Expect(filepath.Join(dir, ".git", "hooks", "pre-commit")).NotTo(BeAnExistingFile())
+		Expect(run("git config core.x y").ExitCode).NotTo(Equal(0), "and .git/config is read-only")
+		Expect(alive(before)).To(BeFalse(), "the old sandbox is gone")
+		ss.Close()
+		Expect(filepath.Join(dir, ".git", "config")).To(BeAnExistingFile(), "a mount point that became the real thing stays")
+	})
+
+	It("starts a new sandbox when the working directories change, and closes the old one", func() {
+		before := ppid()
+		other := GinkgoT().TempDir()
+		sb = &shell.Sandbox{Writable: []string{other}, Session: ss}
+		dir = other
+		res := run("echo $PPID; touch ./y")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
+		Expect(filepath.Join(other, "y")).To(BeAnExistingFile())
+		Eventually(func() bool { return alive(before) }).Should(BeFalse())
+	})
+
+	It("runs concurrent commands of the session side by side in the one sandbox", func() {
+		server := ppid()
+		results := make(chan shell.Result, 4)
+		for i := range 4 {
+			go func() {
+				defer GinkgoRecover()
+				res, err := shell.Run(context.Background(), shell.Options{Command: "sleep 0.2; echo $PPID " + strconv.Itoa(i),
+					Dir: dir, TempDir: tmp, Sandbox: sb})
+				Expect(err).NotTo(HaveOccurred())
+				results <- res
+			}()
+		}
+		for range 4 {
+			var res shell.Result
+			Eventually(results).Should(Receive(&res))
+			Expect(res.ExitCode).To(Equal(0), res.Output)
+			Expect(res.Output).To(HavePrefix(strconv.Itoa(server) + " "))
+		}
+	})
+
+	It("fails a command whose server dies under it, ends what is left of it, and starts a new sandbox next", func() {
+		server := ppid()
+		marker := filepath.Join(dir, "pid")
+		go func() {
+			defer GinkgoRecover()
+			Eventually(marker).WithTimeout(10 * time.Second).Should(BeAnExistingFile())
+			Expect(syscall.Kill(server, syscall.SIGKILL)).To(Succeed())
+		}()
+		_, err := shell.Run(context.Background(), shell.Options{Command: "echo $$ > " + marker + "; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb})
+		Expect(err).To(MatchError(ContainSubstring("sandbox server ended while the command ran")))
+		b, rerr := os.ReadFile(marker)
+		Expect(rerr).NotTo(HaveOccurred())
+		Eventually(func() bool { return alive(firstLinePID(string(b))) }).Should(BeFalse())
+		Expect(ppid()).NotTo(Equal(server))
+	})
+
+	It("starts a new sandbox when the network switch changes", func() {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		defer ln.Close()
+		connect := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + " && echo $PPID"
+		res := run(connect)
+		Expect(res.ExitCode).NotTo(Equal(0), "no network: %s", res.Output)
+		before := ppid()
+		sb = &shell.Sandbox{Writable: sb.Writable, Protected: sb.Protected, Network: true, Session: ss}
+		res = run(connect)
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
+	})
+
+	It("starts a new sandbox when the server died, never running the command unconfined", func() {
+		before := ppid()
+		Expect(syscall.Kill(before, syscall.SIGKILL)).To(Succeed())
+		Eventually(func() bool { return alive(before) }).Should(BeFalse())
+		res := run("echo $PPID; touch /etc/agentcore-sandbox-x")
+		Expect(res.SandboxDenied).To(BeTrue(), res.Output)
+		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
+		Expect(run("touch ./x").ExitCode).To(Equal(0))
 	})
 })
