@@ -265,68 +265,168 @@ type query struct {
 	required []string
 }
 
-// parseQuery splits a keyword query into required terms and word groups
-// (stemmed, stop words dropped unless nothing else is left, expanded with
-// synonyms and, for words no tool holds, partial name matches).
+// parseQuery splits a keyword query into required terms and word groups:
+// words that name a concrete thing (a file name, a path, a number, text
+// in capitals) become the kind of thing they name (operand), a capitalised
+// name no tool holds an entity, everyday phrasings their meaning (the
+// everyday lexicon), and every other word its stem (stop words dropped
+// unless nothing else is left), expanded with synonyms and, for words no
+// tool holds, partial name matches.
 func (ix *index) parseQuery(q string) query {
 	var out query
-	var words []string
-	fields := strings.Fields(strings.ToLower(q))
-	for i := 0; i+1 < len(fields); i++ {
-		if p, ok := queryPhrases[fields[i]+" "+fields[i+1]]; ok {
-			fields = append(append(fields[:i:i], p), fields[i+2:]...)
-		}
-	}
-	for _, w := range fields {
-		if r, ok := strings.CutPrefix(w, "+"); ok {
-			if r != "" {
-				out.required = append(out.required, r)
-				words = append(words, r)
-			}
-			continue
-		}
-		words = append(words, w)
-	}
-	var stems []string
-	for _, w := range words {
-		if exp, ok := queryExpansions[w]; ok {
-			for _, e := range exp {
-				stems = append(stems, Stem(e))
-			}
-			continue
-		}
-		for _, pw := range plainWords(w) {
-			stems = append(stems, ix.decompound(pw)...)
-		}
-	}
-	if len(stems) == 0 {
-		// Only stop words: search them after all.
-		for _, w := range words {
-			for _, s := range splitCase(w) {
-				stems = append(stems, Stem(s))
-			}
-		}
-	}
+	syn := ix.params.synonym
 	seen := map[string]bool{}
-	for _, s := range stems {
-		if seen[s] {
-			continue
+	add := func(g []variant) {
+		if len(g) == 0 {
+			return
 		}
-		seen[s] = true
+		var key []string
+		for _, v := range g {
+			key = append(key, v.stem)
+		}
+		k := strings.Join(key, "|")
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		out.groups = append(out.groups, g)
+	}
+	alts := func(words []string, w float64) []variant {
+		var g []variant
+		for _, a := range words {
+			if !slices.ContainsFunc(g, func(v variant) bool { return v.stem == a }) {
+				g = append(g, variant{a, w})
+			}
+		}
+		return g
+	}
+	// word adds a plain word: its stem, synonyms and partial name matches.
+	word := func(s string) {
 		g := []variant{{s, 1}}
-		for _, syn := range synonyms[s] {
-			g = append(g, variant{syn, ix.params.synonym})
+		for _, o := range synonyms[s] {
+			g = append(g, variant{o, syn})
 		}
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
 			for _, n := range ix.names {
 				if n != s && strings.Contains(n, s) {
-					g = append(g, variant{n, ix.params.synonym})
+					g = append(g, variant{n, syn})
 				}
 			}
 		}
-		out.groups = append(out.groups, g)
+		add(g)
+	}
+	var seq []string // the lower-case words left, stop words included
+	var all []string // every word, for a query of stop words only
+	files := 0
+	for i, raw := range strings.Fields(q) {
+		if r, ok := strings.CutPrefix(raw, "+"); ok {
+			if r != "" {
+				out.required = append(out.required, strings.ToLower(r))
+				seq = append(seq, strings.ToLower(r))
+			}
+			continue
+		}
+		if kinds, ok := operand(raw); ok {
+			if kinds[0] == "file" {
+				files++
+			}
+			for _, k := range kinds {
+				add(alts(strings.Split(k, "|"), syn))
+			}
+			continue
+		}
+		parts := lexWords(raw)
+		all = append(all, parts...)
+		if i > 0 && ix.properName(raw) {
+			add(alts([]string{"entity", "name", "person"}, syn/2))
+			continue
+		}
+		for _, f := range strings.FieldsFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			for _, p := range splitCase(f) {
+				seq = append(seq, strings.ToLower(p))
+			}
+		}
+	}
+	if files > 1 {
+		add(alts([]string{Stem("multiple")}, syn))
+	}
+	for i := 0; i < len(seq); {
+		w := seq[i]
+		if exp, ok := queryExpansions[w]; ok {
+			for _, e := range exp {
+				word(Stem(e))
+			}
+			i++
+			continue
+		}
+		n := min(lexiconMax, len(seq)-i)
+		for ; n > 0; n-- {
+			stems := make([]string, n)
+			for j := range stems {
+				stems[j] = Stem(seq[i+j])
+			}
+			m, ok := lexicon[strings.Join(stems, " ")]
+			if n == 1 {
+				if exact, ok1 := lexicon["="+w]; ok1 {
+					m, ok = exact, true
+				}
+			}
+			if !ok {
+				continue
+			}
+			for gi, g := range m {
+				vs := alts(g, syn)
+				if gi == 0 && n == 1 && !stopWords[w] && len(w) >= 2 {
+					vs = append([]variant{{stems[0], 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
+				}
+				add(vs)
+			}
+			break
+		}
+		if n > 0 {
+			i += n
+			continue
+		}
+		for _, pw := range plainWords(w) {
+			for _, s := range ix.decompound(pw) {
+				word(s)
+			}
+		}
+		i++
+	}
+	if len(out.groups) == 0 {
+		// Only stop words: search them after all.
+		for _, s := range all {
+			word(s)
+		}
 	}
 	return out
+}
+
+// properName reports whether a query word is a name (Alice, Acme): a
+// capitalised word that no tool holds and that is not a stop word or
+// an everyday phrasing.
+func (ix *index) properName(raw string) bool {
+	w := strings.Trim(raw, `"'()[]{},;:!?.`)
+	rs := []rune(w)
+	if len(rs) < 2 || !unicode.IsUpper(rs[0]) || strings.ToUpper(w) == w {
+		return false
+	}
+	for _, r := range rs[1:] {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	lw := strings.ToLower(w)
+	s := Stem(lw)
+	if stopWords[lw] {
+		return false
+	}
+	if _, ok := lexicon[s]; ok {
+		return false
+	}
+	_, ok := ix.postings[s]
+	return !ok
 }
 
 // decompound stems a query word; a word no tool holds that splits into
