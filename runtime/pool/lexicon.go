@@ -38,7 +38,7 @@ var everyday = []string{
 	"change, fix, modify, tweak, update, patch, correct, amend, adjust, alter, rewrite: edit|modify|replace|update",
 	"run, execute, launch, invoke, kick off, fire off, compile, build, lint, install, deploy, benchmark: run|execute command|shell",
 	"unit test, the test, test suite, go test, npm test, run test, test pass, test fail: run|execute command|shell",
-	"stop, cancel, kill, halt, abort, terminate, shut down, interrupt, end: stop|kill|terminate",
+	"stop, cancel, kill, halt, abort, terminate, shut down, interrupt: stop|kill|terminate",
 	"go back, return to, leave, get out of, switch back, exit: exit|leave",
 	"say back, repeat, parrot, mirror, echo: echo|repeat",
 	"plus, add up, sum, total, calculate, compute, arithmetic, minus: sum|add number",
@@ -176,6 +176,9 @@ func operand(raw string) (groups []string, ok bool) {
 		return []string{"directory|folder", "path"}, true
 	case strings.HasPrefix(w, "http://") || strings.HasPrefix(w, "https://") || strings.HasPrefix(w, "www."):
 		return []string{"url", "web|page"}, true
+	}
+	if ext, ok := strings.CutPrefix(w, "."); ok && extension("x."+ext) != "" {
+		return append([]string{"file", "pattern|glob|match|extension"}, kindOf(strings.ToLower(ext))...), true
 	}
 	if ext := extension(w); ext != "" {
 		return append([]string{"file"}, kindOf(ext)...), true

@@ -122,7 +122,7 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			ix.factor[i] = params.deprecated
 		}
 		texts := [numFields][]string{
-			fieldName:   tokens(name),
+			fieldName:   nameTokens(name),
 			fieldServer: tokens(server),
 			fieldHint:   tokens(t.SearchHint()),
 			fieldDesc:   tokens(dropMentions(t.Description(), t.Name(), others)),
@@ -202,6 +202,21 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		ix.idf[term] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	return ix
+}
+
+// nameTokens are the tokens of a tool's name, a name part that is a
+// command's name followed by what the command does ("Grep": grep, search,
+// regex), so that a tool named after a command is found by its meaning
+// as a tool named by its meaning is.
+func nameTokens(name string) []string {
+	var out []string
+	for _, t := range tokens(name) {
+		out = append(out, t)
+		for _, e := range queryExpansions[t] {
+			out = append(out, Stem(e))
+		}
+	}
+	return out
 }
 
 // splitMCP splits "mcp__server__tool" into server and tool; any other
@@ -353,6 +368,7 @@ func (ix *index) parseQuery(q string) query {
 	for i := 0; i < len(seq); {
 		w := seq[i]
 		if exp, ok := queryExpansions[w]; ok {
+			word(Stem(w))
 			for _, e := range exp {
 				word(Stem(e))
 			}

@@ -139,6 +139,7 @@ var queryPhrases = map[string]string{
 var queryExpansions = map[string][]string{
 	"mkdir":  {"create", "directory"},
 	"grep":   {"search", "regex"},
+	"glob":   {"find", "pattern"},
 	"google": {"web", "search"},
 }
 
