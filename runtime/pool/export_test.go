@@ -58,3 +58,6 @@ func Explain(p *Pool, q string, names ...string) map[string][]float64 {
 }
 
 var _ runtime.Tool // keeps the import when the helpers change
+
+// Groups shows a parsed query's groups.
+func Groups(p *Pool, q string) [][]variant { return p.index().parseQuery(q).groups }

@@ -78,6 +78,8 @@ var everyday = []string{
 	"everything, all, every, entire, whole, complete: all|entire|complete|every",
 	"by name, by names, by their name, by their names, by id, named, specific: name|specific",
 	"=stored, =saved, =kept, =remembered, =recorded: content|all",
+	"disk, on disk, from disk, local, locally, hard drive: file|filesystem|local",
+	"who owns, =owns, owned by, whose: owner",
 	"multiple, several, many, a few, at once, together, batch, both: multiple",
 }
 
@@ -182,6 +184,9 @@ func operand(raw string) (groups []string, ok bool) {
 	}
 	if ext := extension(w); ext != "" {
 		return append([]string{"file"}, kindOf(ext)...), true
+	}
+	if k, ok := extensionKinds[strings.ToLower(w)]; ok {
+		return append(strings.Fields(k), strings.ToLower(w)), true
 	}
 	allDigits := true
 	for _, r := range w {
