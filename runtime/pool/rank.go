@@ -3,6 +3,7 @@ package pool
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -251,7 +252,11 @@ func schemaTokens(raw json.RawMessage) (names, descs []string) {
 		if depth > 4 {
 			return
 		}
-		for name, p := range n.Properties {
+		// In name order: the pairs of adjacent words must not depend on
+		// map order.
+		keys := slices.Sorted(maps.Keys(n.Properties))
+		for _, name := range keys {
+			p := n.Properties[name]
 			names = append(names, tokens(name)...)
 			descs = append(descs, tokens(p.Description)...)
 			walk(p, depth+1)
