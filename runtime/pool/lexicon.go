@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -126,10 +127,18 @@ func buildLexicon(entries []string) (map[string]meaning, int) {
 				ws = []string{"=" + strings.ToLower(raw)}
 			}
 			key := strings.Join(ws, " ")
+			merged := m
 			if prev, ok := out[key]; ok {
-				m = append(append(meaning{}, prev...), m...)
+				// Two phrasings meet at one stem ("person", "people"):
+				// both meanings, each group once.
+				merged = append(meaning{}, prev...)
+				for _, g := range m {
+					if !slices.ContainsFunc(merged, func(h []string) bool { return slices.Equal(g, h) }) {
+						merged = append(merged, g)
+					}
+				}
 			}
-			out[key] = m
+			out[key] = merged
 			longest = max(longest, len(ws))
 		}
 	}

@@ -296,9 +296,18 @@ func (ix *index) parseQuery(q string) query {
 	var out query
 	syn := ix.params.synonym
 	seen := map[string]bool{}
+	// scale weighs the words being added: after "between" they name the
+	// ends of a relation ("a link between two people"), not what the
+	// tool acts on, and weigh half.
+	scale := 1.0
 	add := func(g []variant) {
 		if len(g) == 0 {
 			return
+		}
+		if scale != 1 {
+			for i := range g {
+				g[i].weight *= scale
+			}
 		}
 		var key []string
 		for _, v := range g {
@@ -401,6 +410,9 @@ func (ix *index) parseQuery(q string) query {
 					vs = append([]variant{{stems[0], 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
 				}
 				add(vs)
+			}
+			if slices.Contains(stems, "between") {
+				scale = 0.5
 			}
 			break
 		}
