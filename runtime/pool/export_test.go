@@ -61,3 +61,19 @@ var _ runtime.Tool // keeps the import when the helpers change
 
 // Groups shows a parsed query's groups.
 func Groups(p *Pool, q string) [][]variant { return p.index().parseQuery(q).groups }
+
+// Meanings returns the stems an everyday word is also searched as.
+func Meanings(word string) []string {
+	var out []string
+	for _, g := range lexicon[Stem(word)] {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// Operand returns the kinds a concrete query word is searched as, nil
+// for any other word.
+func Operand(w string) []string {
+	kinds, _ := operand(w)
+	return kinds
+}
