@@ -346,8 +346,9 @@ func (ix *index) parseQuery(q string) query {
 	}
 	var seq []string // the lower-case words left, stop words included
 	var all []string // every word, for a query of stop words only
-	files := 0
-	for i, raw := range strings.Fields(q) {
+	files, lastName := 0, -1
+	fields := strings.Fields(q)
+	for i, raw := range fields {
 		if r, ok := strings.CutPrefix(raw, "+"); ok {
 			if r != "" {
 				out.required = append(out.required, strings.ToLower(r))
@@ -366,7 +367,13 @@ func (ix *index) parseQuery(q string) query {
 		}
 		parts := lexWords(raw)
 		all = append(all, parts...)
-		if i > 0 && ix.properName(raw) {
+		if ix.properName(raw) && (i > 0 || !stopWords[strings.ToLower(raw)]) {
+			// Two names with more than "and" between them are related
+			// ("Alice works with Bob", "Bob is Carol's manager").
+			if lastName >= 0 && (i-lastName > 2 || i-lastName == 2 && !conjunctions[strings.ToLower(fields[i-1])]) {
+				add(alts([]string{Stem("relation")}, syn/2))
+			}
+			lastName = i
 			add(alts([]string{"entity", "name", "person"}, syn/2))
 			continue
 		}
@@ -436,11 +443,15 @@ func (ix *index) parseQuery(q string) query {
 	return out
 }
 
+// conjunctions join two names without relating them ("Alice and Bob").
+var conjunctions = map[string]bool{"and": true, "or": true, "&": true, "nor": true}
+
 // properName reports whether a query word is a name (Alice, Acme): a
 // capitalised word that no tool holds and that is not a stop word or
 // an everyday phrasing.
 func (ix *index) properName(raw string) bool {
 	w := strings.Trim(raw, `"'()[]{},;:!?.`)
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
 	rs := []rune(w)
 	if len(rs) < 2 || !unicode.IsUpper(rs[0]) || strings.ToUpper(w) == w {
 		return false
