@@ -3,6 +3,7 @@ package pool
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -311,7 +312,7 @@ func (ix *index) parseQuery(q string) query {
 		}
 		var key []string
 		for _, v := range g {
-			key = append(key, v.stem)
+			key = append(key, fmt.Sprintf("%s:%g", v.stem, v.weight))
 		}
 		k := strings.Join(key, "|")
 		if seen[k] {
