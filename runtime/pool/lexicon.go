@@ -34,6 +34,7 @@ var everyday = []string{
 	"show, view, see, look at, display, peek at, go through, inspect, check out, print, cat, open, load: read|view|show",
 	"what is in, what is inside, inside, contents of, content of, what s in: content list|read",
 	"find, locate, look for, hunt for, seek, track down, where is, where are, where in, search for, look up: search|find|lookup",
+	"where do we, where does, where do, where we: search content|code",
 	"the string, the word, the text, string, codebase, source code, in the code, source file, source files, source line, source lines: content|text|code",
 	"mention, mentions, contain, contains, occurrence, occurrences, usage, usages, referenced, references to, defined: search content|text|regex",
 	"save, store, persist, dump, write out, save as, overwrite: write|save",
@@ -50,6 +51,7 @@ var everyday = []string{
 	"toggle, switch on, switch off, turn on, turn off, enable, disable: toggle|enable",
 	"grab, pull, scrape, download, fetch, retrieve: fetch|get|download",
 	"git, npm, yarn, pnpm, cargo, pip, kubectl, pytest, jest, go build, go run, go vet, go test, make test: run command|shell",
+	"assign, reassign, give to, hand to: owner|assign update",
 	"spin up, spawn, fork off: launch|start",
 	"mark as done, mark done, mark complete, mark, set status: status|update",
 	"ticket, item, card, backlog, to do item: task",
@@ -74,13 +76,14 @@ var everyday = []string{
 	// Places, kinds of things and their attributes.
 	"who won, who is the, last year, this year, yesterday, today, this week, price of, weather, forecast, score of, stock price: web search",
 	"online, on the web, according to the web, internet, google, latest, newest, the news, news about: web search",
-	"web page, webpage, page, blog, article, post, site, website, docs page: web|url|page",
+	"web page, webpage, page, blog, article, post, site, website, docs page, this link, that link, the link, at this link: web|url|page",
 	"works with, knows, is friends with, married to, related to, connected to, reports to, belongs to, works at, works for, member of, part of, link between, connection between, relationship, between: relation",
 	"person, people, someone, thing, company, organization, entry, entries, node, nodes: entity|node",
 	"fact, facts, detail, details, attribute, property: observation|fact|information",
 	"how big, how large, size, bigger, larger, biggest, largest, heavy, weigh: size",
 	"when was, last changed, last modified, modified, modification time, created when, age, permission, permissions, who can read, owner: information|metadata|time|permission",
 	"recursive, recursively, whole structure, structure, hierarchy, nested, layout, tree: tree|recursive|structure",
+	"markdown, yaml, toml, typescript, javascript, golang: file pattern|extension|glob",
 	"audio, sound, song, music, voice, recording, podcast, video: media|audio",
 	"picture, photo, pic, screenshot, icon, logo, image: image|picture",
 	"small, tiny, little, sample: tiny|small",
@@ -91,12 +94,26 @@ var everyday = []string{
 	"fill in, fill out, form: elicitation|form input",
 	"llm, the model, model, language model, completion, generate text: sampling|llm",
 	"allowed, permitted, may access, have access, access to, can access: allowed|access",
-	"everything, all, every, entire, whole, complete: all|entire|complete|every",
+	"all, every, each, all the: all|every|list",
+	"everything, entire, whole, complete: all|entire|complete",
 	"by name, by names, by their name, by their names, by id, named, specific: name|specific",
 	"=stored, =saved, =kept, =remembered, =recorded: content|all",
 	"disk, on disk, from disk, local, locally, hard drive: file|filesystem|local",
 	"who owns, =owns, owned by, whose: owner",
 	"multiple, several, many, a few, at once, together, batch, both: multiple",
+}
+
+// operations are the canonical operations (stemmed when used): the first
+// the query names is what it asks for, the later ones mostly describe
+// its object ("add a task to fix the login bug").
+var operations = stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle")
+
+func stemSet(words string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		out[Stem(w)] = true
+	}
+	return out
 }
 
 // phrasing is one group of a phrasing's meaning: its alternatives, stemmed.

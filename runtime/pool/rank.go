@@ -54,6 +54,9 @@ type rankParams struct {
 	// of adjacent query words a tool holds adjacent in some field ("dry
 	// run", "file edit"/edit_file).
 	pair float64
+	// laterOp weighs an operation after the query's first ("add a task
+	// to fix the login bug": add, not fix).
+	laterOp float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go and a knob sweep,
@@ -75,6 +78,7 @@ var defaultRankParams = rankParams{
 	deprecated: 0.5,
 	nameBonus:  2.5,
 	pair:       0.25,
+	laterOp:    0.6,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -301,13 +305,21 @@ func (ix *index) parseQuery(q string) query {
 	// ends of a relation ("a link between two people"), not what the
 	// tool acts on, and weigh half.
 	scale := 1.0
+	// named is set once an operation is: later ones weigh params.laterOp.
+	named := false
 	add := func(g []variant) {
 		if len(g) == 0 {
 			return
 		}
-		if scale != 1 {
+		op := slices.ContainsFunc(g, func(v variant) bool { return operations[v.stem] })
+		s := scale
+		if op && named {
+			s *= ix.params.laterOp
+		}
+		named = named || op
+		if s != 1 {
 			for i := range g {
-				g[i].weight *= scale
+				g[i].weight *= s
 			}
 		}
 		var key []string
