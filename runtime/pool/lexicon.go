@@ -31,6 +31,7 @@ var everyday = []string{
 	"remember, memorize, keep in mind, memorise: memory|knowledge create|add|save",
 	"remember about, know about, you know, what you know, you remember: memory|knowledge",
 	"note that, record that, keep in mind that: add|create observation|fact",
+	"forget that, not true that, no longer true that: delete|remove observation|fact",
 	"show, view, see, look at, display, peek at, go through, inspect, check out, print, cat, open, load: read|view|show",
 	"what is in, what is inside, inside, contents of, content of, what s in: content list|read",
 	"find, locate, look for, hunt for, seek, track down, where is, where are, where in, search for, look up: search|find|lookup",
@@ -55,8 +56,8 @@ var everyday = []string{
 	"spin up, spawn, fork off: launch|start",
 	"mark as done, mark done, mark complete, mark, set status: status|update",
 	"ticket, item, card, backlog, to do item: task",
-	"last lines, first lines, head, tail, beginning of, end of the file: head|tail line",
-	"disk usage, du: size",
+	"last lines, first lines, head, tail, beginning of, end of the file, the end of, end of: head|tail line",
+	"disk usage, du, space, take up, disk space: size",
 	"subscribe, subscription, notify me, notifications, watch for changes: subscription|subscriber update",
 	"research, investigate, deep dive: research|search",
 	// The user and the session.
