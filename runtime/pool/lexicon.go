@@ -37,7 +37,7 @@ var everyday = []string{
 	"find, locate, look for, hunt for, seek, track down, where is, where are, where in, search for, look up: search|find|lookup",
 	"where do we, where does, where do, where we: search content|code",
 	"the string, the word, the text, string, codebase, source code, in the code, source file, source files, source line, source lines: content|text|code",
-	"mention, mentions, contain, contains, occurrence, occurrences, usage, usages, referenced, references to, defined: search content|text|regex",
+	"mention, mentions, contain, contains, call site, call sites, every place, callers of, we call, occurrence, occurrences, usage, usages, referenced, references to, defined: search content|text|regex",
 	"save, store, persist, dump, write out, save as, overwrite: write|save",
 	"swap, substitute, refactor, change, fix, modify, tweak, update, patch, correct, amend, adjust, alter, rewrite: edit|modify|replace|update",
 	"run, execute, launch, invoke, kick off, fire off, compile, build, lint, install, deploy, benchmark: run|execute command|shell",
@@ -46,7 +46,7 @@ var everyday = []string{
 	"work in, switch to, switch into, go into, jump into, enter: enter|switch",
 	"go back, return to, leave, get out of, switch back, exit: exit|leave",
 	"say back, repeat, parrot, mirror, echo: echo|repeat",
-	"plus, add up, sum, total, calculate, compute, arithmetic, minus: sum|add number",
+	"plus, add up, sum, total, calculate, compute, arithmetic, minus, times: sum|add number",
 	"compress, gzip, zip, pack, shrink, gz: compress|gzip",
 	"simulate, fake, mock, demo, pretend, dummy: simulate|demonstrate",
 	"toggle, switch on, switch off, turn on, turn off, enable, disable: toggle|enable",
@@ -55,6 +55,8 @@ var everyday = []string{
 	"assign, reassign, give to, hand to: owner|assign update",
 	"spin up, spawn, fork off: launch|start",
 	"mark as done, mark done, mark complete, mark, set status: status|update",
+	"still open, are open, is open, unfinished, outstanding, pending, not done, incomplete: status list",
+	"summarise, summarize, summary, sum up, gist: content read",
 	"ticket, item, card, backlog, to do item: task",
 	"last lines, first lines, head, tail, beginning of, end of the file, the end of, end of: head|tail line",
 	"disk usage, du, space, take up, disk space: size",
@@ -71,7 +73,7 @@ var everyday = []string{
 	"to do, checklist, next step, the step, step, keep track, track, remaining work, what s left: todo|checklist track|step",
 	"playbook, recipe, runbook, saved instructions, procedure, routine, workflow, macro: skill|instruction",
 	"in the background, background, left running, still running, running in the background, run in the background: background",
-	"done yet, finished, is it done, how far, progress, status: output|status|progress",
+	"done yet, finished, is it done, how far, progress, status, so far, until now, up to now: output|status|progress",
 	"anywhere, somewhere: search|find",
 	"file called, file named, files called, files named, folder called, folder named, directory called, directory named: file name",
 	// Places, kinds of things and their attributes.
@@ -240,8 +242,16 @@ func operand(raw string) (groups []string, ok bool) {
 	if len(w) >= 3 && strings.ToUpper(w) == w && strings.ToLower(w) != w && !acronyms[w] {
 		return []string{"text|content"}, true
 	}
-	// An identifier: lowerCamel (parseConfig) or snake_case with a
-	// lower-case start that is not a tool's name part pair.
+	// A file named by convention, with no extension (Dockerfile,
+	// Makefile, LICENSE is text in capitals above).
+	if lw := strings.ToLower(w); len(lw) > 4 && strings.HasSuffix(lw, "file") && lw != "profile" && unicode.IsUpper(rune(w[0])) {
+		return []string{"file"}, true
+	}
+	// An identifier: lowerCamel (parseConfig), or a package's name and
+	// one of its names (os.Exit).
+	if pkg, name, ok := strings.Cut(w, "."); ok && pkg != "" && name != "" && unicode.IsUpper(rune(name[0])) {
+		return []string{"text|content|code"}, true
+	}
 	rs := []rune(w)
 	if unicode.IsLower(rs[0]) {
 		for _, r := range rs[1:] {
@@ -268,6 +278,9 @@ func extension(w string) string {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			return ""
 		}
+	}
+	if strings.ToLower(ext) != ext && strings.ToUpper(ext) != ext {
+		return "" // os.Exit, fmt.Println: code, not a file
 	}
 	if !unicode.IsLetter(rune(ext[0])) {
 		return ""

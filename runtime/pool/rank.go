@@ -359,7 +359,7 @@ func (ix *index) parseQuery(q string) query {
 	}
 	var seq []string // the lower-case words left, stop words included
 	var all []string // every word, for a query of stop words only
-	files, lastName := 0, -1
+	files, lastName, lastNumber := 0, -1, -2
 	fields := strings.Fields(q)
 	for i, raw := range fields {
 		if r, ok := strings.CutPrefix(raw, "+"); ok {
@@ -370,8 +370,16 @@ func (ix *index) parseQuery(q string) query {
 			continue
 		}
 		if kinds, ok := operand(raw); ok {
-			if kinds[0] == "file" {
+			switch kinds[0] {
+			case "file":
 				files++
+			case "number":
+				// Two numbers with one word between them are a sum ("add
+				// 3 and 4", "17 plus 25").
+				if lastNumber == i-2 && arithmetic[strings.ToLower(fields[i-1])] {
+					add(alts([]string{Stem("sum"), Stem("calculate")}, syn))
+				}
+				lastNumber = i
 			}
 			for _, k := range kinds {
 				add(alts(strings.Split(k, "|"), syn))
@@ -455,6 +463,9 @@ func (ix *index) parseQuery(q string) query {
 	}
 	return out
 }
+
+// arithmetic are the words between two numbers that make a sum of them.
+var arithmetic = map[string]bool{"and": true, "plus": true, "+": true, "minus": true, "-": true, "times": true}
 
 // conjunctions join two names without relating them ("Alice and Bob").
 var conjunctions = map[string]bool{"and": true, "or": true, "&": true, "nor": true}
