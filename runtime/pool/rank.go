@@ -395,7 +395,7 @@ func (ix *index) parseQuery(q string) query {
 				add(alts([]string{Stem("relation")}, syn/2))
 			}
 			lastName = i
-			add(alts([]string{"entity", "name", "person"}, syn/2))
+			add(alts([]string{"entity", "name", "person"}, syn/3))
 			continue
 		}
 		for _, f := range strings.FieldsFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
