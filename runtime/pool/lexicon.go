@@ -56,6 +56,12 @@ var everyday = []string{
 	"assign, reassign, give to, hand to: owner|assign update",
 	"point to, point me to, refer to, pointer to, reference to: reference",
 	"expose, exposed, share, shared, offer, offered: provide",
+	"how many times, appear, appears, occur, occurs, count of, number of times: search content|count",
+	"friend, friends, colleague, colleagues, coworker, coworkers: relation",
+	"pull up, bring up, call up: open|read|show",
+	"log file, log files: file|log",
+	"starts with, ends with, begins with, whose name, name starts, name ends, name contains: name pattern",
+	"permission to, have permission, am i allowed, are you allowed, allowed to, may i: allowed|access",
 	"spin up, spawn, fork off: launch|start",
 	"mark as done, mark done, mark complete, mark, set status, set, to done, as done, to complete, in progress: status|update",
 	"still open, are open, is open, unfinished, outstanding, pending, not done, incomplete: status list",
@@ -86,10 +92,10 @@ var everyday = []string{
 	"works with, =knows, is friends with, married to, related to, connected to, reports to, belongs to, works at, works for, member of, part of, link between, connection between, relationship, between: relation",
 	"person, people, someone, thing, company, organization, entry, entries, node, nodes: entity|node",
 	"fact, facts, detail, details, attribute, property: observation|fact|information",
-	"how big, how large, size, bigger, larger, biggest, largest, heavy, weigh: size",
+	"how many bytes, how many kb, how many mb, how big, how large, size, bigger, larger, biggest, largest, heavy, weigh: size",
 	"when was, last changed, last modified, modified, modification time, created when, age, permission, permissions, who can read, owner: information|metadata|time|permission",
 	"recursive, recursively, whole structure, structure, hierarchy, nested, layout, tree: tree|recursive|structure",
-	"markdown, yaml, toml, typescript, javascript, golang: file pattern|extension|glob",
+	"markdown, yaml, toml, typescript, javascript, golang, go file, go files, python file, python files, ts files, js files, rust files, java files, c files, test files: file pattern|extension|glob",
 	"audio, sound, song, music, voice, recording, podcast, video: media|audio",
 	"picture, photo, pic, screenshot, icon, logo, image: image|picture",
 	"small, tiny, little, sample: tiny|small",
@@ -214,6 +220,9 @@ func operand(raw string) (groups []string, ok bool) {
 	w = strings.TrimSuffix(w, ".")
 	if w == "" {
 		return nil, false
+	}
+	if strings.ContainsAny(raw[:1], "\"`“‘") {
+		return []string{"text|content"}, true // a quoted string: what to look for
 	}
 	switch {
 	case strings.ContainsAny(w, "*?") && strings.ContainsAny(w, "./"):

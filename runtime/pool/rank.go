@@ -152,9 +152,11 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		for _, s := range texts[fieldName] {
 			if !slices.Contains(ix.byName[s], i) {
 				ix.byName[s] = append(ix.byName[s], i)
-				ix.nameLen[i]++
 			}
 		}
+		// A command's meaning is not more of its name: Grep is one word
+		// long, and "search" names all of it.
+		ix.nameLen[i] = len(slices.Compact(slices.Sorted(slices.Values(tokens(name)))))
 	}
 	for i, tc := range counts {
 		_ = tc
