@@ -57,6 +57,11 @@ type rankParams struct {
 	// laterOp weighs an operation after the query's first ("add a task
 	// to fix the login bug": add, not fix).
 	laterOp float64
+	// kind weighs the kind of an operand against a word (see variant):
+	// "file" or "directory" is in most tools' words, so a file name says
+	// little about which tool; 0.15–0.3 was the plateau on dev.tsv and
+	// the probes.
+	kind float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go and a knob sweep,
@@ -79,6 +84,7 @@ var defaultRankParams = rankParams{
 	nameBonus:  2.5,
 	pair:       0.25,
 	laterOp:    0.6,
+	kind:       0.3,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -281,6 +287,10 @@ func schemaTokens(raw json.RawMessage) (names, descs []string) {
 type variant struct {
 	stem   string
 	weight float64
+	// kind marks the kind of an operand (file for report.pdf): evidence
+	// of what a tool takes, not of its name, so it adds nothing to the
+	// name bonus.
+	kind bool
 }
 
 // query is a parsed keyword query.
@@ -339,21 +349,21 @@ func (ix *index) parseQuery(q string) query {
 		var g []variant
 		for _, a := range words {
 			if !slices.ContainsFunc(g, func(v variant) bool { return v.stem == a }) {
-				g = append(g, variant{a, w})
+				g = append(g, variant{stem: a, weight: w})
 			}
 		}
 		return g
 	}
 	// word adds a plain word: its stem, synonyms and partial name matches.
 	word := func(s string) {
-		g := []variant{{s, 1}}
+		g := []variant{{stem: s, weight: 1}}
 		for _, o := range synonyms[s] {
-			g = append(g, variant{o, syn})
+			g = append(g, variant{stem: o, weight: syn})
 		}
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
 			for _, n := range ix.names {
 				if n != s && strings.Contains(n, s) {
-					g = append(g, variant{n, syn})
+					g = append(g, variant{stem: n, weight: syn})
 				}
 			}
 		}
@@ -384,7 +394,11 @@ func (ix *index) parseQuery(q string) query {
 				lastNumber = i
 			}
 			for _, k := range kinds {
-				add(alts(strings.Split(k, "|"), syn))
+				g := alts(stems(strings.Split(k, "|")), syn*ix.params.kind)
+				for j := range g {
+					g[j].kind = true
+				}
+				add(g)
 			}
 			continue
 		}
@@ -397,7 +411,7 @@ func (ix *index) parseQuery(q string) query {
 				add(alts([]string{Stem("relation")}, syn/2))
 			}
 			lastName = i
-			add(alts([]string{"entity", "name", "person"}, syn/3))
+			add(alts(stems([]string{"entity", "name", "person"}), syn/3))
 			continue
 		}
 		for _, f := range strings.FieldsFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
@@ -437,7 +451,7 @@ func (ix *index) parseQuery(q string) query {
 			for gi, g := range m {
 				vs := alts(g, syn)
 				if gi == 0 && n == 1 && !stopWords[w] && len(w) >= 2 {
-					vs = append([]variant{{stems[0], 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
+					vs = append([]variant{{stem: stems[0], weight: 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
 				}
 				add(vs)
 			}
@@ -468,6 +482,15 @@ func (ix *index) parseQuery(q string) query {
 
 // arithmetic are the words between two numbers that make a sum of them.
 var arithmetic = map[string]bool{"and": true, "plus": true, "+": true, "minus": true, "-": true, "times": true}
+
+// stems stems each of words.
+func stems(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = Stem(w)
+	}
+	return out
+}
 
 // conjunctions join two names without relating them ("Alice and Bob").
 var conjunctions = map[string]bool{"and": true, "or": true, "&": true, "nor": true}
@@ -557,6 +580,9 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 					touched = append(touched, p.doc)
 				}
 				best[p.doc] += v.weight * p.tf
+			}
+			if v.kind {
+				continue
 			}
 			for _, d := range ix.byName[v.stem] {
 				named[d] += v.weight / float64(ix.nameLen[d])
