@@ -189,13 +189,13 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 	It("keeps the recall reached on the second held-out set", func() {
 		s := score("heldout2.tsv", newRank)
 		Expect(s.total).To(Equal(24))
-		Expect(s.at1).To(BeNumerically(">=", 20))
+		Expect(s.at1).To(BeNumerically(">=", 21))
 		Expect(s.at5).To(BeNumerically(">=", 24))
 	})
 
 	It("keeps the recall reached on the dev set", func() {
 		s := score("dev.tsv", newRank)
-		Expect(s.at1).To(BeNumerically(">=", 144))
+		Expect(s.at1).To(BeNumerically(">=", 147))
 		Expect(s.at5).To(BeNumerically(">=", 153))
 	})
 })
