@@ -14,13 +14,13 @@ import (
 
 // recallSets are the query sets BenchmarkSearchRecall reports, with the
 // prefix of their metrics. dev.tsv is tuned on; heldout.tsv and
-// heldout2.tsv were blind once and were then looked at while tuning;
-// own.tsv was written by the second ranker round before it first ran and
-// looked at once, own2.tsv in its middle and run only at its end, own3.tsv
-// (steering clear of the lexicon's words) near its end, own4.tsv
-// (written naturally) at its end;
-// probes.tsv is what that round probed its lexicon with; heldout3.tsv is the blind set, written on another branch
-// and reported when it is there (blind3-*), its misses never printed.
+// heldout2.tsv were blind once and were then looked at while tuning. The
+// second ranker round wrote own.tsv before it first ran, own2.tsv in its
+// middle, own3.tsv (steering clear of the lexicon's words) and own4.tsv
+// (written naturally) near its end, each committed before its first run;
+// probes.tsv is what that round probed its lexicon with. heldout3.tsv is
+// the blind set, written on another branch and reported when it is there
+// (blind3-*), its misses never printed.
 var recallSets = []struct {
 	file, metric string
 	optional     bool
