@@ -86,7 +86,8 @@ var everyday = []string{
 	// The user and the session.
 	"check with me, check with the user, my opinion, your opinion, input from me, input from the user: ask user question",
 	"done planning, finished planning, ready to implement, start implementing, propose, is ready, for approval, please review, review it, review my plan, review the plan: plan present|approval|exit",
-	"ask me, ask the user, let the user pick, let me pick, let me choose, user pick, user choose, choose, prefer, preference, decide, clarify, confirm with: ask user question|choice|option",
+	"ask me, ask the user, confirm with: ask user",
+	"let the user pick, let me pick, let me choose, user pick, user choose, choose, prefer, preference, decide, clarify: ask question|choice|option",
 	"think through, think about, plan, design, figure out, without changing, before changing, before coding, approach, strategy: plan approach|design",
 	"let me review, sign off, before you start, okay to proceed, ok to proceed: plan approval|present",
 	"hand off, hand over, delegate, helper, worker, assistant, another agent, someone else, in parallel, while work, farm out, outsource, subagent: agent launch|delegate",
