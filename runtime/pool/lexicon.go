@@ -82,7 +82,7 @@ var everyday = []string{
 	"last lines, first lines, head, tail, beginning of, end of the file, the end of, end of: head|tail line",
 	"disk usage, du, space, take up, disk space: size",
 	"subscribe, subscription, notify me, notifications, watch for changes: subscription|subscriber update",
-	"research, investigate, deep dive: research|search",
+	"research, investigate, deep dive: research|investigate|analyze",
 	// The user and the session.
 	"check with me, check with the user, my opinion, your opinion, input from me, input from the user: ask user question",
 	"done planning, finished planning, ready to implement, start implementing, propose, is ready, for approval, please review, review it, review my plan, review the plan: plan present|approval|exit",
