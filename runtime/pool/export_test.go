@@ -4,7 +4,7 @@ import "github.com/agentcore/agentcore/runtime"
 
 // RankParams are the ranking's knobs, for the tuning spec.
 type RankParams struct {
-	K1, B, NameB, Synonym, Deprecated, NameBonus, Coord, Pair float64
+	K1, B, NameB, Synonym, Deprecated, NameBonus, Coord, Pair, LaterOp, Kind float64
 	// Weights are the field weights: name, server, hint, description,
 	// parameter names, parameter descriptions.
 	Weights [6]float64
@@ -13,12 +13,12 @@ type RankParams struct {
 // DefaultRankParams returns the tuned knobs.
 func DefaultRankParams() RankParams {
 	d := defaultRankParams
-	return RankParams{K1: d.k1, B: d.b, NameB: d.nameB, Synonym: d.synonym, Deprecated: d.deprecated, NameBonus: d.nameBonus, Coord: d.coord, Pair: d.pair, Weights: d.weight}
+	return RankParams{K1: d.k1, B: d.b, NameB: d.nameB, Synonym: d.synonym, Deprecated: d.deprecated, NameBonus: d.nameBonus, Coord: d.coord, Pair: d.pair, LaterOp: d.laterOp, Kind: d.kind, Weights: d.weight}
 }
 
 // RankWith ranks the pool's deferred tools with other knobs.
 func RankWith(p *Pool, rp RankParams) func(q string, max int) []string {
-	ix := newIndex(p.Deferred(), rankParams{k1: rp.K1, b: rp.B, nameB: rp.NameB, synonym: rp.Synonym, deprecated: rp.Deprecated, nameBonus: rp.NameBonus, coord: rp.Coord, pair: rp.Pair, weight: rp.Weights})
+	ix := newIndex(p.Deferred(), rankParams{k1: rp.K1, b: rp.B, nameB: rp.NameB, synonym: rp.Synonym, deprecated: rp.Deprecated, nameBonus: rp.NameBonus, coord: rp.Coord, pair: rp.Pair, laterOp: rp.LaterOp, kind: rp.Kind, weight: rp.Weights})
 	return func(q string, max int) []string {
 		var out []string
 		for _, t := range ix.rank(q, max) {
@@ -58,3 +58,22 @@ func Explain(p *Pool, q string, names ...string) map[string][]float64 {
 }
 
 var _ runtime.Tool // keeps the import when the helpers change
+
+// Groups shows a parsed query's groups.
+func Groups(p *Pool, q string) [][]variant { return p.index().parseQuery(q).groups }
+
+// Meanings returns the stems an everyday word is also searched as.
+func Meanings(word string) []string {
+	var out []string
+	for _, g := range lexicon[Stem(word)] {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// Operand returns the kinds a concrete query word is searched as, nil
+// for any other word.
+func Operand(w string) []string {
+	kinds, _ := operand(w)
+	return kinds
+}

@@ -3,6 +3,8 @@ package pool
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -52,6 +54,14 @@ type rankParams struct {
 	// of adjacent query words a tool holds adjacent in some field ("dry
 	// run", "file edit"/edit_file).
 	pair float64
+	// laterOp weighs an operation after the query's first ("add a task
+	// to fix the login bug": add, not fix).
+	laterOp float64
+	// kind weighs the kind of an operand against a word (see variant):
+	// "file" or "directory" is in most tools' words, so a file name says
+	// little about which tool; 0.15–0.3 was the plateau on dev.tsv and
+	// the probes.
+	kind float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go and a knob sweep,
@@ -73,6 +83,8 @@ var defaultRankParams = rankParams{
 	deprecated: 0.5,
 	nameBonus:  2.5,
 	pair:       0.25,
+	laterOp:    0.6,
+	kind:       0.3,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -122,7 +134,7 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			ix.factor[i] = params.deprecated
 		}
 		texts := [numFields][]string{
-			fieldName:   tokens(name),
+			fieldName:   nameTokens(name),
 			fieldServer: tokens(server),
 			fieldHint:   tokens(t.SearchHint()),
 			fieldDesc:   tokens(dropMentions(t.Description(), t.Name(), others)),
@@ -146,9 +158,11 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		for _, s := range texts[fieldName] {
 			if !slices.Contains(ix.byName[s], i) {
 				ix.byName[s] = append(ix.byName[s], i)
-				ix.nameLen[i]++
 			}
 		}
+		// A command's meaning is not more of its name: Grep is one word
+		// long, and "search" names all of it.
+		ix.nameLen[i] = len(slices.Compact(slices.Sorted(slices.Values(tokens(name)))))
 	}
 	for i, tc := range counts {
 		_ = tc
@@ -204,6 +218,21 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 	return ix
 }
 
+// nameTokens are the tokens of a tool's name, a name part that is a
+// command's name followed by what the command does ("Grep": grep, search,
+// regex), so that a tool named after a command is found by its meaning
+// as a tool named by its meaning is.
+func nameTokens(name string) []string {
+	var out []string
+	for _, t := range tokens(name) {
+		out = append(out, t)
+		for _, e := range queryExpansions[t] {
+			out = append(out, Stem(e))
+		}
+	}
+	return out
+}
+
 // splitMCP splits "mcp__server__tool" into server and tool; any other
 // name is all tool.
 func splitMCP(name string) (server, tool string) {
@@ -236,7 +265,11 @@ func schemaTokens(raw json.RawMessage) (names, descs []string) {
 		if depth > 4 {
 			return
 		}
-		for name, p := range n.Properties {
+		// In name order: the pairs of adjacent words must not depend on
+		// map order.
+		keys := slices.Sorted(maps.Keys(n.Properties))
+		for _, name := range keys {
+			p := n.Properties[name]
 			names = append(names, tokens(name)...)
 			descs = append(descs, tokens(p.Description)...)
 			walk(p, depth+1)
@@ -254,6 +287,10 @@ func schemaTokens(raw json.RawMessage) (names, descs []string) {
 type variant struct {
 	stem   string
 	weight float64
+	// kind marks the kind of an operand (file for report.pdf): evidence
+	// of what a tool takes, not of its name, so it adds nothing to the
+	// name bonus.
+	kind bool
 }
 
 // query is a parsed keyword query.
@@ -265,68 +302,224 @@ type query struct {
 	required []string
 }
 
-// parseQuery splits a keyword query into required terms and word groups
-// (stemmed, stop words dropped unless nothing else is left, expanded with
-// synonyms and, for words no tool holds, partial name matches).
+// parseQuery splits a keyword query into required terms and word groups:
+// words that name a concrete thing (a file name, a path, a number, text
+// in capitals) become the kind of thing they name (operand), a capitalised
+// name no tool holds an entity, everyday phrasings their meaning (the
+// everyday lexicon), and every other word its stem (stop words dropped
+// unless nothing else is left), expanded with synonyms and, for words no
+// tool holds, partial name matches.
 func (ix *index) parseQuery(q string) query {
 	var out query
-	var words []string
-	fields := strings.Fields(strings.ToLower(q))
-	for i := 0; i+1 < len(fields); i++ {
-		if p, ok := queryPhrases[fields[i]+" "+fields[i+1]]; ok {
-			fields = append(append(fields[:i:i], p), fields[i+2:]...)
-		}
-	}
-	for _, w := range fields {
-		if r, ok := strings.CutPrefix(w, "+"); ok {
-			if r != "" {
-				out.required = append(out.required, r)
-				words = append(words, r)
-			}
-			continue
-		}
-		words = append(words, w)
-	}
-	var stems []string
-	for _, w := range words {
-		if exp, ok := queryExpansions[w]; ok {
-			for _, e := range exp {
-				stems = append(stems, Stem(e))
-			}
-			continue
-		}
-		for _, pw := range plainWords(w) {
-			stems = append(stems, ix.decompound(pw)...)
-		}
-	}
-	if len(stems) == 0 {
-		// Only stop words: search them after all.
-		for _, w := range words {
-			for _, s := range splitCase(w) {
-				stems = append(stems, Stem(s))
-			}
-		}
-	}
+	syn := ix.params.synonym
 	seen := map[string]bool{}
-	for _, s := range stems {
-		if seen[s] {
-			continue
+	// scale weighs the words being added: after "between" they name the
+	// ends of a relation ("a link between two people"), not what the
+	// tool acts on, and weigh half.
+	scale := 1.0
+	// named is set once an operation is: later ones weigh params.laterOp.
+	named := false
+	add := func(g []variant) {
+		if len(g) == 0 {
+			return
 		}
-		seen[s] = true
-		g := []variant{{s, 1}}
-		for _, syn := range synonyms[s] {
-			g = append(g, variant{syn, ix.params.synonym})
+		op := slices.ContainsFunc(g, func(v variant) bool { return operations[v.stem] })
+		s := scale
+		if op && named {
+			s *= ix.params.laterOp
+		}
+		named = named || op
+		if s != 1 {
+			for i := range g {
+				g[i].weight *= s
+			}
+		}
+		var key []string
+		for _, v := range g {
+			key = append(key, fmt.Sprintf("%s:%g", v.stem, v.weight))
+		}
+		k := strings.Join(key, "|")
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		out.groups = append(out.groups, g)
+	}
+	alts := func(words []string, w float64) []variant {
+		var g []variant
+		for _, a := range words {
+			if !slices.ContainsFunc(g, func(v variant) bool { return v.stem == a }) {
+				g = append(g, variant{stem: a, weight: w})
+			}
+		}
+		return g
+	}
+	// word adds a plain word: its stem, synonyms and partial name matches.
+	word := func(s string) {
+		g := []variant{{stem: s, weight: 1}}
+		for _, o := range synonyms[s] {
+			g = append(g, variant{stem: o, weight: syn})
 		}
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
 			for _, n := range ix.names {
 				if n != s && strings.Contains(n, s) {
-					g = append(g, variant{n, ix.params.synonym})
+					g = append(g, variant{stem: n, weight: syn})
 				}
 			}
 		}
-		out.groups = append(out.groups, g)
+		add(g)
+	}
+	var seq []string // the lower-case words left, stop words included
+	var all []string // every word, for a query of stop words only
+	files, lastName, lastNumber := 0, -1, -2
+	fields := strings.Fields(q)
+	for i, raw := range fields {
+		if r, ok := strings.CutPrefix(raw, "+"); ok {
+			if r != "" {
+				out.required = append(out.required, strings.ToLower(r))
+				seq = append(seq, strings.ToLower(r))
+			}
+			continue
+		}
+		if kinds, ok := operand(raw); ok {
+			switch kinds[0] {
+			case "file":
+				files++
+			case "number":
+				// Two numbers with one word between them are a sum ("add
+				// 3 and 4", "17 plus 25").
+				if lastNumber == i-2 && arithmetic[strings.ToLower(fields[i-1])] {
+					add(alts([]string{Stem("sum"), Stem("calculate")}, syn))
+				}
+				lastNumber = i
+			}
+			for _, k := range kinds {
+				g := alts(stems(strings.Split(k, "|")), syn*ix.params.kind)
+				for j := range g {
+					g[j].kind = true
+				}
+				add(g)
+			}
+			continue
+		}
+		parts := lexWords(raw)
+		all = append(all, parts...)
+		if ix.properName(raw) && (i > 0 || !stopWords[strings.ToLower(raw)]) {
+			// Two names with more than "and" between them are related
+			// ("Alice works with Bob", "Bob is Carol's manager").
+			if lastName >= 0 && (i-lastName > 2 || i-lastName == 2 && !conjunctions[strings.ToLower(fields[i-1])]) {
+				add(alts([]string{Stem("relation")}, syn/2))
+			}
+			lastName = i
+			add(alts(stems([]string{"entity", "name", "person"}), syn/3))
+			continue
+		}
+		for _, f := range strings.FieldsFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			for _, p := range splitCase(f) {
+				seq = append(seq, strings.ToLower(p))
+			}
+		}
+	}
+	if files > 1 {
+		add(alts([]string{Stem("multiple")}, syn))
+	}
+	for i := 0; i < len(seq); {
+		w := seq[i]
+		if exp, ok := queryExpansions[w]; ok {
+			word(Stem(w))
+			for _, e := range exp {
+				word(Stem(e))
+			}
+			i++
+			continue
+		}
+		n := min(lexiconMax, len(seq)-i)
+		for ; n > 0; n-- {
+			stems := make([]string, n)
+			for j := range stems {
+				stems[j] = Stem(seq[i+j])
+			}
+			m, ok := lexicon[strings.Join(stems, " ")]
+			if n == 1 {
+				if exact, ok1 := lexicon["="+w]; ok1 {
+					m, ok = exact, true
+				}
+			}
+			if !ok {
+				continue
+			}
+			for gi, g := range m {
+				vs := alts(g, syn)
+				if gi == 0 && n == 1 && !stopWords[w] && len(w) >= 2 {
+					vs = append([]variant{{stem: stems[0], weight: 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
+				}
+				add(vs)
+			}
+			if slices.Contains(stems, "between") {
+				scale = 0.5
+			}
+			break
+		}
+		if n > 0 {
+			i += n
+			continue
+		}
+		for _, pw := range plainWords(w) {
+			for _, s := range ix.decompound(pw) {
+				word(s)
+			}
+		}
+		i++
+	}
+	if len(out.groups) == 0 {
+		// Only stop words: search them after all.
+		for _, s := range all {
+			word(s)
+		}
 	}
 	return out
+}
+
+// arithmetic are the words between two numbers that make a sum of them.
+var arithmetic = map[string]bool{"and": true, "plus": true, "+": true, "minus": true, "-": true, "times": true}
+
+// stems stems each of words.
+func stems(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = Stem(w)
+	}
+	return out
+}
+
+// conjunctions join two names without relating them ("Alice and Bob").
+var conjunctions = map[string]bool{"and": true, "or": true, "&": true, "nor": true}
+
+// properName reports whether a query word is a name (Alice, Acme): a
+// capitalised word that no tool holds and that is not a stop word or
+// an everyday phrasing.
+func (ix *index) properName(raw string) bool {
+	w := strings.Trim(raw, `"'()[]{},;:!?.`)
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	rs := []rune(w)
+	if len(rs) < 2 || !unicode.IsUpper(rs[0]) || strings.ToUpper(w) == w {
+		return false
+	}
+	for _, r := range rs[1:] {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	lw := strings.ToLower(w)
+	s := Stem(lw)
+	if stopWords[lw] {
+		return false
+	}
+	if _, ok := lexicon[s]; ok {
+		return false
+	}
+	_, ok := ix.postings[s]
+	return !ok
 }
 
 // decompound stems a query word; a word no tool holds that splits into
@@ -387,6 +580,9 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 					touched = append(touched, p.doc)
 				}
 				best[p.doc] += v.weight * p.tf
+			}
+			if v.kind {
+				continue
 			}
 			for _, d := range ix.byName[v.stem] {
 				named[d] += v.weight / float64(ix.nameLen[d])

@@ -1,46 +1,109 @@
 package pool_test
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentcore/agentcore/runtime/pool"
 )
 
+// recallSets are the query sets BenchmarkSearchRecall reports, with the
+// prefix of their metrics. dev.tsv is tuned on; heldout.tsv and
+// heldout2.tsv were blind once and were then looked at while tuning. The
+// second ranker round wrote own.tsv before it first ran, own2.tsv in its
+// middle, own3.tsv (steering clear of the lexicon's words) and own4.tsv
+// (written naturally) near its end, each committed before its first run;
+// probes.tsv is what that round probed its lexicon with. heldout3.tsv is
+// the blind set, written on another branch and reported when it is there
+// (blind3-*), its misses never printed.
+var recallSets = []struct {
+	file, metric string
+	optional     bool
+}{
+	{"heldout3.tsv", "blind3", true},
+	{"heldout2.tsv", "heldout2", false},
+	{"heldout.tsv", "heldout", false},
+	{"own.tsv", "own", false},
+	{"own2.tsv", "own2", false},
+	{"own3.tsv", "own3", false},
+	{"own4.tsv", "own4", false},
+	{"probes.tsv", "probes", false},
+	{"dev.tsv", "dev", false},
+}
+
 // BenchmarkSearchRecall reports ToolSearch's recall on the evaluation
 // (eval_test.go) as metrics, for BENCHMARKS.md: bm25 is pool.Search,
 // keyword the scorer it replaced (legacy_test.go). The figures are counts
-// of queries; heldout-miss@1 is the held-out queries whose tool was not
-// first (issue 13's bar: at most 4 of 24). heldout was looked at while
-// tuning and is no longer blind; heldout2 (blind-*) was committed before
-// the ranker was first run on it and is never tuned on.
+// of queries; …-miss@1 is a set's queries whose tool was not first (issue
+// 13's bar on a blind set: at most 4 of 24). No misses are printed.
 func BenchmarkSearchRecall(b *testing.B) {
 	p, err := evalPool()
 	if err != nil {
 		b.Fatal(err)
 	}
 	sets := map[string][]evalQuery{}
-	for _, set := range []string{"heldout", "heldout2", "dev"} {
-		if sets[set], err = readQueries(set + ".tsv"); err != nil {
+	for _, s := range recallSets {
+		qs, err := readQueries(s.file)
+		if s.optional && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
+		sets[s.file] = qs
 	}
 	for _, r := range []struct {
 		name string
 		rank func(*pool.Pool) func(string) []string
 	}{{"bm25", newRank}, {"keyword", legacyRank}} {
 		b.Run(r.name, func(b *testing.B) {
-			var held, blind, dev evalScore
+			scores := map[string]evalScore{}
 			for b.Loop() {
-				held, blind, dev = evaluate(sets["heldout"], r.rank(p)), evaluate(sets["heldout2"], r.rank(p)), evaluate(sets["dev"], r.rank(p))
+				for file, qs := range sets {
+					scores[file] = evaluate(qs, r.rank(p))
+				}
 			}
-			b.ReportMetric(float64(blind.at1), "blind-r@1")
-			b.ReportMetric(float64(blind.at5), "blind-r@5")
-			b.ReportMetric(float64(blind.total-blind.at1), "blind-miss@1")
-			b.ReportMetric(float64(held.at1), "heldout-r@1")
-			b.ReportMetric(float64(held.at5), "heldout-r@5")
-			b.ReportMetric(float64(held.total-held.at1), "heldout-miss@1")
-			b.ReportMetric(float64(dev.at1), "dev-r@1")
-			b.ReportMetric(float64(dev.at5), "dev-r@5")
+			for _, s := range recallSets {
+				sc, ok := scores[s.file]
+				if !ok {
+					continue
+				}
+				b.ReportMetric(float64(sc.at1), s.metric+"-r@1")
+				b.ReportMetric(float64(sc.at5), s.metric+"-r@5")
+				b.ReportMetric(float64(sc.total-sc.at1), s.metric+"-miss@1")
+			}
 		})
+	}
+}
+
+// TestPrintSearchMisses prints, with AGENTCORE_TOOLSEARCH_MISSES set to
+// metric names (dev,heldout,heldout2,own,own2,own3,own4,probes), what BM25 ranks for the misses
+// of those sets; never for the blind heldout3.tsv.
+func TestPrintSearchMisses(t *testing.T) {
+	if os.Getenv("AGENTCORE_TOOLSEARCH_MISSES") == "" {
+		t.Skip("set AGENTCORE_TOOLSEARCH_MISSES=dev,heldout,heldout2,own to print those sets' misses (never the blind heldout3.tsv)")
+	}
+	p, err := evalPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range recallSets {
+		if s.optional || !slices.Contains(strings.Split(os.Getenv("AGENTCORE_TOOLSEARCH_MISSES"), ","), s.metric) {
+			continue // the blind set is never looked at
+		}
+		qs, err := readQueries(s.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := evaluate(qs, newRank(p))
+		fmt.Printf("%s: %s\n", s.file, sc)
+		for _, m := range sc.misses {
+			fmt.Println("   ", m)
+		}
 	}
 }

@@ -72,7 +72,11 @@ func (r SearchResult) Text() string {
 //     split; the server is a field of its own), search hints,
 //     descriptions, and parameter names and descriptions, with light
 //     stemming (Stem) and a small synonym table (Synonyms) applied to
-//     the query; "+term" makes a term required.
+//     the query; the query is read as a task: everyday phrasings mean
+//     the operations tools are named by ("put" move, "forget" delete;
+//     lexicon.go), a file name, path, number or text in capitals is
+//     searched as the kind of thing it is, and stop words of task
+//     phrasing are dropped; "+term" makes a term required.
 //
 // maxResults ≤ 0 means DefaultMaxResults; select: is not capped.
 func Search(c Catalog, query string, maxResults int) (SearchResult, error) {

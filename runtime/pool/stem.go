@@ -80,6 +80,11 @@ var stopWords = map[string]bool{
 	"at": true, "as": true, "into": true, "its": true, "you": true, "your": true, "we": true, "our": true,
 	"let": true, "like": true, "up": true, "so": true, "if": true, "then": true, "them": true, "there": true,
 	"via": true, "using": true, "am": true, "did": true, "does": true, "will": true, "would": true,
+	"could": true, "should": true, "might": true, "must": true, "just": true, "also": true, "really": true,
+	"quickly": true, "here": true, "these": true, "those": true, "they": true, "their": true, "he": true,
+	"she": true, "his": true, "her": true, "us": true, "him": true, "been": true, "has": true, "have": true,
+	"had": true, "about": true, "everything": true, "something": true, "anything": true, "ok": true, "okay": true,
+	"make": true, "gets": true, "got": true,
 }
 
 // synonymGroups are words a query may mean one another by. Each query word
@@ -139,6 +144,7 @@ var queryPhrases = map[string]string{
 var queryExpansions = map[string][]string{
 	"mkdir":  {"create", "directory"},
 	"grep":   {"search", "regex"},
+	"glob":   {"find", "pattern"},
 	"google": {"web", "search"},
 }
 
