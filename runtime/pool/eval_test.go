@@ -149,8 +149,8 @@ func legacyRank(p *pool.Pool) func(string) []string {
 }
 
 // The bar of issue 13 is recall@1 ≥ 20/24 on a held-out set not seen
-// while tuning: heldout3.tsv, measured by the lead (BENCHMARKS.md). The
-// floors below keep what the sets that were looked at reach.
+// while tuning: heldout3.tsv, measured once the ranker was done, scores
+// 16/24 (BENCHMARKS.md). The floors below keep what each set reaches.
 var _ = Describe("ToolSearch recall", Label("eval"), func() {
 	var p *pool.Pool
 	BeforeEach(func() {
@@ -191,6 +191,16 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 		Expect(s.total).To(Equal(24))
 		Expect(s.at1).To(BeNumerically(">=", 21))
 		Expect(s.at5).To(BeNumerically(">=", 24))
+	})
+
+	// The blind set: its figures are kept, its misses never printed.
+	It("keeps the recall measured on the blind set, heldout3.tsv (the bar, 20/24 at 1, is not reached)", func() {
+		qs, err := readQueries("heldout3.tsv")
+		Expect(err).NotTo(HaveOccurred())
+		s := evaluate(qs, newRank(p))
+		Expect(s.total).To(Equal(24))
+		Expect(s.at1).To(BeNumerically(">=", 16), "recall@1")
+		Expect(s.at5).To(BeNumerically(">=", 24), "recall@5")
 	})
 
 	It("keeps the recall reached on the dev set", func() {
