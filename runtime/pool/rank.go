@@ -314,7 +314,7 @@ func (ix *index) parseQuery(q string) query {
 		}
 		seen[s] = true
 		g := []variant{{s, 1}}
-		for _, syn := range synonyms[s] {
+		for _, syn := range synonyms()[s] {
 			g = append(g, variant{syn, ix.params.synonym})
 		}
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
