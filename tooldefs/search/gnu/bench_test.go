@@ -93,6 +93,9 @@ var wholeCommands = []struct{ name, command string }{
 	{"grep-rl-include", `grep -rl --include='*_test.go' 't.Parallel()' .`},
 	{"find-name", `find . -name '*.go'`},
 	{"find-name-wc", `find . -name '*.go' | wc -l`},
+	// The start alone: a grep and a find with next to nothing to do.
+	{"start-grep", `echo x | grep x`},
+	{"start-find", `find /dev/null`},
 }
 
 func BenchmarkWholeCommand(b *testing.B) {
