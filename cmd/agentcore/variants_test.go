@@ -8,6 +8,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -110,6 +111,38 @@ var _ = Describe("build variants", Label("gating"), func() {
 		Expect(toolNames("external")).To(ContainElement("Glob"))
 		Expect(toolNames("ant")).NotTo(ContainElement("Glob"))
 		Expect(toolNames("ant")).NotTo(ContainElement("Grep"))
+	})
+
+	It("answers as grep in ant before the terminal renderer's initialisers run", func() {
+		// Go runs a ready package's initialiser before those of packages
+		// whose paths sort after it, so multicall's dispatch precedes
+		// these only while all its imports are initialised early
+		// (multicall's package doc says which are not).
+		dir := GinkgoT().TempDir()
+		grep := filepath.Join(dir, "grep")
+		Expect(os.Symlink(binaries["ant"], grep)).To(Succeed())
+		cmd := exec.Command(grep, "-q", "x", os.DevNull)
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		Expect(errors.As(err, &exit)).To(BeTrue(), "grep -q x /dev/null: %v", err)
+		Expect(exit.ExitCode()).To(Equal(1), "no line selected: %s", stderr.String())
+		var ran []string
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
+				ran = append(ran, f[1])
+			}
+		}
+		Expect(ran).To(ContainElement(module+"/tooldefs/search/gnu"), "the engine's own initialiser ran")
+		for _, heavy := range []string{
+			"github.com/alecthomas/chroma/v2/lexers", "github.com/alecthomas/chroma/v2/styles",
+			"github.com/microcosm-cc/bluemonday/css", "github.com/yuin/goldmark/extension",
+			module + "/cmd/agentcore/tui",
+		} {
+			Expect(ran).NotTo(ContainElement(heavy), "grep ran %s's initialiser before its dispatch", heavy)
+		}
 	})
 
 	It("refuses to compile external together with internal or ant, saying why", func() {

@@ -65,7 +65,7 @@ func Groups(p *Pool, q string) [][]variant { return p.index().parseQuery(q).grou
 // Meanings returns the stems an everyday word is also searched as.
 func Meanings(word string) []string {
 	var out []string
-	for _, g := range lexicon[Stem(word)] {
+	for _, g := range lexicon().phrasings[Stem(word)] {
 		out = append(out, g...)
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
 )
@@ -42,8 +43,9 @@ func FitDescription(desc string, absent []string) string {
 	return strings.Join(out, "\n\n")
 }
 
-// itemStart matches the first line of a list item.
-var itemStart = regexp.MustCompile(`^\s*(?:[-*•]|\d+[.)])\s`)
+// itemStart matches the first line of a list item; it is compiled on
+// first use, not at every start of the binary.
+var itemStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*•]|\d+[.)])\s`) })
 
 // fitParagraph fits one paragraph: its lead (the lines before the first
 // list item) sentence by sentence, its list item by item.
@@ -53,7 +55,7 @@ func fitParagraph(p string, absent []string) string {
 	var items [][]string
 	for _, l := range lines {
 		switch {
-		case itemStart.MatchString(l):
+		case itemStart().MatchString(l):
 			items = append(items, []string{l})
 		case len(items) > 0:
 			items[len(items)-1] = append(items[len(items)-1], l)

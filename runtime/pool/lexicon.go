@@ -3,6 +3,7 @@ package pool
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -132,7 +133,9 @@ var everyday = []string{
 // operations are the canonical operations (stemmed when used): the first
 // the query names is what it asks for, the later ones mostly describe
 // its object ("add a task to fix the login bug").
-var operations = stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle")
+var operations = sync.OnceValue(func() map[string]bool {
+	return stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle")
+})
 
 func stemSet(words string) map[string]bool {
 	out := map[string]bool{}
@@ -145,9 +148,19 @@ func stemSet(words string) map[string]bool {
 // phrasing is one group of a phrasing's meaning: its alternatives, stemmed.
 type meaning [][]string
 
-// lexicon maps a phrasing (its stems joined by spaces) to its meaning;
-// lexiconMax is the longest phrasing, in words.
-var lexicon, lexiconMax = buildLexicon(everyday)
+// lexiconTable maps a phrasing (its stems joined by spaces) to its
+// meaning; longest is the longest phrasing, in words.
+type lexiconTable struct {
+	phrasings map[string]meaning
+	longest   int
+}
+
+// lexicon is the everyday lexicon, built on first use like synonyms (not
+// at every start of the binary).
+var lexicon = sync.OnceValue(func() lexiconTable {
+	m, n := buildLexicon(everyday)
+	return lexiconTable{phrasings: m, longest: n}
+})
 
 func buildLexicon(entries []string) (map[string]meaning, int) {
 	out := map[string]meaning{}

@@ -323,7 +323,7 @@ func (ix *index) parseQuery(q string) query {
 		if len(g) == 0 {
 			return
 		}
-		op := slices.ContainsFunc(g, func(v variant) bool { return operations[v.stem] })
+		op := slices.ContainsFunc(g, func(v variant) bool { return operations()[v.stem] })
 		s := scale
 		if op && named {
 			s *= ix.params.laterOp
@@ -357,7 +357,7 @@ func (ix *index) parseQuery(q string) query {
 	// word adds a plain word: its stem, synonyms and partial name matches.
 	word := func(s string) {
 		g := []variant{{stem: s, weight: 1}}
-		for _, o := range synonyms[s] {
+		for _, o := range synonyms()[s] {
 			g = append(g, variant{stem: o, weight: syn})
 		}
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
@@ -433,15 +433,15 @@ func (ix *index) parseQuery(q string) query {
 			i++
 			continue
 		}
-		n := min(lexiconMax, len(seq)-i)
+		n := min(lexicon().longest, len(seq)-i)
 		for ; n > 0; n-- {
 			stems := make([]string, n)
 			for j := range stems {
 				stems[j] = Stem(seq[i+j])
 			}
-			m, ok := lexicon[strings.Join(stems, " ")]
+			m, ok := lexicon().phrasings[strings.Join(stems, " ")]
 			if n == 1 {
-				if exact, ok1 := lexicon["="+w]; ok1 {
+				if exact, ok1 := lexicon().phrasings["="+w]; ok1 {
 					m, ok = exact, true
 				}
 			}
@@ -515,7 +515,7 @@ func (ix *index) properName(raw string) bool {
 	if stopWords[lw] {
 		return false
 	}
-	if _, ok := lexicon[s]; ok {
+	if _, ok := lexicon().phrasings[s]; ok {
 		return false
 	}
 	_, ok := ix.postings[s]

@@ -1,7 +1,10 @@
 package gnu
 
 import (
+	"bytes"
+	"slices"
 	"sort"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -59,15 +62,21 @@ func listDirLinux(path string, follow bool) ([]dirent, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	var buf [32 << 10]byte
-	var out []dirent
+	sc := direntScratches.Get().(*direntScratch)
+	defer direntScratches.Put(sc)
+	buf := sc.buf[:]
+	// The names are gathered in one byte slice and made one string, of
+	// which each entry's name is a part: one allocation per directory,
+	// not one per name.
+	names, ends, ents := sc.names[:0], sc.ends[:0], sc.ents[:0]
+	defer func() { sc.names, sc.ends, sc.ents = names, ends, ents }()
 	for {
-		n, err := syscall.Getdents(fd, buf[:])
+		n, err := syscall.Getdents(fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return out, err
+			return direntNames(ents, names, ends), err
 		}
 		if n <= 0 {
 			break
@@ -80,19 +89,19 @@ func listDirLinux(path string, follow bool) ([]dirent, error) {
 			}
 			typ := buf[off+18]
 			name := buf[off+19 : off+reclen]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
 			}
 			off += reclen
 			if len(name) == 1 && name[0] == '.' || len(name) == 2 && name[0] == '.' && name[1] == '.' {
 				continue
 			}
-			out = append(out, dirent{name: string(name), typ: typ, ino: ino})
+			names = append(names, name...)
+			ends = append(ends, len(names))
+			ents = append(ents, dirent{typ: typ, ino: ino})
 		}
 	}
+	out := direntNames(ents, names, ends)
 	if len(out) > inodeSortThreshold {
 		var st syscall.Statfs_t
 		if syscall.Fstatfs(fd, &st) == nil {
@@ -104,6 +113,35 @@ func listDirLinux(path string, follow bool) ([]dirent, error) {
 		}
 	}
 	return out, nil
+}
+
+// direntScratch is what listing a directory needs only while it runs.
+type direntScratch struct {
+	buf   [32 << 10]byte // for getdents64
+	names []byte
+	ends  []int
+	ents  []dirent
+}
+
+// direntScratches are kept for the next directory, so that each one
+// listed does not clear 32 KiB of a new buffer.
+var direntScratches = sync.Pool{New: func() any { return new(direntScratch) }}
+
+// direntNames copies the entries of scratch to a new slice and gives them
+// their names: names holds them one after another, the i-th ending at
+// ends[i].
+func direntNames(scratch []dirent, names []byte, ends []int) []dirent {
+	if len(scratch) == 0 {
+		return nil
+	}
+	out := slices.Clone(scratch)
+	all := string(names)
+	start := 0
+	for i, end := range ends {
+		out[i].name = all[start:end]
+		start = end
+	}
+	return out
 }
 
 func fromStat(st *syscall.Stat_t) fileInfo {

@@ -77,33 +77,61 @@ func (f *findRun) message(s string) {
 	fmt.Fprintf(f.std.Stderr, "find: %s\n", s)
 }
 
-// entry is one file the walk visits.
+// entry is one file the walk visits. Its path is made when something
+// asks for it: most entries of a find . -name are only named.
 type entry struct {
-	path, name string
-	depth      int
-	dtype      uint8 // from readdir (lstat type), dtUnknown if not known
-	follow     bool  // stat through a symlink
-	info       *fileInfo
-	statErr    error
-	pruned     bool
+	dir, name string // the parent directory's path (for a child) and the base name
+	full      string // the path, once built
+	built     bool   // full is the path
+	depth     int
+	dtype     uint8 // from readdir (lstat type), dtUnknown if not known
+	follow    bool  // stat through a symlink
+	info      fileInfo
+	statted   bool // info or statErr holds the stat
+	statErr   error
+	pruned    bool
+}
+
+// path is the entry's path, as fts builds it: the parent's, less one
+// trailing slash, then / and the name.
+func (e *entry) path() string {
+	if !e.built {
+		e.full, e.built = childPath(e.dir, e.name), true
+	}
+	return e.full
+}
+
+// writePath writes the entry's path to w without building it.
+func (e *entry) writePath(w *bufio.Writer) {
+	if e.built {
+		w.WriteString(e.full)
+		return
+	}
+	w.WriteString(strings.TrimSuffix(e.dir, "/"))
+	w.WriteByte('/')
+	w.WriteString(e.name)
 }
 
 // stat returns the entry's status: stat(2) when following symlinks (a
 // dangling symlink falls back to lstat), else lstat(2).
 func (e *entry) stat() (*fileInfo, error) {
-	if e.info != nil || e.statErr != nil {
-		return e.info, e.statErr
+	if e.statted {
+		if e.statErr != nil {
+			return nil, e.statErr
+		}
+		return &e.info, nil
 	}
-	fi, err := statPath(e.path, e.follow)
+	e.statted = true
+	fi, err := statPath(e.path(), e.follow)
 	if err != nil && e.follow {
-		fi, err = statPath(e.path, false)
+		fi, err = statPath(e.path(), false)
 	}
 	if err != nil {
 		e.statErr = err
 		return nil, err
 	}
-	e.info = &fi
-	return e.info, nil
+	e.info = fi
+	return &e.info, nil
 }
 
 // typ is the entry's file type, without a stat when readdir gave it and
@@ -120,7 +148,7 @@ func (e *entry) typ() uint8 {
 }
 
 func (f *findRun) visitRoot(root string) {
-	e := &entry{path: root, name: rootName(root), follow: f.follow != followNever}
+	e := &entry{full: root, built: true, name: rootName(root), follow: f.follow != followNever}
 	fi, err := e.stat()
 	if err != nil {
 		f.message(f.q.quote(root) + ": " + errnoText(err))
@@ -161,7 +189,7 @@ func (f *findRun) visit(e *entry) {
 		if err == nil {
 			id = [2]uint64{fi.dev, fi.ino}
 			if first, loop := f.active[id]; loop {
-				f.message(fmt.Sprintf("File system loop detected; %s is part of the same file system loop as %s.", f.q.quote(e.path), f.q.quote(first)))
+				f.message(fmt.Sprintf("File system loop detected; %s is part of the same file system loop as %s.", f.q.quote(e.path()), f.q.quote(first)))
 				f.status = 1
 				return
 			}
@@ -177,17 +205,20 @@ func (f *findRun) visit(e *entry) {
 		}
 	}
 	if descend {
-		f.active[id] = e.path
-		ents, err := listDir(e.path, e.follow)
+		f.active[id] = e.path()
+		ents, err := listDir(e.path(), e.follow)
+		// One entry, reused, for the children: nothing keeps an entry
+		// once visited.
+		c := new(entry)
 		for _, d := range ents {
 			if f.quit {
 				break
 			}
-			c := &entry{path: childPath(e.path, d.name), name: d.name, depth: e.depth + 1, dtype: d.typ, follow: f.follow == followAll}
+			*c = entry{dir: e.path(), name: d.name, depth: e.depth + 1, dtype: d.typ, follow: f.follow == followAll}
 			f.visit(c)
 		}
 		if err != nil && !f.quit {
-			f.message(f.q.quote(e.path) + ": " + errnoText(err))
+			f.message(f.q.quote(e.path()) + ": " + errnoText(err))
 			f.status = 1
 		}
 		delete(f.active, id)
@@ -224,7 +255,7 @@ type nameNode struct {
 
 func (n *nameNode) eval(_ *findRun, e *entry) bool {
 	if n.path {
-		return n.g.match(e.path)
+		return n.g.match(e.path())
 	}
 	return n.g.match(e.name)
 }
@@ -318,7 +349,7 @@ func (emptyNode) eval(_ *findRun, e *entry) bool {
 		fi, err := e.stat()
 		return err == nil && fi.size == 0
 	case dtDir:
-		ents, err := listDir(e.path, e.follow)
+		ents, err := listDir(e.path(), e.follow)
 		return err == nil && len(ents) == 0
 	}
 	return false
@@ -328,14 +359,14 @@ func (emptyNode) eval(_ *findRun, e *entry) bool {
 type accessNode struct{ mode uint32 }
 
 func (n accessNode) eval(_ *findRun, e *entry) bool {
-	return syscall.Access(e.path, n.mode) == nil
+	return syscall.Access(e.path(), n.mode) == nil
 }
 
 // printNode is -print and -print0.
 type printNode struct{ term byte }
 
 func (n printNode) eval(f *findRun, e *entry) bool {
-	f.out.WriteString(e.path)
+	e.writePath(f.out)
 	f.out.WriteByte(n.term)
 	return true
 }
@@ -362,15 +393,15 @@ func (quitNode) eval(f *findRun, _ *entry) bool {
 type deleteNode struct{}
 
 func (deleteNode) eval(f *findRun, e *entry) bool {
-	if e.path == "." && e.depth == 0 {
+	if e.path() == "." && e.depth == 0 {
 		return true // findutils does not delete the starting point "."
 	}
-	err := syscall.Unlink(e.path)
+	err := syscall.Unlink(e.path())
 	if err == syscall.EISDIR || err == syscall.EPERM {
-		err = syscall.Rmdir(e.path)
+		err = syscall.Rmdir(e.path())
 	}
 	if err != nil {
-		f.message("cannot delete " + f.q.quote(e.path) + ": " + errnoText(err))
+		f.message("cannot delete " + f.q.quote(e.path()) + ": " + errnoText(err))
 		f.status = 1
 		return false
 	}
@@ -390,11 +421,11 @@ type execNode struct {
 const execArgMax = 128 << 10
 
 func (n *execNode) eval(f *findRun, e *entry) bool {
-	path := e.path
+	path := e.path()
 	if n.dir {
 		path = "./" + e.name
 		if e.depth == 0 {
-			path = e.path
+			path = e.path()
 		}
 	}
 	if n.multi {
@@ -416,7 +447,7 @@ func dirOf(n *execNode, e *entry) string {
 	if !n.dir || e.depth == 0 {
 		return ""
 	}
-	return filepath.Dir(e.path)
+	return filepath.Dir(e.path())
 }
 
 func (n *execNode) flush(f *findRun, dir string) {

@@ -392,11 +392,21 @@ func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]boo
 	active[id] = true
 	defer delete(active, id)
 	for _, e := range ents {
-		p := childPath(path, e.name)
 		typ := e.typ
+		// A file that readdir typed is left out by name before its path
+		// is made: most files of a grep -r --include are.
+		needStat := typ == dtUnknown || (c.deref && typ == dtLnk) || typ == dtDir
+		included := false // known to pass --include and --exclude
+		if !needStat {
+			if c.include[0].excluded(e.name, true) {
+				continue
+			}
+			included = true
+		}
+		p := childPath(path, e.name)
 		var fi fileInfo
 		known := false
-		if typ == dtUnknown || (c.deref && typ == dtLnk) || typ == dtDir {
+		if needStat {
 			st, err := statPath(p, c.deref)
 			if err != nil {
 				if c.deref && typ == dtLnk {
@@ -429,7 +439,7 @@ func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]boo
 			}
 			continue
 		}
-		if c.include[0].excluded(e.name, true) {
+		if !included && c.include[0].excluded(e.name, true) {
 			continue
 		}
 		switch typ {

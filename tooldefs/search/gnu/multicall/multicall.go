@@ -7,24 +7,28 @@
 // running binary first on the PATH of its commands; see NewDir).
 //
 // The check runs in this package's init, so that a grep started this way
-// skips main's set-up. It does not skip the other packages' initialisers:
-// Go initialises the ready package with the smallest import path first,
-// and this one waits for regexp, path/filepath and os/exec, which sort
-// after every github.com package, so in agentcore those (API clients,
-// schemas, the clipboard probe) have run by then; GODEBUG=inittrace=1
-// shows the order.
-//
-// A grep or find is short-lived, so Dispatch turns the garbage collector
-// off with a memory limit as its backstop (the collector then runs only
-// when the heap nears the limit): a GOGC or GOMEMLIMIT in the
-// environment is left to rule instead.
+// skips main's set-up and most of the other packages' initialisers. Go
+// runs initialisers in dependency order, picking among the packages whose
+// imports are done the one with the smallest import path; so this init
+// runs as soon as its last import is done, before any github.com package
+// whose path sorts after it. Every import of this package and of the
+// engines must therefore be one that is initialised early: regexp and
+// path/filepath are (other packages wait for them), but a standard
+// package nothing else waits for is initialised only after every ready
+// package that sorts before it. runtime/debug was such a one: while this
+// package imported it (to turn the collector off), a grep ran the syntax
+// highlighter's lexers and styles and the HTML sanitiser's tables first,
+// about 35 ms of CPU on this machine. GODEBUG=inittrace=1 shows the
+// order; a spec in cmd/agentcore checks that those initialisers stay
+// behind the dispatch. The collector keeps its settings: starting this
+// early, a grep -rn over GOROOT/src collects about three times, and
+// GOGC=off made no difference above this machine's noise.
 package multicall
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -51,26 +55,8 @@ func Dispatch(argv []string) (int, bool) {
 		}
 		name, args = argv[1][2:], argv[2:]
 	}
-	shortLived()
 	std := gnu.Stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	return gnu.Run(name, args, std)
-}
-
-// gcMemoryLimit is the heap size at which the collector runs again once
-// shortLived has turned it off: far above what a grep or find keeps live
-// (one file's buffers per worker), far below the machine's memory.
-const gcMemoryLimit = 512 << 20
-
-// shortLived turns the garbage collector off for a process that exits
-// after one command, keeping a memory limit as the backstop, unless the
-// environment sets GOGC or GOMEMLIMIT. A grep -rn over GOROOT/src spent
-// about a fifth of its CPU collecting garbage it would never reuse.
-func shortLived() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetMemoryLimit(gcMemoryLimit)
-	debug.SetGCPercent(-1)
 }
 
 // NewDir makes a directory, under the OS temp dir, holding a symbolic link
