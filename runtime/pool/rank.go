@@ -62,6 +62,13 @@ type rankParams struct {
 	// little about which tool; 0.15–0.3 was the plateau on dev.tsv and
 	// the probes.
 	kind float64
+	// builtin scales the score of a tool that is not an MCP server's:
+	// where a built-in and a server's tool do the same thing (Write and
+	// write_file, Glob and search_files), the query names nothing that
+	// tells them apart unless it names what only the server's tool does
+	// (several files, media, sizes), and the built-in is the one the
+	// model is told how to use.
+	builtin float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go and a knob sweep,
@@ -85,6 +92,7 @@ var defaultRankParams = rankParams{
 	pair:       0.25,
 	laterOp:    0.6,
 	kind:       0.3,
+	builtin:    1,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -130,8 +138,11 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		server, name := splitMCP(t.Name())
 		ix.parts[i] = append(NameParts(server), NameParts(name)...)
 		ix.factor[i] = 1
+		if server == "" && params.builtin > 0 {
+			ix.factor[i] = params.builtin
+		}
 		if strings.Contains(strings.ToLower(t.Description()), "deprecated") {
-			ix.factor[i] = params.deprecated
+			ix.factor[i] *= params.deprecated
 		}
 		texts := [numFields][]string{
 			fieldName:   nameTokens(name),
@@ -315,7 +326,9 @@ func (ix *index) parseQuery(q string) query {
 	seen := map[string]bool{}
 	// scale weighs the words being added: after "between" they name the
 	// ends of a relation ("a link between two people"), not what the
-	// tool acts on, and weigh half.
+	// tool acts on, and weigh half; nor do they name the tool, so they
+	// add nothing to the name bonus (delete_relations, not
+	// delete_entities, for "remove a connection between two entities").
 	scale := 1.0
 	// named is set once an operation is: later ones weigh params.laterOp.
 	named := false
@@ -332,6 +345,7 @@ func (ix *index) parseQuery(q string) query {
 		if s != 1 {
 			for i := range g {
 				g[i].weight *= s
+				g[i].kind = g[i].kind || scale != 1
 			}
 		}
 		var key []string
