@@ -101,7 +101,9 @@ var everyday = []string{
 	// Places, kinds of things and their attributes.
 	"who won, who is the, last year, this year, yesterday, today, this week, price of, weather, forecast, score of, stock price: web search",
 	"online, on the web, according to the web, internet, google, latest, newest, the news, news about: web search",
-	"web page, webpage, page, blog, article, post, site, website, docs page, this link, that link, the link, at this link: web|url|page",
+	"web page, webpage, page, blog, article, post, site, website, docs page: web|url|page",
+	// A link or URL the query points at is a page to fetch, not a search.
+	"this link, that link, the link, at this link, this url, that url, the url, at this url, this page, that page, this address, =url: fetch url|page",
 	"works with, =knows, is friends with, married to, related to, connected to, reports to, belongs to, works at, works for, member of, link between, connection between, relationship, between: relation",
 	"person, people, someone, thing, company, organization, entry, entries, node, nodes: entity|node",
 	"fact, facts, detail, details, attribute, property: observation|fact|information",
