@@ -467,6 +467,11 @@ func (ix *index) parseQuery(q string) query {
 				if gi == 0 && n == 1 && !stopWords[w] && len(w) >= 2 {
 					vs = append([]variant{{stem: stems[0], weight: 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
 				}
+				if gi > 0 && n == 1 {
+					// The word is searched once: "design" means plan and
+					// approach, not a second design.
+					vs = slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })
+				}
 				add(vs)
 			}
 			if slices.Contains(stems, "between") {
