@@ -134,7 +134,7 @@ var everyday = []string{
 // operations are the canonical operations (stemmed when used): the first
 // the query names is what it asks for, the later ones mostly describe
 // its object ("add a task to fix the login bug").
-var operations = stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle")
+var operations = stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle ask plan")
 
 func stemSet(words string) map[string]bool {
 	out := map[string]bool{}
