@@ -62,13 +62,6 @@ type rankParams struct {
 	// little about which tool; 0.15–0.3 was the plateau on dev.tsv and
 	// the probes.
 	kind float64
-	// builtin scales the score of a tool that is not an MCP server's:
-	// where a built-in and a server's tool do the same thing (Write and
-	// write_file, Glob and search_files), the query names nothing that
-	// tells them apart unless it names what only the server's tool does
-	// (several files, media, sizes), and the built-in is the one the
-	// model is told how to use.
-	builtin float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go and a knob sweep,
@@ -92,7 +85,6 @@ var defaultRankParams = rankParams{
 	pair:       0.25,
 	laterOp:    0.6,
 	kind:       0.3,
-	builtin:    1,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -138,11 +130,8 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		server, name := splitMCP(t.Name())
 		ix.parts[i] = append(NameParts(server), NameParts(name)...)
 		ix.factor[i] = 1
-		if server == "" && params.builtin > 0 {
-			ix.factor[i] = params.builtin
-		}
 		if strings.Contains(strings.ToLower(t.Description()), "deprecated") {
-			ix.factor[i] *= params.deprecated
+			ix.factor[i] = params.deprecated
 		}
 		texts := [numFields][]string{
 			fieldName:   nameTokens(name),
