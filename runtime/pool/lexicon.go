@@ -29,6 +29,8 @@ var everyday = []string{
 	"make, new, add, register, set up, start a new: create|add|new",
 	"record, log, jot, jot down, note down, write down, make a note: add|create|save",
 	"remember, memorize, keep in mind, memorise: memory|knowledge create|add|save",
+	// A request to remember is a save, not a question about memory.
+	"could you remember, can you remember, would you remember, will you remember, please remember, i want you to remember, i need you to remember: memory|knowledge create|add|save",
 	"remember about, know about, you know, what you know, you remember: memory|knowledge",
 	"what do you remember, what do you know, do you know, do you remember: search memory|knowledge",
 	"note that, record that, keep in mind that: add|create observation|fact",
