@@ -321,13 +321,24 @@ func (ix *index) parseQuery(q string) query {
 	scale := 1.0
 	// named is set once an operation is: later ones weigh params.laterOp.
 	named := false
+	// phrase, while a phrasing's meaning is being added, says whether it
+	// holds an operation after the query's first.
+	var phrase *struct{ later bool }
 	add := func(g []variant) {
 		if len(g) == 0 {
 			return
 		}
 		op := slices.ContainsFunc(g, func(v variant) bool { return operations[v.stem] })
 		s := scale
-		if op && named {
+		switch {
+		case phrase != nil:
+			// A phrasing's meaning is one thing: all its groups weigh
+			// as its operation does ("designs" after "ask me": plan and
+			// approach both describe what to ask about).
+			if phrase.later {
+				s *= ix.params.laterOp
+			}
+		case op && named:
 			s *= ix.params.laterOp
 		}
 		named = named || op
@@ -451,6 +462,8 @@ func (ix *index) parseQuery(q string) query {
 			if !ok {
 				continue
 			}
+			later := named && slices.ContainsFunc(m, func(g []string) bool { return slices.ContainsFunc(g, func(a string) bool { return operations[a] }) })
+			phrase = &struct{ later bool }{later}
 			for gi, g := range m {
 				vs := alts(g, syn)
 				if gi == 0 && n == 1 && !stopWords[w] && len(w) >= 2 {
@@ -463,6 +476,7 @@ func (ix *index) parseQuery(q string) query {
 				}
 				add(vs)
 			}
+			phrase = nil
 			if slices.Contains(stems, "between") {
 				scale = 0.5
 			}
