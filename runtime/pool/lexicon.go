@@ -98,7 +98,7 @@ var everyday = []string{
 	"playbook, recipe, runbook, saved instructions, procedure, routine, workflow, macro: skill|instruction",
 	"in the background, background, left running, still running, running in the background, run in the background: background",
 	"=printed, done yet, finished, is it done, how far, progress, status, so far, until now, up to now: output|status|progress",
-	"anywhere: search|find",
+	"anywhere, wherever, anywhere below, anywhere under, anywhere in: search|find recursive",
 	"file called, file named, files called, files named, folder called, folder named, directory called, directory named: file name",
 	// Places, kinds of things and their attributes.
 	"who won, who is the, last year, this year, yesterday, today, this week, price of, weather, forecast, score of, stock price: web search",
