@@ -257,6 +257,10 @@ func operand(raw string) (groups []string, ok bool) {
 		return append([]string{"file", "pattern|glob|match|extension"}, kindOf(strings.ToLower(ext))...), true
 	}
 	if ext := extension(w); ext != "" {
+		if strings.HasPrefix(w, "_") || strings.HasPrefix(w, "-") {
+			// A name's ending (_test.go, -lock.json): a pattern.
+			return append([]string{"file", "pattern|glob|match|extension"}, kindOf(ext)...), true
+		}
 		return append([]string{"file"}, kindOf(ext)...), true
 	}
 	if k, ok := extensionKinds[strings.ToLower(w)]; ok {
