@@ -33,7 +33,7 @@ var everyday = []string{
 	"could you remember, can you remember, would you remember, will you remember, please remember, i want you to remember, i need you to remember: memory|knowledge create|add|save",
 	"remember about, know about, you know, what you know, you remember: memory|knowledge",
 	"what do you remember, what do you know, do you know, do you remember: search memory|knowledge",
-	"note that, record that, keep in mind that: add|create observation|fact",
+	"note that, record that, keep in mind that, add that, now also: add|create observation|fact",
 	"forget that, not true that, no longer true that: delete|remove observation|fact",
 	"show, view, see, look at, display, peek at, go through, inspect, check out, print, cat, open, load: read|view|show",
 	"what is in, what is inside, inside, contents of, content of, what s in: content list|read",
@@ -136,7 +136,7 @@ var everyday = []string{
 // operations are the canonical operations (stemmed when used): the first
 // the query names is what it asks for, the later ones mostly describe
 // its object ("add a task to fix the login bug").
-var operations = stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle ask plan")
+var operations = stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle ask plan allowed access")
 
 func stemSet(words string) map[string]bool {
 	out := map[string]bool{}

@@ -534,7 +534,7 @@ func (ix *index) properName(raw string) bool {
 	}
 	lw := strings.ToLower(w)
 	s := Stem(lw)
-	if stopWords[lw] {
+	if stopWords[lw] || notNames[lw] {
 		return false
 	}
 	if _, ok := lexicon[s]; ok {
@@ -542,6 +542,20 @@ func (ix *index) properName(raw string) bool {
 	}
 	_, ok := ix.postings[s]
 	return !ok
+}
+
+// notNames are capitalised words that name no person or thing a memory
+// holds as an entity: languages, days, months ("Bob speaks French" is a
+// fact about Bob, not a relation between two names).
+var notNames = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`english french german spanish italian portuguese dutch russian chinese
+		japanese korean arabic hindi greek polish swedish turkish latin mandarin
+		monday tuesday wednesday thursday friday saturday sunday
+		january february march april june july august september october november december`) {
+		notNames[w] = true
+	}
 }
 
 // decompound stems a query word; a word no tool holds that splits into
