@@ -493,6 +493,14 @@ func (ix *index) parseQuery(q string) query {
 		}
 		i++
 	}
+	if files > 0 && slices.ContainsFunc(out.groups, func(g []variant) bool {
+		return slices.ContainsFunc(g, func(v variant) bool { return v.stem == createStem && !v.kind })
+	}) {
+		// Creating a named file is writing it ("create a Dockerfile",
+		// "start a new CHANGELOG.md"), not making a directory or an
+		// entity.
+		add(alts([]string{Stem("write")}, syn))
+	}
 	if len(out.groups) == 0 {
 		// Only stop words: search them after all.
 		for _, s := range all {
@@ -501,6 +509,8 @@ func (ix *index) parseQuery(q string) query {
 	}
 	return out
 }
+
+var createStem = Stem("create")
 
 // arithmetic are the words between two numbers that make a sum of them.
 var arithmetic = map[string]bool{"and": true, "plus": true, "+": true, "minus": true, "-": true, "times": true}
