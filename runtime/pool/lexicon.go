@@ -85,6 +85,17 @@ var everyday = []string{
 	"disk usage, du, space, take up, disk space: size",
 	"subscribe, subscription, notify me, notifications, watch for changes: subscription|subscriber update",
 	"research, investigate, deep dive: research|investigate|analyze",
+	// Everyday developer verbs and nouns not covered above, by the
+	// operation they ask for.
+	"remove the line, remove line, remove lines, remove the lines, delete the line, delete line, delete lines, delete the lines, remove the import, delete the import, comment out, uncomment, append, prepend, append to, prepend to, insert into, add a line, add lines, add an import, add a comment: edit|modify|replace",
+	"rename the function, rename function, rename the variable, rename variable, rename the method, rename method, rename the class, rename symbol, rename the field: edit|replace",
+	"commit, push, rebase, merge, cherry pick, git log, git diff, git status, git blame, blame, checkout, restart, reboot, ping, curl, wget, docker, make target: run command|shell",
+	"command line, on the command line, in the terminal, from the terminal, terminal command, shell command, one liner: command|shell",
+	"browse, visit, navigate to, go to, crawl, open the url, open the link, open this link, open this page: fetch web|url|page",
+	"scan, sweep, comb through, trawl, scour: search|find",
+	"monitor, keep an eye on, check on, how is it going, how s it going, how is it doing, is it still running: output|status|progress",
+	"multiple choice, pick one, pick between, choose between, options to choose: question|choice|option",
+	"brother, sister, sibling, mother, father, parent, son, daughter, wife, husband, spouse, cousin, uncle, aunt: relation",
 	// The user and the session.
 	"check with me, check with the user, my opinion, your opinion, input from me, input from the user: ask user question",
 	"done planning, finished planning, ready to implement, start implementing, propose, is ready, for approval, please review, review it, review my plan, review the plan: plan present|approval|exit",
