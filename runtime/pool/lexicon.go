@@ -27,7 +27,7 @@ var everyday = []string{
 	"put, place, stash, relocate, transfer, shift, drag: move",
 	"anymore, any more, forget, erase, wipe, purge, discard, clear, clear out, get rid of, throw away, trash, destroy, scrap, unlink, no longer, not anymore, take out: delete|remove",
 	"make, new, add, register, set up, start a new: create|add|new",
-	"record, log, jot, jot down, note down, write down, make a note: add|create|save",
+	"record, jot, jot down, note down, write down, make a note, log a note, log that: add|create|save",
 	"remember, memorize, keep in mind, memorise: memory|knowledge create|add|save",
 	// A request to remember is a save, not a question about memory.
 	"could you remember, can you remember, would you remember, will you remember, please remember, i want you to remember, i need you to remember: memory|knowledge create|add|save",
@@ -128,7 +128,9 @@ var everyday = []string{
 	"picture, photo, pic, screenshot, icon, logo, image: image|picture",
 	"small, tiny, little, sample: tiny|small",
 	"environment, env vars, env variables, environment variables: environment|env variable",
-	"log messages, logs, logging: logging|log",
+	"log messages, log message, =logs, =logging, log level, log levels, logger: logging|log",
+	// A log named by what writes it is a file to read.
+	"the log, server log, error log, app log, build log, access log, debug log, crash log: file read|text",
 	"slow, long, takes a while, lengthy: long|running operation",
 	"workspace folders, workspace, shared folders, project folders: root|directory",
 	"fill in, fill out, form: elicitation|form input",
