@@ -134,6 +134,8 @@ var everyday = []string{
 	"slow, long, takes a while, lengthy: long|running operation",
 	"workspace folders, workspace, shared folders, project folders: root|directory",
 	"fill in, fill out, form: elicitation|form input",
+	// Input asked of the user is the user's answer, not a tool's input.
+	"for input, for their input, for some input, for user input, user input, input from the user, input from me: user elicitation|question|answer",
 	"llm, the model, model, language model, completion, generate text: sampling|llm",
 	"allowed, permitted, may access, have access, access to, can access: allowed|access",
 	"all, every, each, all the: all|every|list",
