@@ -62,6 +62,12 @@ type rankParams struct {
 	// little about which tool; 0.15–0.3 was the plateau on dev.tsv and
 	// the probes.
 	kind float64
+	// quantifier weighs a word that says how much (all, every, whole)
+	// against any other: most tools' texts hold "all" somewhere, so it
+	// says little about which tool ("every markdown file": Glob, not
+	// search_files for its "all matching items"); 0.3–0.7 was the
+	// plateau on the looked-at sets.
+	quantifier float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go and a knob sweep,
@@ -85,6 +91,7 @@ var defaultRankParams = rankParams{
 	pair:       0.25,
 	laterOp:    0.6,
 	kind:       0.3,
+	quantifier: 0.5,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -342,6 +349,11 @@ func (ix *index) parseQuery(q string) query {
 			s *= ix.params.laterOp
 		}
 		named = named || op
+		for i := range g {
+			if quantifiers[g[i].stem] {
+				g[i].weight *= ix.params.quantifier
+			}
+		}
 		if s != 1 {
 			for i := range g {
 				g[i].weight *= s
@@ -511,6 +523,10 @@ func (ix *index) parseQuery(q string) query {
 }
 
 var createStem = Stem("create")
+
+// quantifiers say how much of something, not what: most tools' texts
+// hold "all" somewhere.
+var quantifiers = stemSet("all every each entire whole complete")
 
 // arithmetic are the words between two numbers that make a sum of them.
 var arithmetic = map[string]bool{"and": true, "plus": true, "+": true, "minus": true, "-": true, "times": true}
