@@ -22,8 +22,8 @@ import (
 // (testdata/builtins.json, dumped by benchmarks/tooldump). Every tool but
 // ToolSearch is deferred, so every tool is searched. dev.tsv is tuned on;
 // heldout.tsv and heldout2.tsv were blind once and were then looked at
-// while tuning; own.tsv and own2.tsv are the second ranker round's own
-// checks; heldout3.tsv, when it is there, is blind and never printed
+// while tuning; own.tsv to own4.tsv are the second ranker round's own
+// checks, own5.tsv the third round's; heldout3.tsv, when it is there, is blind and never printed
 // (recall_bench_test.go).
 
 // evalQuery is one line of a query set.
@@ -182,7 +182,7 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 	It("keeps the recall reached on the held-out set", func() {
 		s := score("heldout.tsv", newRank)
 		Expect(s.total).To(Equal(24))
-		Expect(s.at1).To(BeNumerically(">=", 23))
+		Expect(s.at1).To(BeNumerically(">=", 24))
 		Expect(s.at5).To(BeNumerically(">=", 24))
 	})
 
@@ -205,7 +205,7 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 
 	It("keeps the recall reached on the dev set", func() {
 		s := score("dev.tsv", newRank)
-		Expect(s.at1).To(BeNumerically(">=", 148))
+		Expect(s.at1).To(BeNumerically(">=", 151))
 		Expect(s.at5).To(BeNumerically(">=", 153))
 	})
 })
