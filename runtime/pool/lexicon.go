@@ -110,7 +110,8 @@ var everyday = []string{
 	"in the background, background, left running, still running, running in the background, run in the background: background",
 	"=printed, done yet, finished, is it done, how far, progress, status, so far, until now, up to now: output|status|progress",
 	"anywhere, wherever, anywhere below, anywhere under, anywhere in: search|find recursive",
-	"file called, file named, files called, files named, folder called, folder named, directory called, directory named: file name",
+	"file called, file named, files called, files named: file name",
+	"folder called, folder named, directory called, directory named, folders called, folders named, directories called, directories named: directory|folder name",
 	// Places, kinds of things and their attributes.
 	"who won, who is the, last year, this year, yesterday, today, this week, price of, weather, forecast, score of, stock price: web search",
 	"online, on the web, according to the web, internet, google, latest, newest, the news, news about: web search",
