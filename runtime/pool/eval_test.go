@@ -22,8 +22,8 @@ import (
 // (testdata/builtins.json, dumped by benchmarks/tooldump). Every tool but
 // ToolSearch is deferred, so every tool is searched. dev.tsv is tuned on;
 // heldout.tsv and heldout2.tsv were blind once and were then looked at
-// while tuning; own.tsv and own2.tsv are the second ranker round's own
-// checks; heldout3.tsv, when it is there, is blind and never printed
+// while tuning; own.tsv to own4.tsv are the second ranker round's own
+// checks, own5.tsv the third round's; heldout3.tsv, when it is there, is blind and never printed
 // (recall_bench_test.go).
 
 // evalQuery is one line of a query set.
@@ -149,8 +149,8 @@ func legacyRank(p *pool.Pool) func(string) []string {
 }
 
 // The bar of issue 13 is recall@1 ≥ 20/24 on a held-out set not seen
-// while tuning: heldout3.tsv, measured once the ranker was done, scores
-// 16/24 (BENCHMARKS.md). The floors below keep what each set reaches.
+// while tuning: the blind heldout3.tsv and heldout4.tsv score 16/24 and
+// 18/24 (BENCHMARKS.md). The floors below keep what each set reaches.
 var _ = Describe("ToolSearch recall", Label("eval"), func() {
 	var p *pool.Pool
 	BeforeEach(func() {
@@ -182,7 +182,7 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 	It("keeps the recall reached on the held-out set", func() {
 		s := score("heldout.tsv", newRank)
 		Expect(s.total).To(Equal(24))
-		Expect(s.at1).To(BeNumerically(">=", 23))
+		Expect(s.at1).To(BeNumerically(">=", 24))
 		Expect(s.at5).To(BeNumerically(">=", 24))
 	})
 
@@ -203,9 +203,18 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 		Expect(s.at5).To(BeNumerically(">=", 24), "recall@5")
 	})
 
+	It("keeps the recall measured on the second blind set, heldout4.tsv (the bar, 20/24 at 1, is not reached)", func() {
+		qs, err := readQueries("heldout4.tsv")
+		Expect(err).NotTo(HaveOccurred())
+		s := evaluate(qs, newRank(p))
+		Expect(s.total).To(Equal(24))
+		Expect(s.at1).To(BeNumerically(">=", 18), "recall@1")
+		Expect(s.at5).To(BeNumerically(">=", 22), "recall@5")
+	})
+
 	It("keeps the recall reached on the dev set", func() {
 		s := score("dev.tsv", newRank)
-		Expect(s.at1).To(BeNumerically(">=", 148))
+		Expect(s.at1).To(BeNumerically(">=", 151))
 		Expect(s.at5).To(BeNumerically(">=", 153))
 	})
 })

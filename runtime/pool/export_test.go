@@ -4,7 +4,7 @@ import "github.com/agentcore/agentcore/runtime"
 
 // RankParams are the ranking's knobs, for the tuning spec.
 type RankParams struct {
-	K1, B, NameB, Synonym, Deprecated, NameBonus, Coord, Pair, LaterOp, Kind float64
+	K1, B, NameB, Synonym, Deprecated, NameBonus, Coord, Pair, LaterOp, Kind, Quantifier float64
 	// Weights are the field weights: name, server, hint, description,
 	// parameter names, parameter descriptions.
 	Weights [6]float64
@@ -13,12 +13,12 @@ type RankParams struct {
 // DefaultRankParams returns the tuned knobs.
 func DefaultRankParams() RankParams {
 	d := defaultRankParams
-	return RankParams{K1: d.k1, B: d.b, NameB: d.nameB, Synonym: d.synonym, Deprecated: d.deprecated, NameBonus: d.nameBonus, Coord: d.coord, Pair: d.pair, LaterOp: d.laterOp, Kind: d.kind, Weights: d.weight}
+	return RankParams{K1: d.k1, B: d.b, NameB: d.nameB, Synonym: d.synonym, Deprecated: d.deprecated, NameBonus: d.nameBonus, Coord: d.coord, Pair: d.pair, LaterOp: d.laterOp, Kind: d.kind, Quantifier: d.quantifier, Weights: d.weight}
 }
 
 // RankWith ranks the pool's deferred tools with other knobs.
 func RankWith(p *Pool, rp RankParams) func(q string, max int) []string {
-	ix := newIndex(p.Deferred(), rankParams{k1: rp.K1, b: rp.B, nameB: rp.NameB, synonym: rp.Synonym, deprecated: rp.Deprecated, nameBonus: rp.NameBonus, coord: rp.Coord, pair: rp.Pair, laterOp: rp.LaterOp, kind: rp.Kind, weight: rp.Weights})
+	ix := newIndex(p.Deferred(), rankParams{k1: rp.K1, b: rp.B, nameB: rp.NameB, synonym: rp.Synonym, deprecated: rp.Deprecated, nameBonus: rp.NameBonus, coord: rp.Coord, pair: rp.Pair, laterOp: rp.LaterOp, kind: rp.Kind, quantifier: rp.Quantifier, weight: rp.Weights})
 	return func(q string, max int) []string {
 		var out []string
 		for _, t := range ix.rank(q, max) {

@@ -28,11 +28,13 @@ var everyday = []string{
 	"put, place, stash, relocate, transfer, shift, drag: move",
 	"anymore, any more, forget, erase, wipe, purge, discard, clear, clear out, get rid of, throw away, trash, destroy, scrap, unlink, no longer, not anymore, take out: delete|remove",
 	"make, new, add, register, set up, start a new: create|add|new",
-	"record, log, jot, jot down, note down, write down, make a note: add|create|save",
+	"record, jot, jot down, note down, write down, make a note, log a note, log that: add|create|save",
 	"remember, memorize, keep in mind, memorise: memory|knowledge create|add|save",
+	// A request to remember is a save, not a question about memory.
+	"could you remember, can you remember, would you remember, will you remember, please remember, i want you to remember, i need you to remember: memory|knowledge create|add|save",
 	"remember about, know about, you know, what you know, you remember: memory|knowledge",
 	"what do you remember, what do you know, do you know, do you remember: search memory|knowledge",
-	"note that, record that, keep in mind that: add|create observation|fact",
+	"note that, record that, keep in mind that, add that, now also: add|create observation|fact",
 	"forget that, not true that, no longer true that: delete|remove observation|fact",
 	"show, view, see, look at, display, peek at, go through, inspect, check out, print, cat, open, load: read|view|show",
 	"what is in, what is inside, inside, contents of, content of, what s in: content list|read",
@@ -84,6 +86,17 @@ var everyday = []string{
 	"disk usage, du, space, take up, disk space: size",
 	"subscribe, subscription, notify me, notifications, watch for changes: subscription|subscriber update",
 	"research, investigate, deep dive: research|investigate|analyze",
+	// Everyday developer verbs and nouns not covered above, by the
+	// operation they ask for.
+	"remove the line, remove line, remove lines, remove the lines, delete the line, delete line, delete lines, delete the lines, remove the import, delete the import, comment out, uncomment, append, prepend, append to, prepend to, insert into, add a line, add lines, add an import, add a comment: edit|modify|replace",
+	"rename the function, rename function, rename the variable, rename variable, rename the method, rename method, rename the class, rename symbol, rename the field: edit|replace",
+	"commit, push, rebase, merge, cherry pick, git log, git diff, git status, git blame, blame, checkout, restart, reboot, ping, curl, wget, docker, make target: run command|shell",
+	"command line, on the command line, in the terminal, from the terminal, terminal command, shell command, one liner: command|shell",
+	"browse, visit, navigate to, go to, crawl, open the url, open the link, open this link, open this page: fetch web|url|page",
+	"scan, sweep, comb through, trawl, scour: search|find",
+	"monitor, keep an eye on, check on, how is it going, how s it going, how is it doing, is it still running: output|status|progress",
+	"multiple choice, pick one, pick between, choose between, options to choose: question|choice|option",
+	"brother, sister, sibling, mother, father, parent, son, daughter, wife, husband, spouse, cousin, uncle, aunt: relation",
 	// The user and the session.
 	"check with me, check with the user, my opinion, your opinion, input from me, input from the user: ask user question",
 	"done planning, finished planning, ready to implement, start implementing, propose, is ready, for approval, please review, review it, review my plan, review the plan: plan present|approval|exit",
@@ -97,12 +110,15 @@ var everyday = []string{
 	"playbook, recipe, runbook, saved instructions, procedure, routine, workflow, macro: skill|instruction",
 	"in the background, background, left running, still running, running in the background, run in the background: background",
 	"=printed, done yet, finished, is it done, how far, progress, status, so far, until now, up to now: output|status|progress",
-	"anywhere: search|find",
-	"file called, file named, files called, files named, folder called, folder named, directory called, directory named: file name",
+	"anywhere, wherever, anywhere below, anywhere under, anywhere in: search|find recursive",
+	"file called, file named, files called, files named: file name",
+	"folder called, folder named, directory called, directory named, folders called, folders named, directories called, directories named: directory|folder name",
 	// Places, kinds of things and their attributes.
 	"who won, who is the, last year, this year, yesterday, today, this week, price of, weather, forecast, score of, stock price: web search",
 	"online, on the web, according to the web, internet, google, latest, newest, the news, news about: web search",
-	"web page, webpage, page, blog, article, post, site, website, docs page, this link, that link, the link, at this link: web|url|page",
+	"web page, webpage, page, blog, article, post, site, website, docs page: web|url|page",
+	// A link or URL the query points at is a page to fetch, not a search.
+	"this link, that link, the link, at this link, this url, that url, the url, at this url, this page, that page, this address, =url: fetch url|page",
 	"works with, =knows, is friends with, married to, related to, connected to, reports to, belongs to, works at, works for, member of, link between, connection between, relationship, between: relation",
 	"person, people, someone, thing, company, organization, entry, entries, node, nodes: entity|node",
 	"fact, facts, detail, details, attribute, property: observation|fact|information",
@@ -114,10 +130,14 @@ var everyday = []string{
 	"picture, photo, pic, screenshot, icon, logo, image: image|picture",
 	"small, tiny, little, sample: tiny|small",
 	"environment, env vars, env variables, environment variables: environment|env variable",
-	"log messages, logs, logging: logging|log",
+	"log messages, log message, =logs, =logging, log level, log levels, logger: logging|log",
+	// A log named by what writes it is a file to read.
+	"the log, server log, error log, app log, build log, access log, debug log, crash log: file read|text",
 	"slow, long, takes a while, lengthy: long|running operation",
 	"workspace folders, workspace, shared folders, project folders: root|directory",
 	"fill in, fill out, form: elicitation|form input",
+	// Input asked of the user is the user's answer, not a tool's input.
+	"for input, for their input, for some input, for user input, user input, input from the user, input from me: user elicitation|question|answer",
 	"llm, the model, model, language model, completion, generate text: sampling|llm",
 	"allowed, permitted, may access, have access, access to, can access: allowed|access",
 	"all, every, each, all the: all|every|list",
@@ -134,7 +154,7 @@ var everyday = []string{
 // the query names is what it asks for, the later ones mostly describe
 // its object ("add a task to fix the login bug").
 var operations = sync.OnceValue(func() map[string]bool {
-	return stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle")
+	return stemSet("move delete remove create add read view show search find write save edit modify replace update run execute stop kill exit enter fetch launch toggle ask plan allowed access")
 })
 
 func stemSet(words string) map[string]bool {
@@ -266,6 +286,10 @@ func operand(raw string) (groups []string, ok bool) {
 		return append([]string{"file", "pattern|glob|match|extension"}, kindOf(strings.ToLower(ext))...), true
 	}
 	if ext := extension(w); ext != "" {
+		if strings.HasPrefix(w, "_") || strings.HasPrefix(w, "-") {
+			// A name's ending (_test.go, -lock.json): a pattern.
+			return append([]string{"file", "pattern|glob|match|extension"}, kindOf(ext)...), true
+		}
 		return append([]string{"file"}, kindOf(ext)...), true
 	}
 	if k, ok := extensionKinds[strings.ToLower(w)]; ok {

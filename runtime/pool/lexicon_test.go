@@ -59,6 +59,7 @@ var _ = Describe("Search by everyday phrasing", func() {
 		Expect(pool.Operand("clip.mp3")).To(Equal([]string{"file", "media|audio"}))
 		Expect(pool.Operand("build/out")).To(Equal([]string{"directory|folder", "path"}))
 		Expect(pool.Operand("src/**/*.ts")).To(Equal([]string{"file", "pattern|glob|match"}))
+		Expect(pool.Operand("_test.go")).To(Equal([]string{"file", "pattern|glob|match|extension"}), "a name's ending is a pattern")
 		Expect(pool.Operand("42")).To(Equal([]string{"number"}))
 		Expect(pool.Operand("TODO")).To(Equal([]string{"text|content"}))
 		Expect(pool.Operand("URL")).To(BeNil(), "an acronym tools are about stays a word")

@@ -62,6 +62,12 @@ type rankParams struct {
 	// little about which tool; 0.15–0.3 was the plateau on dev.tsv and
 	// the probes.
 	kind float64
+	// quantifier weighs a word that says how much (all, every, whole)
+	// against any other: most tools' texts hold "all" somewhere, so it
+	// says little about which tool ("every markdown file": Glob, not
+	// search_files for its "all matching items"); 0.3–0.7 was the
+	// plateau on the looked-at sets.
+	quantifier float64
 }
 
 // defaultRankParams are the tuned values (tune_test.go and a knob sweep,
@@ -85,6 +91,7 @@ var defaultRankParams = rankParams{
 	pair:       0.25,
 	laterOp:    0.6,
 	kind:       0.3,
+	quantifier: 0.5,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -315,23 +322,42 @@ func (ix *index) parseQuery(q string) query {
 	seen := map[string]bool{}
 	// scale weighs the words being added: after "between" they name the
 	// ends of a relation ("a link between two people"), not what the
-	// tool acts on, and weigh half.
+	// tool acts on, and weigh half; nor do they name the tool, so they
+	// add nothing to the name bonus (delete_relations, not
+	// delete_entities, for "remove a connection between two entities").
 	scale := 1.0
 	// named is set once an operation is: later ones weigh params.laterOp.
 	named := false
+	// phrase, while a phrasing's meaning is being added, says whether it
+	// holds an operation after the query's first.
+	var phrase *struct{ later bool }
 	add := func(g []variant) {
 		if len(g) == 0 {
 			return
 		}
 		op := slices.ContainsFunc(g, func(v variant) bool { return operations()[v.stem] })
 		s := scale
-		if op && named {
+		switch {
+		case phrase != nil:
+			// A phrasing's meaning is one thing: all its groups weigh
+			// as its operation does ("designs" after "ask me": plan and
+			// approach both describe what to ask about).
+			if phrase.later {
+				s *= ix.params.laterOp
+			}
+		case op && named:
 			s *= ix.params.laterOp
 		}
 		named = named || op
+		for i := range g {
+			if quantifiers[g[i].stem] {
+				g[i].weight *= ix.params.quantifier
+			}
+		}
 		if s != 1 {
 			for i := range g {
 				g[i].weight *= s
+				g[i].kind = g[i].kind || scale != 1
 			}
 		}
 		var key []string
@@ -448,13 +474,21 @@ func (ix *index) parseQuery(q string) query {
 			if !ok {
 				continue
 			}
+			later := named && slices.ContainsFunc(m, func(g []string) bool { return slices.ContainsFunc(g, func(a string) bool { return operations()[a] }) })
+			phrase = &struct{ later bool }{later}
 			for gi, g := range m {
 				vs := alts(g, syn)
 				if gi == 0 && n == 1 && !stopWords[w] && len(w) >= 2 {
 					vs = append([]variant{{stem: stems[0], weight: 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
 				}
+				if gi > 0 && n == 1 {
+					// The word is searched once: "design" means plan and
+					// approach, not a second design.
+					vs = slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })
+				}
 				add(vs)
 			}
+			phrase = nil
 			if slices.Contains(stems, "between") {
 				scale = 0.5
 			}
@@ -471,6 +505,14 @@ func (ix *index) parseQuery(q string) query {
 		}
 		i++
 	}
+	if files > 0 && slices.ContainsFunc(out.groups, func(g []variant) bool {
+		return slices.ContainsFunc(g, func(v variant) bool { return v.stem == createStem && !v.kind })
+	}) {
+		// Creating a named file is writing it ("create a Dockerfile",
+		// "start a new CHANGELOG.md"), not making a directory or an
+		// entity.
+		add(alts([]string{Stem("write")}, syn))
+	}
 	if len(out.groups) == 0 {
 		// Only stop words: search them after all.
 		for _, s := range all {
@@ -479,6 +521,12 @@ func (ix *index) parseQuery(q string) query {
 	}
 	return out
 }
+
+var createStem = Stem("create")
+
+// quantifiers say how much of something, not what: most tools' texts
+// hold "all" somewhere.
+var quantifiers = stemSet("all every each entire whole complete")
 
 // arithmetic are the words between two numbers that make a sum of them.
 var arithmetic = map[string]bool{"and": true, "plus": true, "+": true, "minus": true, "-": true, "times": true}
@@ -512,7 +560,7 @@ func (ix *index) properName(raw string) bool {
 	}
 	lw := strings.ToLower(w)
 	s := Stem(lw)
-	if stopWords[lw] {
+	if stopWords[lw] || notNames[lw] {
 		return false
 	}
 	if _, ok := lexicon().phrasings[s]; ok {
@@ -520,6 +568,20 @@ func (ix *index) properName(raw string) bool {
 	}
 	_, ok := ix.postings[s]
 	return !ok
+}
+
+// notNames are capitalised words that name no person or thing a memory
+// holds as an entity: languages, days, months ("Bob speaks French" is a
+// fact about Bob, not a relation between two names).
+var notNames = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`english french german spanish italian portuguese dutch russian chinese
+		japanese korean arabic hindi greek polish swedish turkish latin mandarin
+		monday tuesday wednesday thursday friday saturday sunday
+		january february march april june july august september october november december`) {
+		notNames[w] = true
+	}
 }
 
 // decompound stems a query word; a word no tool holds that splits into

@@ -76,7 +76,9 @@ func (r SearchResult) Text() string {
 //     the operations tools are named by ("put" move, "forget" delete;
 //     lexicon.go), a file name, path, number or text in capitals is
 //     searched as the kind of thing it is, and stop words of task
-//     phrasing are dropped; "+term" makes a term required.
+//     phrasing are dropped; the query's first operation outweighs later
+//     ones, quantifiers (all, every) weigh little, and creating a named
+//     file means writing it; "+term" makes a term required.
 //
 // maxResults ≤ 0 means DefaultMaxResults; select: is not capped.
 func Search(c Catalog, query string, maxResults int) (SearchResult, error) {
