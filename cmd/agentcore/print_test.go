@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -15,22 +14,9 @@ import (
 // answeringAPI is a Messages API on loopback that answers every request
 // with text, keeping the request bodies.
 func answeringAPI(text string) (*httptest.Server, func() []map[string]any) {
-	var mu sync.Mutex
-	var bodies []map[string]any
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body map[string]any
-		_ = json.NewDecoder(r.Body).Decode(&body)
-		mu.Lock()
-		bodies = append(bodies, body)
-		mu.Unlock()
+	return recordingAPI(func(_ int, w http.ResponseWriter) {
 		fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: text}}}.write(w)
-	}))
-	DeferCleanup(srv.Close)
-	return srv, func() []map[string]any {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]map[string]any(nil), bodies...)
-	}
+	})
 }
 
 // agentcoreRoot runs `agentcore args…` (no subcommand) in a temp dir with

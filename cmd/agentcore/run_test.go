@@ -6,13 +6,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -91,25 +88,14 @@ var _ = Describe("agentcore run", func() {
 	})
 
 	It("drives the Messages API through the SDK when given a key (fake API on loopback)", func() {
-		var mu sync.Mutex
-		var bodies []map[string]any
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body map[string]any
-			_ = json.NewDecoder(r.Body).Decode(&body)
-			mu.Lock()
-			bodies = append(bodies, body)
-			mu.Unlock()
-			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{Text: "pong"}}}.write(w)
-		}))
-		DeferCleanup(srv.Close)
+		srv, requests := answeringAPI("pong")
 		stdout, stderr, code := runIn(GinkgoT().TempDir(), []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
 			"--model", "anthropic:fake", "-p", "ping", "--output-format", "json")
 		Expect(code).To(Equal(0), stderr)
 		var res map[string]any
 		Expect(json.Unmarshal([]byte(stdout), &res)).To(Succeed(), stdout)
 		Expect(res).To(HaveKeyWithValue("result", "pong"))
-		mu.Lock()
-		defer mu.Unlock()
+		bodies := requests()
 		Expect(bodies).To(HaveLen(1))
 		Expect(bodies[0]).To(HaveKeyWithValue("model", "fake"))
 		Expect(bodies[0]).To(HaveKeyWithValue("stream", true))

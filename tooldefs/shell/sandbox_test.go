@@ -7,13 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
@@ -111,18 +111,6 @@ var _ = Describe("Sandbox", func() {
 	})
 })
 
-// alive reports whether pid is a process that has not exited (a zombie
-// has).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
-}
-
 // The session's long-lived sandbox: real bwrap, real bash, the server
 // being this test binary run again inside bwrap.
 var _ = Describe("Session sandbox", func() {
@@ -195,7 +183,7 @@ var _ = Describe("Session sandbox", func() {
 		Expect(res.TimedOut).To(BeTrue())
 		child := firstLinePID(res.Output)
 		Expect(child).To(BeNumerically(">", 0), res.Output)
-		Expect(alive(child)).To(BeFalse(), "the background sleep of the group is killed too")
+		Expect(tooltest.Alive(child)).To(BeFalse(), "the background sleep of the group is killed too")
 		Expect(ppid()).To(Equal(server))
 	})
 
@@ -209,7 +197,7 @@ var _ = Describe("Session sandbox", func() {
 			KillGrace: 200 * time.Millisecond})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Canceled).To(BeTrue())
-		Expect(alive(firstLinePID(res.Output))).To(BeFalse())
+		Expect(tooltest.Alive(firstLinePID(res.Output))).To(BeFalse())
 	})
 
 	It("runs background commands in it, and leaves no process or mount point once the session closes", func() {
@@ -230,7 +218,7 @@ var _ = Describe("Session sandbox", func() {
 
 		ss.Close()
 		for _, pid := range append(append(servers, bwraps...), bg) {
-			Eventually(func() bool { return alive(pid) }).Should(BeFalse(), "pid %d", pid)
+			Eventually(func() bool { return tooltest.Alive(pid) }).Should(BeFalse(), "pid %d", pid)
 		}
 		Eventually(t.Done()).Should(BeClosed())
 		Expect(filepath.Join(dir, ".mcp.json")).NotTo(BeAnExistingFile())
@@ -257,7 +245,7 @@ var _ = Describe("Session sandbox", func() {
 		Expect(firstLinePID(res.Output)).NotTo(Equal(before), "restarted with the new mounts")
 		Expect(filepath.Join(dir, ".git", "hooks", "pre-commit")).NotTo(BeAnExistingFile())
 		Expect(run("git config core.x y").ExitCode).NotTo(Equal(0), "and .git/config is read-only")
-		Expect(alive(before)).To(BeFalse(), "the old sandbox is gone")
+		Expect(tooltest.Alive(before)).To(BeFalse(), "the old sandbox is gone")
 		ss.Close()
 		Expect(filepath.Join(dir, ".git", "config")).To(BeAnExistingFile(), "a mount point that became the real thing stays")
 	})
@@ -271,7 +259,7 @@ var _ = Describe("Session sandbox", func() {
 		Expect(res.ExitCode).To(Equal(0), res.Output)
 		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
 		Expect(filepath.Join(other, "y")).To(BeAnExistingFile())
-		Eventually(func() bool { return alive(before) }).Should(BeFalse())
+		Eventually(func() bool { return tooltest.Alive(before) }).Should(BeFalse())
 	})
 
 	It("runs concurrent commands of the session side by side in the one sandbox", func() {
@@ -306,7 +294,7 @@ var _ = Describe("Session sandbox", func() {
 		Expect(err).To(MatchError(ContainSubstring("sandbox server ended while the command ran")))
 		b, rerr := os.ReadFile(marker)
 		Expect(rerr).NotTo(HaveOccurred())
-		Eventually(func() bool { return alive(firstLinePID(string(b))) }).Should(BeFalse())
+		Eventually(func() bool { return tooltest.Alive(firstLinePID(string(b))) }).Should(BeFalse())
 		Expect(ppid()).NotTo(Equal(server))
 	})
 
@@ -327,7 +315,7 @@ var _ = Describe("Session sandbox", func() {
 	It("starts a new sandbox when the server died, never running the command unconfined", func() {
 		before := ppid()
 		Expect(syscall.Kill(before, syscall.SIGKILL)).To(Succeed())
-		Eventually(func() bool { return alive(before) }).Should(BeFalse())
+		Eventually(func() bool { return tooltest.Alive(before) }).Should(BeFalse())
 		res := run("echo $PPID; touch /etc/agentcore-sandbox-x")
 		Expect(res.SandboxDenied).To(BeTrue(), res.Output)
 		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
