@@ -17,8 +17,16 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
-// The sandbox specs fail, not skip, when bwrap cannot run here, unless
-// AGENTCORE_NO_BWRAP documents that this machine cannot create namespaces.
+// needBwrap fails the spec, not skips it, when bwrap cannot run here,
+// unless AGENTCORE_NO_BWRAP documents that this machine cannot create
+// namespaces.
+func needBwrap() {
+	if why := os.Getenv("AGENTCORE_NO_BWRAP"); why != "" {
+		Skip("AGENTCORE_NO_BWRAP: " + why)
+	}
+	Expect(shell.CheckSandbox("")).To(Succeed(), "bwrap must work here (or set AGENTCORE_NO_BWRAP=reason)")
+}
+
 var _ = Describe("Sandbox", func() {
 	var dir, tmp string
 	var sb *shell.Sandbox
@@ -28,10 +36,7 @@ var _ = Describe("Sandbox", func() {
 		return res
 	}
 	BeforeEach(func() {
-		if why := os.Getenv("AGENTCORE_NO_BWRAP"); why != "" {
-			Skip("AGENTCORE_NO_BWRAP: " + why)
-		}
-		Expect(shell.CheckSandbox("")).To(Succeed(), "bwrap must work here (or set AGENTCORE_NO_BWRAP=reason)")
+		needBwrap()
 		dir, tmp = GinkgoT().TempDir(), GinkgoT().TempDir()
 		Expect(os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)).To(Succeed())
 		sb = &shell.Sandbox{Writable: []string{dir}, Protected: []string{filepath.Join(dir, ".git", "hooks")}}
@@ -128,10 +133,7 @@ var _ = Describe("Session sandbox", func() {
 		return firstLinePID(res.Output)
 	}
 	BeforeEach(func() {
-		if why := os.Getenv("AGENTCORE_NO_BWRAP"); why != "" {
-			Skip("AGENTCORE_NO_BWRAP: " + why)
-		}
-		Expect(shell.CheckSandbox("")).To(Succeed(), "bwrap must work here (or set AGENTCORE_NO_BWRAP=reason)")
+		needBwrap()
 		dir, tmp = GinkgoT().TempDir(), GinkgoT().TempDir()
 		Expect(os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)).To(Succeed())
 		ss = &shell.SessionSandbox{}
