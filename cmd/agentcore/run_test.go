@@ -343,13 +343,17 @@ var _ = Describe("agentcore run", func() {
 
 		It("interrupts the turn on Ctrl+C, lets a test suite run, and exits on a second Ctrl+C", func() {
 			dir := GinkgoT().TempDir()
-			Expect(os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\tsleep 30\n"), 0o644)).To(Succeed())
+			Expect(os.WriteFile(filepath.Join(dir, "Makefile"), []byte("test:\n\ttouch started\n\tsleep 30\n"), 0o644)).To(Succeed())
 			scn := `{"prompt":"wait"}
 {"blocks":[{"type":"text","text":"Testing."},{"type":"tool_use","id":"s","name":"Bash","input":{"command":"make test"}}]}
 {"blocks":[{"type":"text","text":"never reached"}]}`
 			Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(scn), 0o644)).To(Succeed())
 			pane, keys := session(dir, "--model", "replay:scn.jsonl", "--permission-mode", "bypassPermissions")
 			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Bash(make test)"))
+			// Press Ctrl+C once make runs: a SIGINT from the terminal that
+			// lands between the fork and the child's setpgid (a starved
+			// child on a loaded machine) reaches the command too.
+			Eventually(filepath.Join(dir, "started"), 20*time.Second, 50*time.Millisecond).Should(BeAnExistingFile())
 			keys("C-c")
 			Eventually(pane, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("Ctrl+C again to exit"))
 			Consistently(pane, time.Second, 100*time.Millisecond).ShouldNot(ContainSubstring("EXIT="), "a test suite blocks: it keeps running")
