@@ -96,6 +96,11 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	if o.arrivalMS < 0 || math.IsNaN(o.arrivalMS) || math.IsInf(o.arrivalMS, 0) {
 		return fmt.Errorf("--arrival-ms %v: must be a number of milliseconds ≥ 0", o.arrivalMS)
 	}
+	// The flags first: a rule flag that took the file argument
+	// (expandVariadic) says so, rather than finding no input.
+	if _, err := o.session.perm.sources(); err != nil {
+		return err
+	}
 	var data []byte
 	var err error
 	if file == "-" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -79,11 +80,26 @@ func (f *permissionFlags) sources() (permission.Sources, error) {
 		}
 		rules, err := permission.ParseRules(split, flag.b, permission.SourceFlag, flag.name)
 		if err != nil {
-			return src, fmt.Errorf("permission settings: %w", err)
+			return src, fmt.Errorf("permission settings: %w%s", err, argumentHint(flag.name, flag.values))
 		}
 		src.Rules = append(src.Rules, rules...)
 	}
 	return src, nil
+}
+
+// argumentHint explains a rule flag's value that names an existing file:
+// the flag took every value after it (expandVariadic), an argument meant
+// for the command too.
+func argumentHint(flag string, values []string) string {
+	for _, v := range values {
+		if strings.ContainsAny(v, "() ") {
+			continue
+		}
+		if _, err := os.Stat(v); err == nil {
+			return fmt.Sprintf(" (%s takes every value after it up to the next flag, as Claude Code's does, so it took the file %q: put the file before the flag, or after --)", flag, v)
+		}
+	}
+	return ""
 }
 
 // sessionFlags are the flags every command that assembles the tool pool
