@@ -69,6 +69,13 @@ func (a *recordingAsker) Ask(_ context.Context, req permission.AskRequest) (perm
 	return a.answer, nil
 }
 
+// requests returns the asks so far.
+func (a *recordingAsker) requests() []permission.AskRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]permission.AskRequest(nil), a.asked...)
+}
+
 var _ = Describe("Hooks from settings files", func() {
 	var (
 		dir string

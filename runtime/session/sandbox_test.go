@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -22,26 +21,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/tooltest"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
-
-// answeringAsker answers every prompt with answer and keeps the requests.
-type answeringAsker struct {
-	mu     sync.Mutex
-	answer permission.Answer
-	asked  []permission.AskRequest
-}
-
-func (a *answeringAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.asked = append(a.asked, req)
-	return a.answer, nil
-}
-
-func (a *answeringAsker) requests() []permission.AskRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]permission.AskRequest(nil), a.asked...)
-}
 
 // The Bash sandbox end to end: the settings of a temp project turn it on,
 // the real Bash tool runs its commands inside a real bubblewrap, and the
@@ -255,7 +234,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 		It("runs a dangerouslyDisableSandbox command outside once the user approves it, asked even in bypassPermissions mode", func() {
 			target := filepath.Join(home, "outside")
-			asker := &answeringAsker{answer: permission.AnswerAllowOnce}
+			asker := &recordingAsker{answer: permission.AnswerAllowOnce}
 			s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 			res := bash(s, map[string]any{"command": "touch " + target, "dangerouslyDisableSandbox": true})
 			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
@@ -274,7 +253,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 	It("refuses dangerouslyDisableSandbox outright when allowUnsandboxedCommands is false", func() {
 		settings(`{"sandbox": {"enabled": true, "allowUnsandboxedCommands": false}}`)
-		asker := &answeringAsker{answer: permission.AnswerAllowOnce}
+		asker := &recordingAsker{answer: permission.AnswerAllowOnce}
 		s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 		res := bash(s, map[string]any{"command": "touch " + filepath.Join(home, "x"), "dangerouslyDisableSandbox": true})
 		Expect(res.IsError).To(BeTrue())
