@@ -145,6 +145,34 @@ var _ = Describe("build variants", Label("gating"), func() {
 		}
 	})
 
+	It("answers as find in ant before reflect's, path/filepath's and the crypto initialisers run", func() {
+		// find's package and findfirst import only what os needs and
+		// bytes (findfirst's package doc says why): one import of fmt,
+		// strings or path/filepath puts dozens of initialisers first.
+		dir := GinkgoT().TempDir()
+		find := filepath.Join(dir, "find")
+		Expect(os.Symlink(binaries["ant"], find)).To(Succeed())
+		cmd := exec.Command(find, os.DevNull, "-maxdepth", "0")
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		Expect(cmd.Run()).To(Succeed(), "find /dev/null: %s", stderr.String())
+		Expect(stdout.String()).To(Equal(os.DevNull + "\n"))
+		var ran []string
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
+				ran = append(ran, f[1])
+			}
+		}
+		Expect(ran).To(ContainElement("os"))
+		for _, late := range []string{
+			"reflect", "path/filepath", "regexp", "encoding/gob", "crypto/internal/fips140", "go/token",
+			module + "/tooldefs/search/gnu", "github.com/alecthomas/chroma/v2/lexers",
+		} {
+			Expect(ran).NotTo(ContainElement(late), "find ran %s's initialiser before its dispatch", late)
+		}
+	})
+
 	It("refuses to compile external together with internal or ant, saying why", func() {
 		for _, tags := range []string{"external,internal", "external,ant"} {
 			cmd := exec.Command("go", "build", "-tags", tags, "-o", os.DevNull, "./cmd/agentcore")

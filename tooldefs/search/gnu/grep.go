@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/find"
 )
 
 // Binary file handling (--binary-files).
@@ -154,7 +156,7 @@ func trouble(format string, a ...any) *exitError {
 
 // parseGrep reads a grep command line (without the program name).
 func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
-	c := &grepConfig{before: -1, after: -1, maxCount: -1, label: "(standard input)", utf8: utf8Locale(env)}
+	c := &grepConfig{before: -1, after: -1, maxCount: -1, label: "(standard input)", utf8: find.UTF8Locale(env)}
 	sep := "--"
 	c.groupSep = &sep
 	c.posixly = env("POSIXLY_CORRECT") != ""
@@ -203,7 +205,7 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 		case "f":
 			data, err := readPatternFile(g.arg)
 			if err != nil {
-				return nil, trouble("%s: %s", g.arg, errnoText(err))
+				return nil, trouble("%s: %s", g.arg, find.ErrnoText(err))
 			}
 			if data != "" {
 				keys = append(keys, strings.TrimSuffix(data, "\n"))
@@ -274,7 +276,7 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 				c.directories = dirRecurse
 			default:
 				return nil, &exitError{code: 2, msg: fmt.Sprintf("invalid argument %s for %s\nValid arguments are:\n  - %s\n  - %s\n  - %s",
-					quoter(c.utf8).quote(g.arg), quoter(c.utf8).quote("--directories"), quoter(c.utf8).quote("read"), quoter(c.utf8).quote("recurse"), quoter(c.utf8).quote("skip")), usage: true}
+					find.Quoter(c.utf8).Quote(g.arg), find.Quoter(c.utf8).Quote("--directories"), find.Quoter(c.utf8).Quote("read"), find.Quoter(c.utf8).Quote("recurse"), find.Quoter(c.utf8).Quote("skip")), usage: true}
 			}
 		case "D":
 			switch g.arg {
@@ -298,7 +300,7 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 		case "exclude-from":
 			data, err := readPatternFile(g.arg)
 			if err != nil {
-				return nil, trouble("%s: %s", g.arg, errnoText(err))
+				return nil, trouble("%s: %s", g.arg, find.ErrnoText(err))
 			}
 			for _, p := range strings.Split(strings.TrimSuffix(data, "\n"), "\n") {
 				if p == "" && data == "" {
@@ -335,16 +337,16 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 				// No color: agentcore's grep writes plain text (auto means
 				// never unless stdout is a terminal, and it never colors).
 				if g.hasArg && g.arg == "" {
-					return nil, trouble("invalid argument %s for %s", quoter(c.utf8).quote(""), quoter(c.utf8).quote("--color"))
+					return nil, trouble("invalid argument %s for %s", find.Quoter(c.utf8).Quote(""), find.Quoter(c.utf8).Quote("--color"))
 				}
 			case "always", "yes", "force":
 				return nil, trouble("agentcore's embedded grep does not support --color=%s; it writes plain text, use --color=never", g.arg)
 			default:
 				return nil, &exitError{code: 2, msg: fmt.Sprintf("invalid argument %s for %s\nValid arguments are:\n  - %s, %s, %s\n  - %s, %s, %s\n  - %s, %s, %s",
-					quoter(c.utf8).quote(g.arg), quoter(c.utf8).quote("--color"),
-					quoter(c.utf8).quote("always"), quoter(c.utf8).quote("yes"), quoter(c.utf8).quote("force"),
-					quoter(c.utf8).quote("never"), quoter(c.utf8).quote("no"), quoter(c.utf8).quote("none"),
-					quoter(c.utf8).quote("auto"), quoter(c.utf8).quote("tty"), quoter(c.utf8).quote("if-tty")), usage: true}
+					find.Quoter(c.utf8).Quote(g.arg), find.Quoter(c.utf8).Quote("--color"),
+					find.Quoter(c.utf8).Quote("always"), find.Quoter(c.utf8).Quote("yes"), find.Quoter(c.utf8).Quote("force"),
+					find.Quoter(c.utf8).Quote("never"), find.Quoter(c.utf8).Quote("no"), find.Quoter(c.utf8).Quote("none"),
+					find.Quoter(c.utf8).Quote("auto"), find.Quoter(c.utf8).Quote("tty"), find.Quoter(c.utf8).Quote("if-tty")), usage: true}
 			}
 		case "U":
 			// --binary: no effect on POSIX systems.
@@ -439,12 +441,12 @@ type excludeSet struct {
 }
 
 type excludePat struct {
-	g       *glob
+	g       *find.Glob
 	include bool
 }
 
 func (x *excludeSet) add(p string, include, utf8Mode bool) {
-	x.pats = append(x.pats, excludePat{g: compileGlob(p, false, utf8Mode), include: include})
+	x.pats = append(x.pats, excludePat{g: find.CompileGlob(p, false, utf8Mode), include: include})
 }
 
 func (x *excludeSet) empty() bool { return len(x.pats) == 0 }
@@ -465,14 +467,14 @@ func (x *excludeSet) excluded(name string, anchored bool) bool {
 }
 
 func (p excludePat) matches(name string, anchored bool) bool {
-	if p.g.match(name) {
+	if p.g.Match(name) {
 		return true
 	}
 	if anchored {
 		return false
 	}
 	for i := 0; i+1 < len(name); i++ {
-		if name[i] == '/' && name[i+1] != '/' && p.g.match(name[i+1:]) {
+		if name[i] == '/' && name[i+1] != '/' && p.g.Match(name[i+1:]) {
 			return true
 		}
 	}

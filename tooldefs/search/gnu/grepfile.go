@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/find"
 )
 
 // gnuReadSize is GNU grep 3.8's read size (INITIAL_BUFSIZE, 96 KiB): a
@@ -150,7 +152,7 @@ func (s *searcher) search(src source) int64 {
 		if err != nil {
 			s.out.errors = true
 			if !c.suppressErrors {
-				s.out.message(s.name + ": " + errnoText(err))
+				s.out.message(s.name + ": " + find.ErrnoText(err))
 			}
 			if first {
 				return 0

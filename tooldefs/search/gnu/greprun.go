@@ -10,23 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/find"
 )
 
 // Stdio is what a program run by this package reads and writes.
-type Stdio struct {
-	Stdin          *os.File
-	Stdout, Stderr io.Writer
-	// Getenv reads the environment (locale, POSIXLY_CORRECT); os.Getenv
-	// when nil.
-	Getenv func(string) string
-}
-
-func (s *Stdio) getenv(k string) string {
-	if s.Getenv == nil {
-		return os.Getenv(k)
-	}
-	return s.Getenv(k)
-}
+type Stdio = find.Stdio
 
 // emitter writes the results in order: stdout through a buffer that is
 // flushed before every message on stderr (as glibc's error() does), so
@@ -63,7 +52,7 @@ func (e *emitter) emit(r *fileResult) {
 func Grep(args []string, std Stdio) int {
 	em := &emitter{prog: "grep", out: bufio.NewWriterSize(std.Stdout, 64<<10), err: std.Stderr}
 	defer em.out.Flush()
-	c, err := parseGrep(args, std.getenv)
+	c, err := parseGrep(args, std.Env)
 	if err != nil {
 		return exitWith(em, err)
 	}
@@ -116,7 +105,7 @@ type grepRun struct {
 
 	outFile      bool
 	omitDotSlash bool
-	outStat      *fileInfo // stdout, when it is a regular file
+	outStat      *find.FileInfo // stdout, when it is a regular file
 	stdinFD      int
 }
 
@@ -147,7 +136,7 @@ func (r *grepRun) run() int {
 		r.stdinFD = int(r.std.Stdin.Fd())
 	}
 	if f, ok := r.std.Stdout.(*os.File); ok {
-		if fi, err := fstatFD(int(f.Fd())); err == nil && fi.typ() == dtReg {
+		if fi, err := find.FstatFD(int(f.Fd())); err == nil && fi.Type() == find.DTReg {
 			r.outStat = &fi
 		}
 	}
@@ -159,7 +148,7 @@ func (r *grepRun) run() int {
 	case len(operands) > 1:
 		r.outFile = true
 	case c.directories == dirRecurse && operands[0] != "-":
-		if fi, err := statPath(operands[0], true); err == nil && fi.typ() == dtDir {
+		if fi, err := find.StatPath(operands[0], true); err == nil && fi.Type() == find.DTDir {
 			r.outFile = true
 		}
 	}
@@ -200,8 +189,8 @@ func (r *grepRun) isWalk(op string) bool {
 	if op == "-" || r.c.directories != dirRecurse {
 		return false
 	}
-	fi, err := statPath(op, true)
-	return err == nil && fi.typ() == dtDir
+	fi, err := find.StatPath(op, true)
+	return err == nil && fi.Type() == find.DTDir
 }
 
 func (r *grepRun) newSearcher() *searcher {
@@ -324,7 +313,7 @@ func (r *grepRun) produce(op string, send func(*grepJob) bool) bool {
 		return send(&grepJob{name: c.label, stdin: true, commandLine: true, search: true})
 	}
 	if c.directories == dirRecurse {
-		if fi, err := statPath(op, true); err == nil && fi.typ() == dtDir {
+		if fi, err := find.StatPath(op, true); err == nil && fi.Type() == find.DTDir {
 			name := op
 			if !r.omitDotSlash && c.excludeDir[1].excluded(name, false) {
 				return true
@@ -348,15 +337,6 @@ func trimRoot(p string) string {
 	return p[:n]
 }
 
-// childPath is fts's path of a directory entry: the parent's path, less
-// one trailing slash, then / and the name.
-func childPath(parent, name string) string {
-	if strings.HasSuffix(parent, "/") {
-		return parent[:len(parent)-1] + "/" + name
-	}
-	return parent + "/" + name
-}
-
 func (r *grepRun) display(path string) string {
 	if r.omitDotSlash && len(path) > 1 && strings.HasPrefix(path, "./") {
 		return path[2:]
@@ -376,59 +356,59 @@ func (r *grepRun) messageJob(send func(*grepJob) bool, text string, isErr bool) 
 }
 
 // walk sends the jobs of directory path (fts preorder, readdir order).
-func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]bool, depth int, send func(*grepJob) bool) bool {
+func (r *grepRun) walk(path, name string, dir find.FileInfo, active map[[2]uint64]bool, depth int, send func(*grepJob) bool) bool {
 	c := r.c
-	id := [2]uint64{dir.dev, dir.ino}
+	id := [2]uint64(dir.ID())
 	if active[id] {
 		if c.suppressErrors {
 			return true
 		}
 		return r.messageJob(send, name+": warning: recursive directory loop", false)
 	}
-	ents, err := listDir(path, c.deref || depth == 0)
+	ents, err := find.ListDir(path, c.deref || depth == 0)
 	if err != nil && len(ents) == 0 {
-		return r.messageJob(send, name+": "+errnoText(err), true)
+		return r.messageJob(send, name+": "+find.ErrnoText(err), true)
 	}
 	active[id] = true
 	defer delete(active, id)
 	for _, e := range ents {
-		typ := e.typ
+		typ := e.Type()
 		// A file that readdir typed is left out by name before its path
 		// is made: most files of a grep -r --include are.
-		needStat := typ == dtUnknown || (c.deref && typ == dtLnk) || typ == dtDir
+		needStat := typ == find.DTUnknown || (c.deref && typ == find.DTLnk) || typ == find.DTDir
 		included := false // known to pass --include and --exclude
 		if !needStat {
-			if c.include[0].excluded(e.name, true) {
+			if c.include[0].excluded(e.Name(), true) {
 				continue
 			}
 			included = true
 		}
-		p := childPath(path, e.name)
-		var fi fileInfo
+		p := find.ChildPath(path, e.Name())
+		var fi find.FileInfo
 		known := false
 		if needStat {
-			st, err := statPath(p, c.deref)
+			st, err := find.StatPath(p, c.deref)
 			if err != nil {
-				if c.deref && typ == dtLnk {
+				if c.deref && typ == find.DTLnk {
 					// A dangling symlink: opening it reports the error.
-					if !c.include[0].excluded(e.name, true) {
+					if !c.include[0].excluded(e.Name(), true) {
 						if !send(&grepJob{path: p, name: r.display(p), follow: true, search: true}) {
 							return false
 						}
 					}
 					continue
 				}
-				if !r.messageJob(send, r.display(p)+": "+errnoText(err), true) {
+				if !r.messageJob(send, r.display(p)+": "+find.ErrnoText(err), true) {
 					return false
 				}
 				continue
 			}
 			fi, known = st, true
-			typ = st.typ()
+			typ = st.Type()
 		}
-		isDir := typ == dtDir
+		isDir := typ == find.DTDir
 		if isDir {
-			if c.excludeDir[0].excluded(e.name, true) {
+			if c.excludeDir[0].excluded(e.Name(), true) {
 				continue
 			}
 			if !known {
@@ -439,12 +419,12 @@ func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]boo
 			}
 			continue
 		}
-		if !included && c.include[0].excluded(e.name, true) {
+		if !included && c.include[0].excluded(e.Name(), true) {
 			continue
 		}
 		switch typ {
-		case dtReg:
-		case dtLnk:
+		case find.DTReg:
+		case find.DTLnk:
 			continue // -r does not follow symlinks it meets
 		default:
 			if c.devices != devRead {
@@ -456,7 +436,7 @@ func (r *grepRun) walk(path, name string, dir fileInfo, active map[[2]uint64]boo
 		}
 	}
 	if err != nil {
-		return r.messageJob(send, name+": "+errnoText(err), true)
+		return r.messageJob(send, name+": "+find.ErrnoText(err), true)
 	}
 	return true
 }
@@ -490,36 +470,36 @@ func (s *searcher) grepFile(j *grepJob) bool {
 			if j.follow || err != syscall.ELOOP {
 				out.errors = true
 				if !c.suppressErrors {
-					out.message(j.name + ": " + errnoText(err))
+					out.message(j.name + ": " + find.ErrnoText(err))
 				}
 			}
 			return true
 		}
 		defer syscall.Close(fd)
 	}
-	fi, err := fstatFD(fd)
+	fi, err := find.FstatFD(fd)
 	if err != nil {
 		out.errors = true
 		if !c.suppressErrors {
-			out.message(j.name + ": " + errnoText(err))
+			out.message(j.name + ": " + find.ErrnoText(err))
 		}
 		return true
 	}
-	typ := fi.typ()
-	isDevice := typ == dtChr || typ == dtBlk || typ == dtSock || typ == dtFIFO
+	typ := fi.Type()
+	isDevice := typ == find.DTChr || typ == find.DTBlk || typ == find.DTSock || typ == find.DTFIFO
 	if !j.stdin {
 		if s.skipDevices(j.commandLine) && isDevice {
 			return true
 		}
-		if j.commandLine && s.skippedCommandLine(j.name, typ == dtDir) {
+		if j.commandLine && s.skippedCommandLine(j.name, typ == find.DTDir) {
 			return true
 		}
-		if c.directories == dirSkip && typ == dtDir {
+		if c.directories == dirSkip && typ == find.DTDir {
 			return true
 		}
 	}
-	if !s.outQuiet0() && c.listFiles == listNone && (c.maxCount < 0 || c.maxCount > 1) && typ == dtReg && s.run != nil && s.run.outStat != nil &&
-		s.run.outStat.dev == fi.dev && s.run.outStat.ino == fi.ino {
+	if !s.outQuiet0() && c.listFiles == listNone && (c.maxCount < 0 || c.maxCount > 1) && typ == find.DTReg && s.run != nil && s.run.outStat != nil &&
+		s.run.outStat.ID() == fi.ID() {
 		out.errors = true
 		if !c.suppressErrors {
 			out.message(j.name + ": input file is also the output")
@@ -527,9 +507,9 @@ func (s *searcher) grepFile(j *grepJob) bool {
 		return true
 	}
 	var src source
-	s.streaming = typ != dtReg
-	if typ == dtReg {
-		src = &fileSource{fd: fd, size: fi.size}
+	s.streaming = typ != find.DTReg
+	if typ == find.DTReg {
+		src = &fileSource{fd: fd, size: fi.Size()}
 	} else {
 		src = &streamSource{fd: fd}
 	}

@@ -1,4 +1,9 @@
+// Package gnu is agentcore's grep, with GNU grep 3.8's options, output and
+// exit statuses, which the ant build's Bash commands run (see package
+// multicall); Run runs it or package find's find by name.
 package gnu
+
+import "github.com/agentcore/agentcore/tooldefs/search/gnu/find"
 
 // Programs are the commands this package implements, by name.
 var Programs = []string{"grep", "find"}
@@ -11,7 +16,7 @@ func Run(prog string, args []string, std Stdio) (code int, ok bool) {
 	case "grep":
 		return Grep(args, std), true
 	case "find":
-		return Find(args, std), true
+		return find.Run(args, std), true
 	}
 	return 0, false
 }

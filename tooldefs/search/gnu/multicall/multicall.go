@@ -23,6 +23,9 @@
 // behind the dispatch. The collector keeps its settings: starting this
 // early, a grep -rn over GOROOT/src collects about three times, and
 // GOGC=off made no difference above this machine's noise.
+//
+// A find starts earlier still: package findfirst, which this one imports,
+// runs it from an initialiser that waits only for os and bytes.
 package multicall
 
 import (
@@ -33,6 +36,8 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/tooldefs/search/gnu"
+	// find starts from an earlier initialiser than this package's.
+	_ "github.com/agentcore/agentcore/tooldefs/search/gnu/multicall/findfirst"
 )
 
 func init() {

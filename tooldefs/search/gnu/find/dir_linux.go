@@ -1,4 +1,4 @@
-package gnu
+package find
 
 import (
 	"bytes"
@@ -17,14 +17,14 @@ func init() {
 // build.
 func _() {
 	var same [1]struct{}
-	_ = same[dtUnknown-syscall.DT_UNKNOWN]
-	_ = same[dtFIFO-syscall.DT_FIFO]
-	_ = same[dtChr-syscall.DT_CHR]
-	_ = same[dtDir-syscall.DT_DIR]
-	_ = same[dtBlk-syscall.DT_BLK]
-	_ = same[dtReg-syscall.DT_REG]
-	_ = same[dtLnk-syscall.DT_LNK]
-	_ = same[dtSock-syscall.DT_SOCK]
+	_ = same[DTUnknown-syscall.DT_UNKNOWN]
+	_ = same[DTFIFO-syscall.DT_FIFO]
+	_ = same[DTChr-syscall.DT_CHR]
+	_ = same[DTDir-syscall.DT_DIR]
+	_ = same[DTBlk-syscall.DT_BLK]
+	_ = same[DTReg-syscall.DT_REG]
+	_ = same[DTLnk-syscall.DT_LNK]
+	_ = same[DTSock-syscall.DT_SOCK]
 	_ = same[sIFMT-syscall.S_IFMT]
 	_ = same[sIFSOCK-syscall.S_IFSOCK]
 	_ = same[sIFLNK-syscall.S_IFLNK]
@@ -49,7 +49,7 @@ const (
 
 // listDirLinux reads a directory in readdir order, as fts does: getdents64 on
 // the open directory, then the inode sort for large directories.
-func listDirLinux(path string, follow bool) ([]dirent, error) {
+func listDirLinux(path string, follow bool) ([]Dirent, error) {
 	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC | syscall.O_NOCTTY | syscall.O_NONBLOCK
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
@@ -98,7 +98,7 @@ func listDirLinux(path string, follow bool) ([]dirent, error) {
 			}
 			names = append(names, name...)
 			ends = append(ends, len(names))
-			ents = append(ents, dirent{typ: typ, ino: ino})
+			ents = append(ents, Dirent{typ: typ, ino: ino})
 		}
 	}
 	out := direntNames(ents, names, ends)
@@ -120,7 +120,7 @@ type direntScratch struct {
 	buf   [32 << 10]byte // for getdents64
 	names []byte
 	ends  []int
-	ents  []dirent
+	ents  []Dirent
 }
 
 // direntScratches are kept for the next directory, so that each one
@@ -130,7 +130,7 @@ var direntScratches = sync.Pool{New: func() any { return new(direntScratch) }}
 // direntNames copies the entries of scratch to a new slice and gives them
 // their names: names holds them one after another, the i-th ending at
 // ends[i].
-func direntNames(scratch []dirent, names []byte, ends []int) []dirent {
+func direntNames(scratch []Dirent, names []byte, ends []int) []Dirent {
 	if len(scratch) == 0 {
 		return nil
 	}
@@ -144,15 +144,15 @@ func direntNames(scratch []dirent, names []byte, ends []int) []dirent {
 	return out
 }
 
-func fromStat(st *syscall.Stat_t) fileInfo {
-	return fileInfo{
+func fromStat(st *syscall.Stat_t) FileInfo {
+	return FileInfo{
 		mode: st.Mode, size: st.Size, dev: st.Dev, ino: st.Ino, nlink: st.Nlink, uid: st.Uid, gid: st.Gid,
 		atime: st.Atim.Nano(), mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
 	}
 }
 
 // statPathLinux is stat(2) (follow) or lstat(2).
-func statPathLinux(path string, follow bool) (fileInfo, error) {
+func statPathLinux(path string, follow bool) (FileInfo, error) {
 	var st syscall.Stat_t
 	var err error
 	for {
@@ -166,16 +166,16 @@ func statPathLinux(path string, follow bool) (fileInfo, error) {
 		}
 	}
 	if err != nil {
-		return fileInfo{}, err
+		return FileInfo{}, err
 	}
 	return fromStat(&st), nil
 }
 
 // fstatFDLinux is fstat(2).
-func fstatFDLinux(fd int) (fileInfo, error) {
+func fstatFDLinux(fd int) (FileInfo, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return fileInfo{}, err
+		return FileInfo{}, err
 	}
 	return fromStat(&st), nil
 }

@@ -1,19 +1,18 @@
-package gnu
+package find
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// glob is a compiled fnmatch(3) pattern as find's -name and grep's
+// Glob is a compiled fnmatch(3) pattern as find's -name and grep's
 // --include use it: no FNM_PATHNAME (a * matches /), no FNM_PERIOD (a *
 // matches a leading dot), backslash escapes, bracket expressions with !
 // or ^ negation, ranges and [:class:]. Matching is by character in a UTF-8
 // locale (by byte when the pattern or the name is not valid UTF-8, as glibc
 // falls back) and by byte in the C locale. Common shapes (*.go, name,
 // prefix*, *part*) take a fast path.
-type glob struct {
+type Glob struct {
 	toks  []globTok
 	fold  bool
 	bytes bool // match by byte (C locale or invalid pattern)
@@ -42,8 +41,10 @@ type globClass struct {
 	named  []string
 }
 
-func compileGlob(p string, fold, utf8Mode bool) *glob {
-	g := &glob{fold: fold, bytes: !utf8Mode || !utf8.ValidString(p)}
+// CompileGlob compiles pattern p; fold ignores case (-iname), utf8Mode
+// matches by character, as in a UTF-8 locale.
+func CompileGlob(p string, fold, utf8Mode bool) *Glob {
+	g := &Glob{fold: fold, bytes: !utf8Mode || !utf8.ValidString(p)}
 	for i := 0; i < len(p); {
 		c := p[i]
 		switch c {
@@ -77,7 +78,7 @@ func compileGlob(p string, fold, utf8Mode bool) *glob {
 	return g
 }
 
-func (g *glob) decode(s string) (rune, int) {
+func (g *Glob) decode(s string) (rune, int) {
 	if g.bytes || s[0] < utf8.RuneSelf {
 		return rune(s[0]), 1
 	}
@@ -86,7 +87,7 @@ func (g *glob) decode(s string) (rune, int) {
 
 // setFast recognises patterns of only literal characters and stars at
 // the ends.
-func (g *glob) setFast() {
+func (g *Glob) setFast() {
 	toks := g.toks
 	lead := len(toks) > 0 && toks[0].kind == '*'
 	if lead {
@@ -96,7 +97,7 @@ func (g *glob) setFast() {
 	if trail {
 		toks = toks[:len(toks)-1]
 	}
-	var b strings.Builder
+	var b []byte
 	for _, t := range toks {
 		if t.kind != 'c' || (g.fold && t.r >= utf8.RuneSelf) {
 			return
@@ -106,12 +107,12 @@ func (g *glob) setFast() {
 			r = unicode.ToLower(r)
 		}
 		if g.bytes {
-			b.WriteByte(byte(r))
+			b = append(b, byte(r))
 		} else {
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	g.lit = b.String()
+	g.lit = string(b)
 	switch {
 	case lead && trail:
 		g.fast = fastContains
@@ -158,8 +159,8 @@ func parseGlobClass(s string, byteMode bool) (*globClass, int, bool) {
 			return cls, i + 1, true
 		}
 		first = false
-		if strings.HasPrefix(s[i:], "[:") {
-			if end := strings.Index(s[i+2:], ":]"); end >= 0 {
+		if hasPrefix(s[i:], "[:") {
+			if end := index(s[i+2:], ":]"); end >= 0 {
 				cls.named = append(cls.named, s[i+2:i+2+end])
 				i += 2 + end + 2
 				continue
@@ -233,8 +234,8 @@ func classHas(name string, r rune) bool {
 	return false
 }
 
-// match reports whether name matches the whole pattern.
-func (g *glob) match(name string) bool {
+// Match reports whether name matches the whole pattern.
+func (g *Glob) Match(name string) bool {
 	if g.fast != fastNone {
 		s := name
 		if g.fold {
@@ -244,11 +245,11 @@ func (g *glob) match(name string) bool {
 		case fastExact:
 			return s == g.lit
 		case fastSuffix:
-			return strings.HasSuffix(s, g.lit)
+			return hasSuffix(s, g.lit)
 		case fastPrefix:
-			return strings.HasPrefix(s, g.lit)
+			return hasPrefix(s, g.lit)
 		default:
-			return strings.Contains(s, g.lit)
+			return contains(s, g.lit)
 		}
 	}
 	byteMode := g.bytes || !utf8.ValidString(name)
@@ -260,24 +261,24 @@ func (g *glob) match(name string) bool {
 	return g.matchFrom(name, byteMode)
 }
 
-func compileGlobBytes(g *glob) *glob {
+func compileGlobBytes(g *Glob) *Glob {
 	// Rare (an invalid name under a UTF-8 pattern): no caching needed.
-	var b strings.Builder
+	var b []byte
 	for _, t := range g.toks {
 		switch t.kind {
 		case '*':
-			b.WriteByte('*')
+			b = append(b, '*')
 		case '?':
-			b.WriteByte('?')
+			b = append(b, '?')
 		case 'c':
-			b.WriteByte('\\')
-			b.WriteRune(t.r)
+			b = append(b, '\\')
+			b = utf8.AppendRune(b, t.r)
 		case '[':
 			// Classes keep their runes; compare bytes against them.
 			return g
 		}
 	}
-	return compileGlob(b.String(), g.fold, false)
+	return CompileGlob(string(b), g.fold, false)
 }
 
 func foldString(s string, byteMode bool) string {
@@ -286,7 +287,7 @@ func foldString(s string, byteMode bool) string {
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return strings.ToLower(s)
+			return toLower(s)
 		}
 	}
 	return asciiLower(s)
@@ -309,7 +310,7 @@ func asciiLower(s string) string {
 
 // matchFrom is the classic wildcard match with one backtracking point
 // (the last *), correct because every other token matches one character.
-func (g *glob) matchFrom(s string, byteMode bool) bool {
+func (g *Glob) matchFrom(s string, byteMode bool) bool {
 	next := func(i int) (rune, int) {
 		if byteMode || s[i] < utf8.RuneSelf {
 			return rune(s[i]), 1
@@ -346,7 +347,7 @@ func (g *glob) matchFrom(s string, byteMode bool) bool {
 	return ti == len(g.toks)
 }
 
-func (g *glob) tokMatches(t globTok, r rune) bool {
+func (g *Glob) tokMatches(t globTok, r rune) bool {
 	switch t.kind {
 	case '?':
 		return true

@@ -1,33 +1,29 @@
-package gnu
+package find
 
 import (
-	"bufio"
-	"fmt"
+	"errors"
+	"io"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
 
-// Find runs find with args (the words after the program name) and returns
+// Run runs find with args (the words after the program name) and returns
 // its exit status: 0, or 1 when something went wrong, as GNU find's.
-func Find(args []string, std Stdio) int {
+func Run(args []string, std Stdio) int {
 	f := &findRun{
 		std:      std,
-		out:      bufio.NewWriterSize(std.Stdout, 64<<10),
-		q:        quoter(utf8Locale(std.getenv)),
-		utf8:     utf8Locale(std.getenv),
+		out:      newWriter(std.Stdout, 64<<10),
+		q:        Quoter(UTF8Locale(std.Env)),
+		utf8:     UTF8Locale(std.Env),
 		now:      time.Now().UnixNano(),
 		maxDepth: -1,
 	}
-	defer f.out.Flush()
+	defer f.out.flush()
 	if err := f.parse(args); err != nil {
 		if ee, ok := err.(*exitError); ok && ee.code == 0 {
-			f.out.WriteString(ee.msg)
+			f.out.writeString(ee.msg)
 			return 0
 		}
 		f.message(err.Error())
@@ -53,8 +49,8 @@ const (
 // findRun is one find invocation.
 type findRun struct {
 	std  Stdio
-	out  *bufio.Writer
-	q    quoter
+	out  *writer
+	q    Quoter
 	utf8 bool
 	now  int64
 
@@ -73,8 +69,8 @@ type findRun struct {
 }
 
 func (f *findRun) message(s string) {
-	f.out.Flush()
-	fmt.Fprintf(f.std.Stderr, "find: %s\n", s)
+	f.out.flush()
+	io.WriteString(f.std.Stderr, "find: "+s+"\n")
 }
 
 // entry is one file the walk visits. Its path is made when something
@@ -84,9 +80,9 @@ type entry struct {
 	full      string // the path, once built
 	built     bool   // full is the path
 	depth     int
-	dtype     uint8 // from readdir (lstat type), dtUnknown if not known
+	dtype     uint8 // from readdir (lstat type), DTUnknown if not known
 	follow    bool  // stat through a symlink
-	info      fileInfo
+	info      FileInfo
 	statted   bool // info or statErr holds the stat
 	statErr   error
 	pruned    bool
@@ -96,25 +92,25 @@ type entry struct {
 // trailing slash, then / and the name.
 func (e *entry) path() string {
 	if !e.built {
-		e.full, e.built = childPath(e.dir, e.name), true
+		e.full, e.built = ChildPath(e.dir, e.name), true
 	}
 	return e.full
 }
 
 // writePath writes the entry's path to w without building it.
-func (e *entry) writePath(w *bufio.Writer) {
+func (e *entry) writePath(w *writer) {
 	if e.built {
-		w.WriteString(e.full)
+		w.writeString(e.full)
 		return
 	}
-	w.WriteString(strings.TrimSuffix(e.dir, "/"))
-	w.WriteByte('/')
-	w.WriteString(e.name)
+	w.writeString(trimSuffix(e.dir, "/"))
+	w.writeByte('/')
+	w.writeString(e.name)
 }
 
 // stat returns the entry's status: stat(2) when following symlinks (a
 // dangling symlink falls back to lstat), else lstat(2).
-func (e *entry) stat() (*fileInfo, error) {
+func (e *entry) stat() (*FileInfo, error) {
 	if e.statted {
 		if e.statErr != nil {
 			return nil, e.statErr
@@ -137,21 +133,21 @@ func (e *entry) stat() (*fileInfo, error) {
 // typ is the entry's file type, without a stat when readdir gave it and
 // no symlink is to be followed.
 func (e *entry) typ() uint8 {
-	if e.dtype != dtUnknown && !(e.follow && e.dtype == dtLnk) {
+	if e.dtype != DTUnknown && !(e.follow && e.dtype == DTLnk) {
 		return e.dtype
 	}
 	fi, err := e.stat()
 	if err != nil {
-		return dtUnknown
+		return DTUnknown
 	}
-	return fi.typ()
+	return fi.Type()
 }
 
 func (f *findRun) visitRoot(root string) {
 	e := &entry{full: root, built: true, name: rootName(root), follow: f.follow != followNever}
 	fi, err := e.stat()
 	if err != nil {
-		f.message(f.q.quote(root) + ": " + errnoText(err))
+		f.message(f.q.Quote(root) + ": " + ErrnoText(err))
 		f.status = 1
 		return
 	}
@@ -163,14 +159,14 @@ func (f *findRun) visitRoot(root string) {
 // rootName is the base name -name sees for a starting point: its last
 // component, trailing slashes removed ("/" stays "/").
 func rootName(p string) string {
-	s := strings.TrimRight(p, "/")
+	s := trimSlashes(p)
 	if s == "" {
 		if p == "" {
 			return ""
 		}
 		return "/"
 	}
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+	if i := lastIndexByte(s, '/'); i >= 0 {
 		return s[i+1:]
 	}
 	return s
@@ -182,18 +178,21 @@ func (f *findRun) visit(e *entry) {
 	if f.quit {
 		return
 	}
-	isDir := e.typ() == dtDir
+	isDir := e.typ() == DTDir
 	var id [2]uint64
 	if isDir {
 		fi, err := e.stat()
 		if err == nil {
 			id = [2]uint64{fi.dev, fi.ino}
 			if first, loop := f.active[id]; loop {
-				f.message(fmt.Sprintf("File system loop detected; %s is part of the same file system loop as %s.", f.q.quote(e.path()), f.q.quote(first)))
+				f.message("File system loop detected; " + f.q.Quote(e.path()) + " is part of the same file system loop as " + f.q.Quote(first) + ".")
 				f.status = 1
 				return
 			}
 		}
+	}
+	if len(f.execs) > 0 {
+		f.leaveDirs(e)
 	}
 	if !f.depth && e.depth >= f.minDepth {
 		f.eval(e)
@@ -218,7 +217,7 @@ func (f *findRun) visit(e *entry) {
 			f.visit(c)
 		}
 		if err != nil && !f.quit {
-			f.message(f.q.quote(e.path()) + ": " + errnoText(err))
+			f.message(f.q.Quote(e.path()) + ": " + ErrnoText(err))
 			f.status = 1
 		}
 		delete(f.active, id)
@@ -249,15 +248,15 @@ func (n *trueNode) eval(*findRun, *entry) bool      { return n.v }
 
 // nameNode is -name, -iname, -path, -ipath, -wholename and -iwholename.
 type nameNode struct {
-	g    *glob
+	g    *Glob
 	path bool
 }
 
 func (n *nameNode) eval(_ *findRun, e *entry) bool {
 	if n.path {
-		return n.g.match(e.path())
+		return n.g.Match(e.path())
 	}
-	return n.g.match(e.name)
+	return n.g.Match(e.name)
 }
 
 // typeNode is -type with one or more letters.
@@ -345,10 +344,10 @@ type emptyNode struct{}
 
 func (emptyNode) eval(_ *findRun, e *entry) bool {
 	switch e.typ() {
-	case dtReg:
+	case DTReg:
 		fi, err := e.stat()
 		return err == nil && fi.size == 0
-	case dtDir:
+	case DTDir:
 		ents, err := listDir(e.path(), e.follow)
 		return err == nil && len(ents) == 0
 	}
@@ -367,7 +366,7 @@ type printNode struct{ term byte }
 
 func (n printNode) eval(f *findRun, e *entry) bool {
 	e.writePath(f.out)
-	f.out.WriteByte(n.term)
+	f.out.writeByte(n.term)
 	return true
 }
 
@@ -401,7 +400,7 @@ func (deleteNode) eval(f *findRun, e *entry) bool {
 		err = syscall.Rmdir(e.path())
 	}
 	if err != nil {
-		f.message("cannot delete " + f.q.quote(e.path()) + ": " + errnoText(err))
+		f.message("cannot delete " + f.q.Quote(e.path()) + ": " + ErrnoText(err))
 		f.status = 1
 		return false
 	}
@@ -415,7 +414,10 @@ type execNode struct {
 	dir   bool // -execdir
 	batch []string
 	size  int
-	f     *findRun
+	// batchDir is where the batch of an -execdir … + runs: the directory
+	// of its files, flushed when the walk moves to another (as GNU's).
+	batchDir string
+	f        *findRun
 }
 
 const execArgMax = 128 << 10
@@ -429,16 +431,20 @@ func (n *execNode) eval(f *findRun, e *entry) bool {
 		}
 	}
 	if n.multi {
+		if dir := dirOf(n, e); len(n.batch) == 0 || dir != n.batchDir {
+			n.flush(f)
+			n.batchDir = dir
+		}
 		n.batch = append(n.batch, path)
 		n.size += len(path) + 1
 		if n.size >= execArgMax {
-			n.flush(f, dirOf(n, e))
+			n.flush(f)
 		}
 		return true
 	}
 	args := make([]string, len(n.argv))
 	for i, a := range n.argv {
-		args[i] = strings.ReplaceAll(a, "{}", path)
+		args[i] = replaceAll(a, "{}", path)
 	}
 	return f.run(args, dirOf(n, e)) == nil
 }
@@ -447,55 +453,37 @@ func dirOf(n *execNode, e *entry) string {
 	if !n.dir || e.depth == 0 {
 		return ""
 	}
-	return filepath.Dir(e.path())
+	return parentDir(e.path())
 }
 
-func (n *execNode) flush(f *findRun, dir string) {
+// flush runs the batch of an -exec … + (in batchDir for -execdir); a
+// command that fails makes find's status 1.
+func (n *execNode) flush(f *findRun) {
 	if len(n.batch) == 0 {
 		return
 	}
 	args := append(append([]string{}, n.argv[:len(n.argv)-1]...), n.batch...)
 	n.batch, n.size = nil, 0
-	if err := f.run(args, dir); err != nil {
+	if err := f.run(args, n.batchDir); err != nil {
 		f.status = 1
 	}
 }
 
 func (f *findRun) flushExecs() {
 	for _, n := range f.execs {
-		n.flush(f, "")
+		n.flush(f)
 	}
 }
 
-// run runs a command for -exec with find's standard streams.
-func (f *findRun) run(args []string, dir string) error {
-	f.out.Flush()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = dir
-	cmd.Stdin = f.std.Stdin
-	cmd.Stdout = f.std.Stdout
-	cmd.Stderr = f.std.Stderr
-	err := cmd.Run()
-	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			f.message(f.q.quote(args[0]) + ": " + errnoText(unwrapExec(err)))
-			f.status = 1
+// leaveDirs flushes the -execdir … + batches of other directories than
+// e's before e is evaluated, as GNU's find runs them when it changes
+// directory.
+func (f *findRun) leaveDirs(e *entry) {
+	for _, n := range f.execs {
+		if n.dir && len(n.batch) > 0 && dirOf(n, e) != n.batchDir {
+			n.flush(f)
 		}
 	}
-	return err
-}
-
-func unwrapExec(err error) error {
-	if ee, ok := err.(*exec.Error); ok {
-		if ee.Err == exec.ErrNotFound {
-			return syscall.ENOENT
-		}
-		return ee.Err
-	}
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // findParser reads find's expression.
@@ -537,7 +525,7 @@ func (f *findRun) parse(args []string) error {
 		case a == "--":
 			i++
 			goto paths
-		case a == "-D" || strings.HasPrefix(a, "-O"):
+		case a == "-D" || hasPrefix(a, "-O"):
 			return f.unsupported(a[:2])
 		default:
 			goto paths
@@ -561,7 +549,7 @@ paths:
 	}
 	if p.i < len(p.args) {
 		if p.args[p.i] == ")" {
-			return fmt.Errorf("you have too many ')'")
+			return errors.New("you have too many ')'")
 		}
 		return p.stray(p.args[p.i])
 	}
@@ -576,7 +564,7 @@ paths:
 }
 
 func (f *findRun) unsupported(what string) error {
-	return fmt.Errorf("agentcore's embedded find does not support %s; %s", what, findUnsupported[what])
+	return errors.New("agentcore's embedded find does not support " + what + "; " + findUnsupported[what])
 }
 
 // looksLikeExpression is findutils' test for the first word of the
@@ -614,14 +602,14 @@ func (p *findParser) comma() (node, error) {
 		}
 		p.i++
 		if l == nil {
-			return nil, fmt.Errorf("invalid expression; you have used a binary operator ',' with nothing before it.")
+			return nil, errors.New("invalid expression; you have used a binary operator ',' with nothing before it.")
 		}
 		r, err := p.or()
 		if err != nil {
 			return nil, err
 		}
 		if r == nil {
-			return nil, fmt.Errorf("expected an expression after ','")
+			return nil, errors.New("expected an expression after ','")
 		}
 		l = &commaNode{l: l, r: r}
 	}
@@ -639,14 +627,14 @@ func (p *findParser) or() (node, error) {
 		}
 		p.i++
 		if l == nil {
-			return nil, fmt.Errorf("invalid expression; you have used a binary operator '%s' with nothing before it.", a)
+			return nil, errors.New("invalid expression; you have used a binary operator '" + a + "' with nothing before it.")
 		}
 		r, err := p.and()
 		if err != nil {
 			return nil, err
 		}
 		if r == nil {
-			return nil, fmt.Errorf("expected an expression after '%s'", a)
+			return nil, errors.New("expected an expression after '" + a + "'")
 		}
 		l = &orNode{l: l, r: r}
 	}
@@ -662,14 +650,14 @@ func (p *findParser) and() (node, error) {
 		if a == "-a" || a == "-and" {
 			p.i++
 			if l == nil {
-				return nil, fmt.Errorf("invalid expression; you have used a binary operator '%s' with nothing before it.", a)
+				return nil, errors.New("invalid expression; you have used a binary operator '" + a + "' with nothing before it.")
 			}
 			r, err := p.unary()
 			if err != nil {
 				return nil, err
 			}
 			if r == nil {
-				return nil, fmt.Errorf("expected an expression after '%s'", a)
+				return nil, errors.New("expected an expression after '" + a + "'")
 			}
 			l = &andNode{l: l, r: r}
 			continue
@@ -702,24 +690,24 @@ func (p *findParser) unary() (node, error) {
 			return nil, err
 		}
 		if x == nil {
-			return nil, fmt.Errorf("expected an expression after '%s'", a)
+			return nil, errors.New("expected an expression after '" + a + "'")
 		}
 		return &notNode{x: x}, nil
 	case "(":
 		p.i++
 		if b, ok := p.peek(); ok && b == ")" {
-			return nil, fmt.Errorf("invalid expression; empty parentheses are not allowed.")
+			return nil, errors.New("invalid expression; empty parentheses are not allowed.")
 		}
 		x, err := p.comma()
 		if err != nil {
 			return nil, err
 		}
 		if b, ok := p.peek(); !ok || b != ")" {
-			return nil, fmt.Errorf("invalid expression; I was expecting to find a ')' somewhere but did not see one.")
+			return nil, errors.New("invalid expression; I was expecting to find a ')' somewhere but did not see one.")
 		}
 		p.i++
 		if x == nil {
-			return nil, fmt.Errorf("invalid expression; empty parentheses are not allowed.")
+			return nil, errors.New("invalid expression; empty parentheses are not allowed.")
 		}
 		return x, nil
 	case ")":
@@ -740,13 +728,13 @@ func (p *findParser) stray(a string) error {
 		}
 		msg += "\nfind: possible unquoted pattern after predicate `" + last + "'?"
 	}
-	return fmt.Errorf("%s", msg)
+	return errors.New(msg)
 }
 
 // arg takes the argument of primary name.
 func (p *findParser) arg(name string) (string, error) {
 	if p.i >= len(p.args) {
-		return "", fmt.Errorf("missing argument to `%s'", name)
+		return "", errors.New("missing argument to `" + name + "'")
 	}
 	a := p.args[p.i]
 	p.i++
@@ -756,7 +744,7 @@ func (p *findParser) arg(name string) (string, error) {
 func (p *findParser) primary() (node, error) {
 	f := p.f
 	a := p.args[p.i]
-	if !strings.HasPrefix(a, "-") || a == "-" {
+	if !hasPrefix(a, "-") || a == "-" {
 		return nil, p.stray(a)
 	}
 	p.i++
@@ -771,27 +759,27 @@ func (p *findParser) primary() (node, error) {
 			return nil, err
 		}
 		fold := a[1] == 'i'
-		return &nameNode{g: compileGlob(pat, fold, f.utf8), path: !strings.HasSuffix(a, "name") || strings.HasSuffix(a, "wholename")}, nil
+		return &nameNode{g: CompileGlob(pat, fold, f.utf8), path: !hasSuffix(a, "name") || hasSuffix(a, "wholename")}, nil
 	case "-type":
 		s, err := p.arg(a)
 		if err != nil {
 			return nil, err
 		}
 		n := &typeNode{}
-		for _, part := range strings.Split(s, ",") {
-			t, ok := map[string]uint8{"b": dtBlk, "c": dtChr, "d": dtDir, "p": dtFIFO, "f": dtReg, "l": dtLnk, "s": dtSock}[part]
+		for _, part := range split(s, ",") {
+			t, ok := map[string]uint8{"b": DTBlk, "c": DTChr, "d": DTDir, "p": DTFIFO, "f": DTReg, "l": DTLnk, "s": DTSock}[part]
 			if !ok {
 				if part == "D" {
 					return &trueNode{v: false}, nil // Solaris doors: none here
 				}
 				if part == "" {
-					return nil, fmt.Errorf("Arguments to -type should contain only one letter")
+					return nil, errors.New("Arguments to -type should contain only one letter")
 				}
-				return nil, fmt.Errorf("Unknown argument to -type: %s", part)
+				return nil, errors.New("Unknown argument to -type: " + part)
 			}
 			for _, x := range n.types {
 				if x == t {
-					return nil, fmt.Errorf("Duplicate file type '%s' in the argument list to -type.", part)
+					return nil, errors.New("Duplicate file type '" + part + "' in the argument list to -type.")
 				}
 			}
 			n.types = append(n.types, t)
@@ -803,8 +791,8 @@ func (p *findParser) primary() (node, error) {
 			return nil, err
 		}
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
-			return nil, fmt.Errorf("Expected a positive decimal integer argument to %s, but got %s", a, f.q.quote(s))
+		if err != nil || n < 0 || hasPrefix(s, "+") || hasPrefix(s, "-") {
+			return nil, errors.New("Expected a positive decimal integer argument to " + a + ", but got " + f.q.Quote(s))
 		}
 		if a == "-maxdepth" {
 			f.maxDepth = n
@@ -823,7 +811,7 @@ func (p *findParser) primary() (node, error) {
 		return &trueNode{v: true}, nil
 	case "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-warn", "-nowarn", "-daystart":
 		if a == "-daystart" {
-			return nil, fmt.Errorf("agentcore's embedded find does not support -daystart; use -mmin")
+			return nil, errors.New("agentcore's embedded find does not support -daystart; use -mmin")
 		}
 		return &trueNode{v: true}, nil
 	case "-true":
@@ -849,7 +837,7 @@ func (p *findParser) primary() (node, error) {
 		}
 		fi, err := statPath(s, f.follow != followNever)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s", f.q.quote(s), errnoText(err))
+			return nil, errors.New(f.q.Quote(s) + ": " + ErrnoText(err))
 		}
 		return &timeNode{which: 'm', kind: cmpGt, ref: fi.mtime}, nil
 	case "-empty":
@@ -885,7 +873,7 @@ func (p *findParser) primary() (node, error) {
 			}
 		}
 		if p.i >= len(p.args) || p.i == start {
-			return nil, fmt.Errorf("missing argument to `%s'", a)
+			return nil, errors.New("missing argument to `" + a + "'")
 		}
 		n := &execNode{argv: append([]string{}, p.args[start:p.i]...), multi: p.args[p.i] == "+", dir: a == "-execdir"}
 		p.i++
@@ -898,7 +886,7 @@ func (p *findParser) primary() (node, error) {
 	case "-version", "--version":
 		return nil, &exitError{code: 0, msg: findVersion}
 	}
-	return nil, fmt.Errorf("unknown predicate `%s'", a)
+	return nil, errors.New("unknown predicate `" + a + "'")
 }
 
 // parseSize is -size's argument: [+-]N[cwbkMG], in 512-byte blocks when
@@ -907,9 +895,9 @@ func parseSize(s string) (node, error) {
 	n := &sizeNode{unit: 512}
 	body := s
 	switch {
-	case strings.HasPrefix(body, "+"):
+	case hasPrefix(body, "+"):
 		n.kind, body = cmpGt, body[1:]
-	case strings.HasPrefix(body, "-"):
+	case hasPrefix(body, "-"):
 		n.kind, body = cmpLt, body[1:]
 	}
 	if body != "" {
@@ -928,7 +916,7 @@ func parseSize(s string) (node, error) {
 			n.unit = 1 << 30
 		default:
 			if c := body[len(body)-1]; c < '0' || c > '9' {
-				return nil, fmt.Errorf("invalid -size type `%c'", c)
+				return nil, errors.New("invalid -size type `" + string(rune(c)) + "'")
 			}
 			body += "b"
 		}
@@ -936,7 +924,7 @@ func parseSize(s string) (node, error) {
 	}
 	v, err := strconv.ParseUint(body, 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("invalid argument `%s' to `-size'", s)
+		return nil, errors.New("invalid argument `" + s + "' to `-size'")
 	}
 	n.n = v
 	return n, nil
@@ -950,19 +938,19 @@ func (f *findRun) parseTime(name, s string) (node, error) {
 	body := s
 	kind := cmpEq
 	switch {
-	case strings.HasPrefix(body, "+"):
+	case hasPrefix(body, "+"):
 		kind, body = cmpGt, body[1:]
-	case strings.HasPrefix(body, "-"):
+	case hasPrefix(body, "-"):
 		kind, body = cmpLt, body[1:]
 	}
 	v, err := strconv.ParseFloat(body, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || body == "" || strings.ContainsAny(body, "+-") {
-		return nil, fmt.Errorf("invalid argument `%s' to `%s'", s, name)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || body == "" || containsAny(body, "+-") {
+		return nil, errors.New("invalid argument `" + s + "' to `" + name + "'")
 	}
 	const day = int64(86400 * time.Second)
 	unit, window := day, day
 	origin := f.now - day // findutils' cur_day_start
-	if strings.HasSuffix(name, "min") {
+	if hasSuffix(name, "min") {
 		unit, window = int64(time.Minute), int64(time.Minute)
 		origin = f.now
 	} else if kind == cmpLt {

@@ -1,4 +1,4 @@
-package gnu
+package find
 
 import (
 	"os"
@@ -8,14 +8,14 @@ import (
 // Directory entry types: the d_type values of Linux's getdents64 (and of
 // the BSDs'), so that a listing and a stat give the same numbers.
 const (
-	dtUnknown = 0
-	dtFIFO    = 1
-	dtChr     = 2
-	dtDir     = 4
-	dtBlk     = 6
-	dtReg     = 8
-	dtLnk     = 10
-	dtSock    = 12
+	DTUnknown = 0
+	DTFIFO    = 1
+	DTChr     = 2
+	DTDir     = 4
+	DTBlk     = 6
+	DTReg     = 8
+	DTLnk     = 10
+	DTSock    = 12
 )
 
 // The S_IFMT type bits of a stat mode, as POSIX numbers them.
@@ -30,15 +30,15 @@ const (
 	sIFIFO  = 0o010000
 )
 
-// dirent is one name of a directory listing.
-type dirent struct {
+// Dirent is one name of a directory listing.
+type Dirent struct {
 	name string
 	typ  uint8
 	ino  uint64
 }
 
-// fileInfo is what the engines need of stat(2).
-type fileInfo struct {
+// FileInfo is what the engines need of stat(2).
+type FileInfo struct {
 	mode                uint32 // S_IFMT type bits and permissions
 	size                int64
 	dev, ino, nlink     uint64
@@ -46,27 +46,27 @@ type fileInfo struct {
 	atime, mtime, ctime int64 // nanoseconds since the epoch
 }
 
-func (fi *fileInfo) typ() uint8 { return modeType(fi.mode) }
+func (fi *FileInfo) Type() uint8 { return modeType(fi.mode) }
 
 // modeType turns a stat mode into a d_type value.
 func modeType(mode uint32) uint8 {
 	switch mode & sIFMT {
 	case sIFREG:
-		return dtReg
+		return DTReg
 	case sIFDIR:
-		return dtDir
+		return DTDir
 	case sIFLNK:
-		return dtLnk
+		return DTLnk
 	case sIFIFO:
-		return dtFIFO
+		return DTFIFO
 	case sIFCHR:
-		return dtChr
+		return DTChr
 	case sIFBLK:
-		return dtBlk
+		return DTBlk
 	case sIFSOCK:
-		return dtSock
+		return DTSock
 	}
-	return dtUnknown
+	return DTUnknown
 }
 
 // The system calls the engines make, through package os here; on Linux
@@ -83,16 +83,16 @@ var (
 )
 
 // listDirOS lists in the order os.File.ReadDir gives (readdir's on Unix).
-func listDirOS(path string, follow bool) ([]dirent, error) {
+func listDirOS(path string, follow bool) ([]Dirent, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	ents, err := f.ReadDir(-1)
-	out := make([]dirent, 0, len(ents))
+	out := make([]Dirent, 0, len(ents))
 	for _, e := range ents {
-		out = append(out, dirent{name: e.Name(), typ: goModeType(e.Type())})
+		out = append(out, Dirent{name: e.Name(), typ: goModeType(e.Type())})
 	}
 	return out, err
 }
@@ -100,47 +100,47 @@ func listDirOS(path string, follow bool) ([]dirent, error) {
 func goModeType(m os.FileMode) uint8 {
 	switch {
 	case m.IsRegular():
-		return dtReg
+		return DTReg
 	case m.IsDir():
-		return dtDir
+		return DTDir
 	case m&os.ModeSymlink != 0:
-		return dtLnk
+		return DTLnk
 	case m&os.ModeNamedPipe != 0:
-		return dtFIFO
+		return DTFIFO
 	case m&os.ModeSocket != 0:
-		return dtSock
+		return DTSock
 	case m&os.ModeCharDevice != 0:
-		return dtChr
+		return DTChr
 	case m&os.ModeDevice != 0:
-		return dtBlk
+		return DTBlk
 	}
-	return dtUnknown
+	return DTUnknown
 }
 
-func fromGo(fi os.FileInfo) fileInfo {
+func fromGo(fi os.FileInfo) FileInfo {
 	var mode uint32
 	switch goModeType(fi.Mode().Type()) {
-	case dtReg:
+	case DTReg:
 		mode = sIFREG
-	case dtDir:
+	case DTDir:
 		mode = sIFDIR
-	case dtLnk:
+	case DTLnk:
 		mode = sIFLNK
-	case dtFIFO:
+	case DTFIFO:
 		mode = sIFIFO
-	case dtSock:
+	case DTSock:
 		mode = sIFSOCK
-	case dtChr:
+	case DTChr:
 		mode = sIFCHR
-	case dtBlk:
+	case DTBlk:
 		mode = sIFBLK
 	}
 	mode |= uint32(fi.Mode().Perm())
 	t := fi.ModTime().UnixNano()
-	return fileInfo{mode: mode, size: fi.Size(), nlink: 1, atime: t, mtime: t, ctime: t}
+	return FileInfo{mode: mode, size: fi.Size(), nlink: 1, atime: t, mtime: t, ctime: t}
 }
 
-func statPathOS(path string, follow bool) (fileInfo, error) {
+func statPathOS(path string, follow bool) (FileInfo, error) {
 	var fi os.FileInfo
 	var err error
 	if follow {
@@ -149,16 +149,16 @@ func statPathOS(path string, follow bool) (fileInfo, error) {
 		fi, err = os.Lstat(path)
 	}
 	if err != nil {
-		return fileInfo{}, err
+		return FileInfo{}, err
 	}
 	return fromGo(fi), nil
 }
 
 // fstatFDOS stats an open descriptor through /dev/fd.
-func fstatFDOS(fd int) (fileInfo, error) {
+func fstatFDOS(fd int) (FileInfo, error) {
 	fi, err := os.Stat("/dev/fd/" + strconv.Itoa(fd))
 	if err != nil {
-		return fileInfo{}, err
+		return FileInfo{}, err
 	}
 	return fromGo(fi), nil
 }
