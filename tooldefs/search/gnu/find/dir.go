@@ -74,7 +74,8 @@ func modeType(mode uint32) uint8 {
 // give fts's order, inode numbers and all the times.
 var (
 	// listDir reads a directory in readdir order; follow opens a
-	// symbolic link to one.
+	// symbolic link to one. The entries are appended to into[:0], whose
+	// storage a caller can so reuse (nil for new).
 	listDir = listDirOS
 	// statPath is stat(2) (follow) or lstat(2).
 	statPath = statPathOS
@@ -83,14 +84,14 @@ var (
 )
 
 // listDirOS lists in the order os.File.ReadDir gives (readdir's on Unix).
-func listDirOS(path string, follow bool) ([]Dirent, error) {
+func listDirOS(path string, follow bool, into []Dirent) ([]Dirent, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	ents, err := f.ReadDir(-1)
-	out := make([]Dirent, 0, len(ents))
+	out := into[:0]
 	for _, e := range ents {
 		out = append(out, Dirent{name: e.Name(), typ: goModeType(e.Type())})
 	}

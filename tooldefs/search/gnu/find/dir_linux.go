@@ -2,7 +2,6 @@ package find
 
 import (
 	"bytes"
-	"slices"
 	"sort"
 	"sync"
 	"syscall"
@@ -49,7 +48,7 @@ const (
 
 // listDirLinux reads a directory in readdir order, as fts does: getdents64 on
 // the open directory, then the inode sort for large directories.
-func listDirLinux(path string, follow bool) ([]Dirent, error) {
+func listDirLinux(path string, follow bool, into []Dirent) ([]Dirent, error) {
 	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC | syscall.O_NOCTTY | syscall.O_NONBLOCK
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
@@ -76,7 +75,7 @@ func listDirLinux(path string, follow bool) ([]Dirent, error) {
 			continue
 		}
 		if err != nil {
-			return direntNames(ents, names, ends), err
+			return direntNames(into, ents, names, ends), err
 		}
 		if n <= 0 {
 			break
@@ -101,7 +100,7 @@ func listDirLinux(path string, follow bool) ([]Dirent, error) {
 			ents = append(ents, Dirent{typ: typ, ino: ino})
 		}
 	}
-	out := direntNames(ents, names, ends)
+	out := direntNames(into, ents, names, ends)
 	if len(out) > inodeSortThreshold {
 		var st syscall.Statfs_t
 		if syscall.Fstatfs(fd, &st) == nil {
@@ -127,14 +126,14 @@ type direntScratch struct {
 // listed does not clear 32 KiB of a new buffer.
 var direntScratches = sync.Pool{New: func() any { return new(direntScratch) }}
 
-// direntNames copies the entries of scratch to a new slice and gives them
+// direntNames copies the entries of scratch to into[:0] and gives them
 // their names: names holds them one after another, the i-th ending at
 // ends[i].
-func direntNames(scratch []Dirent, names []byte, ends []int) []Dirent {
+func direntNames(into, scratch []Dirent, names []byte, ends []int) []Dirent {
 	if len(scratch) == 0 {
-		return nil
+		return into[:0]
 	}
-	out := slices.Clone(scratch)
+	out := append(into[:0], scratch...)
 	all := string(names)
 	start := 0
 	for i, end := range ends {

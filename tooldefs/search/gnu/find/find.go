@@ -66,6 +66,16 @@ type findRun struct {
 	execs    []*execNode // -exec … + batches to flush at the end
 	rootDev  uint64
 	active   map[[2]uint64]string
+	levels   []*level // by depth
+}
+
+// level is what the walk reuses at one depth, from one directory to the
+// next, where new memory for each would touch fresh pages (about 2 ms of
+// a find over GOROOT/src): the storage of a listing, and the one entry
+// its children are visited through (nothing keeps an entry once visited).
+type level struct {
+	ents  []Dirent
+	child entry
 }
 
 func (f *findRun) message(s string) {
@@ -205,10 +215,13 @@ func (f *findRun) visit(e *entry) {
 	}
 	if descend {
 		f.active[id] = e.path()
-		ents, err := listDir(e.path(), e.follow)
-		// One entry, reused, for the children: nothing keeps an entry
-		// once visited.
-		c := new(entry)
+		for len(f.levels) <= e.depth {
+			f.levels = append(f.levels, new(level))
+		}
+		lv := f.levels[e.depth]
+		ents, err := listDir(e.path(), e.follow, lv.ents)
+		lv.ents = ents
+		c := &lv.child
 		for _, d := range ents {
 			if f.quit {
 				break
@@ -348,7 +361,7 @@ func (emptyNode) eval(_ *findRun, e *entry) bool {
 		fi, err := e.stat()
 		return err == nil && fi.size == 0
 	case DTDir:
-		ents, err := listDir(e.path(), e.follow)
+		ents, err := listDir(e.path(), e.follow, nil)
 		return err == nil && len(ents) == 0
 	}
 	return false

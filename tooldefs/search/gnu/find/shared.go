@@ -37,7 +37,7 @@ func (s *Stdio) Env(k string) string {
 
 // ListDir reads a directory in fts's order (readdir's, by inode for a
 // large one); follow opens a symbolic link to a directory.
-func ListDir(path string, follow bool) ([]Dirent, error) { return listDir(path, follow) }
+func ListDir(path string, follow bool) ([]Dirent, error) { return listDir(path, follow, nil) }
 
 // StatPath is stat(2) (follow) or lstat(2) of path.
 func StatPath(path string, follow bool) (FileInfo, error) { return statPath(path, follow) }
