@@ -121,13 +121,15 @@ var _ = Describe("build variants", Label("gating"), func() {
 		dir := GinkgoT().TempDir()
 		grep := filepath.Join(dir, "grep")
 		Expect(os.Symlink(binaries["ant"], grep)).To(Succeed())
-		cmd := exec.Command(grep, "-q", "x", os.DevNull)
+		// A regular expression: a plain string is answered earlier still
+		// (the next spec).
+		cmd := exec.Command(grep, "-qE", "x+", os.DevNull)
 		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()
 		var exit *exec.ExitError
-		Expect(errors.As(err, &exit)).To(BeTrue(), "grep -q x /dev/null: %v", err)
+		Expect(errors.As(err, &exit)).To(BeTrue(), "grep -qE x+ /dev/null: %v", err)
 		Expect(exit.ExitCode()).To(Equal(1), "no line selected: %s", stderr.String())
 		var ran []string
 		for _, line := range strings.Split(stderr.String(), "\n") {
@@ -145,9 +147,38 @@ var _ = Describe("build variants", Label("gating"), func() {
 		}
 	})
 
+	It("answers as grep of a plain string in ant before reflect's, regexp's and the crypto initialisers run", func() {
+		// Package early answers a grep whose patterns need no regular
+		// expression from the same early initialiser as find.
+		dir := GinkgoT().TempDir()
+		grep := filepath.Join(dir, "grep")
+		Expect(os.Symlink(binaries["ant"], grep)).To(Succeed())
+		file := filepath.Join(dir, "in.txt")
+		Expect(os.WriteFile(file, []byte("a.b\nab\nxa.by\n"), 0o644)).To(Succeed())
+		cmd := exec.Command(grep, "-nF", "a.b", file)
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		Expect(cmd.Run()).To(Succeed(), "grep -nF a.b: %s", stderr.String())
+		Expect(stdout.String()).To(Equal("1:a.b\n3:xa.by\n"))
+		var ran []string
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
+				ran = append(ran, f[1])
+			}
+		}
+		Expect(ran).To(ContainElement("os"))
+		for _, late := range []string{
+			"reflect", "path/filepath", "regexp", "encoding/gob", "crypto/internal/fips140", "go/token",
+			"github.com/alecthomas/chroma/v2/lexers",
+		} {
+			Expect(ran).NotTo(ContainElement(late), "grep -F ran %s's initialiser before its dispatch", late)
+		}
+	})
+
 	It("answers as find in ant before reflect's, path/filepath's and the crypto initialisers run", func() {
-		// find's package and findfirst import only what os needs and
-		// bytes (findfirst's package doc says why): one import of fmt,
+		// find's package and package early import only what os needs and
+		// bytes (early's package doc says why): one import of fmt,
 		// strings or path/filepath puts dozens of initialisers first.
 		dir := GinkgoT().TempDir()
 		find := filepath.Join(dir, "find")
@@ -167,7 +198,7 @@ var _ = Describe("build variants", Label("gating"), func() {
 		Expect(ran).To(ContainElement("os"))
 		for _, late := range []string{
 			"reflect", "path/filepath", "regexp", "encoding/gob", "crypto/internal/fips140", "go/token",
-			module + "/tooldefs/search/gnu", "github.com/alecthomas/chroma/v2/lexers",
+			module + "/tooldefs/search/gnu/regex", "github.com/alecthomas/chroma/v2/lexers",
 		} {
 			Expect(ran).NotTo(ContainElement(late), "find ran %s's initialiser before its dispatch", late)
 		}

@@ -1,8 +1,7 @@
 package gnu
 
 import (
-	"fmt"
-	"strings"
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/internal/lite"
 )
 
 // Argument kinds of an option, as getopt_long has them.
@@ -65,7 +64,7 @@ func getopt(prog string, args []string, opts []option, digits bool, posixlyCorre
 			operands = append(operands, a)
 			continue
 		}
-		if strings.HasPrefix(a, "--") {
+		if lite.HasPrefix(a, "--") {
 			g, used, err := longOption(prog, a, args[i+1:], opts)
 			if err != nil {
 				return nil, nil, err
@@ -87,7 +86,7 @@ func getopt(prog string, args []string, opts []option, digits bool, posixlyCorre
 			}
 			o := shorts[c]
 			if o == nil {
-				return nil, nil, &getoptError{fmt.Sprintf("%s: invalid option -- '%c'", prog, c)}
+				return nil, nil, &getoptError{prog + ": invalid option -- '" + string(rune(c)) + "'"}
 			}
 			g := given{opt: o, as: "-" + string(c)}
 			if o.arg == noArg {
@@ -98,7 +97,7 @@ func getopt(prog string, args []string, opts []option, digits bool, posixlyCorre
 				g.arg, g.hasArg = a[j+1:], true
 			} else if o.arg == requiredArg {
 				if i+1 >= len(args) {
-					return nil, nil, &getoptError{fmt.Sprintf("%s: option requires an argument -- '%c'", prog, c)}
+					return nil, nil, &getoptError{prog + ": option requires an argument -- '" + string(rune(c)) + "'"}
 				}
 				i++
 				g.arg, g.hasArg = args[i], true
@@ -114,7 +113,7 @@ func getopt(prog string, args []string, opts []option, digits bool, posixlyCorre
 // following words it took.
 func longOption(prog, a string, rest []string, opts []option) (given, int, error) {
 	body := a[2:]
-	name, value, hasValue := strings.Cut(body, "=")
+	name, value, hasValue := lite.Cut(body, "=")
 	var exact *option
 	var cands []*option
 	for i := range opts {
@@ -126,7 +125,7 @@ func longOption(prog, a string, rest []string, opts []option) (given, int, error
 			exact = o
 			break
 		}
-		if strings.HasPrefix(o.long, name) {
+		if lite.HasPrefix(o.long, name) {
 			cands = append(cands, o)
 		}
 	}
@@ -134,14 +133,13 @@ func longOption(prog, a string, rest []string, opts []option) (given, int, error
 	if o == nil {
 		switch {
 		case len(cands) == 0:
-			return given{}, 0, &getoptError{fmt.Sprintf("%s: unrecognized option '%s'", prog, a)}
+			return given{}, 0, &getoptError{prog + ": unrecognized option '" + a + "'"}
 		case len(cands) > 1 && !sameOption(cands):
-			var b strings.Builder
-			fmt.Fprintf(&b, "%s: option '--%s' is ambiguous; possibilities:", prog, body)
+			msg := prog + ": option '--" + body + "' is ambiguous; possibilities:"
 			for _, c := range cands {
-				fmt.Fprintf(&b, " '--%s'", c.long)
+				msg += " '--" + c.long + "'"
 			}
-			return given{}, 0, &getoptError{b.String()}
+			return given{}, 0, &getoptError{msg}
 		}
 		o = cands[0]
 	}
@@ -149,7 +147,7 @@ func longOption(prog, a string, rest []string, opts []option) (given, int, error
 	switch o.arg {
 	case noArg:
 		if hasValue {
-			return given{}, 0, &getoptError{fmt.Sprintf("%s: option '--%s' doesn't allow an argument", prog, o.long)}
+			return given{}, 0, &getoptError{prog + ": option '--" + o.long + "' doesn't allow an argument"}
 		}
 	case optionalArg:
 		g.arg, g.hasArg = value, hasValue
@@ -158,7 +156,7 @@ func longOption(prog, a string, rest []string, opts []option) (given, int, error
 			g.arg, g.hasArg = value, true
 		} else {
 			if len(rest) == 0 {
-				return given{}, 0, &getoptError{fmt.Sprintf("%s: option '--%s' requires an argument", prog, o.long)}
+				return given{}, 0, &getoptError{prog + ": option '--" + o.long + "' requires an argument"}
 			}
 			g.arg, g.hasArg = rest[0], true
 			return g, 1, nil

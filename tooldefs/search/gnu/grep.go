@@ -1,13 +1,12 @@
 package gnu
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/agentcore/agentcore/tooldefs/search/gnu/find"
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/internal/lite"
 )
 
 // Binary file handling (--binary-files).
@@ -37,7 +36,7 @@ const (
 
 // grepConfig is a parsed grep command line.
 type grepConfig struct {
-	kind                     syntaxKind
+	kind                     Syntax
 	patterns                 []string
 	ignoreCase               bool
 	wordRegexp, lineRegexp   bool
@@ -150,19 +149,22 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-func trouble(format string, a ...any) *exitError {
-	return &exitError{code: 2, msg: fmt.Sprintf(format, a...)}
+// trouble is an error message with grep's status 2.
+func trouble(msg string) *exitError {
+	return &exitError{code: 2, msg: msg}
 }
 
-// parseGrep reads a grep command line (without the program name).
-func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
+// parseGrep reads a grep command line (without the program name);
+// noStdinPatterns stops it, with errLater, before it reads a -f - or an
+// --exclude-from=- from standard input.
+func parseGrep(args []string, env func(string) string, noStdinPatterns bool) (*grepConfig, error) {
 	c := &grepConfig{before: -1, after: -1, maxCount: -1, label: "(standard input)", utf8: find.UTF8Locale(env)}
 	sep := "--"
 	c.groupSep = &sep
 	c.posixly = env("POSIXLY_CORRECT") != ""
 	opts, operands, err := getopt("grep", args, grepOptions, true, c.posixly)
 	if err != nil {
-		return nil, &exitError{code: 2, msg: strings.TrimPrefix(err.Error(), "grep: "), usage: true}
+		return nil, &exitError{code: 2, msg: lite.TrimPrefix(err.Error(), "grep: "), usage: true}
 	}
 	var keys []string
 	keysGiven := false
@@ -170,7 +172,7 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 	for _, g := range opts {
 		id := g.opt.id
 		if what, ok := grepUnsupported[id]; ok {
-			return nil, trouble("agentcore's embedded grep does not support %s; %s", what, unsupportedHint(id))
+			return nil, trouble("agentcore's embedded grep does not support " + what + "; " + unsupportedHint(id))
 		}
 		switch id {
 		case "digits":
@@ -198,17 +200,20 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 				return nil, trouble("conflicting matchers specified")
 			}
 			c.matcherName = name
-			c.kind = map[string]syntaxKind{"E": extendedRE, "F": fixedRE, "G": basicRE}[id]
+			c.kind = map[string]Syntax{"E": Extended, "F": Fixed, "G": Basic}[id]
 		case "e":
 			keys = append(keys, g.arg)
 			keysGiven = true
 		case "f":
+			if g.arg == "-" && noStdinPatterns {
+				return nil, errLater
+			}
 			data, err := readPatternFile(g.arg)
 			if err != nil {
-				return nil, trouble("%s: %s", g.arg, find.ErrnoText(err))
+				return nil, trouble(g.arg + ": " + find.ErrnoText(err))
 			}
 			if data != "" {
-				keys = append(keys, strings.TrimSuffix(data, "\n"))
+				keys = append(keys, lite.TrimSuffix(data, "\n"))
 			}
 			keysGiven = true
 		case "i":
@@ -275,8 +280,9 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 			case "recurse":
 				c.directories = dirRecurse
 			default:
-				return nil, &exitError{code: 2, msg: fmt.Sprintf("invalid argument %s for %s\nValid arguments are:\n  - %s\n  - %s\n  - %s",
-					find.Quoter(c.utf8).Quote(g.arg), find.Quoter(c.utf8).Quote("--directories"), find.Quoter(c.utf8).Quote("read"), find.Quoter(c.utf8).Quote("recurse"), find.Quoter(c.utf8).Quote("skip")), usage: true}
+				q := find.Quoter(c.utf8).Quote
+				return nil, &exitError{code: 2, usage: true, msg: "invalid argument " + q(g.arg) + " for " + q("--directories") +
+					"\nValid arguments are:\n  - " + q("read") + "\n  - " + q("recurse") + "\n  - " + q("skip")}
 			}
 		case "D":
 			switch g.arg {
@@ -298,11 +304,14 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 				c.include[cmd].add(g.arg, id == "include", c.utf8)
 			}
 		case "exclude-from":
+			if g.arg == "-" && noStdinPatterns {
+				return nil, errLater
+			}
 			data, err := readPatternFile(g.arg)
 			if err != nil {
-				return nil, trouble("%s: %s", g.arg, find.ErrnoText(err))
+				return nil, trouble(g.arg + ": " + find.ErrnoText(err))
 			}
-			for _, p := range strings.Split(strings.TrimSuffix(data, "\n"), "\n") {
+			for _, p := range lite.Split(lite.TrimSuffix(data, "\n"), "\n") {
 				if p == "" && data == "" {
 					break
 				}
@@ -311,7 +320,7 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 				}
 			}
 		case "exclude-dir":
-			p := strings.TrimRight(g.arg, "/")
+			p := lite.TrimSlashes(g.arg)
 			if p == "" {
 				p = g.arg
 			}
@@ -337,16 +346,17 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 				// No color: agentcore's grep writes plain text (auto means
 				// never unless stdout is a terminal, and it never colors).
 				if g.hasArg && g.arg == "" {
-					return nil, trouble("invalid argument %s for %s", find.Quoter(c.utf8).Quote(""), find.Quoter(c.utf8).Quote("--color"))
+					q := find.Quoter(c.utf8).Quote
+					return nil, trouble("invalid argument " + q("") + " for " + q("--color"))
 				}
 			case "always", "yes", "force":
-				return nil, trouble("agentcore's embedded grep does not support --color=%s; it writes plain text, use --color=never", g.arg)
+				return nil, trouble("agentcore's embedded grep does not support --color=" + g.arg + "; it writes plain text, use --color=never")
 			default:
-				return nil, &exitError{code: 2, msg: fmt.Sprintf("invalid argument %s for %s\nValid arguments are:\n  - %s, %s, %s\n  - %s, %s, %s\n  - %s, %s, %s",
-					find.Quoter(c.utf8).Quote(g.arg), find.Quoter(c.utf8).Quote("--color"),
-					find.Quoter(c.utf8).Quote("always"), find.Quoter(c.utf8).Quote("yes"), find.Quoter(c.utf8).Quote("force"),
-					find.Quoter(c.utf8).Quote("never"), find.Quoter(c.utf8).Quote("no"), find.Quoter(c.utf8).Quote("none"),
-					find.Quoter(c.utf8).Quote("auto"), find.Quoter(c.utf8).Quote("tty"), find.Quoter(c.utf8).Quote("if-tty")), usage: true}
+				q := find.Quoter(c.utf8).Quote
+				return nil, &exitError{code: 2, usage: true, msg: "invalid argument " + q(g.arg) + " for " + q("--color") +
+					"\nValid arguments are:\n  - " + q("always") + ", " + q("yes") + ", " + q("force") +
+					"\n  - " + q("never") + ", " + q("no") + ", " + q("none") +
+					"\n  - " + q("auto") + ", " + q("tty") + ", " + q("if-tty")}
 			}
 		case "U":
 			// --binary: no effect on POSIX systems.
@@ -374,7 +384,7 @@ func parseGrep(args []string, env func(string) string) (*grepConfig, error) {
 		c.wordRegexp, c.lineRegexp = false, false
 		c.patterns = []string{""}
 	} else {
-		c.patterns = strings.Split(strings.Join(keys, "\n"), "\n")
+		c.patterns = lite.Split(lite.Join(keys, "\n"), "\n")
 	}
 	c.operands = operands
 	// -q overrides -l and -L, which override -c.
@@ -410,13 +420,13 @@ func unsupportedHint(id string) string {
 func contextArg(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(s, "-") {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !lite.HasPrefix(s, "-") {
 			return 1<<63 - 1, nil
 		}
-		return 0, trouble("%s: invalid context length argument", s)
+		return 0, trouble(s + ": invalid context length argument")
 	}
 	if n < 0 {
-		return 0, trouble("%s: invalid context length argument", s)
+		return 0, trouble(s + ": invalid context length argument")
 	}
 	return n, nil
 }

@@ -83,7 +83,7 @@ type source interface {
 // worker owns one and reuses its buffer.
 type searcher struct {
 	c   *grepConfig
-	m   *matcher
+	m   Matcher
 	run *grepRun
 	out *fileResult
 	// streaming: the source is a pipe or device; direct output is flushed
@@ -114,7 +114,7 @@ type searcher struct {
 	firstNUL int
 }
 
-func newSearcher(c *grepConfig, m *matcher) *searcher {
+func newSearcher(c *grepConfig, m Matcher) *searcher {
 	return &searcher{c: c, m: m}
 }
 
@@ -274,7 +274,7 @@ func (s *searcher) grepbuf(beg, lim int) int64 {
 	c := s.c
 	outleft0 := s.outleft
 	for p := beg; p < lim; {
-		b, endp, ok := s.m.nextLine(s.buf[:lim], p)
+		b, endp, ok := s.m.NextLine(s.buf[:lim], p)
 		if !ok {
 			if !c.invert {
 				break
@@ -404,7 +404,7 @@ func (s *searcher) printLineMiddle(beg, lim int) bool {
 		sep = '-'
 	}
 	line := s.buf[beg : lim-1]
-	for _, m := range s.m.matches(line) {
+	for _, m := range s.m.Matches(line) {
 		if !s.printLineHead(beg+m[0], m[1]-m[0], sep) {
 			return false
 		}

@@ -1,17 +1,15 @@
 package gnu
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/agentcore/agentcore/tooldefs/search/gnu/find"
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/internal/lite"
 )
 
 // Stdio is what a program run by this package reads and writes.
@@ -22,7 +20,7 @@ type Stdio = find.Stdio
 // the two interleave in a shared file as GNU grep's do.
 type emitter struct {
 	prog    string
-	out     *bufio.Writer
+	out     *lite.Writer
 	err     io.Writer
 	used    bool
 	errseen bool
@@ -32,7 +30,7 @@ type emitter struct {
 
 func (e *emitter) message(s string) {
 	e.out.Flush()
-	fmt.Fprintf(e.err, "%s: %s\n", e.prog, s)
+	io.WriteString(e.err, e.prog+": "+s+"\n")
 }
 
 func (e *emitter) emit(r *fileResult) {
@@ -48,27 +46,53 @@ func (e *emitter) emit(r *fileResult) {
 
 // Grep runs grep with args (the words after the program name) and returns
 // its exit status: 0 when a line was selected, 1 when none was, 2 on
-// trouble, as GNU grep's.
-func Grep(args []string, std Stdio) int {
-	em := &emitter{prog: "grep", out: bufio.NewWriterSize(std.Stdout, 64<<10), err: std.Stderr}
+// trouble, as GNU grep's. compile compiles the patterns (package regex's
+// Compile does all of GNU's).
+func Grep(args []string, std Stdio, compile Compiler) int {
+	code, _ := grep(args, std, compile, false)
+	return code
+}
+
+// GrepLiteral runs grep as Grep does when CompileLiteral can match its
+// patterns and they do not come from standard input; otherwise it has read
+// and written nothing, and ok is false, for Grep to run the command.
+func GrepLiteral(args []string, std Stdio) (code int, ok bool) {
+	return grep(args, std, CompileLiteral, true)
+}
+
+// errLater stops a GrepLiteral that would have to read its patterns from
+// standard input, which Grep could then not read again.
+var errLater = errors.New("patterns from standard input")
+
+func grep(args []string, std Stdio, compile Compiler, literalOnly bool) (int, bool) {
+	em := &emitter{prog: "grep", out: lite.NewWriter(std.Stdout, 64<<10), err: std.Stderr}
 	defer em.out.Flush()
-	c, err := parseGrep(args, std.Env)
-	if err != nil {
-		return exitWith(em, err)
+	c, err := parseGrep(args, std.Env, literalOnly)
+	if err == errLater {
+		return 0, false
 	}
-	m, warnings, err := newMatcher(c)
 	if err != nil {
-		return exitWith(em, trouble("%s", err.Error()))
+		return exitWith(em, err), true
+	}
+	m, warnings, err := compile(Patterns{
+		List: c.patterns, Syntax: c.kind, UTF8: c.utf8, IgnoreCase: c.ignoreCase,
+		WholeLine: c.lineRegexp, WholeWord: c.wordRegexp, OnlyMatching: c.onlyMatching,
+	})
+	if literalOnly && err == ErrNeedsRegexp {
+		return 0, false
+	}
+	if err != nil {
+		return exitWith(em, trouble(err.Error())), true
 	}
 	for _, w := range warnings {
 		em.message("warning: " + w)
 	}
 	if c.maxCount == 0 {
-		return 1
+		return 1, true
 	}
 	em.line = c.lineBuffered
 	r := &grepRun{c: c, m: m, em: em, std: std}
-	return r.run()
+	return r.run(), true
 }
 
 // exitWith reports a parse or compile error and returns its status.
@@ -99,7 +123,7 @@ func exitWith(em *emitter, err error) int {
 // grepRun is one grep invocation over its operands.
 type grepRun struct {
 	c   *grepConfig
-	m   *matcher
+	m   Matcher
 	em  *emitter
 	std Stdio
 
@@ -338,7 +362,7 @@ func trimRoot(p string) string {
 }
 
 func (r *grepRun) display(path string) string {
-	if r.omitDotSlash && len(path) > 1 && strings.HasPrefix(path, "./") {
+	if r.omitDotSlash && len(path) > 1 && lite.HasPrefix(path, "./") {
 		return path[2:]
 	}
 	return path

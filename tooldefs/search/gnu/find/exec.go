@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/internal/lite"
 )
 
 // This file runs the commands of -exec and -execdir with package os
@@ -17,7 +19,7 @@ import (
 // that could not start or was killed by a signal, and leaves find's exit
 // status to the caller (an -exec … ; that fails is only false).
 func (f *findRun) run(args []string, dir string) error {
-	f.out.flush()
+	f.out.Flush()
 	err := runCommand(args, dir, f.std)
 	var exit *exitStatus
 	switch {
@@ -109,14 +111,14 @@ func runCommand(args []string, dir string, std Stdio) error {
 // Without one it returns ENOENT, or EACCES when a file was found that
 // cannot be executed.
 func lookPath(name, pathList string) (string, error) {
-	if contains(name, "/") {
+	if lite.Contains(name, "/") {
 		return name, nil
 	}
 	if name == "" {
 		return "", syscall.ENOENT
 	}
 	denied := false
-	for _, dir := range split(pathList, ":") {
+	for _, dir := range lite.Split(pathList, ":") {
 		if dir == "" {
 			dir = "."
 		}
@@ -139,11 +141,11 @@ func lookPath(name, pathList string) (string, error) {
 // parentDir is dirname(3) of a path find made: what comes before its last
 // slash, less trailing slashes ("." for none, "/" for the root).
 func parentDir(p string) string {
-	i := lastIndexByte(p, '/')
+	i := lite.LastIndexByte(p, '/')
 	if i < 0 {
 		return "."
 	}
-	d := trimSlashes(p[:i])
+	d := lite.TrimSlashes(p[:i])
 	if d == "" {
 		return "/"
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/internal/lite"
 )
 
 // Run runs find with args (the words after the program name) and returns
@@ -14,16 +16,16 @@ import (
 func Run(args []string, std Stdio) int {
 	f := &findRun{
 		std:      std,
-		out:      newWriter(std.Stdout, 64<<10),
+		out:      lite.NewWriter(std.Stdout, 64<<10),
 		q:        Quoter(UTF8Locale(std.Env)),
 		utf8:     UTF8Locale(std.Env),
 		now:      time.Now().UnixNano(),
 		maxDepth: -1,
 	}
-	defer f.out.flush()
+	defer f.out.Flush()
 	if err := f.parse(args); err != nil {
 		if ee, ok := err.(*exitError); ok && ee.code == 0 {
-			f.out.writeString(ee.msg)
+			f.out.WriteString(ee.msg)
 			return 0
 		}
 		f.message(err.Error())
@@ -49,7 +51,7 @@ const (
 // findRun is one find invocation.
 type findRun struct {
 	std  Stdio
-	out  *writer
+	out  *lite.Writer
 	q    Quoter
 	utf8 bool
 	now  int64
@@ -79,7 +81,7 @@ type level struct {
 }
 
 func (f *findRun) message(s string) {
-	f.out.flush()
+	f.out.Flush()
 	io.WriteString(f.std.Stderr, "find: "+s+"\n")
 }
 
@@ -108,14 +110,14 @@ func (e *entry) path() string {
 }
 
 // writePath writes the entry's path to w without building it.
-func (e *entry) writePath(w *writer) {
+func (e *entry) writePath(w *lite.Writer) {
 	if e.built {
-		w.writeString(e.full)
+		w.WriteString(e.full)
 		return
 	}
-	w.writeString(trimSuffix(e.dir, "/"))
-	w.writeByte('/')
-	w.writeString(e.name)
+	w.WriteString(lite.TrimSuffix(e.dir, "/"))
+	w.WriteByte('/')
+	w.WriteString(e.name)
 }
 
 // stat returns the entry's status: stat(2) when following symlinks (a
@@ -169,14 +171,14 @@ func (f *findRun) visitRoot(root string) {
 // rootName is the base name -name sees for a starting point: its last
 // component, trailing slashes removed ("/" stays "/").
 func rootName(p string) string {
-	s := trimSlashes(p)
+	s := lite.TrimSlashes(p)
 	if s == "" {
 		if p == "" {
 			return ""
 		}
 		return "/"
 	}
-	if i := lastIndexByte(s, '/'); i >= 0 {
+	if i := lite.LastIndexByte(s, '/'); i >= 0 {
 		return s[i+1:]
 	}
 	return s
@@ -379,7 +381,7 @@ type printNode struct{ term byte }
 
 func (n printNode) eval(f *findRun, e *entry) bool {
 	e.writePath(f.out)
-	f.out.writeByte(n.term)
+	f.out.WriteByte(n.term)
 	return true
 }
 
@@ -457,7 +459,7 @@ func (n *execNode) eval(f *findRun, e *entry) bool {
 	}
 	args := make([]string, len(n.argv))
 	for i, a := range n.argv {
-		args[i] = replaceAll(a, "{}", path)
+		args[i] = lite.ReplaceAll(a, "{}", path)
 	}
 	return f.run(args, dirOf(n, e)) == nil
 }
@@ -538,7 +540,7 @@ func (f *findRun) parse(args []string) error {
 		case a == "--":
 			i++
 			goto paths
-		case a == "-D" || hasPrefix(a, "-O"):
+		case a == "-D" || lite.HasPrefix(a, "-O"):
 			return f.unsupported(a[:2])
 		default:
 			goto paths
@@ -757,7 +759,7 @@ func (p *findParser) arg(name string) (string, error) {
 func (p *findParser) primary() (node, error) {
 	f := p.f
 	a := p.args[p.i]
-	if !hasPrefix(a, "-") || a == "-" {
+	if !lite.HasPrefix(a, "-") || a == "-" {
 		return nil, p.stray(a)
 	}
 	p.i++
@@ -772,14 +774,14 @@ func (p *findParser) primary() (node, error) {
 			return nil, err
 		}
 		fold := a[1] == 'i'
-		return &nameNode{g: CompileGlob(pat, fold, f.utf8), path: !hasSuffix(a, "name") || hasSuffix(a, "wholename")}, nil
+		return &nameNode{g: CompileGlob(pat, fold, f.utf8), path: !lite.HasSuffix(a, "name") || lite.HasSuffix(a, "wholename")}, nil
 	case "-type":
 		s, err := p.arg(a)
 		if err != nil {
 			return nil, err
 		}
 		n := &typeNode{}
-		for _, part := range split(s, ",") {
+		for _, part := range lite.Split(s, ",") {
 			t, ok := map[string]uint8{"b": DTBlk, "c": DTChr, "d": DTDir, "p": DTFIFO, "f": DTReg, "l": DTLnk, "s": DTSock}[part]
 			if !ok {
 				if part == "D" {
@@ -804,7 +806,7 @@ func (p *findParser) primary() (node, error) {
 			return nil, err
 		}
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || hasPrefix(s, "+") || hasPrefix(s, "-") {
+		if err != nil || n < 0 || lite.HasPrefix(s, "+") || lite.HasPrefix(s, "-") {
 			return nil, errors.New("Expected a positive decimal integer argument to " + a + ", but got " + f.q.Quote(s))
 		}
 		if a == "-maxdepth" {
@@ -908,9 +910,9 @@ func parseSize(s string) (node, error) {
 	n := &sizeNode{unit: 512}
 	body := s
 	switch {
-	case hasPrefix(body, "+"):
+	case lite.HasPrefix(body, "+"):
 		n.kind, body = cmpGt, body[1:]
-	case hasPrefix(body, "-"):
+	case lite.HasPrefix(body, "-"):
 		n.kind, body = cmpLt, body[1:]
 	}
 	if body != "" {
@@ -951,19 +953,19 @@ func (f *findRun) parseTime(name, s string) (node, error) {
 	body := s
 	kind := cmpEq
 	switch {
-	case hasPrefix(body, "+"):
+	case lite.HasPrefix(body, "+"):
 		kind, body = cmpGt, body[1:]
-	case hasPrefix(body, "-"):
+	case lite.HasPrefix(body, "-"):
 		kind, body = cmpLt, body[1:]
 	}
 	v, err := strconv.ParseFloat(body, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || body == "" || containsAny(body, "+-") {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || body == "" || lite.ContainsAny(body, "+-") {
 		return nil, errors.New("invalid argument `" + s + "' to `" + name + "'")
 	}
 	const day = int64(86400 * time.Second)
 	unit, window := day, day
 	origin := f.now - day // findutils' cur_day_start
-	if hasSuffix(name, "min") {
+	if lite.HasSuffix(name, "min") {
 		unit, window = int64(time.Minute), int64(time.Minute)
 		origin = f.now
 	} else if kind == cmpLt {

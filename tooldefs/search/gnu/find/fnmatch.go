@@ -3,6 +3,8 @@ package find
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/internal/lite"
 )
 
 // Glob is a compiled fnmatch(3) pattern as find's -name and grep's
@@ -159,8 +161,8 @@ func parseGlobClass(s string, byteMode bool) (*globClass, int, bool) {
 			return cls, i + 1, true
 		}
 		first = false
-		if hasPrefix(s[i:], "[:") {
-			if end := index(s[i+2:], ":]"); end >= 0 {
+		if lite.HasPrefix(s[i:], "[:") {
+			if end := lite.Index(s[i+2:], ":]"); end >= 0 {
 				cls.named = append(cls.named, s[i+2:i+2+end])
 				i += 2 + end + 2
 				continue
@@ -245,11 +247,11 @@ func (g *Glob) Match(name string) bool {
 		case fastExact:
 			return s == g.lit
 		case fastSuffix:
-			return hasSuffix(s, g.lit)
+			return lite.HasSuffix(s, g.lit)
 		case fastPrefix:
-			return hasPrefix(s, g.lit)
+			return lite.HasPrefix(s, g.lit)
 		default:
-			return contains(s, g.lit)
+			return lite.Contains(s, g.lit)
 		}
 	}
 	byteMode := g.bytes || !utf8.ValidString(name)
@@ -287,7 +289,7 @@ func foldString(s string, byteMode bool) string {
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return toLower(s)
+			return lite.ToLower(s)
 		}
 	}
 	return asciiLower(s)

@@ -3,6 +3,8 @@ package find
 import (
 	"errors"
 	"syscall"
+
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/internal/lite"
 )
 
 // UTF8Locale reports whether the environment selects a UTF-8 character
@@ -12,8 +14,8 @@ import (
 func UTF8Locale(getenv func(string) string) bool {
 	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
 		if v := getenv(k); v != "" {
-			v = toLower(v)
-			return contains(v, "utf-8") || contains(v, "utf8")
+			v = lite.ToLower(v)
+			return lite.Contains(v, "utf-8") || lite.Contains(v, "utf8")
 		}
 	}
 	return false

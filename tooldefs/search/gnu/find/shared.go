@@ -6,8 +6,8 @@
 //
 // It imports only standard packages that a Go program initialises among
 // its first: no fmt, strings, bufio, path/filepath, os/exec or regexp
-// (text.go has the few string functions it needs, on package bytes, and
-// exec.go starts commands with package os). So package findfirst's
+// (package lite has the string functions it needs, on package bytes, and
+// exec.go starts commands with package os). So package multicall/early's
 // initialiser runs a find before the rest of a large program has been
 // initialised; see that package.
 package find

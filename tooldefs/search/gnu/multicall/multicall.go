@@ -24,8 +24,9 @@
 // early, a grep -rn over GOROOT/src collects about three times, and
 // GOGC=off made no difference above this machine's noise.
 //
-// A find starts earlier still: package findfirst, which this one imports,
-// runs it from an initialiser that waits only for os and bytes.
+// A find, and a grep whose pattern is a plain string, start earlier still:
+// package early, which this one imports, runs them from an initialiser
+// that waits only for os and bytes.
 package multicall
 
 import (
@@ -36,9 +37,15 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/tooldefs/search/gnu"
-	// find starts from an earlier initialiser than this package's.
-	_ "github.com/agentcore/agentcore/tooldefs/search/gnu/multicall/findfirst"
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/find"
+	// find, and a grep of a plain string, start from an earlier
+	// initialiser than this package's.
+	_ "github.com/agentcore/agentcore/tooldefs/search/gnu/multicall/early"
+	"github.com/agentcore/agentcore/tooldefs/search/gnu/regex"
 )
+
+// Programs are the commands Dispatch runs, by name.
+var Programs = []string{"grep", "find"}
 
 func init() {
 	if code, ok := Dispatch(os.Args); ok {
@@ -46,7 +53,7 @@ func init() {
 	}
 }
 
-// Dispatch runs the command argv names, if it names one of gnu.Programs
+// Dispatch runs the command argv names, if it names one of Programs
 // by its base name (argv[0]) or as a hidden subcommand (argv[1] is
 // "__grep" or "__find"), and returns its exit status.
 func Dispatch(argv []string) (int, bool) {
@@ -54,18 +61,24 @@ func Dispatch(argv []string) (int, bool) {
 		return 0, false
 	}
 	name, args := filepath.Base(argv[0]), argv[1:]
-	if !slices.Contains(gnu.Programs, name) {
+	if !slices.Contains(Programs, name) {
 		if len(argv) < 2 || !strings.HasPrefix(argv[1], "__") {
 			return 0, false
 		}
 		name, args = argv[1][2:], argv[2:]
 	}
 	std := gnu.Stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	return gnu.Run(name, args, std)
+	switch name {
+	case "grep":
+		return gnu.Grep(args, std, regex.Compile), true
+	case "find":
+		return find.Run(args, std), true
+	}
+	return 0, false
 }
 
 // NewDir makes a directory, under the OS temp dir, holding a symbolic link
-// named after each of gnu.Programs to the running executable, for the
+// named after each of Programs to the running executable, for the
 // front of a PATH: a program run with it finds this binary as grep and
 // find, and Dispatch runs them. The caller removes it (os.RemoveAll) when
 // no command needs it any more.
@@ -81,7 +94,7 @@ func NewDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("make the grep and find link directory: %w", err)
 	}
-	for _, name := range gnu.Programs {
+	for _, name := range Programs {
 		if err := os.Symlink(exe, filepath.Join(dir, name)); err != nil {
 			os.RemoveAll(dir)
 			return "", fmt.Errorf("link %s to %s: %w", name, exe, err)

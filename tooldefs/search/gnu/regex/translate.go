@@ -1,19 +1,12 @@
-package gnu
+package regex
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-)
 
-// syntaxKind is the dialect of a grep pattern.
-type syntaxKind int
-
-const (
-	basicRE    syntaxKind = iota // -G, POSIX BRE with GNU extensions
-	extendedRE                   // -E, POSIX ERE with GNU extensions
-	fixedRE                      // -F, a plain string
+	"github.com/agentcore/agentcore/tooldefs/search/gnu"
 )
 
 // reError is a pattern GNU grep rejects (exit 2); its text is GNU's.
@@ -38,15 +31,15 @@ func (e *unsupported) Error() string {
 type translator struct {
 	p        string
 	i        int
-	kind     syntaxKind
+	kind     gnu.Syntax
 	utf8     bool
 	depth    int
 	warnings []string
 }
 
 // translate returns the RE2 form of pattern p and GNU's warnings about it.
-func translate(p string, kind syntaxKind, utf8Mode bool) (string, []string, error) {
-	if kind == fixedRE {
+func translate(p string, kind gnu.Syntax, utf8Mode bool) (string, []string, error) {
+	if kind == gnu.Fixed {
 		return quoteLiteral(p), nil, nil
 	}
 	t := &translator{p: p, kind: kind, utf8: utf8Mode}
@@ -61,7 +54,7 @@ func translate(p string, kind syntaxKind, utf8Mode bool) (string, []string, erro
 	return out, t.warnings, nil
 }
 
-func (t *translator) ere() bool { return t.kind == extendedRE }
+func (t *translator) ere() bool { return t.kind == gnu.Extended }
 
 // atAltEnd reports whether the parser is at the end of a branch: the end
 // of the pattern, a | (\| in a BRE) or a group's close.

@@ -1,4 +1,10 @@
-package gnu
+// Package regex compiles the patterns of package gnu's grep, GNU's basic
+// and extended regular expressions and fixed strings, by translating them
+// to Go's RE2 and matching with package grepengine. It is apart from gnu
+// because regexp is initialised late in a large program, and a grep whose
+// patterns need no regular expression starts before it (see
+// gnu.CompileLiteral).
+package regex
 
 import (
 	"errors"
@@ -7,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcore/agentcore/tooldefs/search/gnu"
 	"github.com/agentcore/agentcore/tooldefs/search/grepengine"
 )
 
@@ -20,14 +27,14 @@ type matcher struct {
 	utf8          bool
 }
 
-// newMatcher translates the patterns to RE2 and compiles them. The error
-// is GNU's message for a bad pattern, or one saying what agentcore's grep
-// cannot express.
-func newMatcher(c *grepConfig) (*matcher, []string, error) {
+// Compile translates the patterns to RE2 and compiles them, a
+// gnu.Compiler. The error is GNU's message for a bad pattern, or one
+// saying what agentcore's grep cannot express.
+func Compile(c gnu.Patterns) (gnu.Matcher, []string, error) {
 	var alts []string
 	var warnings []string
-	for _, p := range c.patterns {
-		t, w, err := translate(p, c.kind, c.utf8)
+	for _, p := range c.List {
+		t, w, err := translate(p, c.Syntax, c.UTF8)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -36,23 +43,23 @@ func newMatcher(c *grepConfig) (*matcher, []string, error) {
 	}
 	core := "(?:" + strings.Join(alts, ")|(?:") + ")"
 	flags := "(?m)"
-	if c.ignoreCase {
+	if c.IgnoreCase {
 		flags = "(?mi)"
 	}
 	full := core
 	switch {
-	case c.lineRegexp:
+	case c.WholeLine:
 		full = "^" + core + "$"
-	case c.wordRegexp:
-		_, nonWord := (&translator{utf8: c.utf8}).wordClass()
+	case c.WholeWord:
+		_, nonWord := (&translator{utf8: c.UTF8}).wordClass()
 		full = "(?:^|" + nonWord + ")" + core + "(?:" + nonWord + "|$)"
 	}
-	m := &matcher{word: c.wordRegexp && !c.lineRegexp, line: c.lineRegexp, utf8: c.utf8}
+	m := &matcher{word: c.WholeWord && !c.WholeLine, line: c.WholeLine, utf8: c.UTF8}
 	var err error
 	if m.lines, err = grepengine.NewLines(flags + full); err != nil {
 		return nil, nil, compileError(err)
 	}
-	if c.onlyMatching {
+	if c.OnlyMatching {
 		if m.all, err = regexp.Compile(flags + core); err != nil {
 			return nil, nil, compileError(err)
 		}
@@ -74,9 +81,9 @@ func compileError(err error) error {
 	return &unsupported{"this pattern in Go's RE2 (" + err.Error() + ")", "simplify it, or run the system grep by its full path"}
 }
 
-// nextLine finds the first selected line of buf at or after p (a line
+// NextLine finds the first selected line of buf at or after p (a line
 // start): its start and its end past the newline.
-func (m *matcher) nextLine(buf []byte, p int) (int, int, bool) {
+func (m *matcher) NextLine(buf []byte, p int) (int, int, bool) {
 	ls, le := m.lines.Next(buf[p:], 0)
 	if ls < 0 {
 		return 0, 0, false
@@ -84,11 +91,11 @@ func (m *matcher) nextLine(buf []byte, p int) (int, int, bool) {
 	return p + ls, p + le + 1, true
 }
 
-// matches returns the non-empty matches of a matching line for -o, as GNU
+// Matches returns the non-empty matches of a matching line for -o, as GNU
 // finds them: leftmost-longest, each search starting where the last match
 // ended; with -w, a match must be a whole word, else a shorter match at
 // the same start or a later start is tried; with -x, the whole line.
-func (m *matcher) matches(line []byte) [][2]int {
+func (m *matcher) Matches(line []byte) [][2]int {
 	if m.line {
 		if len(line) == 0 {
 			return nil
