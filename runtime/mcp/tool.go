@@ -152,7 +152,9 @@ func (t *Tool) RemoteName() string { return t.remoteName }
 
 // decodeObject parses raw as a JSON object and checks required keys.
 func decodeObject(raw json.RawMessage, required []string) (Input, error) {
-	raw = bytes.TrimSpace(raw)
+	// JSON's whitespace only: bytes.TrimSpace would also drop a \v or
+	// U+0085, which json.Unmarshal rejects, so such input would pass here.
+	raw = bytes.Trim(raw, " \t\r\n")
 	if len(raw) == 0 {
 		raw = json.RawMessage(`{}`)
 	}
