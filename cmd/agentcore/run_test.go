@@ -300,46 +300,50 @@ var _ = Describe("agentcore run", func() {
 			Expect(pane()).To(ContainSubstring("No answer, going with gofmt."))
 		})
 
-		It("plays the tour: plan mode, a question, plan approval, a worktree, an edit, the commit skill, a commit", func() {
-			dir := GinkgoT().TempDir()
-			readme, err := os.ReadFile(filepath.Join(repoRoot(), "README.md"))
-			Expect(err).NotTo(HaveOccurred())
-			skill, err := os.ReadFile(filepath.Join(repoRoot(), ".agentcore", "skills", "commit", "SKILL.md"))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(os.WriteFile(filepath.Join(dir, "README.md"), readme, 0o644)).To(Succeed())
-			Expect(os.MkdirAll(filepath.Join(dir, ".agentcore", "skills", "commit"), 0o755)).To(Succeed())
-			Expect(os.WriteFile(filepath.Join(dir, ".agentcore", "skills", "commit", "SKILL.md"), skill, 0o644)).To(Succeed())
-			git := func(args ...string) string {
-				GinkgoHelper()
-				cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...)
-				cmd.Dir = dir
-				out, err := cmd.CombinedOutput()
-				Expect(err).NotTo(HaveOccurred(), "git %v: %s", args, out)
-				return string(out)
-			}
-			git("init", "-q")
-			git("config", "user.name", "tour")
-			git("config", "user.email", "tour@localhost")
-			git("add", "-A")
-			git("commit", "-qm", "start")
+		DescribeTable("plays the tour: plan mode, a question, plan approval, a worktree, an edit, the commit skill, a commit",
+			func(pick []string, answer, section, subject string) {
+				dir := GinkgoT().TempDir()
+				readme, err := os.ReadFile(filepath.Join(repoRoot(), "README.md"))
+				Expect(err).NotTo(HaveOccurred())
+				skill, err := os.ReadFile(filepath.Join(repoRoot(), ".agentcore", "skills", "commit", "SKILL.md"))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(os.WriteFile(filepath.Join(dir, "README.md"), readme, 0o644)).To(Succeed())
+				Expect(os.MkdirAll(filepath.Join(dir, ".agentcore", "skills", "commit"), 0o755)).To(Succeed())
+				Expect(os.WriteFile(filepath.Join(dir, ".agentcore", "skills", "commit", "SKILL.md"), skill, 0o644)).To(Succeed())
+				git := func(args ...string) string {
+					GinkgoHelper()
+					cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...)
+					cmd.Dir = dir
+					out, err := cmd.CombinedOutput()
+					Expect(err).NotTo(HaveOccurred(), "git %v: %s", args, out)
+					return string(out)
+				}
+				git("init", "-q")
+				git("config", "user.name", "tour")
+				git("config", "user.email", "tour@localhost")
+				git("add", "-A")
+				git("commit", "-qm", "start")
 
-			pane, keys := session(dir, "--model", "replay:"+filepath.Join(repoRoot(), "examples", "tour.jsonl"))
-			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Enter plan mode?"))
-			keys("1", "Enter")
-			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("[Format] How should the section present the tools?"))
-			keys("Enter")
-			Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("2. Yes, and accept edits"))
-			Expect(pane()).To(ContainSubstring("Format: Short list (Recommended)"))
-			keys("2", "Enter")
-			Eventually(pane, 30*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
-			Expect(pane()).To(ContainSubstring("Loaded commit from"))
-			Expect(pane()).NotTo(ContainSubstring("Allow? [1/2/3]: 1"), "the skill's allowed-tools let the commit through")
+				pane, keys := session(dir, "--model", "replay:"+filepath.Join(repoRoot(), "examples", "tour.jsonl"))
+				Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Enter plan mode?"))
+				keys("1", "Enter")
+				Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("[Format] How should the section present the tools?"))
+				keys(pick...)
+				Eventually(pane, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("2. Yes, and accept edits"))
+				Expect(pane()).To(ContainSubstring("Format: " + answer))
+				keys("2", "Enter")
+				Eventually(pane, 30*time.Second, 100*time.Millisecond).Should(ContainSubstring("EXIT=0"))
+				Expect(pane()).To(ContainSubstring("Loaded commit from"))
+				Expect(pane()).NotTo(ContainSubstring("Allow? [1/2/3]: 1"), "the skill's allowed-tools let the commit through")
 
-			Expect(git("log", "--oneline", "-1", "agentcore/tools-note")).To(ContainSubstring("README: a Tools at a glance section"))
-			Expect(os.ReadFile(filepath.Join(dir, ".agentcore", "worktrees", "tools-note", "README.md"))).To(ContainSubstring("## Tools at a glance"))
-			Expect(os.ReadFile(filepath.Join(dir, "README.md"))).To(Equal(readme), "the main checkout is unchanged")
-			Expect(git("status", "--short")).To(BeEmpty())
-		})
+				Expect(git("log", "--oneline", "-1", "agentcore/tools-note")).To(ContainSubstring("README: a Tools at a glance section, " + subject))
+				Expect(os.ReadFile(filepath.Join(dir, ".agentcore", "worktrees", "tools-note", "README.md"))).To(ContainSubstring("## Tools at a glance\n\n" + section))
+				Expect(os.ReadFile(filepath.Join(dir, "README.md"))).To(Equal(readme), "the main checkout is unchanged")
+				Expect(git("status", "--short")).To(BeEmpty())
+			},
+			Entry("with the recommended answer", []string{"Enter"}, "Short list (Recommended)", "- files: Read", "one line per group of tools"),
+			Entry("with Table picked: the turns conditioned on the answer play", []string{"2"}, "Table", "| group | tools |", "a table of the tool groups"),
+		)
 
 		It("interrupts the turn on Ctrl+C, lets a test suite run, and exits on a second Ctrl+C", func() {
 			dir := GinkgoT().TempDir()

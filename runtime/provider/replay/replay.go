@@ -115,7 +115,7 @@ func (p *Provider) next(req provider.Request) (Turn, error) {
 		return Turn{}, fmt.Errorf("replay: the scenario has no turn left (it has %d); the conversation went further than the script", len(p.sc.Turns))
 	}
 	for i := p.cursor; i < len(p.sc.Turns); i++ {
-		if p.sc.Turns[i].When.matches(last) {
+		if p.sc.Turns[i].When.matches(req.Messages) {
 			p.cursor = i + 1
 			return p.sc.Turns[i], nil
 		}

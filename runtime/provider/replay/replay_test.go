@@ -82,6 +82,15 @@ var _ = Describe("Parse", func() {
 		Expect(string(sc.Turns[0].Blocks[0].Input)).To(Equal("{}"))
 	})
 
+	It("lets a turn conditioned on said reuse the ids of the turn it is an alternative to", func() {
+		alt := "{\"when\":{\"said\":{\"ask\":\"Table\"}},\"blocks\":[{\"type\":\"tool_use\",\"id\":\"edit\",\"name\":\"Edit\"}]}\n" +
+			"{\"blocks\":[{\"type\":\"tool_use\",\"id\":\"edit\",\"name\":\"Edit\"}]}\n" +
+			"{\"blocks\":[{\"type\":\"tool_use\",\"id\":\"other\",\"name\":\"Read\"}]}\n" +
+			"{\"blocks\":[{\"type\":\"tool_use\",\"id\":\"other\",\"name\":\"Read\"}]}"
+		_, err := replay.Parse([]byte(alt))
+		Expect(err).To(MatchError(ContainSubstring(`turn 4, block 1: tool_use id "other" is used twice`)), "edit may repeat, other may not")
+	})
+
 	It("loads the examples and the embedded default", func() {
 		Expect(replay.Default().Turns).NotTo(BeEmpty())
 		files, _ := filepath.Glob("../../../examples/*.jsonl")
@@ -131,6 +140,30 @@ var _ = Describe("Provider", func() {
 		},
 		Entry("an error", true, "it failed"),
 		Entry("a success", false, "it worked"),
+	)
+
+	DescribeTable("goes on from what an earlier result said, two turns later",
+		func(answer, want string) {
+			const chosen = `{"blocks":[{"type":"tool_use","id":"ask","name":"AskUserQuestion","input":{}}]}
+{"blocks":[{"type":"tool_use","id":"look","name":"Read","input":{}}]}
+{"when":{"said":{"ask":"Table"},"ok":["look"]},"blocks":[{"type":"text","text":"a table"}]}
+{"when":{"ok":["look"]},"blocks":[{"type":"text","text":"a list"}]}`
+			sc, err := replay.Parse([]byte(chosen))
+			Expect(err).NotTo(HaveOccurred())
+			p := replay.New(sc, replay.Options{})
+			req := prompt("go")
+			evs, _ := collect(p, req)
+			user := provider.Message{Role: provider.User, Content: []provider.Block{
+				provider.ToolResult("ask", runtime.Result{Content: []runtime.Block{runtime.TextBlock(answer)}})}}
+			req.Messages = append(req.Messages, evs[len(evs)-1].Message, user)
+			evs, _ = collect(p, req)
+			req = answered(req, evs[len(evs)-1].Message, nil)
+			evs, err = collect(p, req)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(evs[len(evs)-1].Message.Content[0].Text).To(Equal(want))
+		},
+		Entry("the answer it names", `Format: Table`, "a table"),
+		Entry("any other answer", `Format: Short list (Recommended)`, "a list"),
 	)
 
 	It("says so when the conversation outruns the script or no turn matches", func() {

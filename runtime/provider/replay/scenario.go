@@ -78,6 +78,11 @@ type Condition struct {
 	Errors []string `json:"errors,omitempty"`
 	// OK lists ids whose result must not be an error.
 	OK []string `json:"ok,omitempty"`
+	// Said maps tool_use ids to text their result must contain, wherever
+	// in the conversation that result is: {"ask": "Table"} holds for the
+	// rest of a session in which the user picked Table in the question
+	// ask, so a script can go on from what the user chose.
+	Said map[string]string `json:"said,omitempty"`
 }
 
 // ScriptBlock is one content block and its timing.
@@ -219,10 +224,15 @@ func (sc *Scenario) check() error {
 	return nil
 }
 
-// checkTurns validates one script; agent is "" for the main one.
+// checkTurns validates one script; agent is "" for the main one. A
+// turn conditioned on "said" is an alternative to the turns around it
+// (a table where the user asked for one, a list otherwise), so it and
+// they may use the same tool_use ids: only one of them plays.
 func checkTurns(turns []Turn, agent string, seen map[string]bool) error {
+	alternative := map[string]bool{} // ids first used by a turn conditioned on said
 	for i := range turns {
 		t := &turns[i]
+		saidTurn := t.When != nil && len(t.When.Said) > 0
 		if t.Agent != "" {
 			return fmt.Errorf("turn %d: \"agent\" belongs on JSONL turn lines; in one JSON document put the turns under \"subagents\"", i+1)
 		}
@@ -248,8 +258,11 @@ func checkTurns(turns []Turn, agent string, seen map[string]bool) error {
 						b.ID = fmt.Sprintf("toolu_replay_%s_%02d_%02d", agent, i+1, j+1)
 					}
 				}
-				if seen[b.ID] {
-					return fmt.Errorf("%s: tool_use id %q is used twice", where, b.ID)
+				if seen[b.ID] && !saidTurn && !alternative[b.ID] {
+					return fmt.Errorf("%s: tool_use id %q is used twice (only a turn conditioned on \"said\" may reuse an id, as an alternative)", where, b.ID)
+				}
+				if !seen[b.ID] && saidTurn {
+					alternative[b.ID] = true
 				}
 				seen[b.ID] = true
 				if len(b.Input) == 0 {
@@ -274,10 +287,20 @@ func agentPrefix(agent string) string {
 	return "sub-agent " + agent + ", "
 }
 
-// matches reports whether c holds for the last user message.
-func (c *Condition) matches(last provider.Message) bool {
+// matches reports whether c holds for the conversation so far: Results,
+// Errors and OK for its last message, Said for any of its messages.
+func (c *Condition) matches(msgs []provider.Message) bool {
 	if c == nil {
 		return true
+	}
+	for id, text := range c.Said {
+		if !said(msgs, id, text) {
+			return false
+		}
+	}
+	var last provider.Message
+	if n := len(msgs); n > 0 {
+		last = msgs[n-1]
 	}
 	results := map[string]bool{} // id → is_error
 	for _, b := range last.Content {
@@ -301,6 +324,24 @@ func (c *Condition) matches(last provider.Message) bool {
 		}
 	}
 	return true
+}
+
+// said reports whether the result of the tool call id, in any of msgs,
+// holds text in one of its text blocks.
+func said(msgs []provider.Message, id, text string) bool {
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			if b.Type != provider.ToolResultBlock || b.ToolUseID != id {
+				continue
+			}
+			for _, c := range b.Content {
+				if strings.Contains(c.Text, text) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Marshal writes sc as JSONL: the header, then one turn per line.
