@@ -225,9 +225,9 @@ func (sc *Scenario) check() error {
 }
 
 // checkTurns validates one script; agent is "" for the main one. A
-// turn conditioned on "said" is an alternative to the turns around it
-// (a table where the user asked for one, a list otherwise), so it and
-// they may use the same tool_use ids: only one of them plays.
+// turn conditioned on "said" is an alternative to turns after it (a
+// table where the user asked for one, a list otherwise), so they may use
+// its tool_use ids: only one of them plays.
 func checkTurns(turns []Turn, agent string, seen map[string]bool) error {
 	alternative := map[string]bool{} // ids first used by a turn conditioned on said
 	for i := range turns {
@@ -258,8 +258,8 @@ func checkTurns(turns []Turn, agent string, seen map[string]bool) error {
 						b.ID = fmt.Sprintf("toolu_replay_%s_%02d_%02d", agent, i+1, j+1)
 					}
 				}
-				if seen[b.ID] && !saidTurn && !alternative[b.ID] {
-					return fmt.Errorf("%s: tool_use id %q is used twice (only a turn conditioned on \"said\" may reuse an id, as an alternative)", where, b.ID)
+				if seen[b.ID] && !alternative[b.ID] {
+					return fmt.Errorf("%s: tool_use id %q is used twice (only the turns after one conditioned on \"said\" may reuse its ids, as its alternatives)", where, b.ID)
 				}
 				if !seen[b.ID] && saidTurn {
 					alternative[b.ID] = true
