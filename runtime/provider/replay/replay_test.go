@@ -82,7 +82,7 @@ var _ = Describe("Parse", func() {
 		Expect(string(sc.Turns[0].Blocks[0].Input)).To(Equal("{}"))
 	})
 
-	It("lets a turn conditioned on said reuse the ids of the turn it is an alternative to", func() {
+	It("lets the turns after one conditioned on said reuse its ids, as its alternatives", func() {
 		alt := "{\"when\":{\"said\":{\"ask\":\"Table\"}},\"blocks\":[{\"type\":\"tool_use\",\"id\":\"edit\",\"name\":\"Edit\"}]}\n" +
 			"{\"blocks\":[{\"type\":\"tool_use\",\"id\":\"edit\",\"name\":\"Edit\"}]}\n" +
 			"{\"blocks\":[{\"type\":\"tool_use\",\"id\":\"other\",\"name\":\"Read\"}]}\n" +
