@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // ErrorKind classifies a failed model request by what the user can do
@@ -29,6 +30,12 @@ const (
 	ErrConnection ErrorKind = "connection failed"
 	// ErrStream: the response started but broke off or made no sense.
 	ErrStream ErrorKind = "stream failed"
+	// ErrTimeout: no response, or no byte of one, within the time allowed.
+	ErrTimeout ErrorKind = "timed out"
+	// ErrStalled: a streamed response stopped sending for longer than the
+	// idle timeout. The loop repeats such a request once with
+	// Request.NoStream set, as Claude Code does.
+	ErrStalled ErrorKind = "stream stalled"
 )
 
 // KindOf classifies an HTTP status of a failed request.
@@ -66,6 +73,9 @@ type APIError struct {
 	Hint string
 	// Err is the underlying error.
 	Err error
+	// RetryAfter is the wait the server asked for (its retry-after
+	// header), 0 when it named none.
+	RetryAfter time.Duration
 }
 
 // Error reads like "openai: 401 Unauthorized (authentication failed):
@@ -93,10 +103,22 @@ func (e *APIError) Unwrap() error { return e.Err }
 // Retryable reports whether the same request may succeed later.
 func (e *APIError) Retryable() bool {
 	switch e.Kind {
-	case ErrRateLimit, ErrOverloaded, ErrServer, ErrConnection, ErrStream:
+	case ErrRateLimit, ErrOverloaded, ErrServer, ErrConnection, ErrStream, ErrTimeout, ErrStalled:
 		return true
 	}
-	return false
+	return e.Status == http.StatusRequestTimeout || e.Status == http.StatusConflict
+}
+
+// Retryable reports whether err is a failed model request that sending the
+// same request again may cure, and the wait the server asked for (0 when
+// it named none). Errors that are not an *APIError (the caller's own
+// cancellation among them) are not retryable.
+func Retryable(err error) (retry bool, after time.Duration) {
+	var e *APIError
+	if !errors.As(err, &e) || !e.Retryable() {
+		return false, 0
+	}
+	return true, e.RetryAfter
 }
 
 // Hints are the provider-specific parts of the advice in an APIError.

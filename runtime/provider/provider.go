@@ -117,6 +117,10 @@ type Request struct {
 	// events (stream-json's --include-partial-messages). A provider
 	// whose wire events are not the Messages API's yields none.
 	RawEvents bool
+	// NoStream asks for the response in one piece instead of a stream
+	// (the loop's second try after an ErrStalled). The provider still
+	// yields its events, all at the end, ending with EventMessage.
+	NoStream bool
 }
 
 // StopReason says why the model stopped.
