@@ -50,7 +50,7 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 		return p
 	}
 	if tool == nil {
-		p.early = failure(OutcomeUnknownTool, fmt.Errorf("Error: No such tool available: %s", use.Name))
+		p.early = failure(OutcomeUnknownTool, unknownToolError(e.Tools, use.Name))
 		return p
 	}
 	p.tool = tool
