@@ -185,5 +185,5 @@ func ConnectionError(name string, err error, h Hints) *APIError {
 	if e, ok := errors.AsType[*APIError](err); ok {
 		return e
 	}
-	return classifyConnect(name, err, h)
+	return classifyConnect(name, "", err, h)
 }

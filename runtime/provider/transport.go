@@ -132,7 +132,7 @@ func (d *watchdog) RoundTrip(req *http.Request) (*http.Response, error) {
 				Message: fmt.Sprintf("no response from %s within %s of sending the request", req.URL.Host, d.limit),
 				Hint:    d.hints.Hint(ErrTimeout)}
 		}
-		if e := classifyConnect(d.name, err, d.hints); e != nil {
+		if e := classifyConnect(d.name, req.URL.Host, err, d.hints); e != nil {
 			return nil, e
 		}
 		return nil, &APIError{Provider: d.name, Kind: ErrConnection, Err: err,
@@ -233,12 +233,11 @@ func Release(rc io.ReadCloser) {
 // classifyConnect returns the APIError of a failure to connect or of a
 // connection that broke before the response began, nil when err is none
 // of these.
-func classifyConnect(name string, err error, h Hints) *APIError {
+func classifyConnect(name, host string, err error, h Hints) *APIError {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && !isNetTimeout(err) {
 		return nil
 	}
-	host := ""
-	if ue, ok := errors.AsType[*url.Error](err); ok {
+	if ue, ok := errors.AsType[*url.Error](err); ok && host == "" {
 		if u, perr := url.Parse(ue.URL); perr == nil {
 			host = u.Host
 		}

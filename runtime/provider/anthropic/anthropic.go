@@ -137,7 +137,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			}
 		}()
 
-		st := streamState{stopped: map[int]bool{}}
+		st := streamState{stopped: map[int]bool{}, cut: map[int]bool{}}
 		for dec.Next() {
 			ev := dec.Event()
 			data := bytes.TrimSuffix(ev.Data, []byte("\n"))
@@ -159,14 +159,14 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			if se.Type == "" {
 				se.Type = ev.Type
 			}
+			if se.Type == "content_block_stop" {
+				st.stop(int(se.Index))
+			}
 			if err := st.acc.Accumulate(se); err != nil {
 				yield(provider.Event{}, p.malformed(fmt.Sprintf("a %q event does not fit the message so far", se.Type), data, err, &st))
 				return
 			}
-			if se.Type == "content_block_stop" {
-				st.stopped[int(se.Index)] = true
-			}
-			if out, ok := translate(se, &st.acc); ok && !yield(out, nil) {
+			if out, ok := translate(se, &st); ok && !yield(out, nil) {
 				return
 			}
 			if req.RawEvents && !yield(provider.Event{Type: provider.EventRaw, Raw: json.RawMessage(append([]byte(nil), data...))}, nil) {
@@ -182,7 +182,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 				// of the body (its end, normally) go in the background.
 				released = true
 				provider.Release(res.Body)
-				yield(messageEvent(st.acc, st.stopped), nil)
+				yield(messageEvent(st.acc, st.incomplete()), nil)
 				return
 			}
 		}
@@ -248,16 +248,37 @@ func (p *Provider) oneShot(ctx context.Context, req provider.Request, yield func
 type streamState struct {
 	acc anthropic.Message
 	// stopped holds the indexes of the blocks whose content_block_stop
-	// came.
-	stopped map[int]bool
+	// came; cut those of the tool_use blocks among them whose input was
+	// not whole JSON then (the token limit cut it off).
+	stopped, cut map[int]bool
 }
 
-// messageEvent is the EventMessage of a complete message; stopped is as
-// fromMessage's.
-func messageEvent(m anthropic.Message, stopped map[int]bool) provider.Event {
+// stop notes the content_block_stop of block i, before the SDK's
+// accumulator replaces a cut-off input with "{}".
+func (st *streamState) stop(i int) {
+	st.stopped[i] = true
+	if i < len(st.acc.Content) {
+		cb := st.acc.Content[i]
+		st.cut[i] = cb.Type == "tool_use" && len(cb.Input) > 0 && !json.Valid(cb.Input)
+	}
+}
+
+// incomplete is the set of tool_use blocks cut off: never stopped, or
+// stopped with their input not JSON.
+func (st *streamState) incomplete() map[int]bool {
+	out := map[int]bool{}
+	for i := range st.acc.Content {
+		out[i] = !st.stopped[i] || st.cut[i]
+	}
+	return out
+}
+
+// messageEvent is the EventMessage of a complete message; incomplete is
+// as fromMessage's.
+func messageEvent(m anthropic.Message, incomplete map[int]bool) provider.Event {
 	return provider.Event{
 		Type:       provider.EventMessage,
-		Message:    fromMessage(m, stopped),
+		Message:    fromMessage(m, incomplete),
 		StopReason: provider.StopReason(m.StopReason),
 		Usage: provider.Usage{
 			InputTokens:              m.Usage.InputTokens,
@@ -274,7 +295,7 @@ func (p *Provider) partial(err error, st *streamState) error {
 	if !ok || len(st.acc.Content) == 0 {
 		return err
 	}
-	m := fromMessage(st.acc, st.stopped)
+	m := fromMessage(st.acc, st.incomplete())
 	e.Partial = &m
 	return err
 }
@@ -367,7 +388,8 @@ func (p *Provider) failure(ctx context.Context, err error) error {
 
 // translate turns one SDK event into a provider event; ok is false for
 // events the loop does not need.
-func translate(ev anthropic.MessageStreamEventUnion, acc *anthropic.Message) (provider.Event, bool) {
+func translate(ev anthropic.MessageStreamEventUnion, st *streamState) (provider.Event, bool) {
+	acc := &st.acc
 	idx := int(ev.Index)
 	switch ev.Type {
 	case "content_block_start":
@@ -381,7 +403,7 @@ func translate(ev anthropic.MessageStreamEventUnion, acc *anthropic.Message) (pr
 		}
 	case "content_block_stop":
 		if idx < len(acc.Content) && acc.Content[idx].Type == "tool_use" {
-			return provider.Event{Type: provider.EventToolUse, Index: idx, Block: toolUse(acc.Content[idx], true)}, true
+			return provider.Event{Type: provider.EventToolUse, Index: idx, Block: toolUse(acc.Content[idx], st.cut[idx])}, true
 		}
 	}
 	return provider.Event{}, false
@@ -395,28 +417,27 @@ func inputOf(raw json.RawMessage) json.RawMessage {
 	return append(json.RawMessage(nil), raw...)
 }
 
-// fromMessage keeps the text and tool_use blocks of a response. With
-// stopped (a response that broke off), a tool_use block not in it is
-// marked Incomplete; in any message, so is one whose input is not JSON
-// (cut off by the token limit).
-func fromMessage(m anthropic.Message, stopped map[int]bool) provider.Message {
+// fromMessage keeps the text and tool_use blocks of a response; a
+// tool_use block in incomplete (a streamed response's blocks that broke
+// off) is marked Incomplete, and so is one whose input is not JSON.
+func fromMessage(m anthropic.Message, incomplete map[int]bool) provider.Message {
 	out := provider.Message{Role: provider.Assistant}
 	for i, cb := range m.Content {
 		switch cb.Type {
 		case "text":
 			out.Content = append(out.Content, provider.Text(cb.Text))
 		case "tool_use":
-			out.Content = append(out.Content, toolUse(cb, stopped == nil || stopped[i]))
+			out.Content = append(out.Content, toolUse(cb, incomplete[i]))
 		}
 	}
 	return out
 }
 
 // toolUse is a tool_use block; its input is "{}" and it is Incomplete
-// when its stream did not finish or its JSON is cut off.
-func toolUse(cb anthropic.ContentBlockUnion, finished bool) provider.Block {
+// when it was cut off or its input is not JSON.
+func toolUse(cb anthropic.ContentBlockUnion, cut bool) provider.Block {
 	b := provider.ToolUse(cb.ID, cb.Name, inputOf(cb.Input))
-	if !finished || !json.Valid(b.Input) {
+	if cut || !json.Valid(b.Input) {
 		b.Input, b.Incomplete = json.RawMessage(`{}`), true
 	}
 	return b
