@@ -57,10 +57,13 @@ type fault struct {
 
 var _ = Describe("faults of the network and the server (fault-injecting Messages API on loopback)", func() {
 	var srv *providertest.Server
-	serve := func(scripts ...providertest.Script) *Provider {
+	serveWith := func(t provider.Timeouts, scripts ...providertest.Script) *Provider {
 		srv = providertest.NewServer(scripts...)
 		DeferCleanup(srv.Close)
-		return faulty(srv.URL(), provider.Timeouts{Idle: 300 * time.Millisecond, Request: 300 * time.Millisecond})
+		return faulty(srv.URL(), t)
+	}
+	serve := func(scripts ...providertest.Script) *Provider {
+		return serveWith(provider.Timeouts{Idle: 300 * time.Millisecond, Request: 300 * time.Millisecond}, scripts...)
 	}
 	check := func(err error, f fault) *provider.APIError {
 		GinkgoHelper()
@@ -254,14 +257,15 @@ var _ = Describe("faults of the network and the server (fault-injecting Messages
 	})
 
 	It("hands the message on at message_stop while the server still holds the connection", func() {
-		release := make(chan struct{})
+		release, letGo := make(chan struct{}), make(chan struct{})
 		holding := make(chan struct{})
-		p := serve(func(s *providertest.Stream) {
+		p := serveWith(provider.Timeouts{}, func(s *providertest.Stream) {
 			s.Start()
 			s.Text(0, "pong")
 			s.Stop("end_turn")
 			close(holding)
 			s.Hold(release)
+			close(letGo)
 		})
 		defer close(release)
 		var got *provider.Event
@@ -271,7 +275,7 @@ var _ = Describe("faults of the network and the server (fault-injecting Messages
 			if ev.Type == provider.EventMessage {
 				Eventually(holding).Should(BeClosed())
 				select {
-				case <-release:
+				case <-letGo:
 					Fail("the message came only after the server let go")
 				default:
 				}

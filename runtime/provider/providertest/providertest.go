@@ -347,13 +347,13 @@ func (s *Stream) hijack() net.Conn {
 func (s *Stream) Hang() { <-s.done }
 
 // Hold keeps the response open until release is closed or the client
-// goes away, at most a minute; it reports whether release was closed.
+// goes away, at most ten seconds; it reports whether release was closed.
 func (s *Stream) Hold(release <-chan struct{}) bool {
 	select {
 	case <-release:
 		return true
 	case <-s.done:
-	case <-time.After(time.Minute):
+	case <-time.After(10 * time.Second):
 	}
 	return false
 }
