@@ -183,7 +183,7 @@ func (b *body) failure(err error) *APIError {
 		out.Kind, out.Hint = ErrStalled, d.hints.Hint(ErrStalled)
 		out.Message = fmt.Sprintf("no data for %s in the middle of the response", d.limit)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		out.Message = "the server closed the connection in the middle of the response (unexpected EOF)"
+		out.Message = "the connection closed in the middle of the response (unexpected EOF)"
 	case errors.Is(err, syscall.ECONNRESET):
 		out.Message = "the connection was reset in the middle of the response (connection reset by peer)"
 	default:

@@ -90,7 +90,7 @@ var _ = Describe("faults of the network and the server (fault-injecting Messages
 		Entry("a reset after two events", func(s *providertest.Stream) { s.Start(); s.Text(0, "half"); s.Reset() },
 			fault{kind: provider.ErrStream, message: "the connection was reset in the middle of the response (connection reset by peer)", hint: broke, retry: true}),
 		Entry("a close after two events", func(s *providertest.Stream) { s.Start(); s.Text(0, "half"); s.Cut() },
-			fault{kind: provider.ErrStream, message: "the server closed the connection in the middle of the response (unexpected EOF)", hint: broke, retry: true}),
+			fault{kind: provider.ErrStream, message: "the connection closed in the middle of the response (unexpected EOF)", hint: broke, retry: true}),
 		Entry("a clean end before message_stop", func(s *providertest.Stream) { s.Start(); s.Text(0, "half") },
 			fault{kind: provider.ErrStream, message: "the stream ended before message_stop: the server closed the response early", hint: broke, retry: true}),
 		Entry("a stall after message_start", func(s *providertest.Stream) { s.Start(); s.Hang() },

@@ -64,7 +64,7 @@ var _ = Describe("faults of the network and the server (fault-injecting Chat Com
 		Entry("a reset after two chunks", func(s *providertest.Stream) { s.ChatText("half done"); s.Reset() },
 			provider.ErrStream, 0, "the connection was reset in the middle of the response (connection reset by peer)", broke, true, time.Duration(0)),
 		Entry("a close after two chunks", func(s *providertest.Stream) { s.ChatText("half done"); s.Cut() },
-			provider.ErrStream, 0, "the server closed the connection in the middle of the response (unexpected EOF)", broke, true, time.Duration(0)),
+			provider.ErrStream, 0, "the connection closed in the middle of the response (unexpected EOF)", broke, true, time.Duration(0)),
 		Entry("a stall after the first chunk", func(s *providertest.Stream) { s.ChatText("half"); s.Hang() },
 			provider.ErrStalled, 0, "no data for 300ms in the middle of the response",
 			"the server stopped sending in the middle of the response: try again (the request is repeated without streaming)", true, time.Duration(0)),
