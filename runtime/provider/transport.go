@@ -419,3 +419,26 @@ func Quote(data []byte, n int) string {
 	}
 	return strconv.Quote(s)
 }
+
+// ResolveTimeouts reads the timeouts Claude Code's environment variables
+// set, through getenv (os.Getenv in a program): CLAUDE_STREAM_IDLE_TIMEOUT_MS
+// for Timeouts.Idle and API_TIMEOUT_MS for Timeouts.Request, each a
+// positive number of milliseconds. An unset variable leaves the default.
+func ResolveTimeouts(getenv func(string) string) (Timeouts, error) {
+	var t Timeouts
+	for _, v := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"CLAUDE_STREAM_IDLE_TIMEOUT_MS", &t.Idle}, {"API_TIMEOUT_MS", &t.Request}} {
+		s := strings.TrimSpace(getenv(v.name))
+		if s == "" {
+			continue
+		}
+		ms, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || ms <= 0 {
+			return Timeouts{}, fmt.Errorf("%s=%q: want a positive number of milliseconds, e.g. %s=300000", v.name, s, v.name)
+		}
+		*v.dst = time.Duration(ms) * time.Millisecond
+	}
+	return t, nil
+}
