@@ -273,7 +273,7 @@ func classifyConnect(name, host string, err error, h Hints) *APIError {
 		out.Message = fmt.Sprintf("could not connect to %s in time (%v)", addr, op.Err)
 		return out
 	case isNetTimeout(err) && strings.Contains(err.Error(), "TLS handshake timeout"):
-		out.Kind, out.Hint = ErrTimeout, "the TLS handshake did not finish: check the network, a proxy, or "+h.Connection
+		out.Kind, out.Hint = ErrTimeout, "the TLS handshake did not finish: try again; if it keeps happening, "+h.Connection
 		out.Message = fmt.Sprintf("the TLS handshake with %s did not finish in time", cmpOr(host, "the server"))
 		return out
 	case dial:

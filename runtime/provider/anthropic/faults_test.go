@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -188,6 +189,34 @@ var _ = Describe("faults of the network and the server (fault-injecting Messages
 		check(err, fault{kind: provider.ErrTLS, message: "the TLS handshake with " + u.Host + " failed: x509: certificate signed by unknown authority",
 			hint: "the server's certificate is not trusted or the handshake was refused: check the URL's host and scheme " +
 				"(check ANTHROPIC_BASE_URL and the network), or, behind a proxy that intercepts TLS, name its CA in SSL_CERT_FILE"})
+	})
+
+	It("gives up on a TLS handshake that does not finish within the connect timeout", func() {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		conns := make(chan net.Conn, 4)
+		DeferCleanup(func() {
+			_ = l.Close()
+			for len(conns) > 0 {
+				_ = (<-conns).Close()
+			}
+		})
+		go func() { // accepts, and says nothing
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				select {
+				case conns <- c:
+				default:
+					_ = c.Close()
+				}
+			}
+		}()
+		_, err = run(context.Background(), faulty("https://"+l.Addr().String(), provider.Timeouts{Connect: 200 * time.Millisecond}), provider.Request{})
+		check(err, fault{kind: provider.ErrTimeout, message: "the TLS handshake with " + l.Addr().String() + " did not finish in time",
+			hint: "the TLS handshake did not finish: try again; if it keeps happening, check ANTHROPIC_BASE_URL and the network", retry: true})
 	})
 
 	It("says the TLS handshake failed when the server speaks plain HTTP", func() {
