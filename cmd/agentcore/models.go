@@ -29,14 +29,18 @@ func anthropicConfigured() bool {
 // apiModel returns the provider of an API-backed --model: kind is the part
 // before the colon, name the model (empty for the default).
 func apiModel(kind, name string) (provider.Provider, error) {
+	timeouts, err := provider.ResolveTimeouts(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	switch kind {
 	case "anthropic":
-		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent()}), nil
+		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts}), nil
 	case "openai":
 		if name == "" {
 			return nil, errors.New("--model openai needs a model name: --model openai:NAME, e.g. openai:gpt-4.1, or the name your server serves (openai:qwen3:8b for Ollama)")
 		}
-		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent()})
+		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts})
 		if err != nil {
 			return nil, err
 		}
@@ -45,7 +49,7 @@ func apiModel(kind, name string) (provider.Provider, error) {
 		if name == "" && os.Getenv("ANTHROPIC_MODEL") == "" {
 			return nil, errors.New("--model bedrock needs a Bedrock model ID: --model bedrock:MODEL, e.g. bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
 		}
-		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent()})
+		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts})
 		if err != nil {
 			return nil, err
 		}
