@@ -164,7 +164,11 @@ func retryReason(err error) string {
 	}
 	var b strings.Builder
 	if e.Status != 0 {
-		fmt.Fprintf(&b, "%d %s (%s)", e.Status, http.StatusText(e.Status), e.Kind)
+		fmt.Fprintf(&b, "%d ", e.Status)
+		if t := http.StatusText(e.Status); t != "" { // 529 has none
+			b.WriteString(t + " ")
+		}
+		fmt.Fprintf(&b, "(%s)", e.Kind)
 	} else {
 		b.WriteString(string(e.Kind))
 	}
