@@ -81,5 +81,3 @@ var _ = Describe("a retried request", func() {
 		Expect(play(opts(render.JSON), p, evs)).NotTo(ContainSubstring("api_retry"))
 	})
 })
-
-
