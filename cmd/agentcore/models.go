@@ -7,6 +7,9 @@ import (
 	"os"
 	"sync"
 
+	anthropicopt "github.com/anthropics/anthropic-sdk-go/v2/option"
+	openaiopt "github.com/openai/openai-go/v3/option"
+
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
 	"github.com/agentcore/agentcore/runtime/provider/openai"
@@ -27,16 +30,19 @@ func anthropicConfigured() bool {
 }
 
 // apiModel returns the provider of an API-backed --model: kind is the part
-// before the colon, name the model (empty for the default).
+// before the colon, name the model (empty for the default). The SDKs'
+// own retries are off: the agent loop retries a whole request, with the
+// session's policy, and shows each retry.
 func apiModel(kind, name string) (provider.Provider, error) {
+	noSDKRetries := []anthropicopt.RequestOption{anthropicopt.WithMaxRetries(0)}
 	switch kind {
 	case "anthropic":
-		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent()}), nil
+		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent(), RequestOptions: noSDKRetries}), nil
 	case "openai":
 		if name == "" {
 			return nil, errors.New("--model openai needs a model name: --model openai:NAME, e.g. openai:gpt-4.1, or the name your server serves (openai:qwen3:8b for Ollama)")
 		}
-		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent()})
+		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent(), RequestOptions: []openaiopt.RequestOption{openaiopt.WithMaxRetries(0)}})
 		if err != nil {
 			return nil, err
 		}
@@ -45,7 +51,7 @@ func apiModel(kind, name string) (provider.Provider, error) {
 		if name == "" && os.Getenv("ANTHROPIC_MODEL") == "" {
 			return nil, errors.New("--model bedrock needs a Bedrock model ID: --model bedrock:MODEL, e.g. bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
 		}
-		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent()})
+		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent(), RequestOptions: noSDKRetries})
 		if err != nil {
 			return nil, err
 		}

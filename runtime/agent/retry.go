@@ -146,8 +146,12 @@ func RetryNotice(r *RetryInfo) string {
 	return fmt.Sprintf("%s in %s (attempt %d of %d): %s", how, seconds(r.Delay), r.Attempt, r.MaxRetries, retryReason(r.Err))
 }
 
-// seconds says d as the notice does: "0.5 s", "4 s", "32 s".
+// seconds says d as the notice does: "0.5 s", "4 s", "32 s" ("8 ms"
+// below a tenth of a second).
 func seconds(d time.Duration) string {
+	if d < 100*time.Millisecond {
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
 	s := d.Seconds()
 	if s < 10 {
 		return strings.TrimSuffix(strconv.FormatFloat(s, 'f', 1, 64), ".0") + " s"

@@ -91,6 +91,9 @@ type Options struct {
 	// Fallback, if set, takes over when Provider fails with an overload
 	// or a server error (agent.Config.Fallback; --fallback-model).
 	Fallback provider.Provider
+	// Retry is how failed model requests are retried (agent.Config.Retry;
+	// the zero value is Claude Code's policy). Sub-agents inherit it.
+	Retry agent.RetryPolicy
 	// System is the system prompt. The names of deferred tools are
 	// appended to it.
 	System string
@@ -564,6 +567,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			s.agent = agent.New(agent.Config{
 				Provider:        s.opts.Provider,
 				Fallback:        s.opts.Fallback,
+				Retry:           s.opts.Retry,
 				Tools:           s,
 				CanUseTool:      s.canUseTool,
 				PreToolUse:      s.preHook(),
