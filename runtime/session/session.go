@@ -150,6 +150,9 @@ type Options struct {
 	CheckSandbox func(*runtime.Sandbox) error
 }
 
+// The transcript keeps each tool result as its call ends.
+var _ agent.ResultRecorder = (*transcript.Writer)(nil)
+
 // Session is one conversation's engine. Its methods are safe to call from
 // several goroutines, but Run runs one prompt at a time.
 type Session struct {
