@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 
+
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
 	"github.com/agentcore/agentcore/runtime/provider/openai"
@@ -27,7 +28,9 @@ func anthropicConfigured() bool {
 }
 
 // apiModel returns the provider of an API-backed --model: kind is the part
-// before the colon, name the model (empty for the default).
+// before the colon, name the model (empty for the default). The SDKs'
+// own retries are off: the agent loop retries a whole request, with the
+// session's policy, and shows each retry.
 func apiModel(kind, name string) (provider.Provider, error) {
 	timeouts, err := provider.ResolveTimeouts(os.Getenv)
 	if err != nil {

@@ -180,6 +180,9 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 			return pool.ResolveDeferMode(os.Getenv, setting)
 		},
 	}
+	if o.Retry, err = retryPolicy(os.Getenv); err != nil {
+		return o, err
+	}
 	cfg, err := mcp.ResolveConfig(cwd, f.mcpConfigs, f.strictMCP)
 	if err != nil {
 		return o, fmt.Errorf("MCP configuration: %w", err)

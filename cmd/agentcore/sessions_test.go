@@ -37,6 +37,18 @@ func transcriptLines(path string) []map[string]any {
 	return out
 }
 
+// messageLines are the transcript's message lines: without the
+// tool_result lines that record each result as its call ends.
+func messageLines(path string) []map[string]any {
+	var out []map[string]any
+	for _, l := range transcriptLines(path) {
+		if l["type"] != "tool_result" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // sessionFiles lists the transcripts in dir.
 func sessionFiles(dir string) []string {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
@@ -102,11 +114,11 @@ var _ = Describe("sessions kept on disk (-c, --resume, --session-id)", func() {
 		var path string
 		Eventually(func() []string { return sessionFiles(store) }, 10*time.Second, 20*time.Millisecond).Should(HaveLen(1))
 		path = sessionFiles(store)[0]
-		Eventually(func() int { return len(transcriptLines(path)) }, 10*time.Second, 20*time.Millisecond).Should(Equal(4))
+		Eventually(func() int { return len(messageLines(path)) }, 10*time.Second, 20*time.Millisecond).Should(Equal(4))
 		Expect(cmd.Process.Signal(os.Kill)).To(Succeed())
 		_ = cmd.Wait()
 
-		lines := transcriptLines(path)
+		lines := messageLines(path)
 		Expect(lines).To(HaveLen(4))
 		types := []string{}
 		for _, l := range lines {
@@ -157,7 +169,7 @@ var _ = Describe("sessions kept on disk (-c, --resume, --session-id)", func() {
 		last, _ := json.Marshal(msgs[len(msgs)-1])
 		Expect(string(last)).To(ContainSubstring("what happened?"))
 		Expect(sessionFiles(store)).To(HaveLen(1), "the same file goes on")
-		Expect(transcriptLines(path)).To(HaveLen(7), "the synthetic result, the prompt, the answer")
+		Expect(messageLines(path)).To(HaveLen(7), "the synthetic result, the prompt, the answer")
 	})
 
 	It("fails clearly on --resume ID from another directory, and on an unknown ID", func() {

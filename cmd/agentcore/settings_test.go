@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -128,7 +129,7 @@ var _ = Describe("A Claude Code project's files", func() {
 })
 
 var _ = Describe("--fallback-model", func() {
-	It("sends the turn again to the fallback model when the main one is overloaded after its retries, and says so", func() {
+	It("sends the turn again to the fallback model when the main one is overloaded three times in a row, and says so", func() {
 		var mu sync.Mutex
 		var models []string
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -148,23 +149,29 @@ var _ = Describe("--fallback-model", func() {
 		}))
 		DeferCleanup(srv.Close)
 		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
-		stdout, stderr, code := agentcoreIn(project, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+		stdout, stderr, code := agentcoreIn(project, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL, "AGENTCORE_RETRY_BASE_DELAY_MS=1"},
 			"-p", "ping", "--model", "claude-main", "--fallback-model", "claude-spare", "--output-format", "stream-json", "--verbose")
 		Expect(code).To(Equal(0), stderr)
 		mu.Lock()
-		Expect(models).To(Equal([]string{"claude-main", "claude-main", "claude-main", "claude-spare"}), "the SDK's two retries, then the fallback once")
+		Expect(models).To(Equal([]string{"claude-main", "claude-main", "claude-main", "claude-spare"}), "two retries, then the fallback once, as Claude Code")
 		mu.Unlock()
 		var fallback, result map[string]any
+		var retries []map[string]any
 		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 			var ev map[string]any
 			Expect(json.Unmarshal([]byte(line), &ev)).To(Succeed(), line)
 			switch {
+			case ev["subtype"] == "api_retry":
+				retries = append(retries, ev)
 			case ev["subtype"] == "model_fallback":
 				fallback = ev
 			case ev["type"] == "result":
 				result = ev
 			}
 		}
+		Expect(retries).To(HaveLen(2))
+		Expect(retries[0]).To(HaveKeyWithValue("error_status", 529.0))
+		Expect(retries[0]).To(HaveKeyWithValue("error", "overloaded"))
 		Expect(fallback).To(HaveKeyWithValue("content", "Switched to claude-spare due to high demand for claude-main"))
 		Expect(fallback).To(HaveKeyWithValue("trigger", "overloaded"))
 		Expect(fallback).To(HaveKeyWithValue("originalModel", "claude-main"))
@@ -174,18 +181,22 @@ var _ = Describe("--fallback-model", func() {
 		Expect(result).To(HaveKeyWithValue("num_turns", BeNumerically("==", 1)))
 	})
 
-	It("fails as before without a fallback, and refuses the main model as its own fallback", func() {
+	It("fails after its retries without a fallback, saying each, and refuses the main model as its own fallback", func() {
+		var requests atomic.Int32
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			requests.Add(1)
 			w.Header().Set("retry-after-ms", "5")
 			w.WriteHeader(529)
 			_, _ = w.Write([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
 		}))
 		DeferCleanup(srv.Close)
 		project, home := GinkgoT().TempDir(), GinkgoT().TempDir()
-		env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL}
-		_, stderr, code := agentcoreIn(project, home, env, "-p", "ping", "--model", "claude-main")
+		env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL, "AGENTCORE_RETRY_BASE_DELAY_MS=1", "AGENTCORE_MAX_RETRIES=4"}
+		_, stderr, code := agentcoreIn(project, home, env, "-p", "ping", "--model", "claude-main", "--verbose")
 		Expect(code).To(Equal(1))
 		Expect(stderr).To(ContainSubstring("overloaded"))
+		Expect(requests.Load()).To(Equal(int32(5)), "the request and four retries")
+		Expect(stderr).To(MatchRegexp(`retrying in \d+ ms \(attempt 4 of 4\): 529 \(overloaded\): Overloaded`))
 		Expect(stderr).NotTo(ContainSubstring("Switched to"))
 		_, stderr, code = agentcoreIn(project, home, env, "-p", "ping", "--model", "claude-main", "--fallback-model", "claude-main")
 		Expect(code).To(Equal(1))

@@ -12,6 +12,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -32,6 +33,20 @@ const InterruptNotice = "[Request interrupted by user]"
 // the model finished asking for ran (or were stopped), the rest of its
 // response was lost.
 const StreamBrokenNotice = "[The response broke off (stream failure); the tool calls above are all of this turn that ran]"
+
+// The results of calls that did not run say why, truthfully: the model
+// decides from them whether to ask again.
+const (
+	// CutOffResult answers a tool_use whose input JSON is incomplete: the
+	// response broke off, or hit max_tokens, inside the block.
+	CutOffResult = "the tool input was cut off before it was complete (the response ended early); nothing was run"
+	// NotRunBrokenResult answers a complete call that never started
+	// because the model's response broke off.
+	NotRunBrokenResult = "not run: the model's response was cut off by a network error before the call could start"
+	// NotRunInterruptedResult answers a call that never started because
+	// the user interrupted the turn.
+	NotRunInterruptedResult = "Error: the call was not run: the turn was interrupted before it could start"
+)
 
 // Config is what an Agent is made of.
 type Config struct {
@@ -90,8 +105,12 @@ type Config struct {
 	// with a tool_result (transcript.Load does).
 	History []provider.Message
 	// Recorder, if set, is told of the conversation as it grows, from the
-	// loop's goroutine (a *transcript.Writer keeps it on disk).
+	// loop's goroutine (a *transcript.Writer keeps it on disk). One that
+	// is also a ResultRecorder is told of each tool result as it comes.
 	Recorder Recorder
+	// Retry is how a failed model request is retried; the zero value is
+	// Claude Code's policy (ten retries with exponential back-off).
+	Retry RetryPolicy
 }
 
 // Recorder keeps a conversation as it grows. History is not told again.
@@ -106,6 +125,19 @@ type Recorder interface {
 	// tool results, or its last assistant message), and when a run ends;
 	// a recorder that writes to disk syncs here.
 	TurnEnd()
+}
+
+// ResultRecorder is a Recorder that keeps each tool result the moment the
+// loop has it, before the turn's results message (which waits for every
+// call): a process killed while a slow call runs keeps the results of
+// the calls that ended, so their side effects are not invisible on
+// resume.
+type ResultRecorder interface {
+	Recorder
+	// ToolResult is told of the result of the call use, a tool_use of
+	// the assistant message Add is told of when the response ends (or was
+	// told of already).
+	ToolResult(use, result provider.Block)
 }
 
 // Tools is where the agent finds a turn's tools.
@@ -142,6 +174,9 @@ type Agent struct {
 	// inspecting the conversation while the turn runs).
 	msgMu    sync.Mutex
 	messages []provider.Message
+
+	// retries is the failing request's retry state (Run's goroutine).
+	retries retries
 
 	mu          sync.Mutex
 	turnCancel  context.CancelFunc
@@ -276,20 +311,15 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 	return out
 }
 
-// turn makes one model request and runs its calls; it reports whether
-// the run is over (out.Stop set).
+// turn makes one model request (sending it again while it fails before
+// any of its calls started) and runs its calls; it reports whether the
+// run is over (out.Stop set).
 func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	streams := a.cfg.Provider.Streams()
-	var run *orchestrate.StreamingExecutor
-	if streams {
-		// The executor hangs off the session context, not the turn's: a
-		// user interrupt stops only cancel-on-interrupt calls.
-		run = orchestrate.NewStreaming(ctx, a.exec, a.tc)
-	}
 	a.mu.Lock()
-	a.turnCancel, a.run, a.interrupted = cancel, run, false
+	a.turnCancel, a.run, a.interrupted = cancel, nil, false
 	a.mu.Unlock()
 	defer func() {
 		a.mu.Lock()
@@ -305,27 +335,80 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	a.addNotices() // after Turn, which may have news of the tools
 	a.setTools(callable)
 	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens, RawEvents: a.cfg.PartialMessages}
-	a.emit(Event{Kind: EventRequest, Turn: out.Turns})
 
-	s := &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}
-	final, streamErr := s.stream(turnCtx, req)
+	var (
+		s         *turnState
+		final     *finalEvent
+		streamErr error
+		run       *orchestrate.StreamingExecutor
+		began     time.Time
+	)
+	for {
+		req.NoStream, a.retries.noStream = a.retries.noStream, false
+		run = nil
+		if streams {
+			// The executor hangs off the session context, not the
+			// turn's: a user interrupt stops only cancel-on-interrupt
+			// calls.
+			run = orchestrate.NewStreaming(ctx, a.exec, a.tc)
+		}
+		a.mu.Lock()
+		a.run = run
+		if a.interrupted && run != nil {
+			run.Interrupt()
+		}
+		a.mu.Unlock()
+		a.emit(Event{Kind: EventRequest, Turn: out.Turns})
+		began = a.cfg.Retry.now()
+		s = &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}
+		final, streamErr = s.stream(turnCtx, req)
+		if streamErr == nil {
+			a.retried()
+			break
+		}
+		if a.isInterrupted() || ctx.Err() != nil || (run != nil && len(s.added) > 0) {
+			break // an interrupt, or calls started: handled below
+		}
+		// Nothing started: the attempt is dropped (its executor
+		// discarded, the seed's discard mechanism) and nothing of it
+		// enters the history; the same request goes again, or the run
+		// ends with the error.
+		if run != nil {
+			run.Discard()
+			run.Wait()
+		}
+		info, ok := a.retry(streamErr, began)
+		if !ok {
+			out.Stop, out.Err = StopError, streamErr
+			return true
+		}
+		if !a.backoff(turnCtx, out.Turns, info) {
+			// Interrupted while waiting: the turn ends as an interrupt
+			// before anything streamed.
+			s = &turnState{a: a, turn: out.Turns, results: map[string]orchestrate.Event{}}
+			final, streamErr, run = nil, nil, nil
+			break
+		}
+	}
 	interrupted := a.isInterrupted() || (ctx.Err() != nil)
 
 	// broken is a stream that failed after some of its calls were handed
 	// to the executor: they may have run (a Write, a commit), so the turn
-	// is kept as far as it came, each call with its result, as on an
-	// interrupt; the model learns what happened on the next prompt.
-	var broken error
+	// is kept as far as it came, each call with its real result (the
+	// calls the model finished asking for all run to their end); the
+	// next request tells the model what happened and goes on from there.
+	var (
+		broken     error
+		retryInfo  *RetryInfo
+		retryAgain bool
+	)
 	if streamErr != nil && !interrupted {
-		if run == nil || len(s.added) == 0 || (a.fallbackFor(streamErr) && s.onlyReadOnlyStarted()) {
-			// Nothing ran, or only calls that changed nothing while a
-			// fallback model will take the turn again: the turn is
-			// dropped (its executor discarded, the seed's discard
-			// mechanism) and nothing of it enters the history.
-			if run != nil {
-				run.Discard()
-				run.Wait()
-			}
+		retryInfo, retryAgain = a.retry(streamErr, began)
+		if !retryAgain && a.fallbackFor(streamErr) && s.onlyReadOnlyStarted() {
+			// Only calls that changed nothing ran while a fallback model
+			// takes the turn again: the turn is dropped.
+			run.Discard()
+			run.Wait()
 			out.Stop, out.Err = StopError, streamErr
 			return true
 		}
@@ -341,19 +424,22 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 				out.Text = b.Text
 			}
 		}
+		s.cutMaxTokens(&msg, final.StopReason)
 	} else {
-		msg = s.partial()
+		msg = s.partial(broken != nil)
 		if t := s.text.String(); t != "" {
 			out.Text = t
 		}
 	}
+	msg = sanitized(msg)
 	uses := msg.ToolUses()
 
 	// Calls the stream did not announce one by one (a non-streaming
-	// provider, or a final message with more blocks) run now.
+	// provider, or a final message with more blocks) run now; a call
+	// whose input was cut off never runs.
 	var late []orchestrate.ToolUse
 	for _, b := range uses {
-		if !s.added[b.ID] {
+		if !s.added[b.ID] && !s.cut[b.ID] {
 			late = append(late, orchestrate.ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
 			s.queued(b)
 		}
@@ -371,7 +457,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 			_ = run.Add(u)
 		}
 	}
-	if interrupted || broken != nil {
+	if interrupted {
 		run.Interrupt()
 	}
 
@@ -393,12 +479,15 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	for _, b := range uses {
 		ev, ok := s.results[b.ID]
 		var res runtime.Result
-		if ok {
+		switch {
+		case ok:
 			res = ev.Result
-		} else if broken != nil && !interrupted {
-			res = runtime.ErrorResult("Error: the call was not run: the model's response broke off before it could start")
-		} else {
-			res = runtime.ErrorResult("Error: the call was not run: the turn was interrupted before it could start")
+		case s.cut[b.ID]:
+			res = runtime.ErrorResult(CutOffResult)
+		case broken != nil && !interrupted:
+			res = runtime.ErrorResult(NotRunBrokenResult)
+		default:
+			res = runtime.ErrorResult(NotRunInterruptedResult)
 		}
 		out.ToolCalls++
 		if res.IsError {
@@ -417,13 +506,21 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 
 	switch {
-	case broken != nil && !interrupted:
-		out.Stop, out.Err = StopError, broken
-		return true
 	case interrupted:
 		a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
 		out.Stop = StopInterrupted
 		return true
+	case broken != nil:
+		if !retryAgain {
+			out.Stop, out.Err = StopError, broken
+			return true
+		}
+		if !a.backoff(turnCtx, out.Turns, retryInfo) {
+			a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
+			out.Stop = StopInterrupted
+			return true
+		}
+		return false // the next request continues the broken response
 	case len(uses) == 0:
 		out.Stop = StopEndTurn
 		return true
@@ -467,6 +564,12 @@ type turnState struct {
 	blocks  []provider.Block
 	added   map[string]bool
 	results map[string]orchestrate.Event
+	// open maps the tool_use blocks still streaming to their index in
+	// blocks; cut holds the calls whose input was cut off.
+	open map[string]int
+	cut  map[string]bool
+	// uses are the tool_use blocks handed to the executor, by id.
+	uses map[string]provider.Block
 }
 
 type streamItem struct {
@@ -562,20 +665,76 @@ func (s *turnState) apply(ev provider.Event) {
 		s.a.emit(Event{Kind: EventText, Turn: s.turn, Text: ev.Text})
 	case provider.EventRaw:
 		s.a.emit(Event{Kind: EventStream, Turn: s.turn, Raw: ev.Raw})
+	case provider.EventToolUseStart:
+		s.flushText()
+		if s.open == nil {
+			s.open = map[string]int{}
+		}
+		s.open[ev.Block.ID] = len(s.blocks)
+		s.blocks = append(s.blocks, ev.Block)
 	case provider.EventToolUse:
 		s.flushText()
 		b := ev.Block
-		s.blocks = append(s.blocks, b)
-		if s.run != nil {
-			if s.added == nil {
-				s.added = map[string]bool{}
-			}
-			if !s.added[b.ID] {
-				s.queued(b)
-				_ = s.run.Add(orchestrate.ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
-			}
+		if i, ok := s.open[b.ID]; ok {
+			delete(s.open, b.ID)
+			s.blocks[i] = b
+		} else {
+			s.blocks = append(s.blocks, b)
+		}
+		if cutOff(b) {
+			s.markCut(b.ID)
+			return
+		}
+		if s.run != nil && !s.added[b.ID] {
+			s.queued(b)
+			_ = s.run.Add(orchestrate.ToolUse{ID: b.ID, Name: b.Name, Input: b.Input})
 		}
 	}
+}
+
+// cutOff reports whether b's input JSON is incomplete: the response broke
+// off, or hit max_tokens, inside the block.
+// TODO(provider): also b.Incomplete, once provider.Block has it (the
+// Anthropic SDK turns a cut-off input into {} before the loop sees it).
+func cutOff(b provider.Block) bool {
+	return len(b.Input) > 0 && !json.Valid(b.Input)
+}
+
+func (s *turnState) markCut(id string) {
+	if s.cut == nil {
+		s.cut = map[string]bool{}
+	}
+	s.cut[id] = true
+}
+
+// cutMaxTokens marks the calls of the final message m that were not
+// handed to the executor and whose input is incomplete: invalid JSON, or
+// the last block of a response that hit max_tokens.
+func (s *turnState) cutMaxTokens(m *provider.Message, stop provider.StopReason) {
+	for i, b := range m.Content {
+		if b.Type != provider.ToolUseBlock || s.added[b.ID] {
+			continue
+		}
+		if cutOff(b) || (stop == provider.StopMaxTokens && i == len(m.Content)-1) {
+			s.markCut(b.ID)
+		}
+	}
+}
+
+// sanitized returns m with each tool_use whose input is not JSON given
+// the empty object instead (the API and the transcript need JSON; its
+// result says the input was cut off).
+func sanitized(m provider.Message) provider.Message {
+	cloned := false
+	for i, b := range m.Content {
+		if b.Type == provider.ToolUseBlock && (len(b.Input) == 0 || !json.Valid(b.Input)) {
+			if !cloned { // the caller may hold the blocks
+				m.Content, cloned = slices.Clone(m.Content), true
+			}
+			m.Content[i].Input = json.RawMessage(`{}`)
+		}
+	}
+	return m
 }
 
 // onlyReadOnlyStarted reports whether every call handed to the executor
@@ -604,8 +763,10 @@ func (s *turnState) onlyReadOnlyStarted() bool {
 func (s *turnState) queued(b provider.Block) {
 	if s.added == nil {
 		s.added = map[string]bool{}
+		s.uses = map[string]provider.Block{}
 	}
 	s.added[b.ID] = true
+	s.uses[b.ID] = b
 	s.a.emit(Event{Kind: EventToolQueued, Turn: s.turn, ID: b.ID, Name: b.Name,
 		Tool: runtime.Lookup(s.a.exec.Tools, b.Name), RawInput: b.Input})
 }
@@ -618,11 +779,26 @@ func (s *turnState) flushText() {
 }
 
 // partial is the message as far as it streamed: text so far and the
-// tool_use blocks that finished (an unfinished one is dropped: its input
-// is incomplete and it never ran).
-func (s *turnState) partial() provider.Message {
+// tool_use blocks that finished. A tool_use still streaming when the
+// response broke off is kept, cut (its result says so), when keepCut is
+// set, and dropped otherwise (an interrupt: it never ran).
+func (s *turnState) partial(keepCut bool) provider.Message {
 	s.flushText()
-	return provider.Message{Role: provider.Assistant, Content: s.blocks}
+	blocks := s.blocks
+	if len(s.open) > 0 {
+		blocks = nil
+		for i, b := range s.blocks {
+			if idx, ok := s.open[b.ID]; ok && b.Type == provider.ToolUseBlock && idx == i {
+				if !keepCut {
+					continue
+				}
+				s.markCut(b.ID)
+				b.Input = json.RawMessage(`{}`)
+			}
+			blocks = append(blocks, b)
+		}
+	}
+	return provider.Message{Role: provider.Assistant, Content: blocks}
 }
 
 // drain passes on what the executor has ready.
@@ -640,6 +816,11 @@ func (s *turnState) handle(ev orchestrate.Event) {
 		return // progress is observed live, from the call itself
 	}
 	s.results[ev.ID] = ev
+	if rr, ok := s.a.cfg.Recorder.(ResultRecorder); ok {
+		if use, ok := s.uses[ev.ID]; ok {
+			rr.ToolResult(sanitized(provider.Message{Content: []provider.Block{use}}).Content[0], provider.ToolResult(ev.ID, ev.Result))
+		}
+	}
 	s.a.emit(Event{Kind: EventToolResult, Turn: s.turn, ID: ev.ID, Name: ev.Name, Tool: ev.Tool, Input: ev.Input, Call: &ev})
 }
 

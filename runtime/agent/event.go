@@ -55,6 +55,12 @@ const (
 	// EventStream: one of the Messages API's stream events, as it came
 	// (Raw), when Config.PartialMessages is set and the provider has them.
 	EventStream
+	// EventRetry: a model request failed with a retryable error and is
+	// sent again after a wait (Text: the notice; Retry: the attempt, the
+	// wait and the failure). A request whose calls had started is not
+	// sent again: its calls' results go into the conversation and the
+	// next request continues from there, after the same wait.
+	EventRetry
 )
 
 // FallbackInfo is what EventFallback reports.
@@ -99,6 +105,8 @@ type Event struct {
 
 	// Fallback is set on EventFallback.
 	Fallback *FallbackInfo
+	// Retry is set on EventRetry.
+	Retry *RetryInfo
 
 	// Outcome is set on EventDone.
 	Outcome *Outcome

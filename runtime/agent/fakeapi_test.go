@@ -77,9 +77,6 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"type":"error","error":{"type":"invalid_request_error","message":"fake API: no script for request %d"}}`, n+1)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
 	s := &sse{w: w, f: w.(http.Flusher), done: r.Context().Done()}
 	script(s, body)
 	f.mu.Lock()
@@ -89,14 +86,43 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 
 // sse writes one response's events.
 type sse struct {
-	w      io.Writer
-	f      http.Flusher
-	done   <-chan struct{}
-	index  int
-	stopAt time.Time
+	w       io.Writer
+	f       http.Flusher
+	done    <-chan struct{}
+	index   int
+	stopAt  time.Time
+	started bool
+}
+
+// begin sends the 200 and the event-stream headers, once, before the
+// first event.
+func (s *sse) begin() {
+	if s.started {
+		return
+	}
+	s.started = true
+	w := s.w.(http.ResponseWriter)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	s.f.Flush()
+}
+
+// fail answers with an HTTP error in the API's shape; header are extra
+// response headers (retry-after).
+func (s *sse) fail(status int, typ, message string, header ...string) {
+	w := s.w.(http.ResponseWriter)
+	for i := 0; i+1 < len(header); i += 2 {
+		w.Header().Set(header[i], header[i+1])
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `{"type":"error","error":{"type":%q,"message":%q}}`, typ, message)
+	s.started = true
 }
 
 func (s *sse) event(name string, v any) {
+	s.begin()
 	data, _ := json.Marshal(v)
 	fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", name, data)
 	s.f.Flush()
@@ -147,7 +173,10 @@ func (s *sse) stop(reason string) {
 }
 
 // hang keeps the response open until the client goes away.
-func (s *sse) hang() { <-s.done }
+func (s *sse) hang() {
+	s.begin()
+	<-s.done
+}
 
 // messages returns the request's messages.
 func messages(body map[string]any) []map[string]any {

@@ -31,6 +31,7 @@ func (a *Agent) fallBack(out *Outcome) bool {
 	}
 	from, to := a.cfg.Provider, a.cfg.Fallback
 	a.cfg.Provider, a.cfg.Fallback = to, nil
+	a.retried() // the fallback gets retries of its own
 	info := &FallbackInfo{From: from.Name(), To: to.Name(), Trigger: trigger, Err: out.Err}
 	a.emit(Event{Kind: EventFallback, Turn: out.Turns, Text: FallbackNotice(info), Fallback: info})
 	return true

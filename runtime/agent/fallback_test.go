@@ -42,7 +42,10 @@ var _ = Describe("the fallback model", func() {
 		mainP := anthropic.New("main-model", option.WithBaseURL(main.URL()), option.WithMaxRetries(0))
 		spareP := anthropic.New("spare-model", option.WithBaseURL(spare.URL()), option.WithMaxRetries(0))
 		tools := []runtime.Tool{&tooltest.Sim{ToolName: "Read", Safe: true, ReadOnly: true}}
-		return agent.New(agent.Config{Provider: mainP, Fallback: spareP, Tools: agent.List(tools), Observer: rec.observe}, tc)
+		// No retries: the main model's first failure goes to the
+		// fallback (as when a provider had retried already).
+		return agent.New(agent.Config{Provider: mainP, Fallback: spareP, Tools: agent.List(tools), Observer: rec.observe,
+			Retry: agent.RetryPolicy{MaxRetries: -1}}, tc)
 	}
 
 	It("sends the failed turn to the fallback once, discarding the failed stream's calls, and keeps using it", func() {
@@ -95,7 +98,8 @@ var _ = Describe("the fallback model", func() {
 		mainP := anthropic.New("main-model", option.WithBaseURL(main.URL()), option.WithMaxRetries(0))
 		spareP := anthropic.New("spare-model", option.WithBaseURL(spare.URL()), option.WithMaxRetries(0))
 		tools := []runtime.Tool{&tooltest.Sim{ToolName: "Write"}}
-		ag := agent.New(agent.Config{Provider: mainP, Fallback: spareP, Tools: agent.List(tools), Observer: rec.observe}, tc)
+		ag := agent.New(agent.Config{Provider: mainP, Fallback: spareP, Tools: agent.List(tools), Observer: rec.observe,
+			Retry: agent.RetryPolicy{MaxRetries: -1}}, tc)
 
 		out := ag.Run(context.Background(), "write a")
 		Expect(out.Err).NotTo(HaveOccurred())
@@ -108,6 +112,26 @@ var _ = Describe("the fallback model", func() {
 		Expect(msgs).To(HaveLen(3), "prompt, the Write, its result: the fallback goes on from there")
 		Expect(fmt.Sprint(msgs[2])).To(ContainSubstring("written"))
 		Expect(fmt.Sprint(msgs[2])).To(ContainSubstring(agent.StreamBrokenNotice))
+	})
+
+	It("with retries, falls back after three overloaded answers in a row, as Claude Code does", func() {
+		overloaded := func(s *sse, _ map[string]any) { s.fail(529, "overloaded_error", "Overloaded") }
+		main := newFakeAPI(overloaded, overloaded, overloaded)
+		spare := newFakeAPI(answer)
+		DeferCleanup(main.Close)
+		DeferCleanup(spare.Close)
+		clock := newFakeClock()
+		mainP := anthropic.New("main-model", option.WithBaseURL(main.URL()), option.WithMaxRetries(0))
+		spareP := anthropic.New("spare-model", option.WithBaseURL(spare.URL()), option.WithMaxRetries(0))
+		ag := agent.New(agent.Config{Provider: mainP, Fallback: spareP, Observer: rec.observe, Retry: clock.policy()}, tc)
+
+		out := ag.Run(context.Background(), "hello")
+		Expect(out.Err).NotTo(HaveOccurred())
+		Expect(out.Text).To(Equal("Done on the spare."))
+		Expect(main.Requests()).To(HaveLen(3))
+		Expect(rec.kinds(agent.EventRetry)).To(HaveLen(2), "two retries, then the fallback")
+		Expect(rec.kinds(agent.EventFallback)).To(HaveLen(1))
+		Expect(spare.Requests()).To(HaveLen(1))
 	})
 
 	It("does not fall back on a failure that is the request's own (400)", func() {

@@ -2,10 +2,13 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -29,87 +32,205 @@ func (s *sse) cut() {
 	_ = conn.Close()
 }
 
-var _ = Describe("a model stream cut in the middle of a tool_use", Label("faults"), func() {
-	It("ends the turn with a clear error, runs no half call, and the session takes the next prompt", func() {
-		var ran atomic.Int32
-		write := &tooltest.Sim{ToolName: "Write", OnCall: func(context.Context, *tooltest.Input, *runtime.Call) (runtime.Result, error) {
-			ran.Add(1)
-			return runtime.Result{Content: []runtime.Block{runtime.TextBlock("wrote")}}, nil
-		}}
-		rec := &recorder{}
-		tc := runtime.NewToolContext(GinkgoT().TempDir())
+// fakeClock is a retry policy's clock and sleeper: Sleep records the wait
+// and moves the clock on at once, so no spec waits for a back-off.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	waited []time.Duration
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waited = append(c.waited, d)
+	c.now = c.now.Add(d)
+	return true
+}
+
+func (c *fakeClock) Waited() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.waited...)
+}
+
+// policy is the default policy on c, without jitter.
+func (c *fakeClock) policy() agent.RetryPolicy {
+	return agent.RetryPolicy{Sleep: c.Sleep, Now: c.Now, Jitter: func() float64 { return 0 }}
+}
+
+// sideEffects is a Bash-like tool that appends its summary to a file, so
+// that a spec counts how often each command really ran.
+type sideEffects struct {
+	path string
+}
+
+func (f sideEffects) tool(name string) *tooltest.Sim {
+	return &tooltest.Sim{ToolName: name, OnCall: func(_ context.Context, in *tooltest.Input, _ *runtime.Call) (runtime.Result, error) {
+		if in.SleepMS > 0 {
+			time.Sleep(time.Duration(in.SleepMS) * time.Millisecond)
+		}
+		fh, err := os.OpenFile(f.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return runtime.Result{}, err
+		}
+		defer fh.Close()
+		if _, err := fh.WriteString(in.Summary + "\n"); err != nil {
+			return runtime.Result{}, err
+		}
+		return runtime.Result{Content: []runtime.Block{runtime.TextBlock("ran " + in.Summary)}}, nil
+	}}
+}
+
+// runs counts the lines of the side-effect file that are line.
+func (f sideEffects) runs(line string) int {
+	data, _ := os.ReadFile(f.path)
+	n := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == line {
+			n++
+		}
+	}
+	return n
+}
+
+// toolResults maps the tool_use ids of a request body to the texts of
+// their tool_results, and counts each id's results.
+func toolResults(body map[string]any) (texts map[string]string, count map[string]int) {
+	texts, count = map[string]string{}, map[string]int{}
+	for _, m := range messages(body) {
+		for _, b := range blocks(m) {
+			if b["type"] != "tool_result" {
+				continue
+			}
+			id := b["tool_use_id"].(string)
+			count[id]++
+			var parts []string
+			if c, ok := b["content"].([]any); ok {
+				for _, p := range c {
+					if t, ok := p.(map[string]any)["text"].(string); ok {
+						parts = append(parts, t)
+					}
+				}
+			}
+			texts[id] = strings.Join(parts, "")
+		}
+	}
+	return texts, count
+}
+
+// everyUseAnsweredOnce checks the API's pairing rule and that no tool_use
+// of the body has two results.
+func everyUseAnsweredOnce(body map[string]any) {
+	GinkgoHelper()
+	Expect(pairingProblems(body)).To(BeEmpty())
+	_, count := toolResults(body)
+	for id, n := range count {
+		Expect(n).To(Equal(1), "tool_use %s answered %d times", id, n)
+	}
+}
+
+var _ = Describe("a model stream that breaks", Label("faults"), func() {
+	var (
+		rec   *recorder
+		tc    *runtime.ToolContext
+		fx    sideEffects
+		clock *fakeClock
+	)
+	BeforeEach(func() {
+		rec = &recorder{}
+		dir := GinkgoT().TempDir()
+		tc = runtime.NewToolContext(dir)
+		fx = sideEffects{path: filepath.Join(dir, "marker")}
+		clock = newFakeClock()
 		GinkgoT().Setenv("ANTHROPIC_API_KEY", "test")
+	})
+	newAgent := func(api *fakeAPI, policy ...agent.RetryPolicy) *agent.Agent {
+		p := anthropic.New("fake-model", option.WithBaseURL(api.URL()), option.WithMaxRetries(0))
+		tools := []runtime.Tool{fx.tool("Bash"), fx.tool("Write")}
+		retry := clock.policy()
+		if len(policy) > 0 {
+			retry = policy[0]
+		}
+		return agent.New(agent.Config{Provider: p, Tools: agent.List(tools), System: "be brief", Observer: rec.observe, Retry: retry}, tc)
+	}
+
+	It("before any call started: drops the attempt, sends the same request again after a back-off the user sees, and completes", func() {
 		api := newFakeAPI(
 			func(s *sse, _ map[string]any) {
 				s.start()
 				s.text("Writing the file. ")
-				// Half of the input, flushed as content_block_delta
-				// events, then the connection goes.
-				s.toolStart("toolu_cut", "Write", `{"summary":"notes.txt","output":"half of the con`, 9)
+				s.toolStart("toolu_cut", "Bash", `{"summary":"echo x >> mar`, 9)
 				s.cut()
 			},
 			func(s *sse, _ map[string]any) {
 				s.start()
-				s.text("Starting again.")
+				s.tool("toolu_ok", "Bash", `{"summary":"echo x >> marker"}`)
+				s.stop("tool_use")
+			},
+			func(s *sse, _ map[string]any) {
+				s.start()
+				s.text("Done.")
 				s.stop("end_turn")
 			},
 		)
 		DeferCleanup(api.Close)
-		GinkgoT().Setenv("ANTHROPIC_BASE_URL", api.URL())
-		p := anthropic.New("fake-model", option.WithMaxRetries(0))
-		ag := agent.New(agent.Config{Provider: p, Tools: agent.List([]runtime.Tool{write}), System: "be brief", Observer: rec.observe}, tc)
+		ag := newAgent(api)
 
-		out := ag.Run(context.Background(), "write notes.txt")
-		Expect(out.Stop).To(Equal(agent.StopError))
-		Expect(out.Err).To(HaveOccurred())
-		var apiErr *provider.APIError
-		Expect(errors.As(out.Err, &apiErr)).To(BeTrue(), "%v", out.Err)
-		Expect(apiErr.Kind).To(Equal(provider.ErrStream))
-		Expect(apiErr.Retryable()).To(BeTrue())
-		Expect(out.Err).To(MatchError("anthropic: stream failed: the connection closed in the middle of the response (unexpected EOF): the response broke off: try again"))
-		Expect(ran.Load()).To(BeZero(), "the half tool call must not run")
-		Expect(rec.kinds(agent.EventToolStart)).To(BeEmpty())
-		Expect(ag.Messages()).To(HaveLen(1), "only the prompt stays: the cut turn is dropped")
-
-		out = ag.Run(context.Background(), "try again")
+		out := ag.Run(context.Background(), "append x to marker")
 		Expect(out.Err).NotTo(HaveOccurred())
 		Expect(out.Stop).To(Equal(agent.StopEndTurn))
-		Expect(out.Text).To(Equal("Starting again."))
-		reqs := api.Requests()
-		Expect(reqs).To(HaveLen(2))
-		Expect(pairingProblems(reqs[1])).To(BeEmpty())
-		msgs := messages(reqs[1])
-		Expect(msgs).To(HaveLen(2))
-		Expect(msgs[0]["role"]).To(Equal(string(provider.User)))
-		Expect(msgs[1]["role"]).To(Equal(string(provider.User)))
-		Expect(ran.Load()).To(BeZero())
-	})
-})
+		Expect(out.Text).To(Equal("Done."))
+		Expect(out.Turns).To(Equal(2), "the retried request is the same turn")
 
-var _ = Describe("a model stream cut after a tool call has started", Label("faults"), func() {
-	It("keeps the call that ran with its result, runs no half call, ends with the stream error, and the next request is valid", func() {
-		var ran, halfRan atomic.Int32
-		write := &tooltest.Sim{ToolName: "Write", OnCall: func(context.Context, *tooltest.Input, *runtime.Call) (runtime.Result, error) {
-			ran.Add(1)
-			return runtime.Result{Content: []runtime.Block{runtime.TextBlock("wrote a.txt")}}, nil
-		}}
-		bash := &tooltest.Sim{ToolName: "Bash", OnCall: func(context.Context, *tooltest.Input, *runtime.Call) (runtime.Result, error) {
-			halfRan.Add(1)
-			return runtime.Result{}, nil
-		}}
+		// What the model was told: the same request again, then the real result.
+		reqs := api.Requests()
+		Expect(reqs).To(HaveLen(3))
+		Expect(reqs[1]["messages"]).To(Equal(reqs[0]["messages"]), "the retry is the same request")
+		texts, _ := toolResults(reqs[2])
+		Expect(texts).To(Equal(map[string]string{"toolu_ok": "ran echo x >> marker"}))
+		everyUseAnsweredOnce(reqs[2])
+		raw, _ := json.Marshal(reqs)
+		Expect(string(raw)).NotTo(ContainSubstring("toolu_cut"), "nothing of the dropped attempt reaches the model")
+
+		// What the user saw.
+		retries := rec.kinds(agent.EventRetry)
+		Expect(retries).To(HaveLen(1))
+		Expect(retries[0].Retry.Attempt).To(Equal(1))
+		Expect(retries[0].Retry.MaxRetries).To(Equal(agent.DefaultMaxRetries))
+		Expect(retries[0].Retry.Kind).To(Equal(provider.ErrStream))
+		Expect(retries[0].Text).To(HavePrefix("retrying in 0.5 s (attempt 1 of 10): stream failed"))
+		Expect(clock.Waited()).To(Equal([]time.Duration{500 * time.Millisecond}))
+		Expect(rec.kinds(agent.EventRequest)).To(HaveLen(3), "each attempt is a request the front ends see")
+
+		Expect(fx.runs("echo x >> marker")).To(Equal(1))
+		Expect(fx.runs("echo x >> mar")).To(BeZero(), "the half call never runs")
+		Expect(ag.Messages()).To(HaveLen(4))
+	})
+
+	It("after a call ran: keeps its real result, answers the half call as cut off, and the next request goes on from there", func() {
 		started := make(chan struct{})
 		var once sync.Once
-		rec := &recorder{on: func(ev agent.Event) {
+		rec.on = func(ev agent.Event) {
 			if ev.Kind == agent.EventToolStart {
 				once.Do(func() { close(started) })
 			}
-		}}
-		tc := runtime.NewToolContext(GinkgoT().TempDir())
-		GinkgoT().Setenv("ANTHROPIC_API_KEY", "test")
+		}
 		api := newFakeAPI(
 			func(s *sse, _ map[string]any) {
 				s.start()
-				s.tool("toolu_a", "Write", `{"summary":"a.txt"}`)
+				s.tool("toolu_a", "Write", `{"summary":"write a.txt","sleep_ms":100}`)
 				select { // the first call runs before the cut
 				case <-started:
 				case <-time.After(10 * time.Second):
@@ -124,34 +245,102 @@ var _ = Describe("a model stream cut after a tool call has started", Label("faul
 			},
 		)
 		DeferCleanup(api.Close)
-		GinkgoT().Setenv("ANTHROPIC_BASE_URL", api.URL())
-		p := anthropic.New("fake-model", option.WithMaxRetries(0))
-		ag := agent.New(agent.Config{Provider: p, Tools: agent.List([]runtime.Tool{write, bash}), System: "be brief", Observer: rec.observe}, tc)
+		ag := newAgent(api)
 
 		out := ag.Run(context.Background(), "write a.txt, then clean up")
+		Expect(out.Err).NotTo(HaveOccurred())
+		Expect(out.Stop).To(Equal(agent.StopEndTurn))
+		Expect(out.Text).To(Equal("I see a.txt was written."))
+		Expect(fx.runs("write a.txt")).To(Equal(1), "the call that ran is not run again")
+		Expect(fx.runs("rm -rf bu")).To(BeZero(), "the half call never runs")
+
+		reqs := api.Requests()
+		Expect(reqs).To(HaveLen(2))
+		everyUseAnsweredOnce(reqs[1])
+		msgs := messages(reqs[1])
+		Expect(msgs).To(HaveLen(3), "the prompt, what the model got to say, the results")
+		var ids []string
+		for _, b := range blocks(msgs[1]) {
+			if b["type"] == "tool_use" {
+				ids = append(ids, b["id"].(string))
+			}
+		}
+		Expect(ids).To(Equal([]string{"toolu_a", "toolu_b"}))
+		texts, _ := toolResults(reqs[1])
+		Expect(texts["toolu_a"]).To(Equal("ran write a.txt"), "the real result")
+		Expect(texts["toolu_b"]).To(Equal(agent.CutOffResult))
+		Expect(string(mustJSON(msgs[2]))).To(ContainSubstring(agent.StreamBrokenNotice))
+		Expect(string(mustJSON(msgs[2]))).NotTo(ContainSubstring("interrupted"), "no user interrupted")
+
+		retries := rec.kinds(agent.EventRetry)
+		Expect(retries).To(HaveLen(1))
+		Expect(retries[0].Text).To(HavePrefix("retrying in 0.5 s (attempt 1 of 10): "))
+		Expect(rec.kinds(agent.EventInterrupted)).To(BeEmpty())
+	})
+
+	It("retries five 500s with a growing back-off, each retry an event, and completes", func() {
+		var scripts []func(*sse, map[string]any)
+		for range 5 {
+			scripts = append(scripts, func(s *sse, _ map[string]any) { s.fail(500, "api_error", "Internal server error") })
+		}
+		scripts = append(scripts, func(s *sse, _ map[string]any) {
+			s.start()
+			s.text("Fine now.")
+			s.stop("end_turn")
+		})
+		api := newFakeAPI(scripts...)
+		DeferCleanup(api.Close)
+		ag := newAgent(api)
+
+		out := ag.Run(context.Background(), "hello")
+		Expect(out.Err).NotTo(HaveOccurred())
+		Expect(out.Stop).To(Equal(agent.StopEndTurn))
+		Expect(out.Text).To(Equal("Fine now."))
+		Expect(out.Turns).To(Equal(1))
+		Expect(api.Requests()).To(HaveLen(6))
+		retries := rec.kinds(agent.EventRetry)
+		Expect(retries).To(HaveLen(5))
+		for i, r := range retries {
+			Expect(r.Retry.Attempt).To(Equal(i + 1))
+			Expect(r.Retry.Status).To(Equal(500))
+			Expect(r.Retry.Kind).To(Equal(provider.ErrServer))
+		}
+		Expect(retries[2].Text).To(Equal("retrying in 2 s (attempt 3 of 10): 500 Internal Server Error (server error): Internal server error"))
+		Expect(clock.Waited()).To(Equal([]time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}))
+	})
+
+	It("gives up after the policy's retries with the last error", func() {
+		api := newFakeAPI()
+		api.cycle = true
+		api.scripts = []func(*sse, map[string]any){func(s *sse, _ map[string]any) {
+			s.fail(529, "overloaded_error", "Overloaded")
+		}}
+		DeferCleanup(api.Close)
+		ag := newAgent(api, agent.RetryPolicy{MaxRetries: 3, Sleep: clock.Sleep, Now: clock.Now})
+
+		out := ag.Run(context.Background(), "hello")
 		Expect(out.Stop).To(Equal(agent.StopError))
 		var apiErr *provider.APIError
 		Expect(errors.As(out.Err, &apiErr)).To(BeTrue(), "%v", out.Err)
-		Expect(apiErr.Kind).To(Equal(provider.ErrStream))
-		Expect(ran.Load()).To(Equal(int32(1)))
-		Expect(halfRan.Load()).To(BeZero(), "the half tool call must not run")
+		Expect(apiErr.Status).To(Equal(529))
+		Expect(api.Requests()).To(HaveLen(4), "the request and three retries")
+		Expect(rec.kinds(agent.EventRetry)).To(HaveLen(3))
+		Expect(ag.Messages()).To(HaveLen(1), "only the prompt")
+	})
 
-		hist := ag.Messages()
-		Expect(hist).To(HaveLen(3), "the prompt, what the model got to say, the result of what ran")
-		uses := hist[1].ToolUses()
-		Expect(uses).To(HaveLen(1))
-		Expect(uses[0].ID).To(Equal("toolu_a"))
-		Expect(hist[2].Content).To(HaveLen(2))
-		Expect(hist[2].Content[0].ToolUseID).To(Equal("toolu_a"))
-		Expect(hist[2].Content[0].IsError).To(BeFalse())
-		Expect(hist[2].Content[1]).To(Equal(provider.Text(agent.StreamBrokenNotice)))
-
-		out = ag.Run(context.Background(), "go on")
-		Expect(out.Err).NotTo(HaveOccurred())
-		Expect(out.Stop).To(Equal(agent.StopEndTurn))
-		reqs := api.Requests()
-		Expect(reqs).To(HaveLen(2))
-		Expect(pairingProblems(reqs[1])).To(BeEmpty())
-		Expect(ran.Load()).To(Equal(int32(1)), "nothing ran twice")
+	It("does not retry what sending again cannot cure", func() {
+		api := newFakeAPI(func(s *sse, _ map[string]any) { s.fail(400, "invalid_request_error", "messages: bad") })
+		DeferCleanup(api.Close)
+		ag := newAgent(api)
+		out := ag.Run(context.Background(), "hello")
+		Expect(out.Stop).To(Equal(agent.StopError))
+		Expect(api.Requests()).To(HaveLen(1))
+		Expect(rec.kinds(agent.EventRetry)).To(BeEmpty())
 	})
 })
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	Expect(err).NotTo(HaveOccurred())
+	return b
+}

@@ -232,6 +232,8 @@ func (j *jsonOut) observe(ev agent.Event) {
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})
 	case agent.EventFallback:
 		j.fallback(ev)
+	case agent.EventRetry:
+		j.retry(ev)
 	case agent.EventHook:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "hook", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})

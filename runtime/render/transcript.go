@@ -235,6 +235,12 @@ func (t *transcript) observe(ev agent.Event) {
 		t.begin(secNote)
 		t.write(t.st.dim("⚠ "+ev.Text) + "\n")
 		t.redraw()
+	case agent.EventRetry:
+		t.endTextLine()
+		t.flushGroup()
+		t.begin(secNote)
+		t.write(t.st.dim("⚠ "+ev.Text) + "\n")
+		t.redraw()
 	case agent.EventHook:
 		t.flushGroup()
 		t.begin(secNote)

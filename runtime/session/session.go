@@ -91,6 +91,9 @@ type Options struct {
 	// Fallback, if set, takes over when Provider fails with an overload
 	// or a server error (agent.Config.Fallback; --fallback-model).
 	Fallback provider.Provider
+	// Retry is how failed model requests are retried (agent.Config.Retry;
+	// the zero value is Claude Code's policy). Sub-agents inherit it.
+	Retry agent.RetryPolicy
 	// System is the system prompt. The names of deferred tools are
 	// appended to it.
 	System string
@@ -146,6 +149,9 @@ type Options struct {
 	// nobody checked is not one the user can rely on.
 	CheckSandbox func(*runtime.Sandbox) error
 }
+
+// The transcript keeps each tool result as its call ends.
+var _ agent.ResultRecorder = (*transcript.Writer)(nil)
 
 // Session is one conversation's engine. Its methods are safe to call from
 // several goroutines, but Run runs one prompt at a time.
@@ -564,6 +570,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			s.agent = agent.New(agent.Config{
 				Provider:        s.opts.Provider,
 				Fallback:        s.opts.Fallback,
+				Retry:           s.opts.Retry,
 				Tools:           s,
 				CanUseTool:      s.canUseTool,
 				PreToolUse:      s.preHook(),

@@ -18,6 +18,11 @@
 // version and message (the API message: role and content blocks). A line
 // of type "amend" adds its message's blocks to the message before it (the
 // notices the agent loop adds to the last user message before a request).
+// A line of type "tool_result" holds one call's result the moment it was
+// known (message: one tool_result block; toolUse: the call), before the
+// turn's results message, which waits for every call: Load answers a
+// tool_use with it when the process died before that message, so a call
+// that ran is never reported as not run.
 package transcript
 
 import (
@@ -355,6 +360,15 @@ type entry struct {
 	Timestamp  string            `json:"timestamp"`
 	Version    string            `json:"version,omitempty"`
 	Message    *provider.Message `json:"message"`
+	// ToolUse is the call a "tool_result" line answers.
+	ToolUse *provider.Block `json:"toolUse,omitempty"`
+}
+
+// early is a tool result recorded as its call ended ("tool_result"
+// lines); at is how many messages were read before it.
+type early struct {
+	use, result provider.Block
+	at          int
 }
 
 // Repair is what Load changed to make a transcript a valid conversation.
@@ -370,6 +384,10 @@ type Repair struct {
 	// Answered are the ids of the tool_use blocks answered with an
 	// Interrupted result.
 	Answered []string
+	// Recovered are the ids of the tool_use blocks answered with the
+	// result recorded as the call ended (a "tool_result" line), the
+	// turn's results message never written.
+	Recovered []string
 	// Added are the messages Load inserted: user messages holding those
 	// results (Resume writes them to the file).
 	Added []provider.Message
@@ -388,6 +406,7 @@ func Load(path string) ([]provider.Message, Repair, error) {
 	}
 	var rep Repair
 	var msgs []provider.Message
+	var results []early
 	off := int64(0)
 	for len(data) > 0 {
 		line, rest, complete := bytes.Cut(data, []byte{'\n'})
@@ -421,19 +440,65 @@ func Load(path string) ([]provider.Message, Repair, error) {
 			if n := len(msgs); n > 0 {
 				msgs[n-1].Content = append(msgs[n-1].Content, e.Message.Content...)
 			}
+		case "tool_result":
+			if e.ToolUse == nil || e.ToolUse.Type != provider.ToolUseBlock || len(e.Message.Content) != 1 ||
+				e.Message.Content[0].Type != provider.ToolResultBlock || e.Message.Content[0].ToolUseID != e.ToolUse.ID {
+				rep.Skipped++
+				continue
+			}
+			results = append(results, early{use: *e.ToolUse, result: e.Message.Content[0], at: len(msgs)})
 		default:
 			rep.Skipped++
 		}
 	}
 	rep.Valid = off
-	msgs = pair(msgs, &rep)
+	msgs = pair(msgs, results, &rep)
 	return msgs, rep, nil
 }
 
 // pair answers every tool_use that no tool_result of the next message
-// answers, and drops tool_results that answer no tool_use of the message
-// before.
-func pair(msgs []provider.Message, rep *Repair) []provider.Message {
+// answers — with the result recorded as its call ended when there is one,
+// else Interrupted — and drops tool_results that answer no tool_use of
+// the message before. Results recorded after the last message for calls
+// no message holds (the process died before the response's message was
+// written) are added at the end with their calls, so what ran is known.
+func pair(msgs []provider.Message, results []early, rep *Repair) []provider.Message {
+	recorded := map[string]provider.Block{}
+	for _, r := range results {
+		recorded[r.use.ID] = r.result
+	}
+	out := pairRecorded(msgs, recorded, rep)
+
+	known := map[string]bool{}
+	for _, m := range out {
+		for _, u := range m.ToolUses() {
+			known[u.ID] = true
+		}
+	}
+	var call, answer provider.Message
+	for _, r := range results {
+		if r.at != len(msgs) || known[r.use.ID] {
+			continue // its call is in the history, or was dropped (a retried response)
+		}
+		known[r.use.ID] = true
+		call.Content = append(call.Content, r.use)
+		answer.Content = append(answer.Content, r.result)
+		rep.Recovered = append(rep.Recovered, r.use.ID)
+	}
+	if len(call.Content) > 0 {
+		call.Role, answer.Role = provider.Assistant, provider.User
+		if n := len(out); n > 0 && out[n-1].Role == provider.Assistant {
+			// Cannot happen in a file the loop wrote (the last message
+			// would have its results); keep the API's alternation anyway.
+			return out
+		}
+		rep.Added = append(rep.Added, call, answer)
+		out = append(out, call, answer)
+	}
+	return out
+}
+
+func pairRecorded(msgs []provider.Message, recorded map[string]provider.Block, rep *Repair) []provider.Message {
 	var out []provider.Message
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
@@ -460,10 +525,16 @@ func pair(msgs []provider.Message, rep *Repair) []provider.Message {
 		}
 		var missing []provider.Block
 		for _, u := range uses {
-			if !answered[u.ID] {
-				missing = append(missing, provider.ToolResult(u.ID, runtime.ErrorResult(Interrupted)))
-				rep.Answered = append(rep.Answered, u.ID)
+			if answered[u.ID] {
+				continue
 			}
+			if r, ok := recorded[u.ID]; ok {
+				missing = append(missing, r)
+				rep.Recovered = append(rep.Recovered, u.ID)
+				continue
+			}
+			missing = append(missing, provider.ToolResult(u.ID, runtime.ErrorResult(Interrupted)))
+			rep.Answered = append(rep.Answered, u.ID)
 		}
 		if len(missing) == 0 {
 			continue
@@ -544,6 +615,13 @@ func (w *Writer) SetVersion(v string) {
 // Add appends m, a message now final, as one line (one write).
 func (w *Writer) Add(m provider.Message) { w.write(string(m.Role), m) }
 
+// ToolResult appends the result of the call use as one "tool_result"
+// line, the moment the call ended: a process killed before the turn's
+// results message keeps it (the agent loop's ResultRecorder).
+func (w *Writer) ToolResult(use, result provider.Block) {
+	w.writeEntry("tool_result", provider.Message{Role: provider.User, Content: []provider.Block{result}}, &use)
+}
+
 // Amend appends blocks added to the last message.
 func (w *Writer) Amend(blocks []provider.Block) {
 	if len(blocks) == 0 {
@@ -552,7 +630,9 @@ func (w *Writer) Amend(blocks []provider.Block) {
 	w.write("amend", provider.Message{Role: provider.User, Content: blocks})
 }
 
-func (w *Writer) write(typ string, m provider.Message) {
+func (w *Writer) write(typ string, m provider.Message) { w.writeEntry(typ, m, nil) }
+
+func (w *Writer) writeEntry(typ string, m provider.Message, use *provider.Block) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil || w.closed {
@@ -571,7 +651,7 @@ func (w *Writer) write(typ string, m provider.Message) {
 		m.Content = []provider.Block{}
 	}
 	e := entry{Type: typ, UUID: runtime.NewUUID(), SessionID: w.meta.SessionID, Cwd: w.meta.Cwd,
-		Timestamp: now().UTC().Format("2006-01-02T15:04:05.000Z"), Version: w.meta.Version, Message: &m}
+		Timestamp: now().UTC().Format("2006-01-02T15:04:05.000Z"), Version: w.meta.Version, Message: &m, ToolUse: use}
 	if w.parent != "" {
 		p := w.parent
 		e.ParentUUID = &p
