@@ -83,7 +83,7 @@ func evalPoolOf(servers []string, withBuiltins bool) (*pool.Pool, error) {
 	for _, server := range servers {
 		var list struct {
 			Instructions string `json:"instructions"`
-			Tools []struct {
+			Tools        []struct {
 				Name        string          `json:"name"`
 				Description string          `json:"description"`
 				InputSchema json.RawMessage `json:"inputSchema"`

@@ -24,9 +24,11 @@ const (
 	fieldServer                 // an MCP tool's server part
 	fieldHint                   // the search hint
 	fieldDesc                   // the description
+	fieldLead                   // the description's first sentence, which says what the tool is for
 	fieldParamName              // the input schema's property names
 	fieldParamDesc              // the input schema's property descriptions
 	fieldServerDoc              // the MCP server's instructions
+	fieldNameRel                // the WordNet synonyms and broader words of the name's words
 	numFields
 )
 
@@ -49,6 +51,10 @@ type rankParams struct {
 	// match through a hypernym, or through the word a query word is the
 	// hypernym of.
 	synonym, broader float64
+	// known scales the synonyms of a query word that the tools hold
+	// themselves: such a word is evidence enough, and its senses are
+	// many ("file" is also a record and a nail file).
+	known float64
 	// nameBonus is added, times the share of a tool's name words the
 	// query holds (a synonym counting its weight), to its score.
 	nameBonus float64
@@ -72,12 +78,13 @@ var defaultRankParams = rankParams{
 	k1:         1.2,
 	b:          0.75,
 	nameB:      0.25,
-	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldParamName: 1, fieldParamDesc: 0.5, fieldServerDoc: 0.3},
+	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldLead: 1, fieldParamName: 1, fieldParamDesc: 0.5, fieldServerDoc: 0.3, fieldNameRel: 1},
 	synonym:    0.6,
 	broader:    0.35,
+	known:      0,
 	deprecated: 0.5,
 	nameBonus:  2,
-	coord:      1,
+	coord:      0,
 	pair:       0.25,
 	kind:       0.3,
 }
@@ -141,9 +148,11 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			fieldServer:    tokens(server),
 			fieldHint:      tokens(t.SearchHint()),
 			fieldDesc:      tokens(dropMentions(t.Description(), t.Name(), others)),
+			fieldLead:      tokens(dropMentions(lead(t.Description()), t.Name(), others)),
 			fieldServerDoc: tokens(instructions),
 		}
 		texts[fieldParamName], texts[fieldParamDesc] = schemaTokens(t.InputSchema())
+		texts[fieldNameRel] = nameRelated(texts[fieldName])
 		for _, w := range strings.FieldsFunc(t.Description()+" "+t.SearchHint()+" "+instructions, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			if len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
 				ix.capitals[strings.ToLower(w)] = true
@@ -217,6 +226,38 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		ix.idf[term] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	return ix
+}
+
+// nameRelated returns the WordNet synonyms and broader words of a name's
+// stems, each once and none of the name's own: a query that says
+// "remove" finds delete_file, whose broader word it is.
+func nameRelated(name []string) []string {
+	var out []string
+	for _, s := range name {
+		for _, r := range wordnet().words[s] {
+			if !slices.Contains(name, r.stem) && !slices.Contains(out, r.stem) {
+				out = append(out, r.stem)
+			}
+		}
+	}
+	return out
+}
+
+// lead returns the first sentence of a description: up to the first
+// full stop followed by a space or a line's end, or the first blank line.
+func lead(desc string) string {
+	desc = strings.TrimSpace(desc)
+	end := len(desc)
+	if i := strings.Index(desc, "\n\n"); i >= 0 {
+		end = i
+	}
+	for i := 0; i+1 < end; i++ {
+		if desc[i] == '.' && (desc[i+1] == ' ' || desc[i+1] == '\n') {
+			end = i
+			break
+		}
+	}
+	return desc[:end]
 }
 
 // splitMCP splits "mcp__server__tool" into server and tool; any other
@@ -314,11 +355,11 @@ func (ix *index) parseQuery(q string) query {
 		seen[k] = true
 		out.groups = append(out.groups, g)
 	}
-	withRelated := func(g []variant, rel []related) []variant {
+	withRelated := func(g []variant, rel []related, scale float64) []variant {
 		for _, r := range rel {
-			w := ix.params.synonym
+			w := ix.params.synonym * scale
 			if r.tier == tierBroader {
-				w = ix.params.broader
+				w = ix.params.broader * scale
 			}
 			if i := slices.IndexFunc(g, func(v variant) bool { return v.stem == r.stem }); i >= 0 {
 				g[i].weight = max(g[i].weight, w)
@@ -330,7 +371,12 @@ func (ix *index) parseQuery(q string) query {
 	}
 	// word adds a plain word: its stem, synonyms and partial name matches.
 	word := func(s string) {
-		g := withRelated([]variant{{stem: s, weight: 1}}, th.words[s])
+		scale := 1.0
+		if _, ok := ix.postings[s]; ok {
+			scale = ix.params.known
+		}
+		g := withRelated([]variant{{stem: s, weight: 1}}, th.words[s], scale)
+		g = slices.DeleteFunc(g, func(v variant) bool { return v.weight == 0 })
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
 			for _, n := range ix.names {
 				if n != s && strings.Contains(n, s) {
@@ -404,7 +450,7 @@ func (ix *index) parseQuery(q string) query {
 					g = append(g, variant{stem: Stem(w), weight: ix.params.synonym})
 				}
 			}
-			add(withRelated(g, rel))
+			add(withRelated(g, rel, 1))
 			break
 		}
 		if n > 1 {

@@ -54,7 +54,8 @@ var _ = Describe("ToolSearch tuning", Label("tuning"), func() {
 			{"coord", []float64{0.5, 1, 2}, func(r *pool.RankParams, v float64) { r.Coord = v }},
 			{"name", []float64{2, 3, 4}, func(r *pool.RankParams, v float64) { r.Weights[0] = v }},
 			{"desc", []float64{0.75, 1, 1.5}, func(r *pool.RankParams, v float64) { r.Weights[3] = v }},
-			{"pdesc", []float64{0.25, 0.5, 1}, func(r *pool.RankParams, v float64) { r.Weights[5] = v }},
+			{"lead", []float64{0, 1, 2}, func(r *pool.RankParams, v float64) { r.Weights[4] = v }},
+			{"pdesc", []float64{0.25, 0.5, 1}, func(r *pool.RankParams, v float64) { r.Weights[6] = v }},
 		}
 		for i, a := range knobs {
 			for _, va := range a.values {
@@ -122,7 +123,7 @@ var _ = Describe("ToolSearch tuning", Label("tuning"), func() {
 		marginal("broader", func(rp pool.RankParams) float64 { return rp.Broader })
 		marginal("coord", func(rp pool.RankParams) float64 { return rp.Coord })
 		marginal("name bonus", func(rp pool.RankParams) float64 { return rp.NameBonus })
-		for i, f := range []string{"name", "server", "hint", "desc", "param names", "param descs", "server instructions"} {
+		for i, f := range []string{"name", "server", "hint", "desc", "lead", "param names", "param descs", "server instructions", "name relations"} {
 			marginal(f, func(rp pool.RankParams) float64 { return rp.Weights[i] })
 		}
 		fmt.Fprintf(GinkgoWriter, "default %+v\n", def)

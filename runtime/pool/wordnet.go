@@ -14,8 +14,9 @@ import (
 // wordnet.LICENSE): wordnet.txt.gz is written from the WordNet database
 // by wordnetgen (see its doc for the command and the rule that picks the
 // words), never edited by hand. A line is "lemma<TAB>synonyms<TAB>broader
-// words": the other lemmas of the lemma's most frequent senses, and the
-// lemmas of those senses' direct hypernyms (delete → remove).
+// words<TAB>related words": the other lemmas of the lemma's most frequent
+// senses, the lemmas of those senses' direct hypernyms (delete → remove),
+// and those their attribute and derivation pointers lead to (big → size).
 //
 //go:embed wordnet.txt.gz
 var wordnetGz []byte
@@ -25,7 +26,7 @@ type relTier uint8
 
 const (
 	tierSynonym relTier = iota // same synset
-	tierBroader                // a hypernym, or the word whose hypernym it is
+	tierBroader                // a hypernym, or a related word (attribute, derivation)
 )
 
 // related is one stem a query word is also searched as.
@@ -69,7 +70,8 @@ func parseThesaurus(gz []byte) *thesaurus {
 	sc := bufio.NewScanner(zr)
 	for sc.Scan() {
 		key, rest, _ := strings.Cut(sc.Text(), "\t")
-		syn, hyp, _ := strings.Cut(rest, "\t")
+		syn, rest, _ := strings.Cut(rest, "\t")
+		hyp, rel, _ := strings.Cut(rest, "\t")
 		words := strings.Fields(key)
 		for i, w := range words {
 			words[i] = Stem(w)
@@ -83,9 +85,8 @@ func parseThesaurus(gz []byte) *thesaurus {
 		for _, w := range strings.Fields(syn) {
 			add(m, k, related{Stem(w), tierSynonym})
 		}
-		for _, w := range strings.Fields(hyp) {
-			s := Stem(w)
-			add(m, k, related{s, tierBroader})
+		for _, w := range strings.Fields(hyp + " " + rel) {
+			add(m, k, related{Stem(w), tierBroader})
 		}
 	}
 	return th

@@ -16,11 +16,13 @@
 //     frequency): the first senses that together hold 80 % of the
 //     lemma's tagged uses, at most four;
 //   - each such sense gives the other one-word lemmas of its synset
-//     (synonyms), and the one-word lemmas of its direct hypernyms (a
-//     broader word: delete → remove);
+//     (synonyms), the one-word lemmas of its direct hypernyms (a broader
+//     word: delete → remove), and the lemmas its attribute and
+//     derivation pointers lead to (related words: big → size, remember
+//     → memory);
 //   - verbs SemCor never tags (delete, rename: its texts are older than
 //     most words of software work) keep their first sense;
-//   - a line is "key<TAB>synonyms<TAB>hypernyms", words separated by
+//   - a line is "key<TAB>synonyms<TAB>hypernyms<TAB>related", words separated by
 //     spaces, multi-word keys joined by spaces; keys sorted; the file is
 //     gzipped when its name ends in .gz.
 package main
@@ -38,15 +40,24 @@ import (
 	"strings"
 )
 
-// synset is one WordNet synset: its lemmas and its hypernyms' offsets.
+// synset is one WordNet synset: its lemmas, its hypernyms' offsets and
+// its attribute and derivation links.
 type synset struct {
 	lemmas []string
 	hyper  []string // "pos offset"
+	links  []link
+}
+
+// link is an attribute (=, all lemmas on both ends) or a derivation (+,
+// from one lemma to one lemma) pointer.
+type link struct {
+	target   string // "pos offset"
+	from, to int    // 1-based lemma numbers, 0 for all
 }
 
 // entry is one key's words.
 type entry struct {
-	syn, hyp []string
+	syn, hyp, rel []string
 }
 
 func main() {
@@ -152,6 +163,17 @@ func run(dict, out string, share float64, maxSenses int) error {
 						}
 					}
 				}
+				self := slices.Index(s.lemmas, lemma) + 1
+				for _, k := range s.links {
+					if k.from != 0 && k.from != self {
+						continue
+					}
+					for j, l := range synsets[k.target].lemmas {
+						if (k.to == 0 || k.to == j+1) && l != lemma && valueLemma(l) && !slices.Contains(e.rel, l) {
+							e.rel = append(e.rel, l)
+						}
+					}
+				}
 			}
 			return nil
 		}); err != nil {
@@ -161,7 +183,8 @@ func run(dict, out string, share float64, maxSenses int) error {
 	keys := make([]string, 0, len(table))
 	for k, e := range table {
 		e.hyp = slices.DeleteFunc(e.hyp, func(h string) bool { return slices.Contains(e.syn, h) })
-		if len(e.syn)+len(e.hyp) > 0 {
+		e.rel = slices.DeleteFunc(e.rel, func(h string) bool { return slices.Contains(e.syn, h) || slices.Contains(e.hyp, h) })
+		if len(e.syn)+len(e.hyp)+len(e.rel) > 0 {
 			keys = append(keys, k)
 		}
 	}
@@ -169,7 +192,7 @@ func run(dict, out string, share float64, maxSenses int) error {
 	var b strings.Builder
 	for _, k := range keys {
 		e := table[k]
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", k, strings.Join(e.syn, " "), strings.Join(e.hyp, " "))
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", k, strings.Join(e.syn, " "), strings.Join(e.hyp, " "), strings.Join(e.rel, " "))
 	}
 	data := []byte(b.String())
 	if strings.HasSuffix(out, ".gz") {
@@ -238,8 +261,16 @@ func readData(path, pos string, into map[string]synset) error {
 			p, _ := strconv.Atoi(f[i])
 			i++
 			for j := 0; j < p && i+3 < len(f); j++ {
-				if f[i] == "@" || f[i] == "@i" {
-					s.hyper = append(s.hyper, f[i+2]+" "+f[i+1])
+				target := f[i+2] + " " + f[i+1]
+				if target[0] == 's' {
+					target = "a" + target[1:]
+				}
+				switch f[i] {
+				case "@", "@i":
+					s.hyper = append(s.hyper, target)
+				case "=", "+":
+					st, _ := strconv.ParseUint(f[i+3], 16, 16)
+					s.links = append(s.links, link{target: target, from: int(st >> 8), to: int(st & 0xff)})
 				}
 				i += 4
 			}
