@@ -78,7 +78,7 @@ var defaultRankParams = rankParams{
 	k1:         1.2,
 	b:          0.75,
 	nameB:      0.25,
-	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldLead: 1, fieldParamName: 1, fieldParamDesc: 0.5, fieldServerDoc: 0.3, fieldNameRel: 1},
+	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldLead: 1, fieldParamName: 1, fieldParamDesc: 0.5, fieldServerDoc: 0.3, fieldNameRel: 0.5},
 	synonym:    0.6,
 	broader:    0.35,
 	known:      0,
@@ -234,7 +234,7 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 func nameRelated(name []string) []string {
 	var out []string
 	for _, s := range name {
-		for _, r := range wordnet().words[s] {
+		for _, r := range wordnet().lookup(s) {
 			if !slices.Contains(name, r.stem) && !slices.Contains(out, r.stem) {
 				out = append(out, r.stem)
 			}
@@ -375,7 +375,7 @@ func (ix *index) parseQuery(q string) query {
 		if _, ok := ix.postings[s]; ok {
 			scale = ix.params.known
 		}
-		g := withRelated([]variant{{stem: s, weight: 1}}, th.words[s], scale)
+		g := withRelated([]variant{{stem: s, weight: 1}}, th.lookup(s), scale)
 		g = slices.DeleteFunc(g, func(v variant) bool { return v.weight == 0 })
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
 			for _, n := range ix.names {
@@ -440,8 +440,8 @@ func (ix *index) parseQuery(q string) query {
 				continue
 			}
 			key := strings.Join(stems(ws), " ")
-			rel, ok := th.phrases[key]
-			if !ok {
+			rel := th.lookup(key)
+			if len(rel) == 0 {
 				continue
 			}
 			var g []variant

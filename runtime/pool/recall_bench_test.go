@@ -116,4 +116,30 @@ func TestPrintSearchMisses(t *testing.T) {
 		}
 	}
 	fmt.Printf("all: recall@1 %d/%d, recall@5 %d/%d\n", at1, total, at5, total)
+
+	// The same sets' queries for MCP tools, over a pool of the MCP tools
+	// alone, as the blind sets' pools are.
+	mp, err := evalPoolOf(evalServers, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mcpOnly []evalQuery
+	for _, f := range devSets {
+		qs, err := readQueries(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			if strings.HasPrefix(q.want, "mcp__") {
+				mcpOnly = append(mcpOnly, q)
+			}
+		}
+	}
+	sc := evaluate(mcpOnly, newRank(mp))
+	fmt.Printf("MCP queries over the MCP tools alone: %s\n", sc)
+	if os.Getenv("AGENTCORE_TOOLSEARCH_MCP_MISSES") != "" {
+		for _, m := range sc.misses {
+			fmt.Println("   ", m)
+		}
+	}
 }

@@ -51,11 +51,13 @@ var _ = Describe("ToolSearch tuning", Label("tuning"), func() {
 			{"synonym", []float64{0.4, 0.5, 0.6, 0.7, 0.8}, func(r *pool.RankParams, v float64) { r.Synonym = v }},
 			{"broader", []float64{0.2, 0.35, 0.5}, func(r *pool.RankParams, v float64) { r.Broader = v }},
 			{"nameBonus", []float64{1, 2, 3}, func(r *pool.RankParams, v float64) { r.NameBonus = v }},
-			{"coord", []float64{0.5, 1, 2}, func(r *pool.RankParams, v float64) { r.Coord = v }},
+			{"coord", []float64{0, 0.5, 1}, func(r *pool.RankParams, v float64) { r.Coord = v }},
 			{"name", []float64{2, 3, 4}, func(r *pool.RankParams, v float64) { r.Weights[0] = v }},
 			{"desc", []float64{0.75, 1, 1.5}, func(r *pool.RankParams, v float64) { r.Weights[3] = v }},
 			{"lead", []float64{0, 1, 2}, func(r *pool.RankParams, v float64) { r.Weights[4] = v }},
 			{"pdesc", []float64{0.25, 0.5, 1}, func(r *pool.RankParams, v float64) { r.Weights[6] = v }},
+			{"nameRel", []float64{0.5, 1, 1.5}, func(r *pool.RankParams, v float64) { r.Weights[8] = v }},
+			{"known", []float64{0, 0.25}, func(r *pool.RankParams, v float64) { r.Known = v }},
 		}
 		for i, a := range knobs {
 			for _, va := range a.values {
@@ -122,6 +124,7 @@ var _ = Describe("ToolSearch tuning", Label("tuning"), func() {
 		marginal("synonym", func(rp pool.RankParams) float64 { return rp.Synonym })
 		marginal("broader", func(rp pool.RankParams) float64 { return rp.Broader })
 		marginal("coord", func(rp pool.RankParams) float64 { return rp.Coord })
+		marginal("known", func(rp pool.RankParams) float64 { return rp.Known })
 		marginal("name bonus", func(rp pool.RankParams) float64 { return rp.NameBonus })
 		for i, f := range []string{"name", "server", "hint", "desc", "lead", "param names", "param descs", "server instructions", "name relations"} {
 			marginal(f, func(rp pool.RankParams) float64 { return rp.Weights[i] })

@@ -1,10 +1,10 @@
 package pool
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -13,10 +13,11 @@ import (
 // The synonym source is WordNet 3.1 (Princeton University; its licence is
 // wordnet.LICENSE): wordnet.txt.gz is written from the WordNet database
 // by wordnetgen (see its doc for the command and the rule that picks the
-// words), never edited by hand. A line is "lemma<TAB>synonyms<TAB>broader
-// words<TAB>related words": the other lemmas of the lemma's most frequent
-// senses, the lemmas of those senses' direct hypernyms (delete → remove),
-// and those their attribute and derivation pointers lead to (big → size).
+// words), never edited by hand. A line is "stem<TAB>synonyms<TAB>broader
+// words", all as stems: the other lemmas of the word's most frequent
+// senses, then the lemmas of those senses' direct hypernyms (delete →
+// remove) and those their attribute and derivation pointers lead to (big
+// → size).
 //
 //go:embed wordnet.txt.gz
 var wordnetGz []byte
@@ -35,68 +36,82 @@ type related struct {
 	tier relTier
 }
 
-// thesaurus is the synonym table keyed by stem: single words in words,
-// phrases (stems joined by spaces) in phrases; longest is the longest
-// phrase in words.
+// thesaurus is the synonym table: the unpacked file and the offset of
+// each of its lines, which are sorted by key, for binary search.
 type thesaurus struct {
-	words   map[string][]related
-	phrases map[string][]related
+	text  string
+	lines []int32
+	// longest is the longest phrase key, in words.
 	longest int
 }
 
-// wordnet is the table, read on the first keyword search (not at every
-// start of the binary: unpacking it takes milliseconds).
+// wordnet is the table, unpacked on the first keyword search (not at
+// every start of the binary).
 var wordnet = sync.OnceValue(func() *thesaurus { return parseThesaurus(wordnetGz) })
 
 func parseThesaurus(gz []byte) *thesaurus {
-	th := &thesaurus{words: map[string][]related{}, phrases: map[string][]related{}, longest: 1}
+	th := &thesaurus{longest: 3}
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return th // an embedded file that cannot be read: no synonyms, as a build without one
 	}
-	add := func(m map[string][]related, key string, r related) {
-		if r.stem == "" || r.stem == key {
-			return
-		}
-		l := m[key]
-		if i := slices.IndexFunc(l, func(x related) bool { return x.stem == r.stem }); i >= 0 {
-			if r.tier < l[i].tier {
-				l[i].tier = r.tier
-			}
-			return
-		}
-		m[key] = append(l, r)
+	var b strings.Builder
+	if _, err := io.Copy(&b, zr); err != nil {
+		return th
 	}
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		key, rest, _ := strings.Cut(sc.Text(), "\t")
-		syn, rest, _ := strings.Cut(rest, "\t")
-		hyp, rel, _ := strings.Cut(rest, "\t")
-		words := strings.Fields(key)
-		for i, w := range words {
-			words[i] = Stem(w)
+	th.text = b.String()
+	th.lines = make([]int32, 0, strings.Count(th.text, "\n"))
+	for i := 0; i < len(th.text); {
+		th.lines = append(th.lines, int32(i))
+		j := strings.IndexByte(th.text[i:], '\n')
+		if j < 0 {
+			break
 		}
-		k := strings.Join(words, " ")
-		m := th.words
-		if len(words) > 1 {
-			m = th.phrases
-			th.longest = max(th.longest, len(words))
-		}
-		for _, w := range strings.Fields(syn) {
-			add(m, k, related{Stem(w), tierSynonym})
-		}
-		for _, w := range strings.Fields(hyp + " " + rel) {
-			add(m, k, related{Stem(w), tierBroader})
-		}
+		i += j + 1
 	}
 	return th
+}
+
+// line returns line i's key and the rest.
+func (th *thesaurus) line(i int) (key, rest string) {
+	l := th.text[th.lines[i]:]
+	if j := strings.IndexByte(l, '\n'); j >= 0 {
+		l = l[:j]
+	}
+	key, rest, _ = strings.Cut(l, "\t")
+	return key, rest
+}
+
+// lookup returns the words related to a stem, or to a phrase of stems
+// joined by spaces.
+func (th *thesaurus) lookup(key string) []related {
+	i, found := slices.BinarySearchFunc(th.lines, key, func(off int32, k string) int {
+		l := th.text[off:]
+		if j := strings.IndexByte(l, '\t'); j >= 0 {
+			l = l[:j]
+		}
+		return strings.Compare(l, k)
+	})
+	if !found {
+		return nil
+	}
+	_, rest := th.line(i)
+	syn, broader, _ := strings.Cut(rest, "\t")
+	var out []related
+	for _, w := range strings.Fields(syn) {
+		out = append(out, related{w, tierSynonym})
+	}
+	for _, w := range strings.Fields(broader) {
+		out = append(out, related{w, tierBroader})
+	}
+	return out
 }
 
 // Synonyms returns the stems a query word is also searched as: WordNet's
 // synonyms and broader words of its frequent senses.
 func Synonyms(word string) []string {
 	var out []string
-	for _, r := range wordnet().words[Stem(strings.ToLower(word))] {
+	for _, r := range wordnet().lookup(Stem(strings.ToLower(word))) {
 		out = append(out, r.stem)
 	}
 	return out

@@ -22,9 +22,12 @@
 //     → memory);
 //   - verbs SemCor never tags (delete, rename: its texts are older than
 //     most words of software work) keep their first sense;
-//   - a line is "key<TAB>synonyms<TAB>hypernyms<TAB>related", words separated by
-//     spaces, multi-word keys joined by spaces; keys sorted; the file is
-//     gzipped when its name ends in .gz.
+//   - keys and words are written as ToolSearch's stems (pool.Stem: run
+//     this again when Stem changes), the lemmas of one stem merged; a
+//     line is "key<TAB>synonyms<TAB>broader words" (hypernyms and
+//     related words), words and a phrase's stems separated by spaces;
+//     lines sorted by key (bytewise), so that a key is found by binary
+//     search; the file is gzipped when its name ends in .gz.
 package main
 
 import (
@@ -38,6 +41,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentcore/agentcore/runtime/pool"
 )
 
 // synset is one WordNet synset: its lemmas, its hypernyms' offsets and
@@ -180,19 +185,45 @@ func run(dict, out string, share float64, maxSenses int) error {
 			return err
 		}
 	}
-	keys := make([]string, 0, len(table))
+	// Keyed and valued by ToolSearch's stems (pool.Stem), so that the
+	// ranker looks a word up without building a table: the lemmas of one
+	// stem merge, a synonym outranking a broader word.
+	type stemmed struct{ syn, broader []string }
+	byStem := map[string]*stemmed{}
 	for k, e := range table {
-		e.hyp = slices.DeleteFunc(e.hyp, func(h string) bool { return slices.Contains(e.syn, h) })
-		e.rel = slices.DeleteFunc(e.rel, func(h string) bool { return slices.Contains(e.syn, h) || slices.Contains(e.hyp, h) })
-		if len(e.syn)+len(e.hyp)+len(e.rel) > 0 {
+		words := strings.Fields(k)
+		for i, w := range words {
+			words[i] = pool.Stem(w)
+		}
+		key := strings.Join(words, " ")
+		se := byStem[key]
+		if se == nil {
+			se = &stemmed{}
+			byStem[key] = se
+		}
+		for _, w := range e.syn {
+			if st := pool.Stem(w); st != key && !slices.Contains(se.syn, st) {
+				se.syn = append(se.syn, st)
+			}
+		}
+		for _, w := range append(e.hyp, e.rel...) {
+			if st := pool.Stem(w); st != key && !slices.Contains(se.broader, st) {
+				se.broader = append(se.broader, st)
+			}
+		}
+	}
+	keys := make([]string, 0, len(byStem))
+	for k, se := range byStem {
+		se.broader = slices.DeleteFunc(se.broader, func(h string) bool { return slices.Contains(se.syn, h) })
+		if len(se.syn)+len(se.broader) > 0 {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		e := table[k]
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", k, strings.Join(e.syn, " "), strings.Join(e.hyp, " "), strings.Join(e.rel, " "))
+		se := byStem[k]
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", k, strings.Join(se.syn, " "), strings.Join(se.broader, " "))
 	}
 	data := []byte(b.String())
 	if strings.HasSuffix(out, ".gz") {
