@@ -46,5 +46,12 @@ func Groups(p *Pool, q string) [][]string {
 // whether it is one.
 func Operand(w string) ([]string, bool) { return operand(w) }
 
-// ParseThesaurusForBench parses the embedded WordNet table afresh.
-func ParseThesaurusForBench() int { return len(parseThesaurus(wordnetGz).lines) }
+// ThesaurusKeys returns the WordNet table's keys in file order.
+func ThesaurusKeys() []string {
+	th := wordnet()
+	out := make([]string, len(th.lines))
+	for i := range th.lines {
+		out[i], _ = th.line(i)
+	}
+	return out
+}

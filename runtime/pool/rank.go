@@ -106,8 +106,11 @@ type index struct {
 	factor   []float64 // per tool: 1, or params.deprecated
 	// byName lists, per stem, the tools whose name (tool part) holds it;
 	// nameLen is the number of distinct stems of each tool's name.
-	byName  map[string][]int
-	nameLen []int
+	byName map[string][]int
+	// byNameRel is byName for the name's WordNet relations, which count
+	// toward the name bonus as a broader word does.
+	byNameRel map[string][]int
+	nameLen   []int
 	// pairs lists, per pair of stems adjacent in some field (unordered,
 	// "a b" with a < b), the tools that hold it.
 	pairs map[string][]int
@@ -121,7 +124,7 @@ type index struct {
 // newIndex indexes tools with the given parameters.
 func newIndex(tools []runtime.Tool, params rankParams) *index {
 	ix := &index{tools: tools, parts: make([][]string, len(tools)), postings: map[string][]posting{}, idf: map[string]float64{},
-		factor: make([]float64, len(tools)), byName: map[string][]int{}, nameLen: make([]int, len(tools)), pairs: map[string][]int{},
+		factor: make([]float64, len(tools)), byName: map[string][]int{}, byNameRel: map[string][]int{}, nameLen: make([]int, len(tools)), pairs: map[string][]int{},
 		capitals: map[string]bool{}, params: params}
 	counts := make([][numFields]map[string]int, len(tools))
 	lengths := make([][numFields]int, len(tools))
@@ -182,6 +185,9 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			if !slices.Contains(ix.byName[s], i) {
 				ix.byName[s] = append(ix.byName[s], i)
 			}
+		}
+		for _, s := range texts[fieldNameRel] {
+			ix.byNameRel[s] = append(ix.byNameRel[s], i)
 		}
 		ix.nameLen[i] = len(slices.Compact(slices.Sorted(slices.Values(texts[fieldName]))))
 	}
@@ -444,13 +450,9 @@ func (ix *index) parseQuery(q string) query {
 			if len(rel) == 0 {
 				continue
 			}
-			var g []variant
-			for _, w := range ws {
-				if !stopWords[w] {
-					g = append(g, variant{stem: Stem(w), weight: ix.params.synonym})
-				}
-			}
-			add(withRelated(g, rel, 1))
+			// The phrase's own words are not searched: "get rid of"
+			// is not a get.
+			add(withRelated(nil, rel, 1))
 			break
 		}
 		if n > 1 {
@@ -632,6 +634,9 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 			}
 			for _, d := range ix.byName[v.stem] {
 				named[d] += v.weight / float64(ix.nameLen[d])
+			}
+			for _, d := range ix.byNameRel[v.stem] {
+				named[d] += v.weight * ix.params.broader / float64(ix.nameLen[d])
 			}
 		}
 		// An operand's kind counts less toward the share of the query a
