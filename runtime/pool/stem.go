@@ -101,7 +101,7 @@ var stopWords = map[string]bool{
 	"quickly": true, "here": true, "these": true, "those": true, "they": true, "their": true, "he": true,
 	"she": true, "his": true, "her": true, "us": true, "him": true, "been": true, "has": true, "have": true,
 	"had": true, "about": true, "everything": true, "something": true, "anything": true, "ok": true, "okay": true,
-	"make": true, "gets": true, "got": true,
+	"gets": true, "got": true,
 }
 
 // tokens splits text into lower-case words (CamelCase, snake_case and
