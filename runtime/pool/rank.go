@@ -432,8 +432,8 @@ func (ix *index) parseQuery(q string) query {
 			continue
 		}
 		for _, f := range strings.FieldsFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len(f) >= 2 && strings.ToUpper(f) == f && strings.ToLower(f) != f && !ix.capitals[strings.ToLower(f)] {
-				continue // text in capitals (TODO) no tool writes: a literal
+			if ix.literal(f, th) {
+				continue
 			}
 			for _, p := range splitCase(f) {
 				seq = append(seq, p)
@@ -480,6 +480,24 @@ func (ix *index) parseQuery(q string) query {
 		}
 	}
 	return out
+}
+
+// literal reports whether a query word in capitals is text the user is
+// looking for (FIXME, ERR_TIMEOUT), not a word: three letters or more,
+// all capitals, and neither a word of the tools (in any case) nor one
+// WordNet knows. PR, URL, JSON and PR stay words.
+func (ix *index) literal(f string, th *thesaurus) bool {
+	if len(f) < 3 || strings.ToUpper(f) != f || strings.ToLower(f) == f {
+		return false
+	}
+	l := strings.ToLower(f)
+	if ix.capitals[l] {
+		return false
+	}
+	if _, ok := ix.postings[Stem(l)]; ok {
+		return false
+	}
+	return len(th.lookup(Stem(l))) == 0
 }
 
 // closesQuote reports whether a query word ends a quoted string.

@@ -73,8 +73,9 @@ var _ = Describe("Search with WordNet's synonyms", func() {
 		Expect(ok).To(BeFalse())
 	})
 
-	It("drops a word in capitals that no tool writes (TODO), keeps one a tool does (URL)", func() {
+	It("drops a word in capitals that is no word (FIXME), keeps one a tool or WordNet knows (URL) and a short one (PR)", func() {
 		Expect(pool.Groups(p, "fetch the URL")).To(ContainElement(ContainElement(pool.Stem("url"))))
-		Expect(pool.Groups(p, "notes with TODO")).NotTo(ContainElement(ContainElement("todo")))
+		Expect(pool.Groups(p, "notes about the PR")).To(ContainElement(ContainElement("pr")))
+		Expect(pool.Groups(p, "notes with FIXME")).NotTo(ContainElement(ContainElement(pool.Stem("fixme"))))
 	})
 })
