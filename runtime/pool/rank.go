@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentcore/agentcore/runtime"
 )
@@ -412,7 +413,7 @@ func (ix *index) parseQuery(q string) query {
 			quoted = !closesQuote(raw)
 			continue
 		}
-		if strings.ContainsAny(raw[:1], "\"`“‘") {
+		if r, _ := utf8.DecodeRuneInString(raw); strings.ContainsRune("\"`“‘", r) {
 			// A quoted string is what to look for, not words of a tool.
 			kinds("text")
 			quoted = !closesQuote(raw[1:])
@@ -503,7 +504,8 @@ func (ix *index) literal(f string, th *thesaurus) bool {
 // closesQuote reports whether a query word ends a quoted string.
 func closesQuote(w string) bool {
 	w = strings.TrimRight(w, ".,;:!?)")
-	return w != "" && strings.ContainsAny(w[len(w)-1:], "\"`”’'")
+	r, _ := utf8.DecodeLastRuneInString(w)
+	return w != "" && strings.ContainsRune("\"`”’'", r)
 }
 
 // stems stems each of words.

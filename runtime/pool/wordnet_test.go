@@ -73,6 +73,11 @@ var _ = Describe("Search with WordNet's synonyms", func() {
 		Expect(ok).To(BeFalse())
 	})
 
+	It("reads a quoted string, straight or curly, as text to look for", func() {
+		Expect(pool.Groups(p, `notes with "remove the old" in them`)).To(Equal(pool.Groups(p, "notes with “remove the old” in them")))
+		Expect(pool.Groups(p, `notes with "remove the old" in them`)).NotTo(ContainElement(ContainElement(pool.Stem("remove"))))
+	})
+
 	It("drops a word in capitals that is no word (FIXME), keeps one a tool or WordNet knows (URL) and a short one (PR)", func() {
 		Expect(pool.Groups(p, "fetch the URL")).To(ContainElement(ContainElement(pool.Stem("url"))))
 		Expect(pool.Groups(p, "notes about the PR")).To(ContainElement(ContainElement("pr")))
