@@ -203,7 +203,7 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 	// the floors are exactly what that run scored, the misses never
 	// printed.
 	for _, b := range blindSets {
-		It(fmt.Sprintf("keeps the recall %s scored once, blind, on %s: %d/%d at 1, %d/%d at 5", b.file, b.scored, b.at1, b.total, b.at5, b.total), func() {
+		It(fmt.Sprintf("keeps the recall of %s, scored once, blind, on %s: %d/%d at 1, %d/%d at 5", b.file, b.scored, b.at1, b.total, b.at5, b.total), func() {
 			p, err := evalPoolOf(b.servers, b.builtins)
 			Expect(err).NotTo(HaveOccurred())
 			qs, err := readQueries(b.file)
