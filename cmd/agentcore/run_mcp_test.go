@@ -56,6 +56,7 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 			"--mcp-config", string(cfg))
 		Expect(code).To(Equal(0), stderr)
 		Expect(stderr).To(ContainSubstring(`MCP server "slow" has not connected after 1.5s`))
+		Expect(stderr).To(ContainSubstring(`MCP server "slow" connected (1 tool); its tools join from the next request`), "the user hears of the late server too")
 
 		bodies := requests()
 		Expect(bodies).To(HaveLen(2))

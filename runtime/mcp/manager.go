@@ -51,6 +51,9 @@ type Options struct {
 	// stdin closes before its process group is sent SIGTERM, then SIGKILL.
 	// Default DefaultTerminateDuration.
 	TerminateDuration time.Duration
+	// Connected, when set, is called (on a goroutine of the Manager's)
+	// each time a server connects, with its status.
+	Connected func(ServerStatus)
 	// Log, when set, receives a line for each misbehaviour of a server
 	// that agentcore tolerated (a line of stdout that is not JSON-RPC, an
 	// answer it could not read); the CLI sets it with --verbose or --debug.
@@ -264,14 +267,19 @@ func (m *Manager) Servers() []ServerStatus {
 	out := make([]ServerStatus, 0, len(m.servers))
 	for _, s := range m.servers {
 		s.mu.Lock()
-		out = append(out, ServerStatus{
-			Name: s.name, Transport: s.cfg.Transport(), State: s.state, Err: s.err,
-			Tools: len(s.tools), Resources: s.resources,
-			Prompts: len(s.prompts), PromptErr: s.promptErr,
-		})
+		out = append(out, s.statusLocked())
 		s.mu.Unlock()
 	}
 	return out
+}
+
+// statusLocked is the server's status; s.mu must be held.
+func (s *server) statusLocked() ServerStatus {
+	return ServerStatus{
+		Name: s.name, Transport: s.cfg.Transport(), State: s.state, Err: s.err,
+		Tools: len(s.tools), Resources: s.resources,
+		Prompts: len(s.prompts), PromptErr: s.promptErr,
+	}
 }
 
 // Wait blocks until every server's first connection attempt has ended
@@ -475,6 +483,10 @@ func (s *server) runAttempt(done chan struct{}) {
 	s.state, s.conn, s.err = StateConnected, c, nil
 	s.tools, s.resources = got.tools, got.resources
 	s.prompts, s.promptErr = got.prompts, got.promptErr
+	if f := s.m.opts.Connected; f != nil {
+		st := s.statusLocked()
+		s.m.goTracked(func() { f(st) })
+	}
 	s.m.goTracked(func() {
 		waitErr := c.cs.Wait()
 		close(c.dead)
