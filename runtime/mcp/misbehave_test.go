@@ -176,12 +176,19 @@ var _ = Describe("A misbehaving stdio MCP server", Label("faults"), func() {
 		expectGone(dir)
 	})
 
-	It("waits for a slow start-up within the configured time", func() {
-		m := start(map[string]mcp.ServerConfig{"bad": badServer(dir, "BAD_INIT_MS", "400", "BAD_GARBAGE", "1")}, mcp.Options{ConnectTimeout: 20 * time.Second})
+	It("waits for a slow start-up within the configured time, and says when the server connected", func() {
+		connected := make(chan mcp.ServerStatus, 1)
+		m := start(map[string]mcp.ServerConfig{"bad": badServer(dir, "BAD_INIT_MS", "400", "BAD_GARBAGE", "1")},
+			mcp.Options{ConnectTimeout: 20 * time.Second, Connected: func(st mcp.ServerStatus) { connected <- st }})
 		Expect(m.PendingServers()).To(Equal([]string{"bad"}))
 		waitAll(m)
 		Expect(state(m, "bad").State).To(Equal(mcp.StateConnected), "%v", state(m, "bad").Err)
 		Expect(names(m.Tools())).To(ContainElement("mcp__bad__echo"))
+		var st mcp.ServerStatus
+		Eventually(connected).Should(Receive(&st))
+		Expect(st.Name).To(Equal("bad"))
+		Expect(st.State).To(Equal(mcp.StateConnected))
+		Expect(st.Tools).To(Equal(6))
 		Expect(m.Close()).To(Succeed())
 		expectGone(dir)
 	})
