@@ -42,6 +42,9 @@ type runFlags struct {
 	systemPrompt string
 	appendSystem string
 	verbose      bool
+	// debug logs what agentcore tolerated (an MCP server's stray stdout
+	// lines, an answer it could not read) on stderr; --verbose does too.
+	debug bool
 	// inputFormat stream-json is the Agent SDK's protocol (control.go);
 	// promptTool stdio sends permission asks to the SDK host.
 	inputFormat string
@@ -167,6 +170,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.fallbackModel, "fallback-model", "", "the model a turn is sent to when --model fails with an overload or server error after its retries")
 	fl.BoolVar(&f.partial, "include-partial-messages", false, "with --output-format stream-json, add the model's stream as it comes: stream_event lines holding the Messages API's events")
 	fl.BoolVar(&f.verbose, "verbose", false, "with -p and the text format, show the transcript on stderr (stream-json needs nothing more: it is always complete)")
+	fl.BoolVar(&f.debug, "debug", false, "log on stderr what agentcore tolerates and works around, such as MCP servers' lines of stdout that are not JSON-RPC (--verbose logs them too)")
 	fl.BoolVarP(&f.continueLatest, "continue", "c", false, "continue the most recent session of this directory")
 	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this ID (sessions are kept in ~/.agentcore/projects/<dir>/<ID>.jsonl)")
 	fl.StringVar(&f.sessionID, "session-id", "", "the ID (a UUID) of the new session; it must not exist yet")
@@ -351,6 +355,13 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		go control.read(ctx, os.Stdin)
 		control.first(ctx)
 	}
+	// Whether a person waits at the terminal (the choice of mode below):
+	// the MCP servers are waited for less.
+	interactiveRun := !sdk && f.prompt == "" && (sc == nil || sc.Prompt == "") && term.IsTerminal(int(os.Stdin.Fd()))
+	var (
+		lateMu sync.Mutex
+		late   map[string]bool // servers reported still connecting
+	)
 	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
 		o.Provider, o.System, o.MaxTurns = prov, system, f.maxTurns
 		o.Fallback = fallback
@@ -358,7 +369,27 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		if control != nil {
 			control.configure(o)
 		}
-		o.MCPStartupTimeout = func(ms int) (time.Duration, error) { return mcp.ResolveStartupTimeout(os.Getenv, ms) }
+		o.MCPStartupTimeout = func(ms int) (time.Duration, error) {
+			if ms == 0 && os.Getenv(mcp.EnvStartupTimeout) == "" && interactiveRun {
+				return mcp.InteractiveStartupTimeout, nil
+			}
+			return mcp.ResolveStartupTimeout(os.Getenv, ms)
+		}
+		// A server still connecting after the wait is reported below; when
+		// it connects, the user hears of it (the model does in the next
+		// request: session.Turn).
+		o.MCPOptions.Connected = func(st mcp.ServerStatus) {
+			lateMu.Lock()
+			defer lateMu.Unlock()
+			if late[st.Name] {
+				delete(late, st.Name)
+				fmt.Fprintf(cmd.ErrOrStderr(), "agentcore: MCP server %q connected (%s); its tools join from the next request\n", st.Name, plural(st.Tools, "tool"))
+			}
+		}
+		if f.verbose || f.debug {
+			stderr := cmd.ErrOrStderr()
+			o.MCPOptions.Log = func(line string) { fmt.Fprintln(stderr, "agentcore:", line) }
+		}
 		f.transcriptOptions(o, home)
 	}})
 	if err != nil {
@@ -373,7 +404,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	// A resumed session keeps its ID, as Claude Code's does (without
 	// --fork-session): stream-json's session_id is the resumed one.
 	sessionID := sess.ID()
-	reportMCP(cmd.ErrOrStderr(), sess)
+	lateMu.Lock()
+	late = reportMCP(cmd.ErrOrStderr(), sess)
+	lateMu.Unlock()
 	engine, tc := sess.Engine(), sess.ToolContext()
 
 	// Print mode's text format: the transcript goes to stderr with
@@ -581,16 +614,19 @@ func streamInit(sess *session.Session, prov provider.Provider, cwd, mode string)
 }
 
 // reportMCP says on stderr which MCP servers are not up after the wait,
-// and why.
-func reportMCP(w io.Writer, sess *session.Session) {
+// and why, and returns the names of those still connecting.
+func reportMCP(w io.Writer, sess *session.Session) map[string]bool {
+	pending := map[string]bool{}
 	for _, st := range sess.MCP().Servers() {
 		switch st.State {
 		case mcp.StatePending:
+			pending[st.Name] = true
 			fmt.Fprintf(w, "agentcore: MCP server %q has not connected after %s (raise MCP_TIMEOUT or mcp.startupTimeoutMs, in ms); its tools join when it does\n", st.Name, sess.MCPWait())
 		case mcp.StateFailed, mcp.StateDisconnected:
 			fmt.Fprintf(w, "agentcore: MCP server %q failed: %v; its tools are missing until it starts\n", st.Name, st.Err)
 		}
 	}
+	return pending
 }
 
 // outcomeErr maps a one-shot run's end to the command's error.

@@ -56,6 +56,7 @@ var _ = Describe("agentcore run with MCP servers (fake Messages API on loopback)
 			"--mcp-config", string(cfg))
 		Expect(code).To(Equal(0), stderr)
 		Expect(stderr).To(ContainSubstring(`MCP server "slow" has not connected after 1.5s`))
+		Expect(stderr).To(ContainSubstring(`MCP server "slow" connected (1 tool); its tools join from the next request`), "the user hears of the late server too")
 
 		bodies := requests()
 		Expect(bodies).To(HaveLen(2))
@@ -184,3 +185,42 @@ func withoutCacheControl(v any) any {
 	}
 	return v
 }
+
+var _ = Describe("agentcore run with a misbehaving MCP server", Label("faults"), func() {
+	It("skips its stray stdout lines (logged with --debug), ends a call it never answers at MCP_TOOL_TIMEOUT with an error the model sees, and its next call works", func() {
+		bad, err := gexec.Build("github.com/agentcore/agentcore/runtime/mcp/testdata/badserver")
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		call := func(w http.ResponseWriter, id, tool, input string) {
+			fakeReply{InputTokens: 5, OutputTokens: 2, Blocks: []fakeBlock{{ID: id, Tool: tool, Input: input}}}.write(w)
+		}
+		srv, requests := recordingAPI(func(n int, w http.ResponseWriter) {
+			switch n {
+			case 1:
+				call(w, "toolu_hang", "mcp__bad__hang", `{}`)
+			case 2:
+				call(w, "toolu_echo", "mcp__bad__echo", `{"text":"still here"}`)
+			default:
+				sse(w, "done", "", "")
+			}
+		})
+		cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+			"bad": map[string]any{"command": bad, "env": map[string]string{"BAD_GARBAGE": "1", "BAD_DIR": dir}},
+		}})
+		Expect(err).NotTo(HaveOccurred())
+		_, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL, "MCP_TOOL_TIMEOUT=300"},
+			"--model", "anthropic:fake", "-p", "go", "--output-format", "json", "--permission-mode", "bypassPermissions",
+			"--debug", "--mcp-config", string(cfg))
+		Expect(code).To(Equal(0), stderr)
+		Expect(stderr).To(ContainSubstring(`agentcore: MCP server "bad": skipped a line of stdout that is not a JSON-RPC message: badserver: this is a log line on stdout`))
+
+		bodies := requests()
+		Expect(bodies).To(HaveLen(3))
+		second, _ := json.Marshal(bodies[1]["messages"])
+		Expect(string(second)).To(ContainSubstring(`MCP server \"bad\": the call of tool \"hang\" timed out after 300ms and was cancelled`))
+		Expect(string(second)).To(ContainSubstring(`"is_error":true`))
+		third, _ := json.Marshal(bodies[2]["messages"])
+		Expect(string(third)).To(ContainSubstring(`"still here"`))
+		Expect(strings.Count(string(third), `"tool_use_id"`)).To(Equal(2), "each call answered once")
+	})
+})

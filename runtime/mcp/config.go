@@ -296,8 +296,15 @@ func (c ServerConfig) expanded(lookup func(string) (string, bool)) (ServerConfig
 
 // DefaultStartupTimeout is how long a session waits for its MCP servers
 // before the first model request when neither MCP_TIMEOUT nor the
-// mcp.startupTimeoutMs setting says.
-const DefaultStartupTimeout = 5 * time.Second
+// mcp.startupTimeoutMs setting says: Claude Code's MCP_TIMEOUT default,
+// which its print mode waits for. A server that fails says so at once and
+// is not waited for.
+const DefaultStartupTimeout = 30 * time.Second
+
+// InteractiveStartupTimeout is the wait when neither MCP_TIMEOUT nor the
+// setting says and a person waits at the terminal: the session shows
+// sooner, and a server that connects later joins between turns.
+const InteractiveStartupTimeout = 5 * time.Second
 
 // EnvStartupTimeout is the environment variable (milliseconds, as Claude
 // Code's) that wins over the mcp.startupTimeoutMs setting. It also bounds

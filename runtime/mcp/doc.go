@@ -6,7 +6,19 @@
 // Start-up never waits for a server: [Manager.Tools] returns what is
 // connected now and [Manager.PendingServers] names the servers still
 // connecting. A server that dies during a call gives that call an error
-// result and is started again on its next use. When any server offers
+// result and is started again on its next use.
+//
+// A stdio server is run by a transport of this package's own: a line of
+// its stdout that is not a JSON-RPC message (a banner, a log line) is
+// skipped and logged ([Options.Log]); an answer that is cut short or
+// cannot be read as the call's result fails that call only. A call ends
+// at [Options.CallTimeout] (MCP_TOOL_TIMEOUT, default
+// [DefaultCallTimeout]) with an error result naming the server and the
+// limit; the server is told (notifications/cancelled) and serves on. On
+// Close every server is stopped at once: stdin closed, SIGTERM to its
+// process group after [Options.TerminateDuration], SIGKILL soon after.
+//
+// When any server offers
 // resources, the ListMcpResourcesTool and ReadMcpResourceTool tools read
 // them.
 //

@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"os"
@@ -13,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -26,6 +27,14 @@ import (
 // milliseconds, overrides it, as in Claude Code).
 const DefaultConnectTimeout = 30 * time.Second
 
+// DefaultCallTimeout bounds one tool call when MCP_TOOL_TIMEOUT does not
+// say (Claude Code's default is 100,000,000 ms, about 28 hours, which in
+// practice is none: a server that never answers hangs the turn). Five
+// minutes is codex's default, and more than any built-in tool runs
+// without being asked to (Bash's default limit is two minutes); a tool
+// that legitimately runs longer is configured with MCP_TOOL_TIMEOUT.
+const DefaultCallTimeout = 5 * time.Minute
+
 // Options tune a Manager; the zero value is ready to use.
 type Options struct {
 	// Dir is the working directory of stdio servers (default: the process's).
@@ -33,12 +42,22 @@ type Options struct {
 	// ConnectTimeout bounds each connection attempt of each server.
 	// Default: MCP_TIMEOUT (ms) or DefaultConnectTimeout.
 	ConnectTimeout time.Duration
-	// CallTimeout bounds each tool call. Default: MCP_TOOL_TIMEOUT (ms), or
-	// none (the caller's context decides).
+	// CallTimeout bounds each tool call: past it the call is cancelled
+	// (notifications/cancelled) and ends in an error result naming the
+	// server and the limit. Default: MCP_TOOL_TIMEOUT (ms) or
+	// DefaultCallTimeout.
 	CallTimeout time.Duration
 	// TerminateDuration is how long a stdio server gets to exit after its
-	// stdin closes before it is sent SIGTERM, then SIGKILL. Default 2s.
+	// stdin closes before its process group is sent SIGTERM, then SIGKILL.
+	// Default DefaultTerminateDuration.
 	TerminateDuration time.Duration
+	// Connected, when set, is called (on a goroutine of the Manager's)
+	// each time a server connects, with its status.
+	Connected func(ServerStatus)
+	// Log, when set, receives a line for each misbehaviour of a server
+	// that agentcore tolerated (a line of stdout that is not JSON-RPC, an
+	// answer it could not read); the CLI sets it with --verbose or --debug.
+	Log func(line string)
 	// MaxOutputChars caps the text of one result. Default:
 	// MAX_MCP_OUTPUT_TOKENS×4 or DefaultMaxOutputChars; negative: no cap.
 	MaxOutputChars int
@@ -62,10 +81,10 @@ func (o Options) withDefaults() Options {
 		o.ConnectTimeout = envMillis("MCP_TIMEOUT", DefaultConnectTimeout)
 	}
 	if o.CallTimeout <= 0 {
-		o.CallTimeout = envMillis("MCP_TOOL_TIMEOUT", 0)
+		o.CallTimeout = envMillis("MCP_TOOL_TIMEOUT", DefaultCallTimeout)
 	}
 	if o.TerminateDuration <= 0 {
-		o.TerminateDuration = 2 * time.Second
+		o.TerminateDuration = DefaultTerminateDuration
 	}
 	if o.MaxOutputChars == 0 {
 		o.MaxOutputChars = DefaultMaxOutputChars
@@ -248,14 +267,19 @@ func (m *Manager) Servers() []ServerStatus {
 	out := make([]ServerStatus, 0, len(m.servers))
 	for _, s := range m.servers {
 		s.mu.Lock()
-		out = append(out, ServerStatus{
-			Name: s.name, Transport: s.cfg.Transport(), State: s.state, Err: s.err,
-			Tools: len(s.tools), Resources: s.resources,
-			Prompts: len(s.prompts), PromptErr: s.promptErr,
-		})
+		out = append(out, s.statusLocked())
 		s.mu.Unlock()
 	}
 	return out
+}
+
+// statusLocked is the server's status; s.mu must be held.
+func (s *server) statusLocked() ServerStatus {
+	return ServerStatus{
+		Name: s.name, Transport: s.cfg.Transport(), State: s.state, Err: s.err,
+		Tools: len(s.tools), Resources: s.resources,
+		Prompts: len(s.prompts), PromptErr: s.promptErr,
+	}
 }
 
 // Wait blocks until every server's first connection attempt has ended
@@ -296,6 +320,13 @@ func (m *Manager) Close() error {
 	wg.Wait()
 	m.wg.Wait()
 	return nil
+}
+
+// logf sends a line to Options.Log, when set.
+func (m *Manager) logf(format string, args ...any) {
+	if m.opts.Log != nil {
+		m.opts.Log(fmt.Sprintf(format, args...))
+	}
 }
 
 // goTracked runs f in a goroutine Close waits for; false when closed.
@@ -379,6 +410,11 @@ type conn struct {
 	stderr    *tailBuffer
 	onClose   func()
 	closeOnce sync.Once
+	// dead is closed when the session ended (its Wait returned).
+	dead chan struct{}
+	// stdio: the session is a process's stdin and stdout, whose end
+	// dead reports (an HTTP session has no such end).
+	stdio bool
 }
 
 func (c *conn) close() {
@@ -447,8 +483,13 @@ func (s *server) runAttempt(done chan struct{}) {
 	s.state, s.conn, s.err = StateConnected, c, nil
 	s.tools, s.resources = got.tools, got.resources
 	s.prompts, s.promptErr = got.prompts, got.promptErr
+	if f := s.m.opts.Connected; f != nil {
+		st := s.statusLocked()
+		s.m.goTracked(func() { f(st) })
+	}
 	s.m.goTracked(func() {
 		waitErr := c.cs.Wait()
+		close(c.dead)
 		s.connectionLost(c, fmt.Errorf("MCP server %q stopped (%v)%s", s.name, orExited(waitErr), c.stderrNote()))
 	})
 	s.mu.Unlock()
@@ -502,7 +543,7 @@ func (s *server) connect(ctx context.Context) (*conn, offers, error) {
 	if err != nil {
 		return nil, got, err
 	}
-	c := &conn{m: s.m}
+	c := &conn{m: s.m, dead: make(chan struct{})}
 	var transport sdk.Transport
 	switch cfg.Transport() {
 	case TransportStdio:
@@ -515,10 +556,11 @@ func (s *server) connect(ctx context.Context) (*conn, offers, error) {
 		c.stderr = &tailBuffer{max: 2048}
 		cmd.Stderr = c.stderr
 		cmd.WaitDelay = time.Second
-		// Its own process group: the terminal's Ctrl+C interrupts the
-		// agent's turn, not the MCP servers it is talking to.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.opts.TerminateDuration}
+		// Its own process group (stdioTransport sets it): the terminal's
+		// Ctrl+C interrupts the agent's turn, not the MCP servers it is
+		// talking to, and closing ends whatever the server started.
+		c.stdio = true
+		transport = &stdioTransport{cmd: cmd, server: s.name, grace: s.m.opts.TerminateDuration, logf: s.m.logf}
 	case TransportHTTP, TransportSSE:
 		rt := http.DefaultTransport.(*http.Transport).Clone()
 		c.onClose = rt.CloseIdleConnections
@@ -651,8 +693,10 @@ func (s *server) do(ctx context.Context, what string, f func(context.Context, *s
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case callCtx.Err() != nil:
-		return fmt.Errorf("MCP server %q: %s timed out after %v (MCP_TOOL_TIMEOUT, in milliseconds, sets the limit)", s.name, what, s.m.opts.CallTimeout)
-	case connectionBroken(err):
+		return fmt.Errorf("MCP server %q: %s timed out after %v and was cancelled; the server goes on serving other calls (MCP_TOOL_TIMEOUT, in milliseconds, sets the limit)",
+			s.name, what, s.m.opts.CallTimeout)
+	case c.broken(err):
+		c.awaitEnd() // for the whole of its stderr
 		msg := fmt.Errorf("MCP server %q stopped during %s (%v)%s; it will be restarted on its next use", s.name, what, err, c.stderrNote())
 		s.connectionLost(c, msg)
 		return msg
@@ -661,13 +705,44 @@ func (s *server) do(ctx context.Context, what string, f func(context.Context, *s
 	}
 }
 
-// connectionBroken tells a dead transport from an error the server sent.
-func connectionBroken(err error) bool {
-	if errors.Is(err, sdk.ErrConnectionClosed) {
+// awaitEnd waits (up to brokenWait) for a session that is ending to end.
+func (c *conn) awaitEnd() {
+	t := time.NewTimer(brokenWait)
+	defer t.Stop()
+	select {
+	case <-c.dead:
+	case <-t.C:
+	}
+}
+
+// brokenWait bounds how long a failed call waits to learn whether its
+// stdio session ended with it (the session ends just after its calls
+// fail).
+const brokenWait = 200 * time.Millisecond
+
+// broken tells a dead transport from a failure of one call: an error the
+// server sent, or an answer that could not be read as the call's result.
+func (c *conn) broken(err error) bool {
+	if errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrClosed) {
 		return true
 	}
 	var we *jsonrpc.Error
-	return !errors.As(err, &we)
+	var se *json.SyntaxError
+	var ue *json.UnmarshalTypeError
+	if errors.As(err, &we) || errors.As(err, &se) || errors.As(err, &ue) {
+		return false
+	}
+	if !c.stdio {
+		return true // an HTTP request that failed: reconnect on the next use
+	}
+	t := time.NewTimer(brokenWait)
+	defer t.Stop()
+	select {
+	case <-c.dead:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 func (s *server) callTool(ctx context.Context, name string, args Input, onProgress func(any)) (*sdk.CallToolResult, error) {

@@ -18,7 +18,7 @@ func TestMCP(t *testing.T) {
 
 // bins holds the paths of the test servers, built once per suite.
 var bins struct {
-	Tool, Resource, Slow, Crash, Ask string
+	Tool, Resource, Slow, Crash, Ask, Bad string
 }
 
 var _ = SynchronizedBeforeSuite(func() []byte {
@@ -32,6 +32,7 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	bins.Slow = build("slowserver")
 	bins.Crash = build("crashserver")
 	bins.Ask = build("askserver")
+	bins.Bad = build("badserver")
 	b, err := json.Marshal(bins)
 	Expect(err).NotTo(HaveOccurred())
 	return b

@@ -701,11 +701,15 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.endRun()
+	// The MCP servers and the background shells (tc's cleanups) stop at
+	// the same time: each waits out its own grace periods.
 	var err error
+	var wg sync.WaitGroup
 	if s.parent == nil { // a sub-agent uses its parent's servers
-		err = s.mcp.Close()
+		wg.Go(func() { err = s.mcp.Close() })
 	}
 	s.tc.Close()
+	wg.Wait()
 	if terr := s.closeTranscript(); err == nil {
 		err = terr
 	}

@@ -175,16 +175,22 @@ func (r *Registry) Kill(id string) (*Task, error) {
 	return t, t.Kill()
 }
 
-// KillAll stops every running task and waits for them; call it when the
-// agent shuts down.
+// ShutdownGrace is the time a background task's process group has
+// between SIGTERM and SIGKILL when the agent shuts down (KillAll): short,
+// so that a command that ignores SIGTERM does not hold up the exit.
+const ShutdownGrace = 500 * time.Millisecond
+
+// KillAll stops every running task, all at once, and waits for them;
+// call it when the agent shuts down. Each gets at most ShutdownGrace
+// between SIGTERM and SIGKILL.
 func (r *Registry) KillAll() {
 	var wg sync.WaitGroup
 	for _, t := range r.List() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = t.Kill()
-		}()
+		grace := t.grace
+		if grace <= 0 || grace > ShutdownGrace {
+			grace = ShutdownGrace
+		}
+		wg.Go(func() { _ = t.kill(grace) })
 	}
 	wg.Wait()
 }
@@ -229,7 +235,9 @@ func (t *Task) Wait(ctx context.Context, timeout time.Duration) (bool, error) {
 // Kill stops the task's whole process group (SIGTERM, then SIGKILL after
 // the grace period) and waits until it has exited. Killing a task that has
 // already ended returns ErrNotRunning.
-func (t *Task) Kill() error {
+func (t *Task) Kill() error { return t.kill(t.grace) }
+
+func (t *Task) kill(grace time.Duration) error {
 	select {
 	case <-t.done:
 		return fmt.Errorf("%w: %s has status %s", ErrNotRunning, t.ID, t.statusOf())
@@ -239,7 +247,7 @@ func (t *Task) Kill() error {
 		t.mu.Lock()
 		t.killing = true
 		t.mu.Unlock()
-		killGroup(t.pid, t.exited, t.grace)
+		killGroup(t.pid, t.exited, grace)
 	})
 	<-t.done
 	return nil

@@ -169,6 +169,22 @@ var _ = Describe("background shells", func() {
 		}
 	})
 
+	It("on KillAll, kills a task that ignores SIGTERM after ShutdownGrace, not after its own long grace", func() {
+		o := opts(`trap "" TERM; echo ready; while :; do sleep 0.05; done`)
+		o.KillGrace = time.Hour
+		t, err := reg.Start(o)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() string { s, _ := t.ReadNew(0); return s }).WithTimeout(10 * time.Second).Should(ContainSubstring("ready"))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			reg.KillAll()
+		}()
+		Eventually(done).WithTimeout(30*time.Second).Should(BeClosed(), "KillAll waited out the task's hour of grace")
+		st, _ := t.State()
+		Expect(st).To(Equal(shell.StatusKilled))
+	})
+
 	It("forgets tasks and removes their files on Reset", func() {
 		t, err := reg.Start(opts("sleep 300"))
 		Expect(err).NotTo(HaveOccurred())
