@@ -442,7 +442,11 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 	case "mcp_status":
 		servers := []map[string]any{}
 		for _, st := range c.sess.MCP().Servers() {
-			servers = append(servers, map[string]any{"name": st.Name, "status": st.State.String()})
+			srv := map[string]any{"name": st.Name, "status": st.State.String()}
+			if st.Transport == mcp.TransportSDK {
+				srv["source"] = "sdk"
+			}
+			servers = append(servers, srv)
 		}
 		ok(map[string]any{"mcpServers": servers})
 	case "mcp_message":

@@ -46,6 +46,10 @@ func (c *streamConv) newTurn(uuid func() string) {
 type MCPServer struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
+	// Source is where the server came from: "sdk" for an Agent SDK
+	// host's in-process server, as Claude Code says (hosts key trust on
+	// it); empty, and left out, for a configured one.
+	Source string `json:"source,omitempty"`
 }
 
 type systemLine struct {
