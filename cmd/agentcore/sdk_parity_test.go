@@ -471,13 +471,15 @@ var _ = Describe("Agent SDK parity: one script, the SDK's own Claude Code and ag
 		Expect(hooked(got)).To(Equal(hooked(cc)))
 		Expect(cc.Files).To(Equal([]string{"hooked.txt"}), "Bash ran the hook's updatedInput, Write did not run")
 		Expect(got.Files).To(Equal(cc.Files))
-		// EXCEPTION: Claude Code prefixes a hook's deny reason with
-		// "PreToolUse:Write hook error: " (so it reads when the file_path
-		// is absolute; given a relative one, which it makes absolute
-		// before the hook runs, it sent the bare reason); agentcore sends
-		// the reason as the hook gave it. The spec maps Claude Code's words
-		// onto agentcore's, as it does Bash's "no output".
-		hookDeny := strings.NewReplacer("PreToolUse:Write hook error: ", "", "(Bash completed with no output)", "(no output)")
+		// EXCEPTION: both put the hook before its deny reason, in other
+		// words: Claude Code "PreToolUse:Write hook error: …" (with an
+		// absolute file_path; given a relative one, which it makes
+		// absolute before the hook runs, it sent the bare reason), agentcore
+		// "PreToolUse:Write hook blocked this call: …". The spec maps
+		// Claude Code's words onto agentcore's, as it does Bash's "no
+		// output".
+		hookDeny := strings.NewReplacer("PreToolUse:Write hook error: ", "PreToolUse:Write hook blocked this call: ",
+			"(Bash completed with no output)", "(no output)")
 		Expect(cc.toolResults()[1]).To(Equal(toolResult{ID: "toolu_1", Text: "PreToolUse:Write hook error: The host blocks Write here.", IsError: true}),
 			"Claude Code, as recorded")
 		Expect(got.toolResults()).To(Equal(mapAll(cc.toolResults(), func(r toolResult) toolResult { return r.mapped(hookDeny) })))
