@@ -133,6 +133,7 @@ func agentRequest(ctx context.Context, in *AgentInput, tc *runtime.ToolContext, 
 		}
 	}
 	types, _ := subagent.LoadTypes(sess.Dir(), sess.Home())
+	types = subagent.WithHostTypes(types, tc)
 	var tools []runtime.Tool
 	if cat, ok := pool.CatalogFrom(tc); ok {
 		tools = cat.Tools() // the pool as the turn sees it; sess.Tools() could reassemble it mid-turn

@@ -6,14 +6,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/tooldefs"
+	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
 
 // controlChannel is the Agent SDK's side of the conversation
@@ -42,6 +47,7 @@ type controlChannel struct {
 	ready   chan struct{}     // closed by attach
 	init    *initRequest
 	servers map[string]*mcp.HostTransport // the host's in-process MCP servers
+	agents  subagent.HostTypes            // the host's agent types
 
 	mu      sync.Mutex
 	next    int
@@ -62,6 +68,15 @@ type initRequest struct {
 		Timeout         float64  `json:"timeout"`
 	} `json:"hooks"`
 	SDKMCPServers []string `json:"sdkMcpServers"`
+	// Agents are the host's agent types by name (the SDK's agents
+	// option): the Agent tool can start them.
+	Agents map[string]struct {
+		Description     string   `json:"description"`
+		Prompt          string   `json:"prompt"`
+		Tools           []string `json:"tools"`
+		DisallowedTools []string `json:"disallowedTools"`
+		Model           string   `json:"model"`
+	} `json:"agents"`
 }
 
 // controlReply is the host's answer to one of agentcore's requests.
@@ -124,6 +139,17 @@ func (c *controlChannel) configure(o *session.Options) {
 			cfg[hooks.Event(ev)] = append(cfg[hooks.Event(ev)], hm)
 		}
 	}
+	if c.agents = c.hostTypes(); len(c.agents) > 0 {
+		// The model learns of them where it learns of the others: the
+		// Agent tool's description.
+		_, list, _ := strings.Cut(subagent.DescribeTypes(c.agents), "\n")
+		o.Tools = slices.Clone(o.Tools)
+		for i, t := range o.Tools {
+			if t.Name() == tooldefs.AgentName {
+				o.Tools[i] = runtime.WithDescription(t, strings.TrimRight(t.Description(), "\n")+"\n\nAgent types the host application defines:\n"+list)
+			}
+		}
+	}
 	if len(cfg) > 0 {
 		o.Hooks = o.Hooks.Merge(cfg)
 		o.HookCallback = c.hookCallback
@@ -151,9 +177,34 @@ func (c *controlChannel) configure(o *session.Options) {
 }
 
 // attach gives the channel its session: the requests waiting for it run.
+// The host's agent types are registered on the session first.
 func (c *controlChannel) attach(sess *session.Session) {
+	if len(c.agents) > 0 {
+		runtime.WithService(sess.ToolContext(), c.agents)
+	}
 	c.sess = sess
 	close(c.ready)
+}
+
+// hostTypes are the initialize request's agents as sub-agent types, by
+// name. An agent with disallowedTools is left out, with a warning:
+// agentcore cannot take tools away from an agent's set, and giving it
+// the tools the host meant to withhold would widen what it may do.
+func (c *controlChannel) hostTypes() subagent.HostTypes {
+	if c.init == nil {
+		return nil
+	}
+	var out subagent.HostTypes
+	for _, name := range slices.Sorted(maps.Keys(c.init.Agents)) {
+		a := c.init.Agents[name]
+		if len(a.DisallowedTools) > 0 {
+			fmt.Fprintf(c.warn, "agentcore: the SDK host's agent %q is left out: agentcore does not support disallowedTools (list the tools it may use instead)\n", name)
+			continue
+		}
+		out = append(out, subagent.Type{Name: name, Description: a.Description, Tools: a.Tools, Model: a.Model,
+			System: a.Prompt, Source: "the SDK host (agents)"})
+	}
+	return out
 }
 
 // hookCallback asks the host to run one of its hook callbacks.
@@ -391,7 +442,11 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 	case "mcp_status":
 		servers := []map[string]any{}
 		for _, st := range c.sess.MCP().Servers() {
-			servers = append(servers, map[string]any{"name": st.Name, "status": st.State.String()})
+			srv := map[string]any{"name": st.Name, "status": st.State.String()}
+			if st.Transport == mcp.TransportSDK {
+				srv["source"] = "sdk"
+			}
+			servers = append(servers, srv)
 		}
 		ok(map[string]any{"mcpServers": servers})
 	case "mcp_message":

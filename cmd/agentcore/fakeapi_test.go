@@ -16,6 +16,8 @@ import (
 // fakeReply is one response of the specs' fake Messages APIs: its
 // blocks, streamed as server-sent events, and its usage.
 type fakeReply struct {
+	// ID is the message's id; "" is msg_1.
+	ID string
 	// InputTokens and OutputTokens are the usage of message_start and
 	// message_delta.
 	InputTokens, OutputTokens int
@@ -32,7 +34,11 @@ type fakeBlock struct {
 // write streams r; the stop reason is tool_use when r has a tool_use.
 func (r fakeReply) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/event-stream")
-	events := []string{fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":%d,"output_tokens":1}}}`, r.InputTokens)}
+	id := r.ID
+	if id == "" {
+		id = "msg_1"
+	}
+	events := []string{fmt.Sprintf(`{"type":"message_start","message":{"id":%q,"type":"message","role":"assistant","model":"fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":%d,"output_tokens":1}}}`, id, r.InputTokens)}
 	stop := "end_turn"
 	for i, b := range r.Blocks {
 		if b.Tool != "" {

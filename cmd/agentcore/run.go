@@ -608,7 +608,11 @@ func streamInit(sess *session.Session, prov provider.Provider, cwd, mode string)
 		init.Tools = append(init.Tools, t.Name())
 	}
 	for _, st := range sess.MCP().Servers() {
-		init.MCPServers = append(init.MCPServers, render.MCPServer{Name: st.Name, Status: st.State.String()})
+		srv := render.MCPServer{Name: st.Name, Status: st.State.String()}
+		if st.Transport == mcp.TransportSDK {
+			srv.Source = "sdk"
+		}
+		init.MCPServers = append(init.MCPServers, srv)
 	}
 	return init
 }

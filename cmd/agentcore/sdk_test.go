@@ -72,6 +72,7 @@ type sdkLine struct {
 	Event   string         `json:"event"`
 	Tool    string         `json:"tool"`
 	MS      float64        `json:"ms"`
+	Input   map[string]any `json:"input"`
 	Message map[string]any `json:"message"`
 }
 
@@ -169,7 +170,7 @@ var _ = Describe("the Agent SDK's in-process MCP servers, hook callbacks, setMod
 				init = l.Message
 			}
 		}
-		Expect(init["mcp_servers"]).To(ContainElement(map[string]any{"name": "calc", "status": "connected"}))
+		Expect(init["mcp_servers"]).To(ContainElement(map[string]any{"name": "calc", "status": "connected", "source": "sdk"}))
 		Expect(tools).To(Equal([]string{"add"}), "the model's mcp__calc__add call ran the host's handler")
 		Expect(results).To(HaveLen(2))
 		Expect(results[0]).To(HaveKeyWithValue("content", "the sum is 5"))

@@ -30,6 +30,11 @@ type jsonOut struct {
 	// firstToken time the run's first request (time_to_request_ms,
 	// ttft_ms).
 	startAt, firstRequest, firstToken time.Time
+	// toolsRan says whether a call of the main conversation's current
+	// turn started: an interrupt then ends the run in its tools
+	// (terminal_reason aborted_tools), else in the model's response
+	// (aborted_streaming).
+	toolsRan bool
 }
 
 func newJSON(w io.Writer, opts Options) *jsonOut {
@@ -117,7 +122,10 @@ func ResultOf(o *agent.Outcome, session, model string) Result {
 	case agent.StopMaxTurns:
 		r.Subtype, r.IsError, r.TerminalReason = "error_max_turns", true, "max_turns"
 	case agent.StopInterrupted:
-		r.Subtype, r.IsError, r.TerminalReason = "error_during_execution", true, "interrupted"
+		// The Agent SDK's TerminalReason has no "interrupted": an
+		// interrupt is aborted_streaming, or aborted_tools once a call ran
+		// (jsonOut knows which).
+		r.Subtype, r.IsError, r.TerminalReason = "error_during_execution", true, "aborted_streaming"
 	default:
 		r.Subtype, r.IsError, r.TerminalReason = "error_during_execution", true, "error"
 	}
@@ -154,6 +162,9 @@ func (j *jsonOut) result(o *agent.Outcome) {
 	}
 	if len(j.denials) > 0 {
 		r.PermissionDenials = j.denials
+	}
+	if o.Stop == agent.StopInterrupted && j.toolsRan {
+		r.TerminalReason = "aborted_tools"
 	}
 	r.UUID = j.opts.NewUUID()
 	j.enc.Encode(r)

@@ -265,3 +265,28 @@ var _ = Describe("an orchestrate run without an agent (ObserveCall)", func() {
 		Expect(buf.String()).To(BeEmpty())
 	})
 })
+
+var _ = Describe("the result of an interrupted run", func() {
+	// terminalReason plays events as json and returns the result's
+	// terminal_reason.
+	terminalReason := func(events []agent.Event) any {
+		var r map[string]any
+		Expect(json.Unmarshal([]byte(play(render.Options{Format: render.JSON}, "wait", events)), &r)).To(Succeed())
+		Expect(r).To(HaveKeyWithValue("subtype", "error_during_execution"))
+		return r["terminal_reason"]
+	}
+	done := agent.Event{Kind: agent.EventDone, Turn: 1, Outcome: &agent.Outcome{Stop: agent.StopInterrupted, Turns: 1}}
+
+	It("ends in aborted_tools, as the Agent SDK names it, once a call of the turn ran", func() {
+		Expect(terminalReason([]agent.Event{{Kind: agent.EventRequest, Turn: 1}, text("Sleeping"),
+			{Kind: agent.EventToolStart, Turn: 1, ID: "s1", Name: "Bash"},
+			result("s1", bashTool, `{"summary":"sleep 60"}`, runtime.ErrorResult("interrupted"), orchestrate.OutcomeInterrupted, orchestrate.ErrInterrupted),
+			{Kind: agent.EventInterrupted, Turn: 1}, done})).To(Equal("aborted_tools"))
+	})
+
+	It("ends in aborted_streaming when the model's response was cut", func() {
+		Expect(terminalReason([]agent.Event{{Kind: agent.EventRequest, Turn: 1},
+			{Kind: agent.EventToolStart, Turn: 1, ID: "s0", Name: "Bash"}, {Kind: agent.EventRequest, Turn: 2}, text("Sleep"),
+			{Kind: agent.EventInterrupted, Turn: 2}, done})).To(Equal("aborted_streaming"))
+	})
+})

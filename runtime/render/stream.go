@@ -46,6 +46,10 @@ func (c *streamConv) newTurn(uuid func() string) {
 type MCPServer struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
+	// Source is where the server came from: "sdk" for an Agent SDK
+	// host's in-process server, as Claude Code says (hosts key trust on
+	// it); empty, and left out, for a configured one.
+	Source string `json:"source,omitempty"`
 }
 
 type systemLine struct {
@@ -181,7 +185,7 @@ func (j *jsonOut) observe(ev agent.Event) {
 	main := ev.ParentToolUseID == ""
 	switch {
 	case ev.Kind == agent.EventRequest && main:
-		j.requestAt = j.opts.Now()
+		j.requestAt, j.toolsRan = j.opts.Now(), false
 		if j.firstRequest.IsZero() {
 			j.firstRequest = j.requestAt
 		}
@@ -190,6 +194,8 @@ func (j *jsonOut) observe(ev agent.Event) {
 	case ev.Kind == agent.EventAssistant && main && !j.requestAt.IsZero():
 		j.apiTime += j.opts.Now().Sub(j.requestAt)
 		j.requestAt = time.Time{}
+	case ev.Kind == agent.EventToolStart && main:
+		j.toolsRan = true
 	case ev.Kind == agent.EventFallback && main && ev.Fallback != nil:
 		j.opts.Init.Model = modelName(ev.Fallback.To) // the result's model too
 	case ev.Kind == agent.EventToolResult && main && ev.Call != nil && ev.Call.Rejected():
