@@ -29,7 +29,9 @@ var _ = Describe("faults of the network and the server (fault-injecting Chat Com
 	}
 	// Only a stall gets a short idle time: the other faults keep the
 	// default, so a slow machine cannot turn them into a timeout.
-	serve := func(scripts ...providertest.Script) *openai.Provider { return serveWith(provider.Timeouts{}, scripts...) }
+	serve := func(scripts ...providertest.Script) *openai.Provider {
+		return serveWith(provider.Timeouts{}, scripts...)
+	}
 	run := func(ctx context.Context, p *openai.Provider, req provider.Request) ([]provider.Event, error) {
 		req.Messages = []provider.Message{{Role: provider.User, Content: []provider.Block{provider.Text("go")}}}
 		var evs []provider.Event
