@@ -27,13 +27,13 @@ func BenchmarkSDKFirstRequest(b *testing.B) {
 	if _, err := exec.LookPath("node"); err != nil {
 		b.Skip("node is not installed")
 	}
-	entry := filepath.Join(tooltest.NpmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
+	entry := SDKEntry()
 	if _, err := os.Stat(entry); err != nil {
 		b.Skip("the Agent SDK is not installed at " + entry + ": npm install --prefix " + tooltest.NpmDir() + " with .ci/npm/package.json")
 	}
 	cc := ClaudeCode()
 	if _, err := exec.LookPath(cc); err != nil {
-		b.Skip("Claude Code is not at " + cc + ": npm install @anthropic-ai/claude-code@2.1.197 and set AGENTCORE_CLAUDE_CODE")
+		b.Skip("Claude Code is not at " + cc + ": install the Agent SDK with its platform package (npm install --prefix " + tooltest.NpmDir() + " with .ci/npm/package.json) or set AGENTCORE_CLAUDE_CODE")
 	}
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "agentcore")
