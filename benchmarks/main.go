@@ -321,6 +321,16 @@ func run(s suite, count int) (string, []miss) {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", n, u, format(median(results[n][u])))
 		}
 	}
+	table, misses := ratioTable(s, results, label)
+	b.WriteString(table)
+	return closing(misses), misses
+}
+
+// ratioTable renders the section's rows from the parsed results and
+// returns the rows with a target that missed it: over the target, or not
+// measured (a metric the benchmark did not report).
+func ratioTable(s suite, results map[string]map[string][]float64, label func(ratio) string) (string, []miss) {
+	var b strings.Builder
 	var misses []miss
 	if len(s.ratios) > 0 {
 		b.WriteString("\n| ratio | value | target | |\n|---|---|---|---|\n")
@@ -369,7 +379,7 @@ func run(s suite, count int) (string, []miss) {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", label(r), value, target, verdict)
 		}
 	}
-	return closing(misses), misses
+	return b.String(), misses
 }
 
 // parse reads `go test -bench` output: name → unit → values.
