@@ -129,7 +129,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "== %s\n", s.title)
 		t0 := time.Now()
 		section, m := run(s, n)
-		fmt.Fprintf(os.Stderr, "   %s, %d rows missed\n", time.Since(t0).Round(time.Second), len(m))
+		fmt.Fprintf(os.Stderr, "   %s, rows missed: %d\n", time.Since(t0).Round(time.Second), len(m))
 		misses = append(misses, m...)
 		body.WriteString(section)
 	}
@@ -156,7 +156,7 @@ func main() {
 		os.Exit(1)
 	}
 	if len(misses) > 0 {
-		fmt.Fprintf(os.Stderr, "benchmarks: wrote %s; %d rows missed their target:\n", *out, len(misses))
+		fmt.Fprintf(os.Stderr, "benchmarks: wrote %s; rows that missed their target: %d\n", *out, len(misses))
 		for _, m := range misses {
 			fmt.Fprintf(os.Stderr, "  %s: %s: %s\n", m.section, m.row, m.why)
 		}
