@@ -291,7 +291,9 @@ func run(s suite, count int) (string, []miss) {
 		env += " "
 	}
 	fmt.Fprintf(&b, "Reproduce: `%sgo %s`\n\n", env, strings.Join(args, " "))
-	cmd := exec.Command("go", args...)
+	// go test's own 10-minute limit is shorter than a loaded machine's
+	// slowest suites; the printed command leaves the flag out.
+	cmd := exec.Command("go", append([]string{args[0], "-timeout", "60m"}, args[1:]...)...)
 	cmd.Env = append(os.Environ(), s.env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
