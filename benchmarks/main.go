@@ -1,13 +1,19 @@
-// Command benchmarks runs agentcore's benchmarks and writes BENCHMARKS.md:
-// every figure is a ratio against a baseline measured in the same run
-// (same process or same script), because these machines are noisy.
+// Command benchmarks runs agentcore's benchmarks and writes BENCHMARKS.md,
+// the whole file, from this one run: every figure is a ratio against a
+// baseline measured in the same run (same process or same script),
+// because these machines are noisy, and every section records when and
+// where it ran, the load, and the versions of the tools it compares with.
+// It exits with status 1 when a row misses its target (or a suite could
+// not be measured), after writing the file and naming the rows.
 //
-//	go run ./benchmarks [-out BENCHMARKS.md] [-count 5] [-only substring]
+//	go run ./benchmarks [-out BENCHMARKS.md] [-count 5]
+//	go run ./benchmarks -only 'Bash cost'   # some suites, printed to stdout
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -28,11 +34,19 @@ type suite struct {
 	benchtime string
 	tags      string
 	env       []string
-	// needs lists commands that must be on PATH; the suite is skipped,
-	// and the report says so, when one is missing.
-	needs  []string
+	// count overrides the -count flag for a suite whose runs are long.
+	count int
+	// needs lists commands that must be on PATH; the suite is not run,
+	// and its rows with a target count as missed, when one is missing.
+	needs []string
+	// tools are the programs the suite compares with; their versions are
+	// detected when it runs and written in its section.
+	tools []tool
+	// ratios are the rows of the section's verdict; a label may name a
+	// tool as {name}, replaced by its detected version.
 	ratios []ratio
-	notes  string
+	// notes is fixed explanatory prose: it holds no measured figure.
+	notes string
 }
 
 // ratio compares one benchmark's metric with another's.
@@ -40,46 +54,228 @@ type ratio struct {
 	label    string
 	num, den string // benchmark names (without the -N suffix); no den: num's value itself
 	metric   string // "ns/op" or a custom b.ReportMetric unit
+	// computed says the metric is a ratio the benchmark computed itself,
+	// as every x-… metric is.
+	computed bool
 	// target is the largest acceptable ratio; 0 means informational.
 	target float64
 }
 
-func main() {
-	out := flag.String("out", "BENCHMARKS.md", "file to write")
-	count := flag.Int("count", 5, "runs of each benchmark; the median is reported")
-	only := flag.String("only", "", "run only suites whose title contains this")
-	flag.Parse()
+// tool is a program a suite compares with and how to learn its version.
+type tool struct {
+	name    string
+	version func() string // "" when the program is not installed
+}
 
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `make bench` (`go run ./benchmarks -count %d`) on %s.\n",
-		*count, time.Now().UTC().Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(&b, "Machine: %s/%s, %d CPUs, %s. Each figure is the median of %d runs; ratios compare\n"+
-		"benchmarks measured in the same run, so they hold on a noisy machine where absolute times do not.\n",
-		goruntime.GOOS, goruntime.GOARCH, goruntime.NumCPU(), goruntime.Version(), *count)
-	failed := 0
+// versionOf runs the first of the commands found on PATH with args and
+// returns the first line it prints, or "" when none is installed.
+func versionOf(args []string, names ...string) func() string {
+	return func() string {
+		for _, n := range names {
+			if p, err := exec.LookPath(n); err == nil {
+				return firstLine(p, args...)
+			}
+		}
+		return ""
+	}
+}
+
+// firstLine runs path with args (10 s at most) and returns the first line
+// of its output, or "" when it cannot run.
+func firstLine(path string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, args...).CombinedOutput()
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if err != nil && line == "" {
+		return ""
+	}
+	return strings.TrimSpace(line)
+}
+
+// miss is a row with a target that the run did not meet.
+type miss struct{ section, row, why string }
+
+func main() {
+	out := flag.String("out", "", "file to write, - for stdout (default BENCHMARKS.md; stdout with -only)")
+	count := flag.Int("count", 5, "runs of each benchmark; the median is reported")
+	only := flag.String("only", "", "run only the suites whose title contains this, for development; the result goes to stdout")
+	flag.Parse()
+	if *out == "" {
+		*out = "BENCHMARKS.md"
+		if *only != "" {
+			*out = "-"
+		}
+	}
+	if *only != "" && *out != "-" {
+		fmt.Fprintln(os.Stderr, "benchmarks: -only writes a partial report: use -out - (BENCHMARKS.md is written whole, by a run without -only)")
+		os.Exit(2)
+	}
+
+	start := time.Now().UTC()
+	load0 := loadavg()
+	var body strings.Builder
+	var misses []miss
+	ran := 0
 	for _, s := range suites {
 		if *only != "" && !strings.Contains(s.title, *only) {
 			continue
 		}
+		ran++
+		n := *count
+		if s.count > 0 {
+			n = s.count
+		}
 		fmt.Fprintf(os.Stderr, "== %s\n", s.title)
-		section, bad := run(s, *count)
-		failed += bad
-		b.WriteString(section)
+		t0 := time.Now()
+		section, m := run(s, n)
+		fmt.Fprintf(os.Stderr, "   %s, rows missed: %d\n", time.Since(t0).Round(time.Second), len(m))
+		misses = append(misses, m...)
+		body.WriteString(section)
 	}
-	if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
+	if ran == 0 {
+		fmt.Fprintf(os.Stderr, "benchmarks: no suite's title contains %q\n", *only)
+		os.Exit(2)
+	}
+	end := time.Now().UTC()
+
+	var b strings.Builder
+	b.WriteString("# Benchmarks\n\n")
+	fmt.Fprintf(&b, "Written whole by `make bench` (`go run ./benchmarks -count %d`) in one run on one machine, %s to %s (%s);\n"+
+		"every figure below comes from this run. Machine: %s. Load average (1, 5, 15 min): %s at the start, %s at the end.\n\n",
+		*count, start.Format("2006-01-02 15:04"), end.Format("15:04 MST"), end.Sub(start).Round(time.Second),
+		machine(), load0, loadavg())
+	b.WriteString("Each figure is the median of the runs its section names; ratios compare benchmarks measured in the same run,\n" +
+		"so they hold on a noisy machine where absolute times do not. A section's verdict is computed from its rows.\n\n")
+	b.WriteString(verdict(misses, "Verdict of the whole run", true))
+	b.WriteString(body.String())
+	if *out == "-" {
+		os.Stdout.WriteString(b.String())
+	} else if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "benchmarks:", err)
 		os.Exit(1)
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s (%d ratios over target)\n", *out, failed)
+	if len(misses) > 0 {
+		fmt.Fprintf(os.Stderr, "benchmarks: wrote %s; rows that missed their target: %d\n", *out, len(misses))
+		for _, m := range misses {
+			fmt.Fprintf(os.Stderr, "  %s: %s: %s\n", m.section, m.row, m.why)
+		}
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "benchmarks: wrote %s; every row with a target met it\n", *out)
 }
 
-func run(s suite, count int) (string, int) {
+// verdict says which rows missed their target, or that none did.
+func verdict(misses []miss, what string, withSection bool) string {
+	if len(misses) == 0 {
+		return what + ": every row with a target met it.\n"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## %s\n\n", s.title)
+	if len(misses) == 1 {
+		fmt.Fprintf(&b, "%s: **1 row missed its target**:\n\n", what)
+	} else {
+		fmt.Fprintf(&b, "%s: **%d rows missed their target**:\n\n", what, len(misses))
+	}
+	for _, m := range misses {
+		if withSection {
+			fmt.Fprintf(&b, "- %s: %s: %s\n", m.section, m.row, m.why)
+		} else {
+			fmt.Fprintf(&b, "- %s: %s\n", m.row, m.why)
+		}
+	}
+	return b.String()
+}
+
+// machine describes this machine: CPU model from /proc/cpuinfo, CPUs,
+// OS/architecture and the Go toolchain.
+func machine() string {
+	model := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d CPUs, %s/%s, %s", model, goruntime.NumCPU(), goruntime.GOOS, goruntime.GOARCH, goruntime.Version())
+}
+
+// loadavg is the three load averages of /proc/loadavg.
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func run(s suite, count int) (string, []miss) {
+	var b strings.Builder // the section's body, below its Run and Tools lines
+	start, load0 := time.Now().UTC(), loadavg()
+	versions := map[string]string{}
+	var tools []string
+	for _, t := range s.tools {
+		v := t.version()
+		if v == "" {
+			v = "not installed"
+		}
+		versions[t.name] = v
+		tools = append(tools, fmt.Sprintf("%s: %s", t.name, v))
+	}
+	label := func(r ratio) string {
+		l := r.label
+		for name, v := range versions {
+			l = strings.ReplaceAll(l, "{"+name+"}", v)
+		}
+		return l
+	}
+	// notMeasured fails every row with a target.
+	notMeasured := func(why string) []miss {
+		var m []miss
+		for _, r := range s.ratios {
+			if r.target > 0 {
+				m = append(m, miss{s.title, label(r), why})
+			}
+		}
+		return m
+	}
+	closing := func(m []miss) string {
+		var head strings.Builder
+		fmt.Fprintf(&head, "\n## %s\n\n", s.title)
+		fmt.Fprintf(&head, "Run: %s to %s, %s; load average %s at the start, %s at the end; %d runs of each benchmark.\n",
+			start.Format("2006-01-02 15:04:05"), time.Now().UTC().Format("15:04:05 MST"), machine(), load0, loadavg(), count)
+		if len(tools) > 0 {
+			fmt.Fprintf(&head, "Tools: %s.\n", strings.Join(tools, "; "))
+		}
+		head.WriteString("\n")
+		b.WriteString("\n")
+		withTarget := 0
+		for _, r := range s.ratios {
+			if r.target > 0 {
+				withTarget++
+			}
+		}
+		if withTarget == 0 {
+			b.WriteString("Verdict: no row here has a target; the figures are tracked.\n")
+		} else {
+			b.WriteString(verdict(m, "Verdict", false))
+		}
+		if s.notes != "" {
+			fmt.Fprintf(&b, "\n%s\n", s.notes)
+		}
+		return head.String() + b.String()
+	}
 	for _, n := range s.needs {
 		if _, err := exec.LookPath(n); err != nil {
-			fmt.Fprintf(&b, "Skipped: `%s` is not installed on this machine.\n", n)
-			return b.String(), 0
+			why := fmt.Sprintf("not measured: `%s` is not installed on this machine", n)
+			fmt.Fprintf(&b, "Not run: `%s` is not installed on this machine.\n", n)
+			m := notMeasured(why)
+			return closing(m), m
 		}
 	}
 	args := []string{"test", "-run", "^$", "-bench", s.bench, "-count", strconv.Itoa(count)}
@@ -95,14 +291,17 @@ func run(s suite, count int) (string, int) {
 		env += " "
 	}
 	fmt.Fprintf(&b, "Reproduce: `%sgo %s`\n\n", env, strings.Join(args, " "))
-	cmd := exec.Command("go", args...)
+	// go test's own 10-minute limit is shorter than a loaded machine's
+	// slowest suites; the printed command leaves the flag out.
+	cmd := exec.Command("go", append([]string{args[0], "-timeout", "60m"}, args[1:]...)...)
 	cmd.Env = append(os.Environ(), s.env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	outBytes, err := cmd.Output()
 	if err != nil {
 		fmt.Fprintf(&b, "**The run failed**: %v\n\n```\n%s%s```\n", err, tail(string(outBytes), 20), tail(stderr.String(), 20))
-		return b.String(), 1
+		m := notMeasured("not measured: the run failed")
+		return closing(m), m
 	}
 	results := parse(string(outBytes))
 	names := make([]string, 0, len(results))
@@ -124,7 +323,17 @@ func run(s suite, count int) (string, int) {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", n, u, format(median(results[n][u])))
 		}
 	}
-	bad := 0
+	table, misses := ratioTable(s, results, label)
+	b.WriteString(table)
+	return closing(misses), misses
+}
+
+// ratioTable renders the section's rows from the parsed results and
+// returns the rows with a target that missed it: over the target, or not
+// measured (a metric the benchmark did not report).
+func ratioTable(s suite, results map[string]map[string][]float64, label func(ratio) string) (string, []miss) {
+	var b strings.Builder
+	var misses []miss
 	if len(s.ratios) > 0 {
 		b.WriteString("\n| ratio | value | target | |\n|---|---|---|---|\n")
 		for _, r := range s.ratios {
@@ -138,36 +347,41 @@ func run(s suite, count int) (string, int) {
 				// itself against a bound measured in the same run.
 				den = 1
 			}
-			if num == 0 || den == 0 {
-				fmt.Fprintf(&b, "| %s | missing (%s or %s) | | |\n", r.label, r.num, r.den)
-				bad++
+			if len(results[r.num][metric]) == 0 || den == 0 {
+				fmt.Fprintf(&b, "| %s | missing (%s or %s) | | |\n", label(r), r.num, r.den)
+				if r.target > 0 {
+					misses = append(misses, miss{s.title, label(r), "not measured: the benchmark reported no " + metric})
+				}
 				continue
 			}
 			v := num / den
+			unit := "×"
+			// x-… metrics are ratios the benchmark computed itself.
+			computed := r.computed || strings.HasPrefix(metric, "x-")
+			absolute := r.den == "" && !computed && !strings.Contains(metric, "/")
+			if r.den == "" && !computed {
+				unit = " " + metric
+			}
+			value := fmt.Sprintf("%.3f%s", v, unit)
+			if absolute && v == float64(int64(v)) {
+				value = fmt.Sprintf("%d %s", int64(v), metric)
+			}
 			verdict, target := "", ""
 			if r.target > 0 {
 				target = fmt.Sprintf("≤ %.2f×", r.target)
+				if unit != "×" {
+					target = fmt.Sprintf("≤ %g", r.target)
+				}
 				verdict = "ok"
 				if v > r.target {
 					verdict = "**over target**"
-					bad++
+					misses = append(misses, miss{s.title, label(r), fmt.Sprintf("%s > %s", value, strings.TrimPrefix(target, "≤ "))})
 				}
 			}
-			unit := "×"
-			// x-… metrics are ratios the benchmark computed itself.
-			if r.den == "" && !strings.HasPrefix(metric, "x-") {
-				unit = " " + metric
-				if r.target > 0 {
-					target = fmt.Sprintf("≤ %g", r.target)
-				}
-			}
-			fmt.Fprintf(&b, "| %s | %.3f%s | %s | %s |\n", r.label, v, unit, target, verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", label(r), value, target, verdict)
 		}
 	}
-	if s.notes != "" {
-		fmt.Fprintf(&b, "\n%s\n", s.notes)
-	}
-	return b.String(), bad
+	return b.String(), misses
 }
 
 // parse reads `go test -bench` output: name → unit → values.

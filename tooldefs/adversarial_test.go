@@ -223,6 +223,41 @@ var _ = Describe("the adversarial permission suite", Label("adversarial"), func(
 		return e.Check(context.Background(), tool, input, runtime.NewToolContext(fx.dir))
 	}
 
+	// The tally RELIABILITY.md quotes ("Adversarial permission suite"):
+	// go run github.com/onsi/ginkgo/v2/ginkgo -v --label-filter adversarial --focus tallies ./tooldefs/
+	It("tallies the cases by group and against Claude Code's decisions", func() {
+		groups := map[string]int{}
+		for _, c := range cases {
+			g, _, _ := strings.Cut(c.ID, "-")
+			groups[g]++
+		}
+		ccTally := map[string]int{}
+		for _, r := range cc {
+			ccTally[r.Decision]++
+		}
+		var stricter, looser []string
+		for _, c := range cases {
+			r, ok := cc[c.ID]
+			if !ok {
+				continue
+			}
+			d := decide(c)
+			switch {
+			case r.Decision == "allow" && d.Behavior != runtime.Allow:
+				stricter = append(stricter, c.ID)
+			case r.Decision == "blocked" && d.Behavior == runtime.Allow:
+				looser = append(looser, c.ID)
+			}
+		}
+		Expect(len(cases)).To(BeNumerically(">", 0))
+		fmt.Fprintf(GinkgoWriter, "cases: %d; by group (id prefix): inj %d, redir %d, path %d, mcp %d, url %d\n",
+			len(cases), groups["inj"], groups["redir"], groups["path"], groups["mcp"], groups["url"])
+		fmt.Fprintf(GinkgoWriter, "Claude Code %s: %d decisions recorded: blocked %d, allowed %d, refused before any permission question (error) %d, unknown %d\n",
+			ccVersion, len(cc), ccTally["blocked"], ccTally["allow"], ccTally["error"], ccTally["unknown"])
+		fmt.Fprintf(GinkgoWriter, "agentcore stricter than Claude Code (it allowed, agentcore asks or denies): %d %v\n", len(stricter), stricter)
+		fmt.Fprintf(GinkgoWriter, "agentcore looser than Claude Code (it blocked, agentcore allows): %d %v\n", len(looser), looser)
+	})
+
 	for _, c := range cases {
 		c := c
 		It(fmt.Sprintf("%s: %s %q → %s", c.ID, c.Tool, c.Input, c.Want), func() {

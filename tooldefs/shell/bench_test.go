@@ -56,19 +56,27 @@ func BenchmarkRunEchoSandboxedPerCommand(b *testing.B) {
 	benchSandboxed(b, false)
 }
 
-// BenchmarkRunEchoInterleaved runs ExecBaseline's spawn, RunEcho's run
-// and RunEchoSandboxed's run in turn, in a rotating order, and reports
-// the ratios of their medians (run/exec, sandboxed/run): on a shared
-// machine whose load drifts between one benchmark and the next, the
-// ratios of runs made side by side are the steadier figure. ns/op is the
-// three together.
+// BenchmarkRunEchoInterleaved runs, in turn and in a rotating order, the
+// five ways of running `echo hi` the other benchmarks here measure one
+// after another: ExecBaseline's bare spawn, RunEcho's shell.Run,
+// RunEchoSandboxed's run in the session's kept-alive sandbox (with the
+// session's protected paths), RunEchoSandboxedPerCommand's run in a bwrap
+// of its own, and BwrapBaseline's bare bwrap. It reports each one's
+// median (ms/exec, ms/run, ms/sandboxed, ms/per-command, ms/bwrap) and
+// the ratios of the medians (run/exec and sandboxed/run, the two issue 15
+// bounds; per-command/run; bwrap/exec): on a shared machine whose load
+// drifts between one benchmark and the next, the ratios of runs made side
+// by side are the steadier figure. ns/op is the five together. `make
+// bench` writes them to BENCHMARKS.md ("Bash cost").
 func BenchmarkRunEchoInterleaved(b *testing.B) {
 	if err := shell.CheckSandbox(""); err != nil {
 		b.Skip("bwrap cannot run here: " + err.Error())
 	}
 	dir, tmp := b.TempDir(), b.TempDir()
-	sb := &shell.Sandbox{Writable: []string{dir}, Session: &shell.SessionSandbox{}}
-	b.Cleanup(sb.Session.Close)
+	session := protectedSandbox(b, dir)
+	session.Session = &shell.SessionSandbox{}
+	b.Cleanup(session.Session.Close)
+	perCommand := protectedSandbox(b, dir)
 	ctx := context.Background()
 	run := func(sb *shell.Sandbox) {
 		res, err := shell.Run(ctx, shell.Options{Command: "echo hi", Dir: dir, TempDir: tmp, Sandbox: sb})
@@ -76,42 +84,50 @@ func BenchmarkRunEchoInterleaved(b *testing.B) {
 			b.Fatalf("%v %q", err, res.Output)
 		}
 	}
-	steps := []func(){
-		func() {
-			cmd := exec.Command("bash", "-c", "echo hi")
-			cmd.Dir = dir
-			if out, err := cmd.CombinedOutput(); err != nil || string(out) != "hi\n" {
-				b.Fatalf("%v %q", err, out)
-			}
-		},
-		func() { run(nil) },
-		func() { run(sb) },
+	combined := func(cmd *exec.Cmd) {
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil || string(out) != "hi\n" {
+			b.Fatalf("%s: %v %q", cmd.Args[0], err, out)
+		}
 	}
-	steps[2]() // the sandbox starts once per session
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"exec", func() { combined(exec.Command("bash", "-c", "echo hi")) }},
+		{"run", func() { run(nil) }},
+		{"sandboxed", func() { run(session) }},
+		{"per-command", func() { run(perCommand) }},
+		{"bwrap", func() { combined(bwrapCommand(dir)) }},
+	}
+	steps[2].do() // the sandbox starts once per session
 	times := make([][]time.Duration, len(steps))
 	i := 0
 	for b.Loop() {
 		for k := range steps {
 			j := (i + k) % len(steps)
 			start := time.Now()
-			steps[j]()
+			steps[j].do()
 			times[j] = append(times[j], time.Since(start))
 		}
 		i++
 	}
-	med := func(d []time.Duration) float64 {
+	med := make([]float64, len(steps))
+	for j, d := range times {
 		slices.Sort(d)
-		return float64(d[len(d)/2])
+		med[j] = float64(d[len(d)/2]) / float64(time.Millisecond)
+		b.ReportMetric(med[j], "ms/"+steps[j].name)
 	}
-	b.ReportMetric(med(times[1])/med(times[0]), "run/exec")
-	b.ReportMetric(med(times[2])/med(times[1]), "sandboxed/run")
+	b.ReportMetric(med[1]/med[0], "run/exec")
+	b.ReportMetric(med[2]/med[1], "sandboxed/run")
+	b.ReportMetric(med[3]/med[1], "per-command/run")
+	b.ReportMetric(med[4]/med[0], "bwrap/exec")
 }
 
-func benchSandboxed(b *testing.B, session bool) {
-	if err := shell.CheckSandbox(""); err != nil {
-		b.Skip("bwrap cannot run here: " + err.Error())
-	}
-	dir, tmp := b.TempDir(), b.TempDir()
+// protectedSandbox is a confinement of dir as a session makes it: dir
+// writable, and the protected paths a session adds under it
+// (permission.SandboxProtected), some of them existing.
+func protectedSandbox(b *testing.B, dir string) *shell.Sandbox {
 	for _, d := range []string{".git/hooks", ".claude"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			b.Fatal(err)
@@ -123,13 +139,29 @@ func benchSandboxed(b *testing.B, session bool) {
 		}
 	}
 	sb := &shell.Sandbox{Writable: []string{dir}}
-	if session {
-		sb.Session = &shell.SessionSandbox{}
-		b.Cleanup(sb.Session.Close)
-	}
 	for _, p := range []string{".git/hooks", ".git/config", ".mcp.json", ".claude/settings.json", ".claude/settings.local.json",
 		".agentcore/settings.json", ".agentcore/settings.local.json"} {
 		sb.Protected = append(sb.Protected, filepath.Join(dir, p))
+	}
+	return sb
+}
+
+// bwrapCommand is BwrapBaseline's command: bwrap with a sandbox's mounts
+// around bash -c 'echo hi', and nothing else.
+func bwrapCommand(dir string) *exec.Cmd {
+	return exec.Command("bwrap", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+		"--tmpfs", "/tmp", "--unshare-net", "--bind", dir, dir, "--chdir", dir, "--", "bash", "-c", "echo hi")
+}
+
+func benchSandboxed(b *testing.B, session bool) {
+	if err := shell.CheckSandbox(""); err != nil {
+		b.Skip("bwrap cannot run here: " + err.Error())
+	}
+	dir, tmp := b.TempDir(), b.TempDir()
+	sb := protectedSandbox(b, dir)
+	if session {
+		sb.Session = &shell.SessionSandbox{}
+		b.Cleanup(sb.Session.Close)
 	}
 	ctx := context.Background()
 	if session { // the sandbox starts once per session, not per command
@@ -155,8 +187,7 @@ func BenchmarkBwrapBaseline(b *testing.B) {
 	}
 	dir := b.TempDir()
 	for b.Loop() {
-		cmd := exec.Command("bwrap", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-			"--tmpfs", "/tmp", "--unshare-net", "--bind", dir, dir, "--chdir", dir, "--", "bash", "-c", "echo hi")
+		cmd := bwrapCommand(dir)
 		out, err := cmd.CombinedOutput()
 		if err != nil || string(out) != "hi\n" {
 			b.Fatalf("%v %q", err, out)

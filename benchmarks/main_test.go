@@ -1,0 +1,57 @@
+package main
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("the report's rows and verdicts", func() {
+	out := "goos: linux\n" +
+		"BenchmarkA/fast-2   10   100 ns/op   0.9 x-bound\n" +
+		"BenchmarkA/fast-2   10   120 ns/op   1.3 x-bound\n" +
+		"BenchmarkA/fast-2   10   110 ns/op   1.1 x-bound\n" +
+		"BenchmarkA/slow-2   10   400 ns/op\n" +
+		"PASS\n"
+	results := parse(out)
+	plain := func(r ratio) string { return r.label }
+
+	It("reads the medians of every run of a benchmark", func() {
+		Expect(median(results["BenchmarkA/fast"]["ns/op"])).To(Equal(110.0))
+		Expect(median(results["BenchmarkA/fast"]["x-bound"])).To(Equal(1.1))
+	})
+
+	It("names each row over its target, with its value and target, and passes the rest", func() {
+		s := suite{title: "S", ratios: []ratio{
+			{label: "slow / fast", num: "BenchmarkA/slow", den: "BenchmarkA/fast", target: 3},
+			{label: "fast / bound", num: "BenchmarkA/fast", metric: "x-bound", target: 1.05},
+			{label: "tracked", num: "BenchmarkA/slow", den: "BenchmarkA/fast"},
+		}}
+		table, misses := ratioTable(s, results, plain)
+		Expect(misses).To(Equal([]miss{{"S", "slow / fast", "3.636× > 3.00×"}, {"S", "fast / bound", "1.100× > 1.05×"}}))
+		Expect(table).To(ContainSubstring("| slow / fast | 3.636× | ≤ 3.00× | **over target** |"))
+		Expect(table).To(ContainSubstring("| tracked | 3.636× |  |  |"))
+		v := verdict(misses, "Verdict", false)
+		Expect(v).To(ContainSubstring("**2 rows missed their target**"))
+		Expect(v).To(ContainSubstring("- fast / bound: 1.100× > 1.05×"))
+	})
+
+	It("counts a row with a target as missed when its benchmark reported nothing", func() {
+		s := suite{title: "S", ratios: []ratio{
+			{label: "gone", num: "BenchmarkB", target: 2, metric: "x-cpu"},
+			{label: "gone, tracked", num: "BenchmarkB", metric: "x-cpu"},
+		}}
+		table, misses := ratioTable(s, results, plain)
+		Expect(misses).To(HaveLen(1))
+		Expect(misses[0].why).To(ContainSubstring("not measured"))
+		Expect(strings.Count(table, "missing")).To(Equal(2))
+	})
+
+	It("says every row met its target only when none missed", func() {
+		s := suite{title: "S", ratios: []ratio{{label: "slow / fast", num: "BenchmarkA/slow", den: "BenchmarkA/fast", target: 4}}}
+		_, misses := ratioTable(s, results, plain)
+		Expect(misses).To(BeEmpty())
+		Expect(verdict(misses, "Verdict", false)).To(Equal("Verdict: every row with a target met it.\n"))
+	})
+})
