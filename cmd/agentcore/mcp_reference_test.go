@@ -35,11 +35,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 	BeforeEach(func() {
 		bins := map[string]string{}
 		for _, b := range []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-server-memory"} {
-			bin, why := tooltest.NpmBin(b)
-			if why != "" {
-				Skip(why)
-			}
-			bins[b] = bin
+			bins[b] = tooltest.NeedNpm(b)
 		}
 		d, err := filepath.EvalSymlinks(GinkgoT().TempDir())
 		Expect(err).NotTo(HaveOccurred())
@@ -95,13 +91,8 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 	})
 
 	It("sees every tool Claude Code sees in its first request, and only the two it declares capabilities for besides", func() {
-		claude := os.Getenv("AGENTCORE_CLAUDE_BIN")
-		if claude == "" {
-			claude = "/tmp/ccnpm/node_modules/.bin/claude"
-		}
-		if _, err := os.Stat(claude); err != nil {
-			Skip("Claude Code is not installed at " + claude + " (set AGENTCORE_CLAUDE_BIN): the comparison needs it")
-		}
+		// @anthropic-ai/claude-code at the version .ci/npm/package.json pins.
+		claude := tooltest.NeedNpm("claude")
 		var mu sync.Mutex
 		var first map[string]any
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -190,10 +181,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 
 var _ = Describe("server-everything over streamable HTTP", Label("node"), func() {
 	It("lists its tools in `tools --json` and answers a call in `run -p`", func() {
-		bin, why := tooltest.NpmBin("mcp-server-everything")
-		if why != "" {
-			Skip(why)
-		}
+		bin := tooltest.NeedNpm("mcp-server-everything")
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())
 		port := l.Addr().(*net.TCPAddr).Port

@@ -18,10 +18,7 @@ var _ = Describe("agentcore run as an MCP client of server-everything", Label("n
 	var dir, cfg string
 
 	BeforeEach(func() {
-		bin, why := tooltest.NpmBin("mcp-server-everything")
-		if why != "" {
-			Skip(why)
-		}
+		bin := tooltest.NeedNpm("mcp-server-everything")
 		d, err := filepath.EvalSymlinks(GinkgoT().TempDir())
 		Expect(err).NotTo(HaveOccurred())
 		dir = d

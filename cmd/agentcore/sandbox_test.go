@@ -16,6 +16,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
+
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
@@ -68,9 +70,7 @@ var _ = Describe("agentcore -p --sandbox", func() {
 	var dir, home string
 
 	BeforeEach(func() {
-		if _, err := exec.LookPath("bwrap"); err != nil {
-			Skip("bwrap not installed: " + err.Error())
-		}
+		tooltest.Need(tooltest.Bwrap)
 		dir, home = GinkgoT().TempDir(), GinkgoT().TempDir()
 	})
 

@@ -15,6 +15,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 // tmuxTerm is a styled terminal (no NO_COLOR) in a tmux session on a
@@ -92,9 +94,7 @@ const tuiScenario = `{"name":"tui"}
 
 var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), func() {
 	BeforeEach(func() {
-		if _, err := exec.LookPath("tmux"); err != nil {
-			Skip("tmux is not installed")
-		}
+		tooltest.Need(tooltest.Tmux)
 	})
 
 	newDir := func() string {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -30,9 +29,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 	ctx := context.Background()
 
 	BeforeEach(func() {
-		if _, err := exec.LookPath("bwrap"); err != nil {
-			Skip("bwrap not installed: " + err.Error())
-		}
+		tooltest.Need(tooltest.Bwrap)
 		DeferCleanup(tooltest.LeakCheck(GinkgoT()))
 		var err error
 		dir, err = filepath.EvalSymlinks(GinkgoT().TempDir())

@@ -81,7 +81,7 @@ func Missing(tool, why string) {
 }
 
 // Need returns the path of tool's command (tool is one of the constants
-// above; "" for Userns and Root), ending the spec with Missing when the
+// above; unshare's for Userns, "" for Root), ending the spec with Missing when the
 // tool is absent or cannot run here.
 func Need(tool string) string {
 	path, why := probe(tool)
@@ -176,7 +176,6 @@ func probeOnce(tool string) (path, why string) {
 		if out, err := exec.Command(path, append(args, "true")...).CombinedOutput(); err != nil {
 			return "", "the kernel refuses a private mount namespace here (" + err.Error() + ": " + strings.TrimSpace(string(out)) + ")"
 		}
-		return "", ""
 	}
 	return path, ""
 }

@@ -17,14 +17,12 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
-// needBwrap fails the spec, not skips it, when bwrap cannot run here,
-// unless AGENTCORE_NO_BWRAP documents that this machine cannot create
-// namespaces.
+// needBwrap ends the spec when bwrap cannot run here (shell.CheckSandbox
+// says why): a skip, or a failure when AGENTCORE_REQUIRE names bwrap.
 func needBwrap() {
-	if why := os.Getenv("AGENTCORE_NO_BWRAP"); why != "" {
-		Skip("AGENTCORE_NO_BWRAP: " + why)
+	if err := shell.CheckSandbox(""); err != nil {
+		tooltest.Missing(tooltest.Bwrap, err.Error())
 	}
-	Expect(shell.CheckSandbox("")).To(Succeed(), "bwrap must work here (or set AGENTCORE_NO_BWRAP=reason)")
 }
 
 var _ = Describe("Sandbox", func() {
