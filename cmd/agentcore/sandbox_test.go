@@ -75,7 +75,8 @@ var _ = Describe("agentcore -p --sandbox", func() {
 	})
 
 	It("runs the model's Bash commands in the sandbox: a write outside fails with the sandbox's note, one inside works", func() {
-		api, results := bashAPI(`{"command":"touch /etc/agentcore-sandbox-cli"}`, `{"command":"touch ./inside"}`)
+		marker := tooltest.Marker("/etc", "sandbox-cli")
+		api, results := bashAPI(`{"command":"touch `+marker+`"}`, `{"command":"touch ./inside"}`)
 		stdout, stderr, code := agentcoreIn(dir, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + api.URL},
 			"-p", "touch things", "--model", "claude-fake-1", "--sandbox", "--permission-mode", "bypassPermissions")
 		Expect(code).To(Equal(0), stderr)
@@ -84,7 +85,7 @@ var _ = Describe("agentcore -p --sandbox", func() {
 		Expect(got).To(HaveLen(2))
 		Expect(got[0]).To(And(ContainSubstring("Read-only file system"), ContainSubstring("the sandbox denied the write")))
 		Expect(got[1]).NotTo(ContainSubstring("sandbox"))
-		Expect("/etc/agentcore-sandbox-cli").NotTo(BeAnExistingFile())
+		Expect(marker).NotTo(BeAnExistingFile())
 		Expect(filepath.Join(dir, "inside")).To(BeAnExistingFile())
 	})
 
@@ -117,8 +118,10 @@ var _ = Describe("agentcore -p --sandbox", func() {
 
 	It("offers --sandbox on exec", func() {
 		calls := filepath.Join(dir, "calls.json")
-		Expect(os.WriteFile(calls, []byte(`[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"touch /etc/agentcore-sandbox-exec"}}]`), 0o644)).To(Succeed())
+		marker := tooltest.Marker("/etc", "sandbox-exec")
+		Expect(os.WriteFile(calls, []byte(`[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"touch `+marker+`"}}]`), 0o644)).To(Succeed())
 		stdout, stderr, _ := agentcoreIn(dir, home, nil, "exec", "--sandbox", "--permission-mode", "bypassPermissions", calls)
 		Expect(stdout + stderr).To(ContainSubstring("the sandbox denied the write"))
+		Expect(marker).NotTo(BeAnExistingFile())
 	})
 })

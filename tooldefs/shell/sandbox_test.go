@@ -41,11 +41,12 @@ var _ = Describe("Sandbox", func() {
 	})
 
 	It("denies a write outside the working directory and says the sandbox did", func() {
-		res := run("touch /etc/agentcore-sandbox-x")
+		marker := tooltest.Marker("/etc", "sandbox")
+		res := run("touch " + marker)
 		Expect(res.ExitCode).NotTo(Equal(0))
 		Expect(res.SandboxDenied).To(BeTrue())
 		Expect(res.Output).To(ContainSubstring("sandbox denied the write"))
-		Expect("/etc/agentcore-sandbox-x").NotTo(BeAnExistingFile())
+		Expect(marker).NotTo(BeAnExistingFile())
 	})
 
 	It("allows a write inside the working directory and keeps the cwd", func() {
@@ -142,11 +143,12 @@ var _ = Describe("Session sandbox", func() {
 	})
 
 	It("denies a write to /etc with the sandbox's note and lets ./x be written", func() {
-		res := run("touch /etc/agentcore-sandbox-x")
+		marker := tooltest.Marker("/etc", "sandbox")
+		res := run("touch " + marker)
 		Expect(res.ExitCode).NotTo(Equal(0))
 		Expect(res.SandboxDenied).To(BeTrue())
 		Expect(res.Output).To(ContainSubstring("sandbox denied the write"))
-		Expect("/etc/agentcore-sandbox-x").NotTo(BeAnExistingFile())
+		Expect(marker).NotTo(BeAnExistingFile())
 
 		res = run("touch ./x && cd .git && echo ok")
 		Expect(res.ExitCode).To(Equal(0), res.Output)
@@ -162,7 +164,7 @@ var _ = Describe("Session sandbox", func() {
 	})
 
 	It("runs the commands of a session in one sandbox that shares its private /tmp", func() {
-		name := "/tmp/agentcore-session-" + strconv.Itoa(GinkgoParallelProcess()) + "-" + filepath.Base(dir)
+		name := tooltest.Marker("/tmp", "session")
 		first := run("echo $PPID; echo shared > " + name)
 		Expect(first.ExitCode).To(Equal(0), first.Output)
 		second := run("echo $PPID; cat " + name)
@@ -316,8 +318,10 @@ var _ = Describe("Session sandbox", func() {
 		before := ppid()
 		Expect(syscall.Kill(before, syscall.SIGKILL)).To(Succeed())
 		Eventually(func() bool { return tooltest.Alive(before) }).Should(BeFalse())
-		res := run("echo $PPID; touch /etc/agentcore-sandbox-x")
+		marker := tooltest.Marker("/etc", "sandbox")
+		res := run("echo $PPID; touch " + marker)
 		Expect(res.SandboxDenied).To(BeTrue(), res.Output)
+		Expect(marker).NotTo(BeAnExistingFile())
 		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
 		Expect(run("touch ./x").ExitCode).To(Equal(0))
 	})
