@@ -72,21 +72,26 @@ func MissingReason(tool, why string) (reason string, fail bool) {
 // skips, saying why, or fails when AGENTCORE_REQUIRE names tool, since a
 // run that requires a tool must not pass without the specs that need it.
 // Call it where a spec finds out (an It, BeforeEach or BeforeAll).
-func Missing(tool, why string) {
+func Missing(tool, why string) { missing(tool, why, 2) }
+
+// missing is Missing, reporting the line skip frames up (1: its caller).
+func missing(tool, why string, skip int) {
 	reason, fail := MissingReason(tool, why)
 	if fail {
-		ginkgo.Fail(reason, 1)
+		ginkgo.Fail(reason, skip)
 	}
-	ginkgo.Skip(reason, 1)
+	ginkgo.Skip(reason, skip)
 }
 
 // Need returns the path of tool's command (tool is one of the constants
 // above; unshare's for Userns, "" for Root), ending the spec with Missing when the
 // tool is absent or cannot run here.
-func Need(tool string) string {
+func Need(tool string) string { return need(tool, 3) }
+
+func need(tool string, skip int) string {
 	path, why := probe(tool)
 	if why != "" {
-		Missing(tool, why)
+		missing(tool, why, skip)
 	}
 	return path
 }
@@ -95,10 +100,10 @@ func Need(tool string) string {
 // in NpmDir, ending the spec with Missing (Node or Npm) when node or the
 // package is missing.
 func NeedNpm(bin string) string {
-	Need(Node)
+	need(Node, 3)
 	path := filepath.Join(NpmDir(), "node_modules", ".bin", bin)
 	if _, err := os.Stat(path); err != nil {
-		Missing(Npm, bin+" is not installed at "+path+": run .ci/run, or copy .ci/npm/package.json to "+NpmDir()+" and run npm install there")
+		missing(Npm, bin+" is not installed at "+path+": run .ci/run, or copy .ci/npm/package.json to "+NpmDir()+" and run npm install there", 2)
 	}
 	return path
 }
@@ -107,10 +112,10 @@ func NeedNpm(bin string) string {
 // (rel, under NpmDir's node_modules), ending the spec with Missing (Node
 // or Npm) when node or the file is missing.
 func NeedNpmFile(rel string) string {
-	Need(Node)
+	need(Node, 3)
 	path := filepath.Join(NpmDir(), "node_modules", rel)
 	if _, err := os.Stat(path); err != nil {
-		Missing(Npm, rel+" is not installed at "+path+": run .ci/run, or copy .ci/npm/package.json to "+NpmDir()+" and run npm install there")
+		missing(Npm, rel+" is not installed at "+path+": run .ci/run, or copy .ci/npm/package.json to "+NpmDir()+" and run npm install there", 2)
 	}
 	return path
 }
