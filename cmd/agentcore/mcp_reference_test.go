@@ -23,6 +23,12 @@ import (
 	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
+// npmMCPTimeout lets `agentcore run` wait a minute for the npm servers
+// before its first request, not the default 5 s: node takes longer than
+// that to start them on a loaded machine, and the run then goes on
+// without their tools.
+const npmMCPTimeout = "MCP_TIMEOUT=60000"
+
 // The three npm reference servers of issue 13 (server-everything,
 // server-filesystem, server-memory), configured together as a user would.
 // Claude Code 2.1.197 sees 38 of their tools: it declares neither
@@ -152,7 +158,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 				sse(w, "five", "", "")
 			}
 		})
-		stdout, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+		stdout, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL, npmMCPTimeout},
 			"--model", "anthropic:fake", "-p", "go", "--output-format", "json", "--allowedTools", "mcp__everything",
 			"--strict-mcp-config", "--mcp-config", cfg)
 		Expect(code).To(Equal(0), stderr)
@@ -223,7 +229,7 @@ var _ = Describe("server-everything over streamable HTTP", Label("node"), func()
 		Expect(os.WriteFile(file, []byte(`{"name":"http"}
 {"blocks":[{"type":"tool_use","id":"s1","name":"mcp__web__get-sum","input":{"a":20,"b":22}}]}
 {"blocks":[{"type":"text","text":"done"}]}`), 0o644)).To(Succeed())
-		stdout, stderr, code := runIn(dir, nil, "--model", "replay:"+file, "-p", "go", "--output-format", "stream-json",
+		stdout, stderr, code := runIn(dir, []string{npmMCPTimeout}, "--model", "replay:"+file, "-p", "go", "--output-format", "stream-json",
 			"--strict-mcp-config", "--mcp-config", cfg, "--allowedTools", "mcp__web")
 		Expect(code).To(Equal(0), stderr)
 		Expect(stdout).To(ContainSubstring("The sum of 20 and 22 is 42"))
