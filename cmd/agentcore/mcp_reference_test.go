@@ -120,7 +120,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 		// WaitForMcpServers and no MCP tool at all); MCP_CONNECT_TIMEOUT_MS:
 		// wait longer than its 5 s, which the npm servers can take to start
 		// on a loaded machine (it then proceeds without their tools).
-		cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=test",
+		cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+home, "ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=test",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "MCP_CONNECTION_NONBLOCKING=0", "MCP_CONNECT_TIMEOUT_MS=60000")
 		out, err := cmd.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), "%s", out)
