@@ -13,6 +13,11 @@ tags_ant      := ant
 # fails a package whose _test.go files never call RunSpecs.
 GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
+# Each variant's Ginkgo JSON report goes to $(REPORTS)/<variant>.json;
+# .ci/run lists their skipped specs with `go run ./.ci/skipped`.
+REPORTS ?= .ci/reports
+report_flags = --json-report=$(1).json --output-dir=$(REPORTS)
+
 .PHONY: all generate check-generated embed build release test test-% bench run run-agents run-tour vet clean
 
 all: build
@@ -76,11 +81,13 @@ variant_pkgs = $(shell $(GO) list -tags '$(1)' -f '{{.ImportPath}} {{join .Deps 
 
 test-external:
 	@echo "== test variant external (every package)"
-	$(GINKGO) -r $(GINKGO_FLAGS) ./...
+	@mkdir -p $(REPORTS)
+	$(GINKGO) -r $(GINKGO_FLAGS) $(call report_flags,external) ./...
 
 test-%:
 	@echo "== test variant $* (the packages the variant changes)"
-	$(GINKGO) $(GINKGO_FLAGS) --tags '$(tags_$*)' $(call variant_pkgs,$(tags_$*))
+	@mkdir -p $(REPORTS)
+	$(GINKGO) $(GINKGO_FLAGS) $(call report_flags,$*) --tags '$(tags_$*)' $(call variant_pkgs,$(tags_$*))
 
 ## bench: run every benchmark and rewrite BENCHMARKS.md whole; fails naming the rows that missed their target.
 ## BENCH_FILTER=text runs only the suites whose title contains it and prints them (BENCHMARKS.md untouched).

@@ -5,10 +5,11 @@ package tooldefs_test
 import (
 	"context"
 	"os"
-	"os/exec"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
@@ -19,10 +20,7 @@ import (
 // Only the ant variant serves grep and find itself (bash_search_ant_test.go).
 var _ = Describe("Bash's grep and find outside the ant variant", func() {
 	It("are the system's, on the PATH the session gives", func() {
-		sys, err := exec.LookPath("grep")
-		if err != nil {
-			Skip("no grep on PATH")
-		}
+		sys := tooltest.Need(tooltest.GNUGrep)
 		root := GinkgoT().TempDir()
 		tc := runtime.NewToolContext(root)
 		reg := shell.NewRegistry()

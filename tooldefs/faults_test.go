@@ -84,7 +84,7 @@ var _ = Describe("tools under faults, through a session", Label("faults"), func(
 		if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
 			// tooldefs/filetool's specs run the same fault in a child
 			// process, without privileges.
-			Skip("mounting a tmpfs needs root or CAP_SYS_ADMIN here (" + err.Error() + "); the filetool fault specs cover the full disk in a private mount namespace and by RLIMIT_FSIZE")
+			tooltest.Missing(tooltest.Root, "mounting a tmpfs needs root or CAP_SYS_ADMIN here ("+err.Error()+"); the filetool fault specs cover the full disk in a private mount namespace and by RLIMIT_FSIZE")
 		}
 		DeferCleanup(func() { Expect(syscall.Unmount(dir, syscall.MNT_DETACH)).To(Succeed()) })
 		path := filepath.Join(dir, "f.txt")

@@ -17,6 +17,7 @@ func main() {
 	timeout := flag.Duration("timeout", 5*time.Minute, "bound of the whole run")
 	out := flag.String("out", "", "a file whose load markers get the figures (RELIABILITY.md)")
 	profile := flag.String("profile", "", "write block and mutex profiles of the run to this directory")
+	noGC := flag.Bool("nogc", false, "turn the garbage collector off during the run, so that no finalizer hides a leaked descriptor (the heap only grows: not for the memory figures)")
 	flag.Parse()
 	if *profile != "" {
 		goruntime.SetBlockProfileRate(int(time.Millisecond))
@@ -29,7 +30,7 @@ func main() {
 		fail(err)
 	}
 	defer os.RemoveAll(root)
-	rep, err := Run(Config{Sessions: *sessions, Turns: *turns, Timeout: *timeout, Root: root})
+	rep, err := Run(Config{Sessions: *sessions, Turns: *turns, Timeout: *timeout, Root: root, NoGC: *noGC})
 	if err != nil {
 		fail(err)
 	}

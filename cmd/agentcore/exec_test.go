@@ -205,9 +205,30 @@ var _ = Describe("agentcore exec", func() {
 		Expect(out).To(MatchJSON(`{"batches":[{"concurrency_safe":true,"ids":["toolu_01","toolu_02"]}]}`))
 	})
 
-	It("is wired to the orchestrator's executor", func() {
-		Expect(orchestrate.DefaultMaxConcurrency).To(Equal(10))
-	})
+	// The executor's cap comes from AGENTCORE_MAX_TOOL_USE_CONCURRENCY:
+	// with 3, five blocking Reads run three at a time (each until
+	// --timeout cancels it), and the Edit after them runs alone.
+	DescribeTable("is wired to the orchestrator's executor: safe calls at once up to its cap, an unsafe one alone",
+		func(mode string) {
+			GinkgoT().Setenv(orchestrate.EnvMaxConcurrency, "3")
+			mon := tooltest.NewMonitor()
+			deps.tools = []runtime.Tool{
+				&tooltest.Sim{ToolName: "Read", Safe: true, Monitor: mon},
+				&tooltest.Sim{ToolName: "Edit", Monitor: mon},
+			}
+			stdin = `[{"id":"r1","name":"Read","input":{"block":true}},{"id":"r2","name":"Read","input":{"block":true}},
+				{"id":"r3","name":"Read","input":{"block":true}},{"id":"r4","name":"Read","input":{"block":true}},
+				{"id":"r5","name":"Read","input":{"block":true}},{"id":"e","name":"Edit","input":{}}]`
+			out, err := run("--json", "--mode", mode, "--timeout", "300ms")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(mon.MaxRunning()).To(Equal(3), "the cap, reached: %s", out)
+			Expect(mon.Violations()).To(BeEmpty())
+			Expect(mon.Started()).To(HaveLen(6))
+			Expect(mon.Started()[5]).To(Equal("e"), "the Edit after every Read")
+		},
+		Entry("streaming", "streaming"),
+		Entry("batch", "batch"),
+	)
 })
 
 var _ = Describe("agentcore exec with the variant's tools", func() {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
@@ -27,7 +28,10 @@ type invocation struct {
 func invoke(inv invocation, args ...string) (string, string, int) {
 	cmd := exec.Command(binaries["external"], args...)
 	cmd.Dir = inv.dir
-	clean := []string{"HOME=" + inv.home, "AGENTCORE_CONFIG_DIR=" + inv.configDir, "CLAUDE_CONFIG_DIR=",
+	// TMPDIR: the output files of background commands and agents, which
+	// agentcore keeps as Claude Code does, go into the spec's temporary
+	// directory, removed with it, not /tmp.
+	clean := []string{"TMPDIR=" + GinkgoT().TempDir(), "HOME=" + inv.home, "AGENTCORE_CONFIG_DIR=" + inv.configDir, "CLAUDE_CONFIG_DIR=",
 		"ANTHROPIC_API_KEY=", "ANTHROPIC_AUTH_TOKEN=", "ANTHROPIC_MODEL=", "ANTHROPIC_BASE_URL=", "AGENTCORE_REPLAY_SPEED=0"}
 	cmd.Env = append(append(os.Environ(), clean...), inv.env...)
 	cmd.Stdin = strings.NewReader(inv.stdin)

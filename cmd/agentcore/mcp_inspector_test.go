@@ -24,11 +24,7 @@ import (
 // inspectorBin returns the MCP Inspector's command, skipping the spec
 // (and saying why) when node or the package is missing.
 func inspectorBin() string {
-	bin, why := tooltest.NpmBin("mcp-inspector")
-	if why != "" {
-		Skip(why)
-	}
-	return bin
+	return tooltest.NeedNpm("mcp-inspector")
 }
 
 var _ = Describe("agentcore mcp serve under the MCP Inspector CLI", Label("node"), func() {

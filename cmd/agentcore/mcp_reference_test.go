@@ -23,6 +23,12 @@ import (
 	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
+// npmMCPTimeout lets `agentcore run` wait a minute for the npm servers
+// before its first request, not the default 5 s: node takes longer than
+// that to start them on a loaded machine, and the run then goes on
+// without their tools.
+const npmMCPTimeout = "MCP_TIMEOUT=60000"
+
 // The three npm reference servers of issue 13 (server-everything,
 // server-filesystem, server-memory), configured together as a user would.
 // Claude Code 2.1.197 sees 38 of their tools: it declares neither
@@ -35,11 +41,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 	BeforeEach(func() {
 		bins := map[string]string{}
 		for _, b := range []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-server-memory"} {
-			bin, why := tooltest.NpmBin(b)
-			if why != "" {
-				Skip(why)
-			}
-			bins[b] = bin
+			bins[b] = tooltest.NeedNpm(b)
 		}
 		d, err := filepath.EvalSymlinks(GinkgoT().TempDir())
 		Expect(err).NotTo(HaveOccurred())
@@ -95,13 +97,8 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 	})
 
 	It("sees every tool Claude Code sees in its first request, and only the two it declares capabilities for besides", func() {
-		claude := os.Getenv("AGENTCORE_CLAUDE_BIN")
-		if claude == "" {
-			claude = "/tmp/ccnpm/node_modules/.bin/claude"
-		}
-		if _, err := os.Stat(claude); err != nil {
-			Skip("Claude Code is not installed at " + claude + " (set AGENTCORE_CLAUDE_BIN): the comparison needs it")
-		}
+		// @anthropic-ai/claude-code at the version .ci/npm/package.json pins.
+		claude := tooltest.NeedNpm("claude")
 		var mu sync.Mutex
 		var first map[string]any
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -120,9 +117,11 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 		cmd.Dir = dir
 		// MCP_CONNECTION_NONBLOCKING=0: wait for the servers before the
 		// first request, as agentcore does (without it Claude Code sends
-		// WaitForMcpServers and no MCP tool at all).
-		cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=test",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "MCP_CONNECTION_NONBLOCKING=0")
+		// WaitForMcpServers and no MCP tool at all); MCP_CONNECT_TIMEOUT_MS:
+		// wait longer than its 5 s, which the npm servers can take to start
+		// on a loaded machine (it then proceeds without their tools).
+		cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+home, "ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=test",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "MCP_CONNECTION_NONBLOCKING=0", "MCP_CONNECT_TIMEOUT_MS=60000")
 		out, err := cmd.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), "%s", out)
 		mu.Lock()
@@ -159,7 +158,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 				sse(w, "five", "", "")
 			}
 		})
-		stdout, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+		stdout, stderr, code := runIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL, npmMCPTimeout},
 			"--model", "anthropic:fake", "-p", "go", "--output-format", "json", "--allowedTools", "mcp__everything",
 			"--strict-mcp-config", "--mcp-config", cfg)
 		Expect(code).To(Equal(0), stderr)
@@ -190,10 +189,7 @@ var _ = Describe("the three npm reference MCP servers", Label("node"), func() {
 
 var _ = Describe("server-everything over streamable HTTP", Label("node"), func() {
 	It("lists its tools in `tools --json` and answers a call in `run -p`", func() {
-		bin, why := tooltest.NpmBin("mcp-server-everything")
-		if why != "" {
-			Skip(why)
-		}
+		bin := tooltest.NeedNpm("mcp-server-everything")
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())
 		port := l.Addr().(*net.TCPAddr).Port
@@ -233,7 +229,7 @@ var _ = Describe("server-everything over streamable HTTP", Label("node"), func()
 		Expect(os.WriteFile(file, []byte(`{"name":"http"}
 {"blocks":[{"type":"tool_use","id":"s1","name":"mcp__web__get-sum","input":{"a":20,"b":22}}]}
 {"blocks":[{"type":"text","text":"done"}]}`), 0o644)).To(Succeed())
-		stdout, stderr, code := runIn(dir, nil, "--model", "replay:"+file, "-p", "go", "--output-format", "stream-json",
+		stdout, stderr, code := runIn(dir, []string{npmMCPTimeout}, "--model", "replay:"+file, "-p", "go", "--output-format", "stream-json",
 			"--strict-mcp-config", "--mcp-config", cfg, "--allowedTools", "mcp__web")
 		Expect(code).To(Equal(0), stderr)
 		Expect(stdout).To(ContainSubstring("The sum of 20 and 22 is 42"))

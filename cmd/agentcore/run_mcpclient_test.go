@@ -18,10 +18,7 @@ var _ = Describe("agentcore run as an MCP client of server-everything", Label("n
 	var dir, cfg string
 
 	BeforeEach(func() {
-		bin, why := tooltest.NpmBin("mcp-server-everything")
-		if why != "" {
-			Skip(why)
-		}
+		bin := tooltest.NeedNpm("mcp-server-everything")
 		d, err := filepath.EvalSymlinks(GinkgoT().TempDir())
 		Expect(err).NotTo(HaveOccurred())
 		dir = d
@@ -42,7 +39,7 @@ var _ = Describe("agentcore run as an MCP client of server-everything", Label("n
 		GinkgoHelper()
 		file := filepath.Join(GinkgoT().TempDir(), "sc.jsonl")
 		Expect(os.WriteFile(file, []byte(scenario), 0o644)).To(Succeed())
-		stdout, stderr, code := runIn(dir, nil, append([]string{"--model", "replay:" + file, "-p", "go",
+		stdout, stderr, code := runIn(dir, []string{npmMCPTimeout}, append([]string{"--model", "replay:" + file, "-p", "go",
 			"--output-format", "stream-json", "--mcp-config", cfg, "--allowedTools", "mcp__everything"}, args...)...)
 		Expect(code).To(Equal(0), stderr)
 		return stdout, stderr

@@ -14,6 +14,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 // runIn runs `agentcore run args…` in dir (also its HOME and config
@@ -152,9 +154,7 @@ var _ = Describe("agentcore run", func() {
 
 	Context("on a terminal (tmux)", Label("tmux"), func() {
 		BeforeEach(func() {
-			if _, err := exec.LookPath("tmux"); err != nil {
-				Skip("tmux is not installed")
-			}
+			tooltest.Need(tooltest.Tmux)
 		})
 
 		// shellSession starts a shell line in a detached tmux session on a tmux

@@ -8,13 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
@@ -68,14 +69,13 @@ var _ = Describe("agentcore -p --sandbox", func() {
 	var dir, home string
 
 	BeforeEach(func() {
-		if _, err := exec.LookPath("bwrap"); err != nil {
-			Skip("bwrap not installed: " + err.Error())
-		}
+		tooltest.Need(tooltest.Bwrap)
 		dir, home = GinkgoT().TempDir(), GinkgoT().TempDir()
 	})
 
 	It("runs the model's Bash commands in the sandbox: a write outside fails with the sandbox's note, one inside works", func() {
-		api, results := bashAPI(`{"command":"touch /etc/agentcore-sandbox-cli"}`, `{"command":"touch ./inside"}`)
+		marker := tooltest.Marker("/etc", "sandbox-cli")
+		api, results := bashAPI(`{"command":"touch `+marker+`"}`, `{"command":"touch ./inside"}`)
 		stdout, stderr, code := agentcoreIn(dir, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + api.URL},
 			"-p", "touch things", "--model", "claude-fake-1", "--sandbox", "--permission-mode", "bypassPermissions")
 		Expect(code).To(Equal(0), stderr)
@@ -84,7 +84,7 @@ var _ = Describe("agentcore -p --sandbox", func() {
 		Expect(got).To(HaveLen(2))
 		Expect(got[0]).To(And(ContainSubstring("Read-only file system"), ContainSubstring("the sandbox denied the write")))
 		Expect(got[1]).NotTo(ContainSubstring("sandbox"))
-		Expect("/etc/agentcore-sandbox-cli").NotTo(BeAnExistingFile())
+		Expect(marker).NotTo(BeAnExistingFile())
 		Expect(filepath.Join(dir, "inside")).To(BeAnExistingFile())
 	})
 
@@ -117,8 +117,10 @@ var _ = Describe("agentcore -p --sandbox", func() {
 
 	It("offers --sandbox on exec", func() {
 		calls := filepath.Join(dir, "calls.json")
-		Expect(os.WriteFile(calls, []byte(`[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"touch /etc/agentcore-sandbox-exec"}}]`), 0o644)).To(Succeed())
+		marker := tooltest.Marker("/etc", "sandbox-exec")
+		Expect(os.WriteFile(calls, []byte(`[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"touch `+marker+`"}}]`), 0o644)).To(Succeed())
 		stdout, stderr, _ := agentcoreIn(dir, home, nil, "exec", "--sandbox", "--permission-mode", "bypassPermissions", calls)
 		Expect(stdout + stderr).To(ContainSubstring("the sandbox denied the write"))
+		Expect(marker).NotTo(BeAnExistingFile())
 	})
 })

@@ -24,14 +24,7 @@ import (
 // sdkEntry returns the Agent SDK's module, skipping the spec (and saying
 // why) when node or the package is missing.
 func sdkEntry() string {
-	if _, err := exec.LookPath("node"); err != nil {
-		Skip("node is not installed: the Agent SDK specs need it (.ci/run installs the SDK when node is present)")
-	}
-	entry := filepath.Join(tooltest.NpmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
-	if _, err := os.Stat(entry); err != nil {
-		Skip("the Agent SDK is not installed at " + entry + ": run .ci/run, or npm install --prefix " + tooltest.NpmDir() + " with .ci/npm/package.json")
-	}
-	return entry
+	return tooltest.NeedNpmFile(filepath.Join("@anthropic-ai", "claude-agent-sdk", "sdk.mjs"))
 }
 
 // scriptedAPI is a Messages API on loopback that answers the n-th

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -69,9 +68,7 @@ func mcpSession(servers map[string]string, apiURL, want string) tmuxTerm {
 
 var _ = Describe("MCP prompts as slash commands in the interactive session (tmux)", Label("tmux"), func() {
 	BeforeEach(func() {
-		if _, err := exec.LookPath("tmux"); err != nil {
-			Skip("tmux is not installed")
-		}
+		tooltest.Need(tooltest.Tmux)
 	})
 
 	It("lists a server's prompts in /mcp and /help, and /mcp__server__prompt ARGS sends the prompt's text to the model", func() {
@@ -107,10 +104,7 @@ var _ = Describe("MCP prompts as slash commands in the interactive session (tmux
 	})
 
 	It("runs the reference server-everything's args-prompt", Label("node"), func() {
-		bin, why := tooltest.NpmBin("mcp-server-everything")
-		if why != "" {
-			Skip(why)
-		}
+		bin := tooltest.NeedNpm("mcp-server-everything")
 		var api promptAPI
 		t := mcpSession(map[string]string{"everything": bin}, api.start("WEATHER-ASKED"), "/mcp__everything__args-prompt city [state]")
 		t.typeLine("/mcp__everything__args-prompt Boston MA")

@@ -15,6 +15,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 // tmuxTerm is a styled terminal (no NO_COLOR) in a tmux session on a
@@ -70,7 +72,7 @@ func startSession(dir string, w, h int, args ...string) tmuxTerm {
 func startSessionEnv(dir string, w, h int, env []string, args ...string) tmuxTerm {
 	GinkgoHelper()
 	t := tmuxTerm{name: fmt.Sprintf("agentcore-tui-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	line := "cd " + dir + " && env -u NO_COLOR HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
+	line := "cd " + dir + " && env -u NO_COLOR TMPDIR=" + GinkgoT().TempDir() + " HOME=" + dir + " AGENTCORE_CONFIG_DIR=" + dir + " ANTHROPIC_API_KEY= AGENTCORE_REPLAY_SPEED=0 " +
 		strings.Join(append(env, ""), " ") + binaries["external"] + " run " + strings.Join(args, " ") + "; echo EXIT=$?; sleep 60"
 	out, err := t.cmd("-f", "/dev/null", "new-session", "-d", "-s", t.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), line).CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "tmux: %s", out)
@@ -92,9 +94,7 @@ const tuiScenario = `{"name":"tui"}
 
 var _ = Describe("the interactive session on a terminal (tmux)", Label("tmux"), func() {
 	BeforeEach(func() {
-		if _, err := exec.LookPath("tmux"); err != nil {
-			Skip("tmux is not installed")
-		}
+		tooltest.Need(tooltest.Tmux)
 	})
 
 	newDir := func() string {

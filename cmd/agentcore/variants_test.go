@@ -42,7 +42,14 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	Expect(json.Unmarshal(data, &binaries)).To(Succeed())
 })
 
-var _ = SynchronizedAfterSuite(func() {}, func() { gexec.CleanupBuildArtifacts() })
+// Every process removes what it built (a spec's gexec.Build on a process
+// other than the first would stay in $TMPDIR otherwise); the first one
+// last, once all are done with the variants it built for them.
+var _ = SynchronizedAfterSuite(func() {
+	if GinkgoParallelProcess() != 1 {
+		gexec.CleanupBuildArtifacts()
+	}
+}, func() { gexec.CleanupBuildArtifacts() })
 
 // agentcore runs the variant's binary and returns its stdout.
 func agentcore(variant string, args ...string) []byte {

@@ -139,10 +139,7 @@ var _ = Describe("MCP prompts", func() {
 	})
 
 	It("lists and gets the prompts of the reference server-everything", Label("node"), func() {
-		bin, why := tooltest.NpmBin("mcp-server-everything")
-		if why != "" {
-			Skip(why)
-		}
+		bin := tooltest.NeedNpm("mcp-server-everything")
 		m := start(map[string]mcp.ServerConfig{"everything": stdio(bin)}, mcp.Options{})
 		waitAll(m)
 		Expect(promptNames(m.Prompts())).To(ContainElements("mcp__everything__simple-prompt", "mcp__everything__args-prompt"))

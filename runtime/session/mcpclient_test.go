@@ -60,10 +60,7 @@ func (a *scriptedAsker) asked() []permission.AskRequest {
 // npmServer is a .mcp.json entry for an npm reference server's command;
 // the spec is skipped, saying why, when node or the package is missing.
 func npmServer(name, bin string) mcp.Config {
-	path, why := tooltest.NpmBin(bin)
-	if why != "" {
-		Skip(why)
-	}
+	path := tooltest.NeedNpm(bin)
 	return mcp.Config{Servers: map[string]mcp.ServerConfig{name: {Command: path}}}
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -30,9 +29,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 	ctx := context.Background()
 
 	BeforeEach(func() {
-		if _, err := exec.LookPath("bwrap"); err != nil {
-			Skip("bwrap not installed: " + err.Error())
-		}
+		tooltest.Need(tooltest.Bwrap)
 		DeferCleanup(tooltest.LeakCheck(GinkgoT()))
 		var err error
 		dir, err = filepath.EvalSymlinks(GinkgoT().TempDir())
@@ -124,7 +121,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			Expect(err).NotTo(HaveOccurred())
 			DeferCleanup(os.RemoveAll, outside)
 			s := open(session.Options{})
-			for _, target := range []string{"/etc/agentcore-sandbox-x", filepath.Join(outside, "x")} {
+			for _, target := range []string{tooltest.Marker("/etc", "sandbox"), filepath.Join(outside, "x")} {
 				res := run(s, "touch "+target)
 				Expect(res.IsError).To(BeTrue(), "%s", res.Text())
 				Expect(res.Text()).To(ContainSubstring("Read-only file system"))
@@ -136,9 +133,10 @@ var _ = Describe("The Bash sandbox in a session", func() {
 		It("runs the session's commands in one sandbox kept alive, which shares its /tmp and ends with the session", func() {
 			s := open(session.Options{})
 			pid := regexp.MustCompile(`server=(\d+)`)
-			first := run(s, "echo server=$PPID; echo kept > /tmp/agentcore-session-kept")
+			kept := tooltest.Marker("/tmp", "session-kept")
+			first := run(s, "echo server=$PPID; echo kept > "+kept)
 			Expect(first.IsError).To(BeFalse(), "%s", first.Text())
-			second := run(s, "echo server=$PPID; cat /tmp/agentcore-session-kept")
+			second := run(s, "echo server=$PPID; cat "+kept)
 			Expect(second.IsError).To(BeFalse(), "%s", second.Text())
 			Expect(second.Text()).To(ContainSubstring("kept"), "the next command sees the first one's /tmp")
 			m1, m2 := pid.FindStringSubmatch(first.Text()), pid.FindStringSubmatch(second.Text())
@@ -165,11 +163,12 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 		It("lets a command write inside the working directory and its private /tmp", func() {
 			s := open(session.Options{})
-			res := run(s, "touch ./x && echo scratch > /tmp/agentcore-sandbox-scratch && cat /tmp/agentcore-sandbox-scratch")
+			scratch := tooltest.Marker("/tmp", "sandbox-scratch")
+			res := run(s, "touch ./x && echo scratch > "+scratch+" && cat "+scratch)
 			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
 			Expect(res.Text()).To(ContainSubstring("scratch"))
 			Expect(filepath.Join(dir, "x")).To(BeAnExistingFile())
-			Expect("/tmp/agentcore-sandbox-scratch").NotTo(BeAnExistingFile(), "the sandbox's /tmp is its own")
+			Expect(scratch).NotTo(BeAnExistingFile(), "the sandbox's /tmp is its own")
 		})
 
 		// The writes are in a script so that the permission engine, which
@@ -208,7 +207,8 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 		It("confines a background command too", func() {
 			s := open(session.Options{})
-			res := bash(s, map[string]any{"command": "touch ./bg; touch /etc/agentcore-sandbox-bg; echo exit=$?", "run_in_background": true})
+			marker := tooltest.Marker("/etc", "sandbox-bg")
+			res := bash(s, map[string]any{"command": "touch ./bg; touch " + marker + "; echo exit=$?", "run_in_background": true})
 			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
 			m := regexp.MustCompile(`Output is being written to: (\S+)\.`).FindStringSubmatch(res.Text())
 			Expect(m).To(HaveLen(2), res.Text())
@@ -217,7 +217,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 				return string(b), err
 			}).Should(And(ContainSubstring("Read-only file system"), ContainSubstring("exit=1")))
 			Expect(filepath.Join(dir, "bg")).To(BeAnExistingFile())
-			Expect("/etc/agentcore-sandbox-bg").NotTo(BeAnExistingFile())
+			Expect(marker).NotTo(BeAnExistingFile())
 		})
 
 		It("denies dangerouslyDisableSandbox in bypassPermissions mode when nobody can be asked, an allow rule notwithstanding", func() {
@@ -265,7 +265,9 @@ var _ = Describe("The Bash sandbox in a session", func() {
 	It("turns on with Options.Sandbox (--sandbox) when the settings say nothing", func() {
 		s := open(session.Options{Sandbox: true})
 		Expect(s.Sandbox()).NotTo(BeNil())
-		Expect(run(s, "touch /etc/agentcore-sandbox-x").Text()).To(ContainSubstring("the sandbox denied the write"))
+		marker := tooltest.Marker("/etc", "sandbox")
+		Expect(run(s, "touch "+marker).Text()).To(ContainSubstring("the sandbox denied the write"))
+		Expect(marker).NotTo(BeAnExistingFile())
 	})
 
 	It("leaves commands and dangerouslyDisableSandbox alone when the sandbox is off", func() {

@@ -9,6 +9,11 @@ import (
 )
 
 func TestSession(t *testing.T) {
+	// Background Bash commands and agents keep their output files in
+	// $TMPDIR/agentcore-bash and agentcore-agents after the session ends,
+	// as Claude Code keeps its task outputs: the suite's own TMPDIR,
+	// removed when it ends, keeps them out of /tmp.
+	t.Setenv("TMPDIR", t.TempDir())
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "session Suite")
 }

@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
+
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
@@ -127,10 +129,7 @@ var _ = Describe("EvalWord", func() {
 	})
 
 	It("agrees with bash on every static word", func() {
-		bash, err := exec.LookPath("bash")
-		if err != nil {
-			Skip("bash is not installed")
-		}
+		bash := tooltest.Need(tooltest.Bash)
 		var srcs, want []string
 		for _, c := range wordCases {
 			if c.want.Static {

@@ -18,7 +18,8 @@ func NpmDir() string {
 
 // NpmBin returns the path of the command bin of an npm package installed
 // in NpmDir, or, when node or the package is missing, why not: a spec
-// skips with that reason.
+// skips with that reason. NeedNpm is the same check that also fails the
+// spec when AGENTCORE_REQUIRE names node or npm: prefer it.
 //
 //	bin, why := tooltest.NpmBin("mcp-server-everything")
 //	if why != "" {

@@ -17,6 +17,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
+
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
 
@@ -171,10 +173,7 @@ var _ = Describe("WriteAtomic under faults", Label("faults"), func() {
 	})
 
 	It("fails midway on a full tmpfs with a clear error, the original byte-identical, no temporary file, and writes again once there is room", func() {
-		unshare, err := exec.LookPath("unshare")
-		if err != nil {
-			Skip("unshare (util-linux) is not installed: the spec mounts its tmpfs in a private mount namespace")
-		}
+		unshare := tooltest.Need(tooltest.Userns)
 		wrap := []string{unshare, "--mount"}
 		if os.Geteuid() != 0 {
 			wrap = append(wrap, "--map-root-user")
@@ -184,7 +183,7 @@ var _ = Describe("WriteAtomic under faults", Label("faults"), func() {
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil && strings.Contains(stderr.String(), "unshare failed") {
-			Skip("the kernel refuses a private mount namespace here (" + strings.TrimSpace(stderr.String()) + "); the RLIMIT_FSIZE spec covers a write that fails midway")
+			tooltest.Missing(tooltest.Userns, "the kernel refuses a private mount namespace here ("+strings.TrimSpace(stderr.String())+"); the RLIMIT_FSIZE spec covers a write that fails midway")
 		}
 		Expect(err).NotTo(HaveOccurred(), "fault child: %s", stderr.String())
 		var r faultReport

@@ -163,25 +163,50 @@ var emptyOnce struct {
 	err       error
 }
 
-// empties are an empty directory and an empty file, made once per
-// process, that stand for missing protected paths: a write to either,
-// bound read-only, fails with "Read-only file system" as a write to an
-// existing protected path does.
+// empties are an empty directory and an empty file that stand for
+// missing protected paths: a write to either, bound read-only, fails with
+// "Read-only file system" as a write to an existing protected path does.
+// They are made once per user, in the user's cache directory
+// (agentcore/sandbox-empty), and checked once per process: a directory
+// made per process in $TMPDIR would be left behind by every run, since
+// nothing can remove it when the process ends.
 func empties() (dir, file string, err error) {
 	emptyOnce.Do(func() {
-		base, err := os.MkdirTemp("", "agentcore-sandbox-")
-		if err != nil {
-			emptyOnce.err = err
-			return
-		}
-		emptyOnce.dir, emptyOnce.file = filepath.Join(base, "dir"), filepath.Join(base, "file")
-		if err := os.Mkdir(emptyOnce.dir, 0o555); err != nil {
-			emptyOnce.err = err
-			return
-		}
-		emptyOnce.err = os.WriteFile(emptyOnce.file, nil, 0o444)
+		emptyOnce.dir, emptyOnce.file, emptyOnce.err = makeEmpties()
 	})
 	return emptyOnce.dir, emptyOnce.file, emptyOnce.err
+}
+
+// makeEmpties makes the empty directory and file, or checks the ones an
+// earlier process made: still empty, and not links.
+func makeEmpties() (dir, file string, err error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", "", fmt.Errorf("sandbox: a place for the empty stand-ins of missing protected paths: %w", err)
+	}
+	base := filepath.Join(cache, "agentcore", "sandbox-empty")
+	dir, file = filepath.Join(base, "dir"), filepath.Join(base, "file")
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return "", "", fmt.Errorf("sandbox: %w", err)
+	}
+	if err := os.Mkdir(dir, 0o555); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", "", fmt.Errorf("sandbox: %w", err)
+	}
+	if f, err := os.OpenFile(file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o444); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrExist) {
+		return "", "", fmt.Errorf("sandbox: %w", err)
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return "", "", fmt.Errorf("sandbox: %s is not a directory: remove it", dir)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) > 0 {
+		return "", "", fmt.Errorf("sandbox: %s is not empty: remove it", dir)
+	}
+	if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() || fi.Size() != 0 {
+		return "", "", fmt.Errorf("sandbox: %s is not an empty file: remove it", file)
+	}
+	return dir, file, nil
 }
 
 // removeStubs removes the mount points bwrap left in the working

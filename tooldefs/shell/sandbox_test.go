@@ -17,14 +17,12 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
-// needBwrap fails the spec, not skips it, when bwrap cannot run here,
-// unless AGENTCORE_NO_BWRAP documents that this machine cannot create
-// namespaces.
+// needBwrap ends the spec when bwrap cannot run here (shell.CheckSandbox
+// says why): a skip, or a failure when AGENTCORE_REQUIRE names bwrap.
 func needBwrap() {
-	if why := os.Getenv("AGENTCORE_NO_BWRAP"); why != "" {
-		Skip("AGENTCORE_NO_BWRAP: " + why)
+	if err := shell.CheckSandbox(""); err != nil {
+		tooltest.Missing(tooltest.Bwrap, err.Error())
 	}
-	Expect(shell.CheckSandbox("")).To(Succeed(), "bwrap must work here (or set AGENTCORE_NO_BWRAP=reason)")
 }
 
 var _ = Describe("Sandbox", func() {
@@ -43,11 +41,12 @@ var _ = Describe("Sandbox", func() {
 	})
 
 	It("denies a write outside the working directory and says the sandbox did", func() {
-		res := run("touch /etc/agentcore-sandbox-x")
+		marker := tooltest.Marker("/etc", "sandbox")
+		res := run("touch " + marker)
 		Expect(res.ExitCode).NotTo(Equal(0))
 		Expect(res.SandboxDenied).To(BeTrue())
 		Expect(res.Output).To(ContainSubstring("sandbox denied the write"))
-		Expect("/etc/agentcore-sandbox-x").NotTo(BeAnExistingFile())
+		Expect(marker).NotTo(BeAnExistingFile())
 	})
 
 	It("allows a write inside the working directory and keeps the cwd", func() {
@@ -144,11 +143,12 @@ var _ = Describe("Session sandbox", func() {
 	})
 
 	It("denies a write to /etc with the sandbox's note and lets ./x be written", func() {
-		res := run("touch /etc/agentcore-sandbox-x")
+		marker := tooltest.Marker("/etc", "sandbox")
+		res := run("touch " + marker)
 		Expect(res.ExitCode).NotTo(Equal(0))
 		Expect(res.SandboxDenied).To(BeTrue())
 		Expect(res.Output).To(ContainSubstring("sandbox denied the write"))
-		Expect("/etc/agentcore-sandbox-x").NotTo(BeAnExistingFile())
+		Expect(marker).NotTo(BeAnExistingFile())
 
 		res = run("touch ./x && cd .git && echo ok")
 		Expect(res.ExitCode).To(Equal(0), res.Output)
@@ -164,7 +164,7 @@ var _ = Describe("Session sandbox", func() {
 	})
 
 	It("runs the commands of a session in one sandbox that shares its private /tmp", func() {
-		name := "/tmp/agentcore-session-" + strconv.Itoa(GinkgoParallelProcess()) + "-" + filepath.Base(dir)
+		name := tooltest.Marker("/tmp", "session")
 		first := run("echo $PPID; echo shared > " + name)
 		Expect(first.ExitCode).To(Equal(0), first.Output)
 		second := run("echo $PPID; cat " + name)
@@ -318,8 +318,10 @@ var _ = Describe("Session sandbox", func() {
 		before := ppid()
 		Expect(syscall.Kill(before, syscall.SIGKILL)).To(Succeed())
 		Eventually(func() bool { return tooltest.Alive(before) }).Should(BeFalse())
-		res := run("echo $PPID; touch /etc/agentcore-sandbox-x")
+		marker := tooltest.Marker("/etc", "sandbox")
+		res := run("echo $PPID; touch " + marker)
 		Expect(res.SandboxDenied).To(BeTrue(), res.Output)
+		Expect(marker).NotTo(BeAnExistingFile())
 		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
 		Expect(run("touch ./x").ExitCode).To(Equal(0))
 	})

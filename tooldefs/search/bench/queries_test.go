@@ -7,6 +7,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 // The benchmarks compare timings, so they are only worth reading when
@@ -38,10 +40,7 @@ var _ = Describe("the benchmark queries", func() {
 
 	DescribeTable("render as many lines natively as rg prints, so both are timed on the same work",
 		func(q query) {
-			rg, err := exec.LookPath("rg")
-			if err != nil {
-				Skip("rg is not installed")
-			}
+			rg := tooltest.Need(tooltest.Rg)
 			n, err := nativeLines(tree, q.opts)
 			Expect(err).NotTo(HaveOccurred())
 			cmd := exec.Command(rg, append(append([]string{"--no-config"}, q.args...), tree)...)

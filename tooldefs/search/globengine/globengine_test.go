@@ -12,6 +12,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
+
 	"github.com/agentcore/agentcore/tooldefs/search/globengine"
 	"github.com/agentcore/agentcore/tooldefs/search/searchtest"
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
@@ -129,9 +131,7 @@ var _ = Describe("Glob", func() {
 	)
 
 	It("lists the same **/*.go files as rg --files on a generated tree", Label("differential"), func() {
-		if searchtest.RGPath() == "" {
-			Skip("ripgrep (rg) is not installed: the differential test against it is skipped")
-		}
+		tooltest.Need(tooltest.Rg)
 		Expect(searchtest.Generate(root, 11)).To(Succeed())
 		// Not rg -g '*.go': an rg glob overrides .gitignore.
 		all, err := searchtest.RG(root, "--files", "--hidden", "-g", "!.git")

@@ -15,6 +15,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
+
 	"github.com/agentcore/agentcore/tooldefs/search/gnu/multicall"
 )
 
@@ -164,10 +166,7 @@ var _ = Describe("grep and find against GNU's", Ordered, ContinueOnFailure, Labe
 	)
 
 	BeforeAll(func() {
-		gnuGrep, gnuFind = gnuTool("grep"), gnuTool("find")
-		if gnuGrep == "" || gnuFind == "" {
-			Skip(fmt.Sprintf("GNU grep and find are needed on PATH for the differential specs (grep: %q, find: %q); install grep and findutils", gnuGrep, gnuFind))
-		}
+		gnuGrep, gnuFind = tooltest.Need(tooltest.GNUGrep), tooltest.Need(tooltest.GNUFind)
 		var err error
 		links, err = multicall.NewDir()
 		Expect(err).NotTo(HaveOccurred())

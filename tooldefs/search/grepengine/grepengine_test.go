@@ -10,6 +10,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
+
 	"github.com/agentcore/agentcore/tooldefs/search/grepengine"
 	"github.com/agentcore/agentcore/tooldefs/search/searchtest"
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
@@ -332,9 +334,7 @@ func withCtx(o grepengine.Options, b, a int) grepengine.Options {
 
 var _ = Describe("Search compared with ripgrep", Label("differential"), func() {
 	BeforeEach(func() {
-		if searchtest.RGPath() == "" {
-			Skip("ripgrep (rg) is not installed: the differential test against it is skipped")
-		}
+		tooltest.Need(tooltest.Rg)
 	})
 
 	for _, seed := range []uint64{7} {

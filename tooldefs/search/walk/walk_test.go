@@ -13,6 +13,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/tooltest"
+
 	"github.com/agentcore/agentcore/tooldefs/search/searchtest"
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
 )
@@ -364,9 +366,7 @@ var _ = Describe("Walk", func() {
 
 var _ = Describe("Walk compared with rg --files", Label("differential"), func() {
 	BeforeEach(func() {
-		if searchtest.RGPath() == "" {
-			Skip("ripgrep (rg) is not installed: the differential test against it is skipped")
-		}
+		tooltest.Need(tooltest.Rg)
 	})
 
 	compare := func(root string, opts walk.Options, args ...string) {
