@@ -2,7 +2,6 @@ package sdkstart
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -22,13 +21,7 @@ func TestSDKStart(t *testing.T) {
 // agentcore alone, so a change that breaks it shows before `make bench`.
 var _ = Describe("first_request.mjs", Label("node"), func() {
 	It("times the real Agent SDK's query() through agentcore to the fake API's first request", func() {
-		if _, err := exec.LookPath("node"); err != nil {
-			Skip("node is not installed: the Agent SDK benchmark cannot run here")
-		}
-		entry := filepath.Join(tooltest.NpmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
-		if _, err := os.Stat(entry); err != nil {
-			Skip("the Agent SDK is not installed at " + entry + ": .ci/run installs it with npm")
-		}
+		entry := tooltest.NeedNpmFile("@anthropic-ai/claude-agent-sdk/sdk.mjs")
 		bin := filepath.Join(GinkgoT().TempDir(), "agentcore")
 		build := exec.Command("go", "build", "-o", bin, "./cmd/agentcore")
 		build.Dir = "../.."

@@ -118,14 +118,12 @@ type sdkTrace struct {
 	Files    []string
 }
 
-// bundledClaude returns the SDK's bundled Claude Code, skipping the spec
-// when it is missing: without it there is nothing to compare with.
+// bundledClaude returns the SDK's bundled Claude Code (a linux-x64
+// optional dependency of the SDK), skipping the spec when it is missing,
+// or failing it where npm is required: without it there is nothing to
+// compare with.
 func bundledClaude() string {
-	claude := filepath.Join(tooltest.NpmDir(), "node_modules", "@anthropic-ai", "claude-agent-sdk-linux-x64", "claude")
-	if _, err := os.Stat(claude); err != nil {
-		Skip("the SDK's bundled Claude Code is not at " + claude + " (a linux-x64 optional dependency of the SDK): nothing to compare with")
-	}
-	return claude
+	return tooltest.NeedNpmFile("@anthropic-ai/claude-agent-sdk-linux-x64/claude")
 }
 
 // traceSDK runs testdata/sdk/script with cli as the SDK's executable

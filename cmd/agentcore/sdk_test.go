@@ -79,12 +79,13 @@ func agentcoreCLI() string {
 
 // sdkScript runs testdata/sdk/NAME with the SDK at entry, cli as its
 // executable and dir as the query's directory, against api, in a fresh
-// HOME (Claude Code's telemetry and updates off, for the comparisons);
-// it returns the lines the script printed.
+// HOME and TMPDIR (Claude Code's telemetry and updates off, for the
+// comparisons; its claude-0 and cc-socks folders stay out of /tmp); it
+// returns the lines the script printed.
 func sdkScript(name, entry, cli, dir string, api *httptest.Server, env ...string) []sdkLine {
 	home := GinkgoT().TempDir()
 	cmd := exec.Command("node", filepath.Join(repoRoot(), "cmd", "agentcore", "testdata", "sdk", name), entry, cli, dir)
-	cmd.Env = append(os.Environ(), "HOME="+home, "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"), "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
+	cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+GinkgoT().TempDir(), "AGENTCORE_CONFIG_DIR="+filepath.Join(home, ".agentcore"), "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
 		"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_MODEL=",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1")
 	cmd.Env = append(cmd.Env, env...)
