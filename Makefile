@@ -13,7 +13,7 @@ tags_ant      := ant
 # fails a package whose _test.go files never call RunSpecs.
 GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
-.PHONY: all generate check-generated embed build test test-% bench run run-agents run-tour vet clean
+.PHONY: all generate check-generated embed build release test test-% bench run run-agents run-tour vet clean
 
 all: build
 
@@ -42,6 +42,22 @@ bin/agentcore-%: FORCE
 	$(GO) build -tags '$(tags_$*)' -o $@ ./cmd/agentcore
 
 FORCE:
+
+## release: stripped builds of every variant for each platform in dist/,
+## stamped with VERSION, and dist/SHA256SUMS. darwin and windows join
+## RELEASE_PLATFORMS when the tools compile there (issue 37).
+RELEASE_PLATFORMS ?= linux/amd64 linux/arm64
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# release_build builds variant $(2) for platform $(1) (os/arch).
+define release_build
+GOOS=$(word 1,$(subst /, ,$(1))) GOARCH=$(word 2,$(subst /, ,$(1))) CGO_ENABLED=0 $(GO) build -trimpath -tags '$(tags_$(2))' \
+		-ldflags '-s -w -X main.version=$(VERSION)' -o dist/agentcore-$(2)-$(subst /,-,$(1))$(if $(filter windows/%,$(1)),.exe) ./cmd/agentcore
+
+endef
+release:
+	rm -rf dist && mkdir -p dist
+	$(foreach p,$(RELEASE_PLATFORMS),$(foreach v,$(VARIANTS),$(call release_build,$(p),$(v))))
+	cd dist && sha256sum agentcore-* > SHA256SUMS
 
 ## vet: go vet every variant
 vet:

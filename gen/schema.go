@@ -144,7 +144,7 @@ func runSchemaProgram(ctx context.Context, modDir, dir, overlay string, v Varian
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("schemas: go %s (variant %s): %v\n%s", strings.Join(args, " "), v.Name, err, stderr.String())
+		return nil, fmt.Errorf("schemas: go %s (variant %s): %w\n%s", strings.Join(args, " "), v.Name, err, stderr.String())
 	}
 	var out map[string]json.RawMessage
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {

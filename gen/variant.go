@@ -60,7 +60,7 @@ func FileGate(fset *token.FileSet, f *ast.File) (Gate, error) {
 			pos := fset.Position(c.Pos())
 			x, err := constraint.Parse(c.Text)
 			if err != nil {
-				return Gate{Pos: pos}, fmt.Errorf("bad //go:build line: %v", err)
+				return Gate{Pos: pos}, fmt.Errorf("bad //go:build line: %w", err)
 			}
 			return Gate{Expr: x, Pos: pos}, nil
 		}

@@ -108,7 +108,7 @@ func (ExitPlanMode) Call(ctx context.Context, in *ExitPlanModeInput, c *runtime.
 	ans, err := e.Approve(ctx, self, in, c.Context, req)
 	switch {
 	case err != nil:
-		return ExitPlanModeOutput{}, fmt.Errorf("%w: %v You are still in plan mode: only read-only tools run.", errPlanNotApproved, err)
+		return ExitPlanModeOutput{}, fmt.Errorf("%w: %w You are still in plan mode: only read-only tools run.", errPlanNotApproved, err)
 	case ans == permission.AnswerDeny:
 		return ExitPlanModeOutput{}, fmt.Errorf("%w: the user rejected the plan, so you are still in plan mode (only read-only tools run). Ask the user what to change, revise the plan, and call %s again with it.",
 			errPlanNotApproved, planmode.ExitName)

@@ -114,7 +114,7 @@ func (REPL) ValidateInput(ctx context.Context, in *REPLInput, tc *runtime.ToolCo
 		}
 		input, err := t.Decode(call.raw())
 		if err != nil {
-			return fmt.Errorf("calls[%d] (%s): InputValidationError: %v", i, t.Name(), err)
+			return fmt.Errorf("calls[%d] (%s): InputValidationError: %w", i, t.Name(), err)
 		}
 		plan[i] = replStep{tool: t, input: input}
 	}

@@ -7,8 +7,6 @@ import (
 	"os"
 	"sync"
 
-	anthropicopt "github.com/anthropics/anthropic-sdk-go/v2/option"
-	openaiopt "github.com/openai/openai-go/v3/option"
 
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
@@ -34,15 +32,18 @@ func anthropicConfigured() bool {
 // own retries are off: the agent loop retries a whole request, with the
 // session's policy, and shows each retry.
 func apiModel(kind, name string) (provider.Provider, error) {
-	noSDKRetries := []anthropicopt.RequestOption{anthropicopt.WithMaxRetries(0)}
+	timeouts, err := provider.ResolveTimeouts(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	switch kind {
 	case "anthropic":
-		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent(), RequestOptions: noSDKRetries}), nil
+		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts}), nil
 	case "openai":
 		if name == "" {
 			return nil, errors.New("--model openai needs a model name: --model openai:NAME, e.g. openai:gpt-4.1, or the name your server serves (openai:qwen3:8b for Ollama)")
 		}
-		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent(), RequestOptions: []openaiopt.RequestOption{openaiopt.WithMaxRetries(0)}})
+		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts})
 		if err != nil {
 			return nil, err
 		}
@@ -51,7 +52,7 @@ func apiModel(kind, name string) (provider.Provider, error) {
 		if name == "" && os.Getenv("ANTHROPIC_MODEL") == "" {
 			return nil, errors.New("--model bedrock needs a Bedrock model ID: --model bedrock:MODEL, e.g. bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
 		}
-		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent(), RequestOptions: noSDKRetries})
+		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts})
 		if err != nil {
 			return nil, err
 		}

@@ -94,7 +94,10 @@ its default model from ANTHROPIC_MODEL and honours ANTHROPIC_BASE_URL. The
 OpenAI provider reads OPENAI_API_KEY and OPENAI_BASE_URL; a local server at
 OPENAI_BASE_URL needs no key. Bedrock takes the AWS configuration: AWS_REGION,
 credentials from the environment, AWS_PROFILE or AWS_BEARER_TOKEN_BEDROCK, and
-honours ANTHROPIC_BEDROCK_BASE_URL.
+honours ANTHROPIC_BEDROCK_BASE_URL. A model request must connect within 30 s;
+a stream that sends nothing for CLAUDE_STREAM_IDLE_TIMEOUT_MS (default 300000)
+and an answer in one piece that takes longer than API_TIMEOUT_MS (default
+600000) fail, and are retried.
 A replay plays at real speed; AGENTCORE_REPLAY_SPEED=4 plays four times faster.
 A model request that fails with a retryable error (429, 5xx, 529, a broken or
 stalled stream, a network failure) is retried, each retry shown, as Claude Code

@@ -17,8 +17,13 @@ type versionInfo struct {
 	Variant string `json:"variant"`
 	Tools   int    `json:"tools"`
 	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
 	Go      string `json:"go"`
 }
+
+// version is stamped by `make release` (-ldflags "-X main.version=…");
+// other builds take the module's version from the build info.
+var version string
 
 func newVersionCmd() *cobra.Command {
 	var asJSON bool
@@ -33,13 +38,18 @@ ant), how many tools it carries, and its version.`,
 				Variant: features.Variant,
 				Tools:   len(generated.AllBaseTools()),
 				Version: moduleVersion(),
+				Commit:  vcsCommit(),
 				Go:      goruntime.Version(),
 			}
 			if asJSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(info)
 			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "agentcore %s (%s variant, %d tools, %s)\n",
-				info.Version, info.Variant, info.Tools, info.Go)
+			commit := ""
+			if info.Commit != "" {
+				commit = ", commit " + info.Commit
+			}
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "agentcore %s (%s variant, %d tools%s, %s)\n",
+				info.Version, info.Variant, info.Tools, commit, info.Go)
 			return err
 		},
 	}
@@ -47,9 +57,38 @@ ant), how many tools it carries, and its version.`,
 	return cmd
 }
 
+// moduleVersion is the stamped version, else the module's (a tag when
+// built by go install …@vX), else "dev".
 func moduleVersion() string {
+	if version != "" {
+		return version
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// vcsCommit is the commit the binary was built from (12 digits, "-dirty"
+// when the tree had changes), "" when the build recorded none.
+func vcsCommit() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	return rev[:min(12, len(rev))] + dirty
 }

@@ -693,11 +693,10 @@ func (s *turnState) apply(ev provider.Event) {
 }
 
 // cutOff reports whether b's input JSON is incomplete: the response broke
-// off, or hit max_tokens, inside the block.
-// TODO(provider): also b.Incomplete, once provider.Block has it (the
-// Anthropic SDK turns a cut-off input into {} before the loop sees it).
+// off, or hit max_tokens, inside the block. The provider says so
+// (Block.Incomplete); input that is not JSON is taken as cut off too.
 func cutOff(b provider.Block) bool {
-	return len(b.Input) > 0 && !json.Valid(b.Input)
+	return b.Incomplete || (len(b.Input) > 0 && !json.Valid(b.Input))
 }
 
 func (s *turnState) markCut(id string) {

@@ -568,11 +568,17 @@ func (s *server) connect(ctx context.Context) (*conn, offers, error) {
 // listTools lists every tool of the session, as adapters sorted by name.
 func (s *server) listTools(ctx context.Context, cs *sdk.ClientSession) ([]*Tool, error) {
 	var tools []*Tool
+	instructions := ""
+	if ir := cs.InitializeResult(); ir != nil {
+		instructions = ir.Instructions
+	}
 	for def, err := range cs.Tools(ctx, nil) {
 		if err != nil {
 			return nil, fmt.Errorf("list tools: %w", err)
 		}
-		tools = append(tools, newTool(s, def))
+		t := newTool(s, def)
+		t.instructions = instructions
+		tools = append(tools, t)
 	}
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.name, b.name) })
 	return tools, nil

@@ -46,6 +46,9 @@ type Tool struct {
 	serverName string
 	remoteName string
 	name       string
+	// instructions are the server's instructions from its initialize
+	// result, which ToolSearch also scores.
+	instructions string
 }
 
 // runtimeTool lets Tool embed the runtime.Tool that runtime.Define built
@@ -149,6 +152,11 @@ func (t *Tool) Server() string { return t.serverName }
 
 // RemoteName is the tool's name on its server, before sanitising.
 func (t *Tool) RemoteName() string { return t.remoteName }
+
+// ServerInstructions returns the instructions the server sent at
+// initialization (empty when it sent none); ToolSearch scores them as a
+// field of each of the server's tools.
+func (t *Tool) ServerInstructions() string { return t.instructions }
 
 // decodeObject parses raw as a JSON object and checks required keys.
 func decodeObject(raw json.RawMessage, required []string) (Input, error) {

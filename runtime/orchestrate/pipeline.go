@@ -50,7 +50,7 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 		return p
 	}
 	if tool == nil {
-		p.early = failure(OutcomeUnknownTool, fmt.Errorf("Error: No such tool available: %s", use.Name))
+		p.early = failure(OutcomeUnknownTool, unknownToolError(e.Tools, use.Name))
 		return p
 	}
 	p.tool = tool
@@ -104,7 +104,7 @@ func decode(tool runtime.Tool, use ToolUse) (any, error) {
 		return nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, crash.Value)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %v", use.Name, err)
+		return nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %w", use.Name, err)
 	}
 	return input, nil
 }

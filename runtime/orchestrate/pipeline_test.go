@@ -59,7 +59,10 @@ var _ = Describe("the per-call pipeline", func() {
 			Expect(ev.Result.Text()).To(ContainSubstring(text))
 			Expect(ev.Err).To(HaveOccurred())
 		},
-		Entry("unknown tool", use("a", "Nope", nil), orchestrate.OutcomeUnknownTool, "No such tool available: Nope"),
+		Entry("unknown tool, far from every name", use("a", "Teleport", nil), orchestrate.OutcomeUnknownTool, "No such tool available: Teleport"),
+		Entry("an unknown tool named like one in another case", use("a", "sim", nil), orchestrate.OutcomeUnknownTool, "No such tool available: sim. Did you mean Sim?"),
+		Entry("an unknown tool a slip away from two", use("a", "Sade", nil), orchestrate.OutcomeUnknownTool, "No such tool available: Sade. Did you mean Safe?"),
+		Entry("an unknown tool holding a tool's name", use("a", "SafeTool", nil), orchestrate.OutcomeUnknownTool, "No such tool available: SafeTool. Did you mean Safe?"),
 		Entry("input that is not JSON", use("a", "Sim", `{"output":`), orchestrate.OutcomeInvalidInput, "InputValidationError: Sim failed"),
 		Entry("an unknown parameter", use("a", "Sim", `{"colour":"red"}`), orchestrate.OutcomeInvalidInput, `unknown field "colour"`),
 		Entry("a wrong type", use("a", "Sim", `{"spin":"x"}`), orchestrate.OutcomeInvalidInput, "spin"),

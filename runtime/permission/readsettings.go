@@ -46,7 +46,7 @@ func FlagSettings(value, cwd string) (SettingsFile, error) {
 		f.Path = "--settings"
 		dec := json.NewDecoder(bytes.NewReader([]byte(v)))
 		if err := dec.Decode(&f.Settings); err != nil {
-			return f, fmt.Errorf("--settings is not a valid settings object (%v): pass a JSON object or the path of a settings file", err)
+			return f, fmt.Errorf("--settings is not a valid settings object (%w): pass a JSON object or the path of a settings file", err)
 		}
 		return f, nil
 	}

@@ -189,7 +189,7 @@ func ReadSettingsFile(path string) (Settings, bool, error) {
 		return s, true, nil
 	}
 	if err := json.Unmarshal(data, &s); err != nil {
-		return Settings{}, true, fmt.Errorf("settings %s is not valid JSON (%v): fix or remove the file", path, err)
+		return Settings{}, true, fmt.Errorf("settings %s is not valid JSON (%w): fix or remove the file", path, err)
 	}
 	return s, true, nil
 }

@@ -17,14 +17,27 @@ import (
 )
 
 // The ToolSearch evaluation: plain-language queries, each with the one
-// tool it should find, over the tools of the npm reference MCP servers
-// (testdata/mcp, dumped by testdata/mcp/dump.mjs) and the built-ins
-// (testdata/builtins.json, dumped by benchmarks/tooldump). Every tool but
-// ToolSearch is deferred, so every tool is searched. dev.tsv is tuned on;
-// heldout.tsv and heldout2.tsv were blind once and were then looked at
-// while tuning; own.tsv to own4.tsv are the second ranker round's own
-// checks, own5.tsv the third round's; heldout3.tsv, when it is there, is blind and never printed
-// (recall_bench_test.go).
+// tool it should find, over the tools of npm MCP servers (testdata/mcp,
+// dumped by testdata/mcp/dump.mjs or handed in with a blind set) and the
+// built-ins (testdata/builtins.json, dumped by benchmarks/tooldump).
+// Every tool but ToolSearch is deferred, so every tool is searched.
+//
+// Two kinds of set. The development sets (devSets) have been looked at
+// while the ranker was written, their misses read: they show what the
+// ranker does and carry no floor. The blind sets (blindSets) were written
+// by someone who had not read the ranker, and were scored once, after the
+// ranker was final and committed; their figures are kept as regression
+// floors at exactly the values scored then, and their misses are never
+// printed. A floor is never set from a development set.
+
+// devSets are the query sets looked at while developing the ranker, over
+// the old pool (evalServers): dev.tsv, heldout.tsv and heldout2.tsv (blind
+// once, long since read), own*.tsv (written by earlier ranker rounds) and
+// probes.tsv.
+var devSets = []string{"dev.tsv", "heldout.tsv", "heldout2.tsv", "own.tsv", "own2.tsv", "own3.tsv", "own4.tsv", "own5.tsv", "probes.tsv"}
+
+// evalServers are the MCP servers of the development sets' pool.
+var evalServers = []string{"filesystem", "everything", "memory"}
 
 // evalQuery is one line of a query set.
 type evalQuery struct {
@@ -42,8 +55,12 @@ func (s evalScore) String() string {
 	return fmt.Sprintf("recall@1 %d/%d, recall@5 %d/%d", s.at1, s.total, s.at5, s.total)
 }
 
-// evalPool assembles the evaluation's pool from the fixtures.
-func evalPool() (*pool.Pool, error) {
+// evalPool assembles the development sets' pool from the fixtures.
+func evalPool() (*pool.Pool, error) { return evalPoolOf(evalServers, true) }
+
+// evalPoolOf assembles a pool of the given servers' dumped tools, with
+// the built-ins or without.
+func evalPoolOf(servers []string, withBuiltins bool) (*pool.Pool, error) {
 	var builtins struct {
 		Tools []struct {
 			Name        string          `json:"name"`
@@ -57,12 +74,16 @@ func evalPool() (*pool.Pool, error) {
 	}
 	var base, mcps []runtime.Tool
 	for _, t := range builtins.Tools {
+		if !withBuiltins && t.Name != "ToolSearch" {
+			continue
+		}
 		base = append(base, &tool{name: t.Name, desc: t.Description, hint: t.SearchHint,
 			schema: string(t.InputSchema), deferFlag: t.Name != "ToolSearch"})
 	}
-	for _, server := range []string{"filesystem", "everything", "memory"} {
+	for _, server := range servers {
 		var list struct {
-			Tools []struct {
+			Instructions string `json:"instructions"`
+			Tools        []struct {
 				Name        string          `json:"name"`
 				Description string          `json:"description"`
 				InputSchema json.RawMessage `json:"inputSchema"`
@@ -75,7 +96,7 @@ func evalPool() (*pool.Pool, error) {
 		for _, t := range list.Tools {
 			hint, _ := t.Meta[mcp.MetaSearchHint].(string)
 			mcps = append(mcps, &tool{name: mcp.ToolName(server, t.Name), desc: mcp.TruncateDescription(t.Description),
-				hint: hint, schema: string(t.InputSchema)})
+				hint: hint, schema: string(t.InputSchema), instructions: list.Instructions})
 		}
 	}
 	return pool.Assemble(base, mcps, pool.Options{SearchTool: "ToolSearch"}), nil
@@ -148,19 +169,8 @@ func legacyRank(p *pool.Pool) func(string) []string {
 	return func(q string) []string { return pool.LegacyRank(p, q, 5) }
 }
 
-// The bar of issue 13 is recall@1 ≥ 20/24 on a held-out set not seen
-// while tuning: the blind heldout3.tsv and heldout4.tsv score 16/24 and
-// 18/24 (BENCHMARKS.md). The floors below keep what each set reaches.
 var _ = Describe("ToolSearch recall", Label("eval"), func() {
-	var p *pool.Pool
-	BeforeEach(func() {
-		var err error
-		p, err = evalPool()
-		Expect(err).NotTo(HaveOccurred())
-		Expect(p.Deferred()).To(HaveLen(62), "23 built-ins and 39 MCP tools, all but ToolSearch deferred")
-	})
-
-	score := func(set string, rank func(*pool.Pool) func(string) []string) evalScore {
+	score := func(p *pool.Pool, set string, rank func(*pool.Pool) func(string) []string) evalScore {
 		qs, err := readQueries(set)
 		Expect(err).NotTo(HaveOccurred())
 		s := evaluate(qs, rank(p))
@@ -171,50 +181,37 @@ var _ = Describe("ToolSearch recall", Label("eval"), func() {
 		return s
 	}
 
-	It("ranks better than the keyword scorer on both query sets", func() {
-		for _, set := range []string{"heldout.tsv", "heldout2.tsv", "dev.tsv"} {
-			before, after := score(set, legacyRank), score(set, newRank)
-			Expect(after.at1).To(BeNumerically(">", before.at1), set)
-			Expect(after.at5).To(BeNumerically(">=", before.at5), set)
+	It("searches all 62 tools of the development pool", func() {
+		p, err := evalPool()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p.Deferred()).To(HaveLen(62), "23 built-ins and 39 MCP tools, all but ToolSearch deferred")
+	})
+
+	// The development sets carry no floor: they were looked at. This
+	// prints their figures and misses (go test -v -run TestPool
+	// ./runtime/pool/ -ginkgo.focus development -ginkgo.v).
+	It("reports the development sets", func() {
+		p, err := evalPool()
+		Expect(err).NotTo(HaveOccurred())
+		for _, set := range devSets {
+			s := score(p, set, newRank)
+			Expect(s.total).To(BeNumerically(">", 0), set)
 		}
 	})
 
-	It("keeps the recall reached on the held-out set", func() {
-		s := score("heldout.tsv", newRank)
-		Expect(s.total).To(Equal(24))
-		Expect(s.at1).To(BeNumerically(">=", 24))
-		Expect(s.at5).To(BeNumerically(">=", 24))
-	})
-
-	It("keeps the recall reached on the second held-out set", func() {
-		s := score("heldout2.tsv", newRank)
-		Expect(s.total).To(Equal(24))
-		Expect(s.at1).To(BeNumerically(">=", 21))
-		Expect(s.at5).To(BeNumerically(">=", 24))
-	})
-
-	// The blind set: its figures are kept, its misses never printed.
-	It("keeps the recall measured on the blind set, heldout3.tsv (the bar, 20/24 at 1, is not reached)", func() {
-		qs, err := readQueries("heldout3.tsv")
-		Expect(err).NotTo(HaveOccurred())
-		s := evaluate(qs, newRank(p))
-		Expect(s.total).To(Equal(24))
-		Expect(s.at1).To(BeNumerically(">=", 16), "recall@1")
-		Expect(s.at5).To(BeNumerically(">=", 24), "recall@5")
-	})
-
-	It("keeps the recall measured on the second blind set, heldout4.tsv (the bar, 20/24 at 1, is not reached)", func() {
-		qs, err := readQueries("heldout4.tsv")
-		Expect(err).NotTo(HaveOccurred())
-		s := evaluate(qs, newRank(p))
-		Expect(s.total).To(Equal(24))
-		Expect(s.at1).To(BeNumerically(">=", 18), "recall@1")
-		Expect(s.at5).To(BeNumerically(">=", 22), "recall@5")
-	})
-
-	It("keeps the recall reached on the dev set", func() {
-		s := score("dev.tsv", newRank)
-		Expect(s.at1).To(BeNumerically(">=", 151))
-		Expect(s.at5).To(BeNumerically(">=", 153))
-	})
+	// The blind sets: each scored once, blind, after the ranker was final;
+	// the floors are exactly what that run scored, the misses never
+	// printed.
+	for _, b := range blindSets {
+		It(fmt.Sprintf("keeps the recall of %s, scored once, blind, on %s: %d/%d at 1, %d/%d at 5", b.file, b.scored, b.at1, b.total, b.at5, b.total), func() {
+			p, err := evalPoolOf(b.servers, b.builtins)
+			Expect(err).NotTo(HaveOccurred())
+			qs, err := readQueries(b.file)
+			Expect(err).NotTo(HaveOccurred())
+			s := evaluate(qs, newRank(p))
+			Expect(s.total).To(Equal(b.total))
+			Expect(s.at1).To(BeNumerically(">=", b.at1), "recall@1")
+			Expect(s.at5).To(BeNumerically(">=", b.at5), "recall@5")
+		})
+	}
 })

@@ -1,24 +1,25 @@
 package pool
 
-import "github.com/agentcore/agentcore/runtime"
-
 // RankParams are the ranking's knobs, for the tuning spec.
 type RankParams struct {
-	K1, B, NameB, Synonym, Deprecated, NameBonus, Coord, Pair, LaterOp, Kind, Quantifier float64
+	K1, B, NameB, Synonym, Broader, Known, Deprecated, NameBonus, Coord, Pair, Kind float64
 	// Weights are the field weights: name, server, hint, description,
-	// parameter names, parameter descriptions.
-	Weights [6]float64
+	// description's lead, parameter names, parameter descriptions,
+	// server instructions, the name's WordNet relations.
+	Weights [9]float64
 }
 
-// DefaultRankParams returns the tuned knobs.
+// DefaultRankParams returns the knobs in use.
 func DefaultRankParams() RankParams {
 	d := defaultRankParams
-	return RankParams{K1: d.k1, B: d.b, NameB: d.nameB, Synonym: d.synonym, Deprecated: d.deprecated, NameBonus: d.nameBonus, Coord: d.coord, Pair: d.pair, LaterOp: d.laterOp, Kind: d.kind, Quantifier: d.quantifier, Weights: d.weight}
+	return RankParams{K1: d.k1, B: d.b, NameB: d.nameB, Synonym: d.synonym, Broader: d.broader, Known: d.known, Deprecated: d.deprecated,
+		NameBonus: d.nameBonus, Coord: d.coord, Pair: d.pair, Kind: d.kind, Weights: d.weight}
 }
 
 // RankWith ranks the pool's deferred tools with other knobs.
 func RankWith(p *Pool, rp RankParams) func(q string, max int) []string {
-	ix := newIndex(p.Deferred(), rankParams{k1: rp.K1, b: rp.B, nameB: rp.NameB, synonym: rp.Synonym, deprecated: rp.Deprecated, nameBonus: rp.NameBonus, coord: rp.Coord, pair: rp.Pair, laterOp: rp.LaterOp, kind: rp.Kind, quantifier: rp.Quantifier, weight: rp.Weights})
+	ix := newIndex(p.Deferred(), rankParams{k1: rp.K1, b: rp.B, nameB: rp.NameB, synonym: rp.Synonym, broader: rp.Broader, known: rp.Known,
+		deprecated: rp.Deprecated, nameBonus: rp.NameBonus, coord: rp.Coord, pair: rp.Pair, kind: rp.Kind, weight: rp.Weights})
 	return func(q string, max int) []string {
 		var out []string
 		for _, t := range ix.rank(q, max) {
@@ -28,52 +29,29 @@ func RankWith(p *Pool, rp RankParams) func(q string, max int) []string {
 	}
 }
 
-// Explain lists, for each query word group, each tool's contribution.
-func Explain(p *Pool, q string, names ...string) map[string][]float64 {
-	ix := p.index()
-	pq := ix.parseQuery(q)
-	out := map[string][]float64{}
-	for i, t := range ix.tools {
-		want := false
-		for _, n := range names {
-			want = want || n == t.Name()
+// Groups shows a parsed query's groups, as "stem:weight" strings.
+func Groups(p *Pool, q string) [][]string {
+	var out [][]string
+	for _, g := range p.index().parseQuery(q).groups {
+		var s []string
+		for _, v := range g {
+			s = append(s, v.stem)
 		}
-		if !want {
-			continue
-		}
-		for _, g := range pq.groups {
-			best := 0.0
-			for _, v := range g {
-				for _, ps := range ix.postings[v.stem] {
-					if ps.doc == i {
-						s := v.weight * ix.idf[v.stem] * ps.tf * (ix.params.k1 + 1) / (ps.tf + ix.params.k1)
-						best = max(best, s)
-					}
-				}
-			}
-			out[t.Name()] = append(out[t.Name()], best)
-		}
+		out = append(out, s)
 	}
 	return out
 }
 
-var _ runtime.Tool // keeps the import when the helpers change
+// Operand returns the kinds a concrete query word is searched as, and
+// whether it is one.
+func Operand(w string) ([]string, bool) { return operand(w) }
 
-// Groups shows a parsed query's groups.
-func Groups(p *Pool, q string) [][]variant { return p.index().parseQuery(q).groups }
-
-// Meanings returns the stems an everyday word is also searched as.
-func Meanings(word string) []string {
-	var out []string
-	for _, g := range lexicon().phrasings[Stem(word)] {
-		out = append(out, g...)
+// ThesaurusKeys returns the WordNet table's keys in file order.
+func ThesaurusKeys() []string {
+	th := wordnet()
+	out := make([]string, len(th.lines))
+	for i := range th.lines {
+		out[i], _ = th.line(i)
 	}
 	return out
-}
-
-// Operand returns the kinds a concrete query word is searched as, nil
-// for any other word.
-func Operand(w string) []string {
-	kinds, _ := operand(w)
-	return kinds
 }

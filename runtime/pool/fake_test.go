@@ -13,6 +13,7 @@ import (
 type tool struct {
 	runtime.ToolDefaults
 	name, desc, hint string
+	instructions     string
 	aliases          []string
 	schema           string
 	disabled         bool
@@ -30,6 +31,10 @@ func (t *tool) Description() string {
 	return t.desc
 }
 func (t *tool) SearchHint() string { return t.hint }
+
+// ServerInstructions are the MCP server's instructions, scored by
+// ToolSearch.
+func (t *tool) ServerInstructions() string { return t.instructions }
 func (t *tool) InputSchema() json.RawMessage {
 	if t.schema == "" {
 		return json.RawMessage(`{"type":"object","properties":{"x":{"type":"string","description":"an argument"}}}`)

@@ -3,15 +3,19 @@ package pool
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentcore/agentcore/runtime"
 )
+
+// The ranking uses general means only: a tool's text, split into fields
+// and weighed (BM25F), and a general synonym source (WordNet, wordnet.go).
+// Nothing in it names a tool, a server or a query.
 
 // field is one part of a tool's search document.
 type field int
@@ -21,77 +25,74 @@ const (
 	fieldServer                 // an MCP tool's server part
 	fieldHint                   // the search hint
 	fieldDesc                   // the description
+	fieldLead                   // the description's first sentence, which says what the tool is for
 	fieldParamName              // the input schema's property names
 	fieldParamDesc              // the input schema's property descriptions
+	fieldServerDoc              // the MCP server's instructions
+	fieldNameRel                // the WordNet synonyms and broader words of the name's words
 	numFields
 )
 
-// rankParams are the ranking's knobs, tuned on the evaluation's dev set
-// (testdata/queries/dev.tsv; see eval_test.go).
+// serverInstructions is implemented by a tool that knows the
+// instructions its MCP server sent (mcp.Tool).
+type serverInstructions interface {
+	ServerInstructions() string
+}
+
+// rankParams are the ranking's knobs.
 type rankParams struct {
 	// k1 is BM25's term-frequency saturation, b its length normalisation;
-	// nameB is b for the name and server fields, lower, so that a tool's
-	// every name word counts ("read_multiple_files" is not a weaker
-	// match for "read" than "Read" by much).
+	// nameB is b for the name and server fields, lower, so that each of
+	// a long name's words still counts.
 	k1, b, nameB float64
 	// weight is each field's weight in the combined term frequency.
 	weight [numFields]float64
-	// synonym weighs a match through the synonym table (or a partial name
-	// match) against a match of the word itself.
-	synonym float64
+	// synonym weighs a match through a WordNet synonym (or a partial
+	// name match) against a match of the word itself; broader weighs a
+	// match through a hypernym, or through the word a query word is the
+	// hypernym of.
+	synonym, broader float64
+	// known scales the synonyms of a query word that the tools hold
+	// themselves: such a word is evidence enough, and its senses are
+	// many ("file" is also a record and a nail file).
+	known float64
 	// nameBonus is added, times the share of a tool's name words the
-	// query holds (a synonym counting synonym), to its score: "make a
-	// new folder" names both words of create_directory.
+	// query holds (a synonym counting its weight), to its score.
 	nameBonus float64
 	// deprecated scales the score of a tool whose description says it is
 	// deprecated, so that its replacement ranks first.
 	deprecated float64
 	// coord is the exponent of the share of the query's words a tool
-	// matches, which its score is multiplied by: a tool that matches
-	// every word beats one that matches one word strongly.
+	// matches, which its score is multiplied by.
 	coord float64
 	// pair is added, times the mean idf of the two words, for each pair
-	// of adjacent query words a tool holds adjacent in some field ("dry
-	// run", "file edit"/edit_file).
+	// of adjacent query words a tool holds adjacent in some field.
 	pair float64
-	// laterOp weighs an operation after the query's first ("add a task
-	// to fix the login bug": add, not fix).
-	laterOp float64
-	// kind weighs the kind of an operand against a word (see variant):
-	// "file" or "directory" is in most tools' words, so a file name says
-	// little about which tool; 0.15–0.3 was the plateau on dev.tsv and
-	// the probes.
+	// kind weighs the kind of a concrete operand (file for report.pdf,
+	// url for a link) against a word.
 	kind float64
-	// quantifier weighs a word that says how much (all, every, whole)
-	// against any other: most tools' texts hold "all" somewhere, so it
-	// says little about which tool ("every markdown file": Glob, not
-	// search_files for its "all matching items"); 0.3–0.7 was the
-	// plateau on the looked-at sets.
-	quantifier float64
 }
 
-// defaultRankParams are the tuned values (tune_test.go and a knob sweep,
-// on the dev set only). Recall@1 there is flat over much of the grid;
-// these sit inside the best plateau: a name word weighs three description
-// words, a search-hint word two, a parameter name or description one;
-// descriptions are length-normalised fully (b 1), so a long built-in
-// description does not win by mentioning everything, names little (nameB
-// 0.25); a synonym counts 0.8 of the word (0.5 until the synonym table
-// grew: 0.7–0.9 was the plateau on dev.tsv and the first held-out set,
-// 0.8 its middle); a deprecated tool half its score;
-// a query that covers a tool's name adds up to 2.5.
+// defaultRankParams are the knobs in use, chosen on the development sets
+// only (tune_test.go), never on a blind set: recall there is flat over
+// most of the grid (within ±2 % at 1 for k1 0.9–2, b 0.5–1, synonym
+// 0.4–0.8, broader 0.2–0.5, field weights ±50 %). What moved it: no
+// coordination factor (a share-of-words factor cost 3–6 %), no synonyms
+// for a query word the tools hold (known 0; 0.25 cost 2 %), and name
+// relations at 0.5.
 var defaultRankParams = rankParams{
-	k1:         2,
-	b:          1,
+	k1:         1.2,
+	b:          0.75,
 	nameB:      0.25,
-	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldParamName: 1, fieldParamDesc: 1},
-	synonym:    0.8,
+	weight:     [numFields]float64{fieldName: 3, fieldServer: 1, fieldHint: 2, fieldDesc: 1, fieldLead: 1, fieldParamName: 1, fieldParamDesc: 0.5, fieldServerDoc: 0.3, fieldNameRel: 0.5},
+	synonym:    0.6,
+	broader:    0.35,
+	known:      0,
 	deprecated: 0.5,
-	nameBonus:  2.5,
+	nameBonus:  2,
+	coord:      0,
 	pair:       0.25,
-	laterOp:    0.6,
 	kind:       0.3,
-	quantifier: 0.5,
 }
 
 // posting is one tool's combined, length-normalised frequency of a term.
@@ -111,21 +112,28 @@ type index struct {
 	factor   []float64 // per tool: 1, or params.deprecated
 	// byName lists, per stem, the tools whose name (tool part) holds it;
 	// nameLen is the number of distinct stems of each tool's name.
-	byName  map[string][]int
-	nameLen []int
+	byName map[string][]int
+	// byNameRel is byName for the name's WordNet relations, which count
+	// toward the name bonus as a broader word does.
+	byNameRel map[string][]int
+	nameLen   []int
 	// pairs lists, per pair of stems adjacent in some field (unordered,
 	// "a b" with a < b), the tools that hold it.
-	pairs  map[string][]int
-	params rankParams
+	pairs map[string][]int
+	// capitals holds the words the tools' texts write in capitals (URL,
+	// JSON): such a word in a query is a word of a tool; any other word
+	// in capitals (TODO, FIXME) is text the user is looking for.
+	capitals map[string]bool
+	params   rankParams
 }
 
 // newIndex indexes tools with the given parameters.
 func newIndex(tools []runtime.Tool, params rankParams) *index {
 	ix := &index{tools: tools, parts: make([][]string, len(tools)), postings: map[string][]posting{}, idf: map[string]float64{},
-		factor: make([]float64, len(tools)), byName: map[string][]int{}, nameLen: make([]int, len(tools)), pairs: map[string][]int{}, params: params}
+		factor: make([]float64, len(tools)), byName: map[string][]int{}, byNameRel: map[string][]int{}, nameLen: make([]int, len(tools)), pairs: map[string][]int{},
+		capitals: map[string]bool{}, params: params}
 	counts := make([][numFields]map[string]int, len(tools))
-	textsOf := make([][numFields][]string, len(tools))
-	var lengths [][numFields]int = make([][numFields]int, len(tools))
+	lengths := make([][numFields]int, len(tools))
 	var total [numFields]int
 	var nonEmpty [numFields]int
 	nameStems := map[string]bool{}
@@ -140,14 +148,25 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 		if strings.Contains(strings.ToLower(t.Description()), "deprecated") {
 			ix.factor[i] = params.deprecated
 		}
+		instructions := ""
+		if si, ok := t.(serverInstructions); ok {
+			instructions = si.ServerInstructions()
+		}
 		texts := [numFields][]string{
-			fieldName:   nameTokens(name),
-			fieldServer: tokens(server),
-			fieldHint:   tokens(t.SearchHint()),
-			fieldDesc:   tokens(dropMentions(t.Description(), t.Name(), others)),
+			fieldName:      tokens(name),
+			fieldServer:    tokens(server),
+			fieldHint:      tokens(t.SearchHint()),
+			fieldDesc:      tokens(dropMentions(t.Description(), t.Name(), others)),
+			fieldLead:      tokens(dropMentions(lead(t.Description()), t.Name(), others)),
+			fieldServerDoc: tokens(instructions),
 		}
 		texts[fieldParamName], texts[fieldParamDesc] = schemaTokens(t.InputSchema())
-		textsOf[i] = texts
+		texts[fieldNameRel] = nameRelated(texts[fieldName])
+		for _, w := range strings.FieldsFunc(t.Description()+" "+t.SearchHint()+" "+instructions, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+				ix.capitals[strings.ToLower(w)] = true
+			}
+		}
 		for f, toks := range texts {
 			counts[i][f] = map[string]int{}
 			for _, tok := range toks {
@@ -158,6 +177,12 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 			if len(toks) > 0 {
 				nonEmpty[f]++
 			}
+			for j := 0; j+1 < len(toks); j++ {
+				k := pairKey(toks[j], toks[j+1])
+				if l := ix.pairs[k]; len(l) == 0 || l[len(l)-1] != i {
+					ix.pairs[k] = append(l, i)
+				}
+			}
 		}
 		for _, s := range append(texts[fieldName], texts[fieldServer]...) {
 			nameStems[s] = true
@@ -167,20 +192,10 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 				ix.byName[s] = append(ix.byName[s], i)
 			}
 		}
-		// A command's meaning is not more of its name: Grep is one word
-		// long, and "search" names all of it.
-		ix.nameLen[i] = len(slices.Compact(slices.Sorted(slices.Values(tokens(name)))))
-	}
-	for i, tc := range counts {
-		_ = tc
-		for _, toks := range textsOf[i] {
-			for j := 0; j+1 < len(toks); j++ {
-				k := pairKey(toks[j], toks[j+1])
-				if l := ix.pairs[k]; len(l) == 0 || l[len(l)-1] != i {
-					ix.pairs[k] = append(l, i)
-				}
-			}
+		for _, s := range texts[fieldNameRel] {
+			ix.byNameRel[s] = append(ix.byNameRel[s], i)
 		}
+		ix.nameLen[i] = len(slices.Compact(slices.Sorted(slices.Values(texts[fieldName]))))
 	}
 	for s := range nameStems {
 		ix.names = append(ix.names, s)
@@ -225,19 +240,36 @@ func newIndex(tools []runtime.Tool, params rankParams) *index {
 	return ix
 }
 
-// nameTokens are the tokens of a tool's name, a name part that is a
-// command's name followed by what the command does ("Grep": grep, search,
-// regex), so that a tool named after a command is found by its meaning
-// as a tool named by its meaning is.
-func nameTokens(name string) []string {
+// nameRelated returns the WordNet synonyms and broader words of a name's
+// stems, each once and none of the name's own: a query that says
+// "remove" finds delete_file, whose broader word it is.
+func nameRelated(name []string) []string {
 	var out []string
-	for _, t := range tokens(name) {
-		out = append(out, t)
-		for _, e := range queryExpansions[t] {
-			out = append(out, Stem(e))
+	for _, s := range name {
+		for _, r := range wordnet().lookup(s) {
+			if !slices.Contains(name, r.stem) && !slices.Contains(out, r.stem) {
+				out = append(out, r.stem)
+			}
 		}
 	}
 	return out
+}
+
+// lead returns the first sentence of a description: up to the first
+// full stop followed by a space or a line's end, or the first blank line.
+func lead(desc string) string {
+	desc = strings.TrimSpace(desc)
+	end := len(desc)
+	if i := strings.Index(desc, "\n\n"); i >= 0 {
+		end = i
+	}
+	for i := 0; i+1 < end; i++ {
+		if desc[i] == '.' && (desc[i+1] == ' ' || desc[i+1] == '\n') {
+			end = i
+			break
+		}
+	}
+	return desc[:end]
 }
 
 // splitMCP splits "mcp__server__tool" into server and tool; any other
@@ -309,97 +341,84 @@ type query struct {
 	required []string
 }
 
-// parseQuery splits a keyword query into required terms and word groups:
-// words that name a concrete thing (a file name, a path, a number, text
-// in capitals) become the kind of thing they name (operand), a capitalised
-// name no tool holds an entity, everyday phrasings their meaning (the
-// everyday lexicon), and every other word its stem (stop words dropped
-// unless nothing else is left), expanded with synonyms and, for words no
-// tool holds, partial name matches.
+// parseQuery splits a keyword query into required terms and word groups.
+// A word that names a concrete thing (a file name, a path, a link) is
+// searched as the kind of thing it is; a literal (a quoted string, a
+// number, a word in capitals no tool writes) as text or not at all;
+// every other word as its stem (stop words dropped unless nothing else is
+// left) with its WordNet synonyms and broader words, and, when no tool
+// holds it, the name words it is part of. A WordNet phrase with a
+// particle ("get rid of", "look up") is searched as its meaning.
 func (ix *index) parseQuery(q string) query {
 	var out query
-	syn := ix.params.synonym
+	th := wordnet()
 	seen := map[string]bool{}
-	// scale weighs the words being added: after "between" they name the
-	// ends of a relation ("a link between two people"), not what the
-	// tool acts on, and weigh half; nor do they name the tool, so they
-	// add nothing to the name bonus (delete_relations, not
-	// delete_entities, for "remove a connection between two entities").
-	scale := 1.0
-	// named is set once an operation is: later ones weigh params.laterOp.
-	named := false
-	// phrase, while a phrasing's meaning is being added, says whether it
-	// holds an operation after the query's first.
-	var phrase *struct{ later bool }
 	add := func(g []variant) {
 		if len(g) == 0 {
 			return
 		}
-		op := slices.ContainsFunc(g, func(v variant) bool { return operations()[v.stem] })
-		s := scale
-		switch {
-		case phrase != nil:
-			// A phrasing's meaning is one thing: all its groups weigh
-			// as its operation does ("designs" after "ask me": plan and
-			// approach both describe what to ask about).
-			if phrase.later {
-				s *= ix.params.laterOp
-			}
-		case op && named:
-			s *= ix.params.laterOp
+		k := g[0].stem
+		for _, v := range g[1:] {
+			k += "|" + v.stem
 		}
-		named = named || op
-		for i := range g {
-			if quantifiers[g[i].stem] {
-				g[i].weight *= ix.params.quantifier
-			}
-		}
-		if s != 1 {
-			for i := range g {
-				g[i].weight *= s
-				g[i].kind = g[i].kind || scale != 1
-			}
-		}
-		var key []string
-		for _, v := range g {
-			key = append(key, fmt.Sprintf("%s:%g", v.stem, v.weight))
-		}
-		k := strings.Join(key, "|")
 		if seen[k] {
 			return
 		}
 		seen[k] = true
 		out.groups = append(out.groups, g)
 	}
-	alts := func(words []string, w float64) []variant {
-		var g []variant
-		for _, a := range words {
-			if !slices.ContainsFunc(g, func(v variant) bool { return v.stem == a }) {
-				g = append(g, variant{stem: a, weight: w})
+	withRelated := func(g []variant, rel []related, scale float64) []variant {
+		for _, r := range rel {
+			w := ix.params.synonym * scale
+			if r.tier == tierBroader {
+				w = ix.params.broader * scale
 			}
+			if i := slices.IndexFunc(g, func(v variant) bool { return v.stem == r.stem }); i >= 0 {
+				g[i].weight = max(g[i].weight, w)
+				continue
+			}
+			g = append(g, variant{stem: r.stem, weight: w})
 		}
 		return g
 	}
 	// word adds a plain word: its stem, synonyms and partial name matches.
 	word := func(s string) {
-		g := []variant{{stem: s, weight: 1}}
-		for _, o := range synonyms()[s] {
-			g = append(g, variant{stem: o, weight: syn})
+		scale := 1.0
+		if _, ok := ix.postings[s]; ok {
+			scale = ix.params.known
 		}
+		g := withRelated([]variant{{stem: s, weight: 1}}, th.lookup(s), scale)
+		g = slices.DeleteFunc(g, func(v variant) bool { return v.weight == 0 })
 		if _, ok := ix.postings[s]; !ok && len(s) >= 3 {
 			for _, n := range ix.names {
 				if n != s && strings.Contains(n, s) {
-					g = append(g, variant{stem: n, weight: syn})
+					g = append(g, variant{stem: n, weight: ix.params.synonym})
 				}
 			}
 		}
 		add(g)
 	}
+	kinds := func(ks ...string) {
+		var g []variant
+		for _, k := range ks {
+			g = append(g, variant{stem: Stem(k), weight: ix.params.kind, kind: true})
+		}
+		add(g)
+	}
 	var seq []string // the lower-case words left, stop words included
 	var all []string // every word, for a query of stop words only
-	files, lastName, lastNumber := 0, -1, -2
-	fields := strings.Fields(q)
-	for i, raw := range fields {
+	quoted := false
+	for _, raw := range strings.Fields(q) {
+		if quoted {
+			quoted = !closesQuote(raw)
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(raw); strings.ContainsRune("\"`“‘", r) {
+			// A quoted string is what to look for, not words of a tool.
+			kinds("text")
+			quoted = !closesQuote(raw[1:])
+			continue
+		}
 		if r, ok := strings.CutPrefix(raw, "+"); ok {
 			if r != "" {
 				out.required = append(out.required, strings.ToLower(r))
@@ -407,111 +426,53 @@ func (ix *index) parseQuery(q string) query {
 			}
 			continue
 		}
-		if kinds, ok := operand(raw); ok {
-			switch kinds[0] {
-			case "file":
-				files++
-			case "number":
-				// Two numbers with one word between them are a sum ("add
-				// 3 and 4", "17 plus 25").
-				if lastNumber == i-2 && arithmetic[strings.ToLower(fields[i-1])] {
-					add(alts([]string{Stem("sum"), Stem("calculate")}, syn))
-				}
-				lastNumber = i
+		if ks, ok := operand(raw); ok {
+			if len(ks) > 0 {
+				kinds(ks...)
 			}
-			for _, k := range kinds {
-				g := alts(stems(strings.Split(k, "|")), syn*ix.params.kind)
-				for j := range g {
-					g[j].kind = true
-				}
-				add(g)
-			}
-			continue
-		}
-		parts := lexWords(raw)
-		all = append(all, parts...)
-		if ix.properName(raw) && (i > 0 || !stopWords[strings.ToLower(raw)]) {
-			// Two names with more than "and" between them are related
-			// ("Alice works with Bob", "Bob is Carol's manager").
-			if lastName >= 0 && (i-lastName > 2 || i-lastName == 2 && !conjunctions[strings.ToLower(fields[i-1])]) {
-				add(alts([]string{Stem("relation")}, syn/2))
-			}
-			lastName = i
-			add(alts(stems([]string{"entity", "name", "person"}), syn/3))
 			continue
 		}
 		for _, f := range strings.FieldsFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			for _, p := range splitCase(f) {
-				seq = append(seq, strings.ToLower(p))
-			}
-		}
-	}
-	if files > 1 {
-		add(alts([]string{Stem("multiple")}, syn))
-	}
-	for i := 0; i < len(seq); {
-		w := seq[i]
-		if exp, ok := queryExpansions[w]; ok {
-			word(Stem(w))
-			for _, e := range exp {
-				word(Stem(e))
-			}
-			i++
-			continue
-		}
-		n := min(lexicon().longest, len(seq)-i)
-		for ; n > 0; n-- {
-			stems := make([]string, n)
-			for j := range stems {
-				stems[j] = Stem(seq[i+j])
-			}
-			m, ok := lexicon().phrasings[strings.Join(stems, " ")]
-			if n == 1 {
-				if exact, ok1 := lexicon().phrasings["="+w]; ok1 {
-					m, ok = exact, true
-				}
-			}
-			if !ok {
+			if ix.literal(f, th) {
 				continue
 			}
-			later := named && slices.ContainsFunc(m, func(g []string) bool { return slices.ContainsFunc(g, func(a string) bool { return operations()[a] }) })
-			phrase = &struct{ later bool }{later}
-			for gi, g := range m {
-				vs := alts(g, syn)
-				if gi == 0 && n == 1 && !stopWords[w] && len(w) >= 2 {
-					vs = append([]variant{{stem: stems[0], weight: 1}}, slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })...)
-				}
-				if gi > 0 && n == 1 {
-					// The word is searched once: "design" means plan and
-					// approach, not a second design.
-					vs = slices.DeleteFunc(vs, func(v variant) bool { return v.stem == stems[0] })
-				}
-				add(vs)
+			for _, p := range splitCase(f) {
+				seq = append(seq, p)
+				all = append(all, Stem(p))
 			}
-			phrase = nil
-			if slices.Contains(stems, "between") {
-				scale = 0.5
+		}
+	}
+	for i := 0; i < len(seq); {
+		// The longest WordNet phrase here holding a particle or other
+		// stop word ("get rid of", "look up"): searched as its meaning.
+		n := min(th.longest, len(seq)-i)
+		for ; n > 1; n-- {
+			ws := seq[i : i+n]
+			if !slices.ContainsFunc(ws, func(w string) bool { return stopWords[w] }) || stopWords[ws[0]] {
+				continue
 			}
+			key := strings.Join(stems(ws), " ")
+			rel := th.lookup(key)
+			if len(rel) == 0 {
+				continue
+			}
+			// The phrase's own words are not searched: "get rid of"
+			// is not a get.
+			add(withRelated(nil, rel, 1))
 			break
 		}
-		if n > 0 {
+		if n > 1 {
 			i += n
 			continue
 		}
-		for _, pw := range plainWords(w) {
-			for _, s := range ix.decompound(pw) {
-				word(s)
-			}
-		}
+		w := seq[i]
 		i++
-	}
-	if files > 0 && slices.ContainsFunc(out.groups, func(g []variant) bool {
-		return slices.ContainsFunc(g, func(v variant) bool { return v.stem == createStem && !v.kind })
-	}) {
-		// Creating a named file is writing it ("create a Dockerfile",
-		// "start a new CHANGELOG.md"), not making a directory or an
-		// entity.
-		add(alts([]string{Stem("write")}, syn))
+		if stopWords[w] || len(w) < 2 {
+			continue
+		}
+		for _, s := range ix.decompound(w) {
+			word(s)
+		}
 	}
 	if len(out.groups) == 0 {
 		// Only stop words: search them after all.
@@ -522,14 +483,30 @@ func (ix *index) parseQuery(q string) query {
 	return out
 }
 
-var createStem = Stem("create")
+// literal reports whether a query word in capitals is text the user is
+// looking for (FIXME, ERR_TIMEOUT), not a word: three letters or more,
+// all capitals, and neither a word of the tools (in any case) nor one
+// WordNet knows. PR, URL, JSON and PR stay words.
+func (ix *index) literal(f string, th *thesaurus) bool {
+	if len(f) < 3 || strings.ToUpper(f) != f || strings.ToLower(f) == f {
+		return false
+	}
+	l := strings.ToLower(f)
+	if ix.capitals[l] {
+		return false
+	}
+	if _, ok := ix.postings[Stem(l)]; ok {
+		return false
+	}
+	return len(th.lookup(Stem(l))) == 0
+}
 
-// quantifiers say how much of something, not what: most tools' texts
-// hold "all" somewhere.
-var quantifiers = stemSet("all every each entire whole complete")
-
-// arithmetic are the words between two numbers that make a sum of them.
-var arithmetic = map[string]bool{"and": true, "plus": true, "+": true, "minus": true, "-": true, "times": true}
+// closesQuote reports whether a query word ends a quoted string.
+func closesQuote(w string) bool {
+	w = strings.TrimRight(w, ".,;:!?)")
+	r, _ := utf8.DecodeLastRuneInString(w)
+	return w != "" && strings.ContainsRune("\"`”’'", r)
+}
 
 // stems stems each of words.
 func stems(words []string) []string {
@@ -540,48 +517,83 @@ func stems(words []string) []string {
 	return out
 }
 
-// conjunctions join two names without relating them ("Alice and Bob").
-var conjunctions = map[string]bool{"and": true, "or": true, "&": true, "nor": true}
-
-// properName reports whether a query word is a name (Alice, Acme): a
-// capitalised word that no tool holds and that is not a stop word or
-// an everyday phrasing.
-func (ix *index) properName(raw string) bool {
-	w := strings.Trim(raw, `"'()[]{},;:!?.`)
-	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-	rs := []rune(w)
-	if len(rs) < 2 || !unicode.IsUpper(rs[0]) || strings.ToUpper(w) == w {
-		return false
-	}
-	for _, r := range rs[1:] {
-		if !unicode.IsLower(r) {
-			return false
-		}
+// operand is how a query word that names a concrete thing reads: a file
+// name (report.pdf) as a file and its extension, a path as a path, a
+// wildcard pattern as a pattern, a link as a URL; a number or a code
+// identifier (parseConfig, os.Exit) is a literal, searched as nothing.
+// ok is false for any other word.
+func operand(raw string) (kinds []string, ok bool) {
+	w := strings.Trim(raw, `"'()[]{},;:!?`)
+	w = strings.TrimSuffix(w, ".")
+	if w == "" {
+		return nil, false
 	}
 	lw := strings.ToLower(w)
-	s := Stem(lw)
-	if stopWords[lw] || notNames[lw] {
-		return false
+	switch {
+	case strings.HasPrefix(lw, "http://") || strings.HasPrefix(lw, "https://") || strings.HasPrefix(lw, "www."):
+		return []string{"url"}, true
+	case strings.ContainsAny(w, "*?") && strings.ContainsAny(w, "./"):
+		return []string{"file", "pattern"}, true
+	case strings.Contains(w, "/"):
+		if ext := extension(w[strings.LastIndex(w, "/")+1:]); ext != "" {
+			return []string{"file", "path", ext}, true
+		}
+		return []string{"path", "directory"}, true
 	}
-	if _, ok := lexicon().phrasings[s]; ok {
-		return false
+	if ext, ok := strings.CutPrefix(w, "."); ok && extension("x."+ext) != "" {
+		return []string{"file", strings.ToLower(ext)}, true
 	}
-	_, ok := ix.postings[s]
-	return !ok
+	if ext := extension(w); ext != "" {
+		return []string{"file", ext}, true
+	}
+	allDigits := true
+	for _, r := range w {
+		allDigits = allDigits && (unicode.IsDigit(r) || r == '.' || r == ',')
+	}
+	if allDigits {
+		return nil, true
+	}
+	if pkg, name, ok := strings.Cut(w, "."); ok && pkg != "" && name != "" && unicode.IsUpper(rune(name[0])) {
+		return nil, true
+	}
+	rs := []rune(w)
+	if unicode.IsLower(rs[0]) {
+		for _, r := range rs[1:] {
+			if unicode.IsUpper(r) {
+				return nil, true // lowerCamel: an identifier
+			}
+		}
+	}
+	return nil, false
 }
 
-// notNames are capitalised words that name no person or thing a memory
-// holds as an entity: languages, days, months ("Bob speaks French" is a
-// fact about Bob, not a relation between two names).
-var notNames = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`english french german spanish italian portuguese dutch russian chinese
-		japanese korean arabic hindi greek polish swedish turkish latin mandarin
-		monday tuesday wednesday thursday friday saturday sunday
-		january february march april june july august september october november december`) {
-		notNames[w] = true
+// extension returns the extension of a file name ("report.pdf" → pdf),
+// or "" when w does not look like one (a version, "e.g", os.Exit).
+func extension(w string) string {
+	i := strings.LastIndex(w, ".")
+	if i <= 0 || i == len(w)-1 {
+		return ""
 	}
+	ext := w[i+1:]
+	if len(ext) > 5 {
+		return ""
+	}
+	for _, r := range ext {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return ""
+		}
+	}
+	if strings.ToLower(ext) != ext && strings.ToUpper(ext) != ext {
+		return ""
+	}
+	if !unicode.IsLetter(rune(ext[0])) {
+		return ""
+	}
+	base := w[:i]
+	if base == "e" || base == "i" || strings.EqualFold(ext, "g") || strings.EqualFold(ext, "e") {
+		return "" // e.g, i.e
+	}
+	return strings.ToLower(ext)
 }
 
 // decompound stems a query word; a word no tool holds that splits into
@@ -627,15 +639,14 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 	scores := make([]float64, len(ix.tools))
 	best := make([]float64, len(ix.tools))
 	named := make([]float64, len(ix.tools))
-	matched := make([]int, len(ix.tools))
+	matched := make([]float64, len(ix.tools))
 	var touched []int
 	n := float64(len(ix.tools))
+	groups := 0.0
 	for _, g := range pq.groups {
 		// A word and its synonyms are one term (as Lucene's SynonymQuery):
 		// their weighted frequencies add up, and its idf is that of the
-		// tools holding any of them, so a rare synonym ("folder", in one
-		// description) does not outweigh a common canonical word
-		// ("directory", in many names).
+		// tools holding any of them.
 		for _, v := range g {
 			for _, p := range ix.postings[v.stem] {
 				if best[p.doc] == 0 {
@@ -649,12 +660,22 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 			for _, d := range ix.byName[v.stem] {
 				named[d] += v.weight / float64(ix.nameLen[d])
 			}
+			for _, d := range ix.byNameRel[v.stem] {
+				named[d] += v.weight * ix.params.broader / float64(ix.nameLen[d])
+			}
 		}
+		// An operand's kind counts less toward the share of the query a
+		// tool matches, as it weighs less.
+		share := 1.0
+		if g[0].kind {
+			share = ix.params.kind
+		}
+		groups += share
 		df := float64(len(touched))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		for _, d := range touched {
 			scores[d] += idf * best[d] * (k1 + 1) / (best[d] + k1)
-			matched[d]++
+			matched[d] += share
 			best[d] = 0
 		}
 		touched = touched[:0]
@@ -670,7 +691,7 @@ func (ix *index) rank(q string, max int) []runtime.Tool {
 	}
 	for d := range scores {
 		if scores[d] > 0 {
-			share := float64(matched[d]) / float64(len(pq.groups))
+			share := matched[d] / groups
 			scores[d] = (scores[d] + ix.params.nameBonus*min(named[d], 1)) * ix.factor[d] * math.Pow(share, ix.params.coord)
 		}
 	}

@@ -1,9 +1,7 @@
 package pool_test
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -13,31 +11,33 @@ import (
 )
 
 // recallSets are the query sets BenchmarkSearchRecall reports, with the
-// prefix of their metrics. dev.tsv is tuned on; heldout.tsv and
-// heldout2.tsv were blind once and were then looked at while tuning. The
-// second ranker round wrote own.tsv before it first ran, own2.tsv in its
-// middle, own3.tsv (steering clear of the lexicon's words) and own4.tsv
-// (written naturally) near its end, and the third round own5.tsv (terse and
-// chatty queries) before it changed anything, each committed before its
-// first run;
-// probes.tsv is what that round probed its lexicon with. heldout3.tsv is
-// the blind set, written on another branch and reported when it is there
-// (blind3-*), its misses never printed.
-var recallSets = []struct {
+// prefix of their metrics: the development sets (devSets) and the blind
+// ones (blindSets; heldout3.tsv and heldout4.tsv are blind3 and blind4).
+// A blind set's misses are never printed.
+func recallSets() []recallSet {
+	var out []recallSet
+	for _, b := range blindSets {
+		metric := strings.TrimSuffix(b.file, ".tsv")
+		switch metric {
+		case "heldout3":
+			metric = "blind3"
+		case "heldout4":
+			metric = "blind4"
+		}
+		out = append(out, recallSet{file: b.file, metric: metric, blind: true, servers: b.servers, builtins: b.builtins})
+	}
+	for _, f := range devSets {
+		out = append(out, recallSet{file: f, metric: strings.TrimSuffix(f, ".tsv"), servers: evalServers, builtins: true})
+	}
+	return out
+}
+
+// recallSet is one set BenchmarkSearchRecall reports.
+type recallSet struct {
 	file, metric string
-	optional     bool
-}{
-	{"heldout3.tsv", "blind3", true},
-	{"heldout4.tsv", "blind4", true},
-	{"heldout2.tsv", "heldout2", false},
-	{"heldout.tsv", "heldout", false},
-	{"own.tsv", "own", false},
-	{"own2.tsv", "own2", false},
-	{"own3.tsv", "own3", false},
-	{"own4.tsv", "own4", false},
-	{"own5.tsv", "own5", false},
-	{"probes.tsv", "probes", false},
-	{"dev.tsv", "dev", false},
+	blind        bool
+	servers      []string
+	builtins     bool
 }
 
 // BenchmarkSearchRecall reports ToolSearch's recall on the evaluation
@@ -46,20 +46,17 @@ var recallSets = []struct {
 // of queries; …-miss@1 is a set's queries whose tool was not first (issue
 // 13's bar on a blind set: at most 4 of 24). No misses are printed.
 func BenchmarkSearchRecall(b *testing.B) {
-	p, err := evalPool()
-	if err != nil {
-		b.Fatal(err)
-	}
 	sets := map[string][]evalQuery{}
-	for _, s := range recallSets {
+	pools := map[string]*pool.Pool{}
+	for _, s := range recallSets() {
 		qs, err := readQueries(s.file)
-		if s.optional && errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
 		if err != nil {
 			b.Fatal(err)
 		}
 		sets[s.file] = qs
+		if pools[s.file], err = evalPoolOf(s.servers, s.builtins); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for _, r := range []struct {
 		name string
@@ -69,10 +66,10 @@ func BenchmarkSearchRecall(b *testing.B) {
 			scores := map[string]evalScore{}
 			for b.Loop() {
 				for file, qs := range sets {
-					scores[file] = evaluate(qs, r.rank(p))
+					scores[file] = evaluate(qs, r.rank(pools[file]))
 				}
 			}
-			for _, s := range recallSets {
+			for _, s := range recallSets() {
 				sc, ok := scores[s.file]
 				if !ok {
 					continue
@@ -86,26 +83,61 @@ func BenchmarkSearchRecall(b *testing.B) {
 }
 
 // TestPrintSearchMisses prints, with AGENTCORE_TOOLSEARCH_MISSES set to
-// metric names (dev,heldout,heldout2,own,own2,own3,own4,own5,probes), what BM25 ranks for the misses
-// of those sets; never for the blind heldout3.tsv.
+// metric names (dev,heldout,heldout2,own,own2,own3,own4,own5,probes) or
+// "all", the development sets' figures and what BM25 ranks for their
+// misses; never a blind set's.
 func TestPrintSearchMisses(t *testing.T) {
-	if os.Getenv("AGENTCORE_TOOLSEARCH_MISSES") == "" {
-		t.Skip("set AGENTCORE_TOOLSEARCH_MISSES=dev,heldout,heldout2,own to print those sets' misses (never the blind heldout3.tsv)")
+	want := os.Getenv("AGENTCORE_TOOLSEARCH_MISSES")
+	if want == "" {
+		t.Skip("set AGENTCORE_TOOLSEARCH_MISSES=all (or dev,heldout,…) to print the development sets' misses (never a blind set's)")
 	}
 	p, err := evalPool()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range recallSets {
-		if s.optional || !slices.Contains(strings.Split(os.Getenv("AGENTCORE_TOOLSEARCH_MISSES"), ","), s.metric) {
-			continue // the blind set is never looked at
+	quiet := os.Getenv("AGENTCORE_TOOLSEARCH_QUIET") != ""
+	var at1, at5, total int
+	for _, s := range recallSets() {
+		if s.blind || want != "all" && !slices.Contains(strings.Split(want, ","), s.metric) {
+			continue // a blind set is never looked at
 		}
 		qs, err := readQueries(s.file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sc := evaluate(qs, newRank(p))
+		at1, at5, total = at1+sc.at1, at5+sc.at5, total+sc.total
 		fmt.Printf("%s: %s\n", s.file, sc)
+		if quiet {
+			continue
+		}
+		for _, m := range sc.misses {
+			fmt.Println("   ", m)
+		}
+	}
+	fmt.Printf("all: recall@1 %d/%d, recall@5 %d/%d\n", at1, total, at5, total)
+
+	// The same sets' queries for MCP tools, over a pool of the MCP tools
+	// alone, as the blind sets' pools are.
+	mp, err := evalPoolOf(evalServers, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mcpOnly []evalQuery
+	for _, f := range devSets {
+		qs, err := readQueries(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			if strings.HasPrefix(q.want, "mcp__") {
+				mcpOnly = append(mcpOnly, q)
+			}
+		}
+	}
+	sc := evaluate(mcpOnly, newRank(mp))
+	fmt.Printf("MCP queries over the MCP tools alone: %s\n", sc)
+	if os.Getenv("AGENTCORE_TOOLSEARCH_MCP_MISSES") != "" {
 		for _, m := range sc.misses {
 			fmt.Println("   ", m)
 		}

@@ -70,15 +70,16 @@ func (r SearchResult) Text() string {
 //   - otherwise the deferred tools are ranked by BM25F over their name
 //     parts (CamelCase, snake_case, kebab-case and mcp__server__tool are
 //     split; the server is a field of its own), search hints,
-//     descriptions, and parameter names and descriptions, with light
-//     stemming (Stem) and a small synonym table (Synonyms) applied to
-//     the query; the query is read as a task: everyday phrasings mean
-//     the operations tools are named by ("put" move, "forget" delete;
-//     lexicon.go), a file name, path, number or text in capitals is
-//     searched as the kind of thing it is, and stop words of task
-//     phrasing are dropped; the query's first operation outweighs later
-//     ones, quantifiers (all, every) weigh little, and creating a named
-//     file means writing it; "+term" makes a term required.
+//     descriptions (the first sentence also as a field of its own),
+//     parameter names and descriptions, and the MCP server's
+//     instructions, with light stemming (Stem). Synonyms come from a
+//     general source, WordNet (wordnet.go): a query word no tool holds
+//     is also searched as its synonyms and broader words, a phrase with a
+//     particle ("get rid of") as its meaning, and a tool's name words are
+//     indexed with theirs; a file name, path or link is searched as the
+//     kind of thing it is, a number, a quoted string or a word in
+//     capitals no tool writes as a literal; "+term" makes a term
+//     required. Nothing in the ranking names a tool, a server or a query.
 //
 // maxResults ≤ 0 means DefaultMaxResults; select: is not capped.
 func Search(c Catalog, query string, maxResults int) (SearchResult, error) {

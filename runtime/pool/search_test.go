@@ -99,10 +99,12 @@ var _ = Describe("Search", func() {
 			Expect(search("list create send run get", 2).Matches).To(HaveLen(2))
 		})
 		It("searches only deferred tools", func() {
-			Expect(search("shell command", 0).Matches).To(BeEmpty())
+			// Bash is loaded, not deferred: a search for it finds no Bash
+			// (WordNet's senses of its words may find weaker matches).
+			Expect(search("shell command", 0).Matches).NotTo(ContainElement("Bash"))
 		})
 		It("says which servers are still connecting when nothing is found", func() {
-			res := search("jira ticket", 0)
+			res := search("jira", 0)
 			Expect(res.Matches).To(BeEmpty())
 			Expect(res.Pending).To(Equal([]string{"confluence", "jira"}))
 			Expect(res.Text()).To(ContainSubstring("still connecting: confluence, jira"))

@@ -2,14 +2,13 @@ package pool
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 )
 
 // Stem reduces a lower-case word to the form ToolSearch indexes and
 // matches: a small suffix stripper, not a full Porter stemmer. Plurals
 // (-s, -es, -ies), verb endings (-ing, -ed), agent nouns (-er), -ly and
-// -tion/-sion are cut, a doubled final consonant left by -ing or -ed is
+// -tion/-sion are cut (-er only from a stem of two syllables or more), a doubled final consonant left by -ing or -ed is
 // undoubled, and a final e is dropped, so "create", "creates", "created",
 // "creating", "creation" and "creator" meet at "creat". Words of three
 // letters or fewer are kept as they are.
@@ -42,7 +41,9 @@ func Stem(w string) string {
 		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "ed") && len(w) > 4:
 		w, undouble = w[:len(w)-2], true
-	case strings.HasSuffix(w, "er") && len(w) > 5:
+	case strings.HasSuffix(w, "er") && len(w) > 5 && measure(w[:len(w)-2]) > 1:
+		// As Porter's step 4: only from a stem of two syllables or more
+		// (folder, server and owner stay whole).
 		w, undouble = w[:len(w)-2], true
 	case strings.HasSuffix(w, "ly") && len(w) > 5:
 		w = w[:len(w)-2]
@@ -61,13 +62,28 @@ func Stem(w string) string {
 	return w
 }
 
+// measure is Porter's m of a stem: the number of vowel–consonant
+// sequences in it ("fold" 1, "paramet" 3).
+func measure(w string) int {
+	m := 0
+	prevVowel := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		v := strings.IndexByte("aeiou", c) >= 0 || c == 'y' && i > 0 && !prevVowel
+		if prevVowel && !v {
+			m++
+		}
+		prevVowel = v
+	}
+	return m
+}
+
 // irregular maps irregular verb forms and plurals to their base form.
 var irregular = map[string]string{
 	"wrote": "write", "written": "write", "ran": "run", "made": "make", "found": "find",
 	"sent": "send", "gave": "give", "given": "give", "took": "take", "taken": "take",
 	"chose": "choose", "chosen": "choose", "began": "begin", "begun": "begin", "built": "build",
 	"kept": "keep", "left": "leave", "shown": "show", "children": "child", "people": "person",
-	"modification": "modify", "relationship": "relation", "relationships": "relation", "biggest": "big", "largest": "large",
 }
 
 // stopWords carry no meaning in a plain-language query; they are dropped
@@ -85,103 +101,7 @@ var stopWords = map[string]bool{
 	"quickly": true, "here": true, "these": true, "those": true, "they": true, "their": true, "he": true,
 	"she": true, "his": true, "her": true, "us": true, "him": true, "been": true, "has": true, "have": true,
 	"had": true, "about": true, "everything": true, "something": true, "anything": true, "ok": true, "okay": true,
-	"make": true, "gets": true, "got": true,
-}
-
-// synonymGroups are words a query may mean one another by. Each query word
-// is also searched as the other words of its groups, at a lower weight
-// (rankParams.synonym), and the best match counts. Words are stemmed when
-// the table is built.
-var synonymGroups = [][]string{
-	{"folder", "directory", "dir"},
-	{"remove", "delete", "erase", "rm", "forget", "drop", "wipe"},
-	{"rename", "move", "mv", "relocate"},
-	{"find", "search", "lookup", "locate"},
-	{"fetch", "get", "download", "retrieve"},
-	{"run", "execute", "exec", "launch", "invoke", "start"},
-	{"kill", "stop", "terminate", "cancel", "abort"},
-	{"create", "make", "new"},
-	{"add", "insert", "append", "attach"},
-	{"edit", "modify", "change", "update", "alter", "replace"},
-	{"show", "display", "view", "print"},
-	{"read", "open", "cat", "load", "view"},
-	{"write", "save", "store"},
-	{"list", "ls", "enumerate"},
-	{"shell", "terminal", "bash", "command", "console"},
-	{"web", "internet", "online", "website"},
-	{"url", "link", "href"},
-	{"image", "picture", "photo", "img"},
-	{"task", "job", "process"},
-	{"output", "result"},
-	{"regex", "regexp", "pattern"},
-	{"agent", "subagent"},
-	{"observation", "fact", "note"},
-	{"status", "progress", "state"},
-	{"multiple", "many", "several", "batch"},
-	{"relation", "relationship", "link", "connection"},
-	{"info", "information", "metadata", "details", "stat"},
-	{"notebook", "ipynb", "jupyter"},
-	{"choose", "choice", "option", "prefer"},
-	{"approve", "approval", "confirm", "accept"},
-	{"submit", "present", "send"},
-	{"contain", "content", "include"},
-	{"size", "byte", "length", "big", "biggest", "large", "largest"},
-	{"person", "people"},
-	{"sum", "total"},
-	{"assign", "owner"},
-	{"elicitation", "elicit", "form"},
-	{"memory", "remember", "knowledge", "memorize"},
-	{"time", "date", "timestamp", "when"},
-}
-
-// queryPhrases are two-word verbs a query is read as one word by.
-var queryPhrases = map[string]string{
-	"look up":  "lookup",
-	"look for": "search",
-	"set up":   "setup",
-}
-
-// queryExpansions turn one query word into several (shell command names).
-var queryExpansions = map[string][]string{
-	"mkdir":  {"create", "directory"},
-	"grep":   {"search", "regex"},
-	"glob":   {"find", "pattern"},
-	"google": {"web", "search"},
-}
-
-// synonyms maps a stem to the other stems of its groups, built on first
-// use: stemming every group at init cost every start of the binary (the
-// ant build's grep and find among them) a third of a millisecond.
-var synonyms = sync.OnceValue(func() map[string][]string { return buildSynonyms(synonymGroups) })
-
-func buildSynonyms(groups [][]string) map[string][]string {
-	out := map[string][]string{}
-	for _, g := range groups {
-		for _, w := range g {
-			s := Stem(w)
-			for _, o := range g {
-				if so := Stem(o); so != s && !contains(out[s], so) {
-					out[s] = append(out[s], so)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Synonyms returns the stems a query word is also searched as: the other
-// words of its synonym groups, stemmed.
-func Synonyms(word string) []string {
-	return synonyms()[Stem(strings.ToLower(word))]
+	"gets": true, "got": true,
 }
 
 // tokens splits text into lower-case words (CamelCase, snake_case and

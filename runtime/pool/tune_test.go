@@ -11,10 +11,11 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 )
 
-// The tuning run behind defaultRankParams: a grid over BM25's k1 and b,
-// the synonym weight, the name bonus, the deprecated factor and the field
-// weights, scored on the DEV set only (recall@1, then recall@5, then the
-// mean reciprocal rank). It prints the best settings; run it with
+// The tuning run behind defaultRankParams: a coarse grid over BM25's k1
+// and b, the synonym and broader-word weights, the name bonus, coord and
+// the field weights, scored on the development sets only (devSets;
+// recall@1, then recall@5, then the mean reciprocal rank), never a blind
+// set. It prints the best settings; run it with
 //
 //	AGENTCORE_TUNE_TOOLSEARCH=1 go test -run TestPool -v ./runtime/pool/ -ginkgo.focus tuning
 var _ = Describe("ToolSearch tuning", Label("tuning"), func() {
@@ -24,44 +25,60 @@ var _ = Describe("ToolSearch tuning", Label("tuning"), func() {
 		}
 		p, err := evalPool()
 		Expect(err).NotTo(HaveOccurred())
-		dev, err := readQueries("dev.tsv")
-		Expect(err).NotTo(HaveOccurred())
+		var dev []evalQuery
+		for _, set := range devSets {
+			qs, err := readQueries(set)
+			Expect(err).NotTo(HaveOccurred())
+			dev = append(dev, qs...)
+		}
 		type result struct {
 			rp       pool.RankParams
 			at1, at5 int
 			mrr      float64
 		}
 		var results []result
-		// The first grid (b 0.5–1, k1 0.9–1.5, synonym 0.2–0.5, names
-		// 1–3, servers 0.25–1, hints 1–3, parameter names 0.3–0.7 and
-		// descriptions 0.5–1.5) was flat in the server and parameter-name
-		// weights; they are fixed here. A field for the description's
-		// first sentence was tried and dropped (weight 0 scored best).
-		for _, b := range []float64{0.75, 0.9, 1} {
-			for _, k1 := range []float64{1.2, 1.5, 2} {
-				for _, syn := range []float64{0.3, 0.5, 0.7} {
-					for _, dep := range []float64{0.5, 1} {
-						for _, name := range []float64{2, 3, 4} {
-							for _, hint := range []float64{2, 3} {
-								for _, pdesc := range []float64{0.5, 1} {
-									rp := pool.RankParams{K1: k1, B: b, Synonym: syn, Deprecated: dep,
-										Weights: [6]float64{name, 1, hint, 1, 0.5, pdesc}}
-									rank := pool.RankWith(p, rp)
-									r := result{rp: rp}
-									for _, q := range dev {
-										i := slices.Index(rank(q.query, 5), q.want)
-										if i == 0 {
-											r.at1++
-										}
-										if i >= 0 {
-											r.at5++
-											r.mrr += 1 / float64(i+1)
-										}
-									}
-									results = append(results, r)
-								}
+		// One knob at a time around the defaults, then pairs of the
+		// knobs that moved: a coarse grid on the development sets.
+		def := pool.DefaultRankParams()
+		type knob struct {
+			name   string
+			values []float64
+			set    func(*pool.RankParams, float64)
+		}
+		knobs := []knob{
+			{"k1", []float64{0.9, 1.2, 1.5, 2}, func(r *pool.RankParams, v float64) { r.K1 = v }},
+			{"b", []float64{0.5, 0.75, 1}, func(r *pool.RankParams, v float64) { r.B = v }},
+			{"synonym", []float64{0.4, 0.5, 0.6, 0.7, 0.8}, func(r *pool.RankParams, v float64) { r.Synonym = v }},
+			{"broader", []float64{0.2, 0.35, 0.5}, func(r *pool.RankParams, v float64) { r.Broader = v }},
+			{"nameBonus", []float64{1, 2, 3}, func(r *pool.RankParams, v float64) { r.NameBonus = v }},
+			{"coord", []float64{0, 0.5, 1}, func(r *pool.RankParams, v float64) { r.Coord = v }},
+			{"name", []float64{2, 3, 4}, func(r *pool.RankParams, v float64) { r.Weights[0] = v }},
+			{"desc", []float64{0.75, 1, 1.5}, func(r *pool.RankParams, v float64) { r.Weights[3] = v }},
+			{"lead", []float64{0, 1, 2}, func(r *pool.RankParams, v float64) { r.Weights[4] = v }},
+			{"pdesc", []float64{0.25, 0.5, 1}, func(r *pool.RankParams, v float64) { r.Weights[6] = v }},
+			{"nameRel", []float64{0.5, 1, 1.5}, func(r *pool.RankParams, v float64) { r.Weights[8] = v }},
+			{"known", []float64{0, 0.25}, func(r *pool.RankParams, v float64) { r.Known = v }},
+		}
+		for i, a := range knobs {
+			for _, va := range a.values {
+				for _, b := range knobs[i:] {
+					for _, vb := range b.values {
+						rp := def
+						a.set(&rp, va)
+						b.set(&rp, vb)
+						rank := pool.RankWith(p, rp)
+						r := result{rp: rp}
+						for _, q := range dev {
+							i := slices.Index(rank(q.query, 5), q.want)
+							if i == 0 {
+								r.at1++
+							}
+							if i >= 0 {
+								r.at5++
+								r.mrr += 1 / float64(i+1)
 							}
 						}
+						results = append(results, r)
 					}
 				}
 			}
@@ -105,12 +122,13 @@ var _ = Describe("ToolSearch tuning", Label("tuning"), func() {
 		marginal("b", func(rp pool.RankParams) float64 { return rp.B })
 		marginal("k1", func(rp pool.RankParams) float64 { return rp.K1 })
 		marginal("synonym", func(rp pool.RankParams) float64 { return rp.Synonym })
-		marginal("deprecated", func(rp pool.RankParams) float64 { return rp.Deprecated })
+		marginal("broader", func(rp pool.RankParams) float64 { return rp.Broader })
+		marginal("coord", func(rp pool.RankParams) float64 { return rp.Coord })
+		marginal("known", func(rp pool.RankParams) float64 { return rp.Known })
 		marginal("name bonus", func(rp pool.RankParams) float64 { return rp.NameBonus })
-		for i, f := range []string{"name", "server", "hint", "desc", "param names", "param descs"} {
+		for i, f := range []string{"name", "server", "hint", "desc", "lead", "param names", "param descs", "server instructions", "name relations"} {
 			marginal(f, func(rp pool.RankParams) float64 { return rp.Weights[i] })
 		}
-		def := pool.DefaultRankParams()
 		fmt.Fprintf(GinkgoWriter, "default %+v\n", def)
 	})
 })

@@ -3,7 +3,6 @@ package provider
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -36,6 +35,14 @@ const (
 	// idle timeout. The loop repeats such a request once with
 	// Request.NoStream set, as Claude Code does.
 	ErrStalled ErrorKind = "stream stalled"
+	// ErrDNS: the API's host name does not resolve. Not retried: a name
+	// that does not exist will not exist a second later (a failure of
+	// the resolver itself is an ErrConnection).
+	ErrDNS ErrorKind = "host not found"
+	// ErrTLS: the TLS handshake failed, e.g. on a certificate the
+	// machine does not trust. Not retried: the same certificate comes
+	// back.
+	ErrTLS ErrorKind = "TLS failed"
 )
 
 // KindOf classifies an HTTP status of a failed request.
@@ -73,9 +80,14 @@ type APIError struct {
 	Hint string
 	// Err is the underlying error.
 	Err error
-	// RetryAfter is the wait the server asked for (its retry-after
-	// header), 0 when it named none.
+	// RetryAfter is the wait the server asked for (its retry-after-ms or
+	// retry-after header), 0 when it named none.
 	RetryAfter time.Duration
+	// Partial is what had arrived of the response when a stream broke,
+	// nil when nothing had: its text, its finished tool_use blocks, and
+	// the tool_use block that was streaming when it broke, marked
+	// Incomplete. The loop decides what of it to keep.
+	Partial *Message
 }
 
 // Error reads like "openai: 401 Unauthorized (authentication failed):
@@ -100,7 +112,10 @@ func (e *APIError) Error() string {
 // Unwrap returns the underlying error.
 func (e *APIError) Unwrap() error { return e.Err }
 
-// Retryable reports whether the same request may succeed later.
+// Retryable reports whether the same request may succeed later: rate
+// limits, overload, server errors, 408 and 409, connections that broke
+// or were refused, timeouts and stalls. Authentication, a request the API
+// refused, a host name that does not resolve and a TLS failure are not.
 func (e *APIError) Retryable() bool {
 	switch e.Kind {
 	case ErrRateLimit, ErrOverloaded, ErrServer, ErrConnection, ErrStream, ErrTimeout, ErrStalled:
@@ -148,17 +163,27 @@ func (h Hints) Hint(k ErrorKind) string {
 		return "is the server up? " + h.Connection
 	case ErrStream:
 		return "the response broke off: try again"
+	case ErrTimeout:
+		return "the server did not answer in time: try again; if it keeps happening, check the service's status and the network"
+	case ErrStalled:
+		return "the server stopped sending in the middle of the response: try again (the request is repeated without streaming)"
+	case ErrDNS:
+		return "the name is wrong, or the network's DNS is down: " + h.Connection
+	case ErrTLS:
+		return "the server's certificate is not trusted or the handshake was refused: check the URL's host and scheme (" +
+			h.Connection + "), or, behind a proxy that intercepts TLS, name its CA in SSL_CERT_FILE"
 	}
 	return ""
 }
 
-// ConnectionError returns err as an ErrConnection APIError when it is a
-// network failure (no response at all), else nil.
+// ConnectionError returns err as an APIError when it is a network
+// failure, else nil: a failure to connect (refused, a name that does not
+// resolve, a TLS handshake, a connect timeout) or a connection that broke
+// before the response began. Failures in the middle of a response come
+// from the body of a response made through Transport, already classified.
 func ConnectionError(name string, err error, h Hints) *APIError {
-	var op *net.OpError
-	var dns *net.DNSError
-	if !errors.As(err, &op) && !errors.As(err, &dns) {
-		return nil
+	if e, ok := errors.AsType[*APIError](err); ok {
+		return e
 	}
-	return &APIError{Provider: name, Kind: ErrConnection, Message: err.Error(), Hint: h.Hint(ErrConnection), Err: err}
+	return classifyConnect(name, "", err, h)
 }

@@ -55,6 +55,15 @@ type Block struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   []runtime.Block `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
+	// Incomplete marks a tool_use block whose input JSON was cut off:
+	// the stream broke inside the block (in APIError.Partial), or the
+	// response hit its token limit there (stop_reason max_tokens). Its
+	// Input is then "{}", not what the model meant; such a call must
+	// not run. The loop answers it with a result saying the input was
+	// cut off before it was complete and nothing was run, not with a
+	// validation error. EventToolUse carries such a block too, so every
+	// EventToolUseStart has its end.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // Text returns a text block.
@@ -119,7 +128,9 @@ type Request struct {
 	RawEvents bool
 	// NoStream asks for the response in one piece instead of a stream
 	// (the loop's second try after an ErrStalled). The provider still
-	// yields its events, all at the end, ending with EventMessage.
+	// yields its events (EventText, EventToolUseStart, EventToolUse), all
+	// at once when the response has come, ending with EventMessage; the
+	// wait is bounded by Timeouts.Request instead of Timeouts.Idle.
 	NoStream bool
 }
 
@@ -200,7 +211,12 @@ type Provider interface {
 	// EventMessage and the loop runs the calls as one batch.
 	Streams() bool
 	// Stream sends req and yields the response's events, ending with
-	// EventMessage, or an error. Stopping the iteration early, or
-	// cancelling ctx, abandons the response.
+	// EventMessage, or an error. EventMessage comes as soon as the
+	// message is complete (message_stop, the last chunk), without
+	// waiting for the connection to end. Stopping the iteration early,
+	// or cancelling ctx, abandons the response; a cancelled ctx ends a
+	// wait at once and is yielded as ctx's own error. Any other failure
+	// is an *APIError whose Kind says whether to retry
+	// (provider.Retryable); the providers never retry on their own.
 	Stream(ctx context.Context, req Request) iter.Seq2[Event, error]
 }

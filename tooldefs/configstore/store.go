@@ -70,7 +70,7 @@ func Lookup(key string) (Setting, error) {
 func (s Setting) Check(raw json.RawMessage) (any, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("setting %q: value is not valid JSON: %v", s.Key, err)
+		return nil, fmt.Errorf("setting %q: value is not valid JSON: %w", s.Key, err)
 	}
 	switch s.Kind {
 	case Bool:
@@ -174,7 +174,7 @@ func (s Store) load() (map[string]any, error) {
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("settings file %s is not a JSON object (%v); fix or remove it", s.Path, err)
+		return nil, fmt.Errorf("settings file %s is not a JSON object (%w); fix or remove it", s.Path, err)
 	}
 	if doc == nil {
 		doc = map[string]any{}

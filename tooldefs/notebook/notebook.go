@@ -36,7 +36,7 @@ type Notebook struct {
 func Parse(data []byte) (*Notebook, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("the notebook is not valid JSON: %v", err)
+		return nil, fmt.Errorf("the notebook is not valid JSON: %w", err)
 	}
 	if top == nil {
 		return nil, errors.New("the notebook is not a JSON object")
@@ -44,7 +44,7 @@ func Parse(data []byte) (*Notebook, error) {
 	nb := &Notebook{top: top}
 	if raw, ok := top["nbformat"]; ok {
 		if err := json.Unmarshal(raw, &nb.Major); err != nil {
-			return nil, fmt.Errorf("the notebook's nbformat is not a number: %v", err)
+			return nil, fmt.Errorf("the notebook's nbformat is not a number: %w", err)
 		}
 	}
 	if raw, ok := top["nbformat_minor"]; ok {
@@ -58,7 +58,7 @@ func Parse(data []byte) (*Notebook, error) {
 		return nil, errors.New(`the notebook has no "cells" array`)
 	}
 	if err := json.Unmarshal(raw, &nb.cells); err != nil {
-		return nil, fmt.Errorf(`the notebook's "cells" is not an array of objects: %v`, err)
+		return nil, fmt.Errorf(`the notebook's "cells" is not an array of objects: %w`, err)
 	}
 	for i, c := range nb.cells {
 		if c == nil {

@@ -245,7 +245,7 @@ func Run(ctx context.Context, child *session.Session, prompt string, report func
 	case agent.StopMaxTurns:
 		return res, fmt.Errorf("the sub-agent did not finish: it reached its turn limit (%d turns, %d tool calls); its last text was: %s", res.Turns, res.ToolCalls, oneLine(res.Text, 300))
 	}
-	return res, fmt.Errorf("the sub-agent failed after %d turns: %v", res.Turns, out.Err)
+	return res, fmt.Errorf("the sub-agent failed after %d turns: %w", res.Turns, out.Err)
 }
 
 func oneLine(s string, n int) string {

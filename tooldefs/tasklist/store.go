@@ -98,7 +98,7 @@ func (s *Store) read(name string, v any) error {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s is damaged (%v): fix or remove it", filepath.Join(s.Dir, name), err)
+		return fmt.Errorf("%s is damaged (%w): fix or remove it", filepath.Join(s.Dir, name), err)
 	}
 	return nil
 }

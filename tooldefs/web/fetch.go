@@ -73,7 +73,7 @@ type cacheEntry struct {
 func ValidateURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("url %q is not a valid URL: %v", raw, err)
+		return nil, fmt.Errorf("url %q is not a valid URL: %w", raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("url %q must start with http:// or https://", raw)

@@ -82,7 +82,7 @@ func (s Searcher) Search(ctx context.Context, query string, allowed, blocked []s
 		Results []SearchResult `json:"results"`
 	}
 	if err := json.Unmarshal(body, &answer); err != nil {
-		return nil, fmt.Errorf("web search backend's answer is not {\"results\":[…]} JSON: %v", err)
+		return nil, fmt.Errorf("web search backend's answer is not {\"results\":[…]} JSON: %w", err)
 	}
 	var out []SearchResult
 	for _, r := range answer.Results {

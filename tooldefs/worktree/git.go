@@ -54,9 +54,9 @@ func FindRepo(ctx context.Context, dir string) (Repo, error) {
 	out, err := git(ctx, dir, "rev-parse", "--show-toplevel", "--git-common-dir")
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			return Repo{}, fmt.Errorf("git is not installed or not on PATH: worktrees need it (%v)", err)
+			return Repo{}, fmt.Errorf("git is not installed or not on PATH: worktrees need it (%w)", err)
 		}
-		return Repo{}, fmt.Errorf("%s is %w (%v): worktrees need one; run git init and commit there, or work without a worktree", dir, ErrNotRepo, err)
+		return Repo{}, fmt.Errorf("%s is %w (%w): worktrees need one; run git init and commit there, or work without a worktree", dir, ErrNotRepo, err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 2 {

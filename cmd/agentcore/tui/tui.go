@@ -2,7 +2,7 @@
 // input box with per-directory history, a status line, slash commands and
 // Esc to interrupt a running turn. The transcript itself is printed above
 // the input box, word-wrapped to the terminal's width, the model's
-// markdown rendered (glamour); on a resize it is printed again, re-flowed
+// markdown rendered (goldmark and lipgloss); on a resize it is printed again, re-flowed
 // to the new width. Pickers (Modal: the permission prompt, questions, a
 // plan's approval) take the input box's place while they wait; Ctrl+O
 // prints the last tool result in full.

@@ -240,4 +240,51 @@ var _ = Describe("the session model", func() {
 		styled := "\x1b[2m  ⎿  Updated greet.txt with 1 addition\x1b[0m"
 		Expect(ansi.Strip(tui.Wrap(styled, 30))).To(Equal("  ⎿  Updated greet.txt with 1\n     addition"))
 	})
+
+	Describe("Markdown", func() {
+		const src = "# Plan\n\nSome **bold**, *slanted* and `code` words in a paragraph long enough to wrap.\n\n" +
+			"- one\n- two\n\n1. first\n2. second\n\n> said before\n\n```go\nfunc main() {\n\tprintln(1)\n}\n```\n\n" +
+			"| tool | lines |\n|---|---:|\n| Read | 12 |\n| Bash | 3 |\n\nSee [the docs](https://example.com/d)."
+		var out, plain string
+		BeforeEach(func() {
+			out = tui.Markdown(src, 40)
+			plain = ansi.Strip(out)
+		})
+
+		It("styles the markup and leaves none of its marks", func() {
+			Expect(out).To(ContainSubstring("\x1b["), "styled with escape codes")
+			Expect(plain).NotTo(ContainSubstring("**"))
+			Expect(plain).NotTo(ContainSubstring("`"))
+			Expect(plain).To(ContainSubstring("# Plan"))
+			Expect(plain).To(ContainSubstring("Some bold, slanted and code words"))
+		})
+
+		It("wraps paragraphs at the width", func() {
+			for _, line := range strings.Split(plain, "\n") {
+				Expect(ansi.StringWidth(line)).To(BeNumerically("<=", 40), "line %q", line)
+			}
+		})
+
+		It("marks list items, numbers ordered ones and bars quotes", func() {
+			Expect(plain).To(ContainSubstring("• one\n• two"))
+			Expect(plain).To(ContainSubstring("1. first\n2. second"))
+			Expect(plain).To(ContainSubstring("│ said before"))
+		})
+
+		It("keeps fenced code as written, indented, its tabs expanded", func() {
+			Expect(plain).To(ContainSubstring("  func main() {\n      println(1)\n  }"), "tabs become four spaces")
+		})
+
+		It("aligns a table's columns under a rule", func() {
+			Expect(plain).To(ContainSubstring("tool │ lines\n─────┼──────\nRead │ 12\nBash │ 3"))
+		})
+
+		It("shows a link's address after its text", func() {
+			Expect(plain).To(ContainSubstring("the docs (https://example.com/d)"))
+		})
+
+		It("falls back to a usable width on a narrow terminal", func() {
+			Expect(ansi.Strip(tui.Markdown("word "+strings.Repeat("x", 5), 3))).To(Equal("word xxxxx"))
+		})
+	})
 })

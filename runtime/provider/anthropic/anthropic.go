@@ -12,17 +12,19 @@
 package anthropic
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
+	"net/http"
 	"os"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/agentcore/agentcore/runtime/provider"
 )
@@ -48,8 +50,14 @@ type Options struct {
 	// UserAgent, if set, is sent as the User-Agent header, e.g.
 	// "agentcore/1.2.0".
 	UserAgent string
+	// Timeouts bound each request (connect, idle stream, one-piece
+	// response); the zero value takes provider's defaults.
+	Timeouts provider.Timeouts
 	// RequestOptions are passed to the SDK client after the ones above;
-	// give a credential through AuthToken or APIKey, not here.
+	// give a credential through AuthToken or APIKey, not here. The
+	// provider sends each request once (the loop retries) through its
+	// own HTTP client, which an option.WithHTTPClient here does not
+	// replace.
 	RequestOptions []option.RequestOption
 }
 
@@ -60,6 +68,7 @@ type Provider struct {
 	// platform is "anthropic", or "bedrock" for Amazon Bedrock.
 	platform string
 	hints    provider.Hints
+	http     provider.HTTPClients
 }
 
 // New returns a provider for model with the credentials of the
@@ -84,9 +93,11 @@ func NewWithOptions(o Options) *Provider {
 	if o.UserAgent != "" {
 		opts = append(opts, option.WithHeader("User-Agent", o.UserAgent))
 	}
+	opts = append(opts, option.WithMaxRetries(0))
 	opts = append(opts, o.RequestOptions...)
 	model := cmp.Or(o.Model, os.Getenv("ANTHROPIC_MODEL"), DefaultModel)
-	return &Provider{client: anthropic.NewClient(opts...), model: model, platform: "anthropic", hints: hints}
+	return &Provider{client: anthropic.NewClient(opts...), model: model, platform: "anthropic", hints: hints,
+		http: provider.NewHTTPClients("anthropic", o.Timeouts, hints)}
 }
 
 // Name returns "anthropic:<model>" ("bedrock:<model>" on Bedrock).
@@ -95,60 +106,243 @@ func (p *Provider) Name() string { return p.platform + ":" + p.model }
 // Streams is true: tool_use blocks arrive one by one.
 func (p *Provider) Streams() bool { return true }
 
-// Stream sends req with streaming on and yields its events.
+// Stream sends req and yields its events: streamed, or with
+// req.NoStream all at once when the whole response has come.
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return func(yield func(provider.Event, error) bool) {
-		body, err := p.body(req)
+		if req.NoStream {
+			p.oneShot(ctx, req, yield)
+			return
+		}
+		body, err := p.body(req, true)
 		if err != nil {
 			yield(provider.Event{}, err)
 			return
 		}
-		// The body replaces the SDK's encoding of the (empty) params;
-		// NewStreaming still sets the path, the headers and "stream", and
-		// the Bedrock adaptation rewrites the body as it would its own.
-		stream := p.client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{},
-			option.WithRequestBody("application/json", body))
-		defer stream.Close()
+		// The body replaces the SDK's encoding of the params; the SDK
+		// still sets the headers, and the Bedrock adaptation rewrites
+		// the body and the path as it would its own.
+		var res *http.Response
+		err = p.client.Post(ctx, "v1/messages", nil, &res,
+			option.WithRequestBody("application/json", body), option.WithHTTPClient(p.http.Stream))
+		if err != nil {
+			yield(provider.Event{}, p.failure(ctx, err))
+			return
+		}
+		dec := ssestream.NewDecoder(res)
+		released := false
+		defer func() {
+			if !released {
+				_ = dec.Close()
+			}
+		}()
 
-		var acc anthropic.Message
-		for stream.Next() {
-			ev := stream.Current()
-			if err := acc.Accumulate(ev); err != nil {
-				yield(provider.Event{}, fmt.Errorf("anthropic: malformed stream: %w", err))
+		st := streamState{stopped: map[int]bool{}, cut: map[int]bool{}}
+		for dec.Next() {
+			ev := dec.Event()
+			data := bytes.TrimSuffix(ev.Data, []byte("\n"))
+			switch ev.Type {
+			case "", "ping":
+				continue
+			case "error":
+				yield(provider.Event{}, p.streamError(data, &st))
 				return
 			}
-			if out, ok := translate(ev, &acc); ok && !yield(out, nil) {
+			if len(data) == 0 {
+				continue
+			}
+			var se anthropic.MessageStreamEventUnion
+			if err := json.Unmarshal(data, &se); err != nil {
+				yield(provider.Event{}, p.malformed(fmt.Sprintf("the data of a %q event is not JSON", ev.Type), data, err, &st))
 				return
 			}
-			if req.RawEvents && ev.RawJSON() != "" && !yield(provider.Event{Type: provider.EventRaw, Raw: json.RawMessage(ev.RawJSON())}, nil) {
+			if se.Type == "" {
+				se.Type = ev.Type
+			}
+			if se.Type == "content_block_stop" {
+				st.stop(int(se.Index))
+			}
+			if err := st.acc.Accumulate(se); err != nil {
+				yield(provider.Event{}, p.malformed(fmt.Sprintf("a %q event does not fit the message so far", se.Type), data, err, &st))
+				return
+			}
+			if out, ok := translate(se, &st); ok && !yield(out, nil) {
+				return
+			}
+			if req.RawEvents && !yield(provider.Event{Type: provider.EventRaw, Raw: json.RawMessage(append([]byte(nil), data...))}, nil) {
+				return
+			}
+			if se.Type == "message_stop" {
+				if st.acc.StopReason == "" {
+					yield(provider.Event{}, p.partial(&provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
+						Message: "the stream ended (message_stop) without a stop_reason", Hint: p.hints.Hint(provider.ErrStream)}, &st))
+					return
+				}
+				// The message is whole: hand it on now, and let the rest
+				// of the body (its end, normally) go in the background.
+				released = true
+				provider.Release(res.Body)
+				yield(messageEvent(st.acc, st.incomplete()), nil)
 				return
 			}
 		}
-		if err := stream.Err(); err != nil {
-			if ctx.Err() != nil {
-				yield(provider.Event{}, ctx.Err())
-				return
-			}
-			yield(provider.Event{}, p.failure(err))
+		if err := dec.Err(); err != nil {
+			yield(provider.Event{}, p.partial(p.failure(ctx, err), &st))
 			return
 		}
-		if acc.StopReason == "" {
-			yield(provider.Event{}, &provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
-				Message: "the stream ended before message_stop", Hint: p.hints.Hint(provider.ErrStream)})
+		if ctx.Err() != nil {
+			yield(provider.Event{}, ctx.Err())
 			return
 		}
-		yield(provider.Event{
-			Type:       provider.EventMessage,
-			Message:    fromMessage(acc),
-			StopReason: provider.StopReason(acc.StopReason),
-			Usage: provider.Usage{
-				InputTokens:              acc.Usage.InputTokens,
-				OutputTokens:             acc.Usage.OutputTokens,
-				CacheCreationInputTokens: acc.Usage.CacheCreationInputTokens,
-				CacheReadInputTokens:     acc.Usage.CacheReadInputTokens,
-			},
-		}, nil)
+		yield(provider.Event{}, p.partial(&provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
+			Message: "the stream ended before message_stop: the server closed the response early",
+			Hint:    p.hints.Hint(provider.ErrStream)}, &st))
 	}
+}
+
+// oneShot asks for the whole response in one piece and yields its events.
+func (p *Provider) oneShot(ctx context.Context, req provider.Request, yield func(provider.Event, error) bool) {
+	body, err := p.body(req, false)
+	if err != nil {
+		yield(provider.Event{}, err)
+		return
+	}
+	var raw []byte
+	err = p.client.Post(ctx, "v1/messages", nil, &raw,
+		option.WithRequestBody("application/json", body), option.WithHTTPClient(p.http.OneShot))
+	if err != nil {
+		yield(provider.Event{}, p.failure(ctx, err))
+		return
+	}
+	var msg anthropic.Message
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		yield(provider.Event{}, provider.Malformed(p.platform, "the response is not a JSON message", raw, err, p.hints))
+		return
+	}
+	if msg.StopReason == "" {
+		yield(provider.Event{}, provider.Malformed(p.platform, "the response has no stop_reason", raw, nil, p.hints))
+		return
+	}
+	out := messageEvent(msg, nil)
+	for i, b := range out.Message.Content {
+		var evs []provider.Event
+		switch b.Type {
+		case provider.TextBlock:
+			evs = []provider.Event{{Type: provider.EventText, Index: i, Text: b.Text}}
+		case provider.ToolUseBlock:
+			evs = []provider.Event{
+				{Type: provider.EventToolUseStart, Index: i, Block: provider.ToolUse(b.ID, b.Name, nil)},
+				{Type: provider.EventToolUse, Index: i, Block: b},
+			}
+		}
+		for _, ev := range evs {
+			if !yield(ev, nil) {
+				return
+			}
+		}
+	}
+	yield(out, nil)
+}
+
+// streamState is a response as far as it has streamed.
+type streamState struct {
+	acc anthropic.Message
+	// stopped holds the indexes of the blocks whose content_block_stop
+	// came; cut those of the tool_use blocks among them whose input was
+	// not whole JSON then (the token limit cut it off).
+	stopped, cut map[int]bool
+}
+
+// stop notes the content_block_stop of block i, before the SDK's
+// accumulator replaces a cut-off input with "{}".
+func (st *streamState) stop(i int) {
+	st.stopped[i] = true
+	if i < len(st.acc.Content) {
+		cb := st.acc.Content[i]
+		st.cut[i] = cb.Type == "tool_use" && len(cb.Input) > 0 && !json.Valid(cb.Input)
+	}
+}
+
+// incomplete is the set of tool_use blocks cut off: never stopped, or
+// stopped with their input not JSON.
+func (st *streamState) incomplete() map[int]bool {
+	out := map[int]bool{}
+	for i := range st.acc.Content {
+		out[i] = !st.stopped[i] || st.cut[i]
+	}
+	return out
+}
+
+// messageEvent is the EventMessage of a complete message; incomplete is
+// as fromMessage's.
+func messageEvent(m anthropic.Message, incomplete map[int]bool) provider.Event {
+	return provider.Event{
+		Type:       provider.EventMessage,
+		Message:    fromMessage(m, incomplete),
+		StopReason: provider.StopReason(m.StopReason),
+		Usage: provider.Usage{
+			InputTokens:              m.Usage.InputTokens,
+			OutputTokens:             m.Usage.OutputTokens,
+			CacheCreationInputTokens: m.Usage.CacheCreationInputTokens,
+			CacheReadInputTokens:     m.Usage.CacheReadInputTokens,
+		},
+	}
+}
+
+// partial attaches what had streamed to a failure, when anything had.
+func (p *Provider) partial(err error, st *streamState) error {
+	e, ok := errors.AsType[*provider.APIError](err)
+	if !ok || len(st.acc.Content) == 0 {
+		return err
+	}
+	m := fromMessage(st.acc, st.incomplete())
+	e.Partial = &m
+	return err
+}
+
+// malformed is the failure of an event that makes no sense.
+func (p *Provider) malformed(what string, data []byte, err error, st *streamState) error {
+	return p.partial(provider.Malformed(p.platform, what, data, err, p.hints), st)
+}
+
+// streamError is the failure an error event in the stream reports: its
+// type says what kind, e.g. overloaded_error (retried) or
+// invalid_request_error (not).
+func (p *Provider) streamError(data []byte, st *streamState) error {
+	var ev struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(data, &ev); err != nil || ev.Error.Type == "" {
+		return p.malformed("an error event without an error", data, err, st)
+	}
+	out := &provider.APIError{Provider: p.platform,
+		Message: "the API reported an error in the middle of the response: " + ev.Error.Type}
+	if ev.Error.Message != "" {
+		out.Message += ": " + ev.Error.Message
+	}
+	switch ev.Error.Type {
+	case "overloaded_error":
+		out.Kind = provider.ErrOverloaded
+	case "rate_limit_error":
+		out.Kind = provider.ErrRateLimit
+	case "api_error":
+		out.Kind = provider.ErrServer
+	case "timeout_error":
+		out.Kind = provider.ErrTimeout
+	case "authentication_error", "permission_error":
+		out.Kind = provider.ErrAuth
+	case "not_found_error":
+		out.Kind = provider.ErrNotFound
+	case "invalid_request_error", "request_too_large":
+		out.Kind = provider.ErrInvalidRequest
+	default:
+		out.Kind = provider.ErrStream
+	}
+	out.Hint = p.hints.Hint(out.Kind)
+	return p.partial(out, st)
 }
 
 // hints is the advice for the Anthropic API's failures.
@@ -158,56 +352,44 @@ var hints = provider.Hints{
 	Connection: "check ANTHROPIC_BASE_URL and the network",
 }
 
-// failure turns an SDK error into an APIError; a missing credential keeps
-// the SDK's own message, which lists the sources it tried.
-func (p *Provider) failure(err error) error {
+// failure turns an error of a request into an APIError; the caller's
+// cancellation stays ctx's error, and a missing credential keeps the
+// SDK's own message, which lists the sources it tried.
+func (p *Provider) failure(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if e, ok := errors.AsType[*provider.APIError](err); ok {
+		e.Provider = p.platform
+		return e
+	}
 	if ce := provider.ConnectionError(p.platform, err, p.hints); ce != nil {
 		return ce
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		// The connection closed in the middle of the response: a stream
-		// failure, worth retrying, not an unexplained EOF.
-		return &provider.APIError{Provider: p.platform, Kind: provider.ErrStream,
-			Message: "the connection closed in the middle of the response (" + err.Error() + ")",
-			Hint:    p.hints.Hint(provider.ErrStream), Err: err}
 	}
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {
 		return fmt.Errorf("%s: %w", p.platform, err)
 	}
-	out := &provider.APIError{Provider: p.platform, Message: apiErr.Message, Err: err}
-	if out.Message == "" {
+	msg := apiErr.Message
+	if msg == "" {
 		var aws struct{ Message string } // Bedrock's errors: {"message": …}
 		if json.Unmarshal([]byte(apiErr.RawJSON()), &aws) == nil && aws.Message != "" {
-			out.Message = aws.Message
+			msg = aws.Message
 		} else {
-			out.Message = apiErr.RawJSON()
+			msg = apiErr.RawJSON()
 		}
 	}
-	if apiErr.StatusCode >= 400 {
-		out.Status, out.Kind = apiErr.StatusCode, provider.KindOf(apiErr.StatusCode)
-	} else {
-		// An error event in the middle of a stream: its type says what.
-		switch apiErr.Type() {
-		case "overloaded_error":
-			out.Kind = provider.ErrOverloaded
-		case "rate_limit_error":
-			out.Kind = provider.ErrRateLimit
-		case "api_error", "timeout_error":
-			out.Kind = provider.ErrServer
-		case "authentication_error", "permission_error":
-			out.Kind = provider.ErrAuth
-		default:
-			out.Kind = provider.ErrStream
-		}
+	var header http.Header
+	if apiErr.Response != nil {
+		header = apiErr.Response.Header
 	}
-	out.Hint = p.hints.Hint(out.Kind)
-	return out
+	return provider.StatusError(p.platform, apiErr.StatusCode, header, msg, p.hints, err)
 }
 
 // translate turns one SDK event into a provider event; ok is false for
 // events the loop does not need.
-func translate(ev anthropic.MessageStreamEventUnion, acc *anthropic.Message) (provider.Event, bool) {
+func translate(ev anthropic.MessageStreamEventUnion, st *streamState) (provider.Event, bool) {
+	acc := &st.acc
 	idx := int(ev.Index)
 	switch ev.Type {
 	case "content_block_start":
@@ -221,9 +403,7 @@ func translate(ev anthropic.MessageStreamEventUnion, acc *anthropic.Message) (pr
 		}
 	case "content_block_stop":
 		if idx < len(acc.Content) && acc.Content[idx].Type == "tool_use" {
-			cb := acc.Content[idx]
-			return provider.Event{Type: provider.EventToolUse, Index: idx,
-				Block: provider.ToolUse(cb.ID, cb.Name, inputOf(cb.Input))}, true
+			return provider.Event{Type: provider.EventToolUse, Index: idx, Block: toolUse(acc.Content[idx], st.cut[idx])}, true
 		}
 	}
 	return provider.Event{}, false
@@ -237,18 +417,30 @@ func inputOf(raw json.RawMessage) json.RawMessage {
 	return append(json.RawMessage(nil), raw...)
 }
 
-// fromMessage keeps the text and tool_use blocks of a response.
-func fromMessage(m anthropic.Message) provider.Message {
+// fromMessage keeps the text and tool_use blocks of a response; a
+// tool_use block in incomplete (a streamed response's blocks that broke
+// off) is marked Incomplete, and so is one whose input is not JSON.
+func fromMessage(m anthropic.Message, incomplete map[int]bool) provider.Message {
 	out := provider.Message{Role: provider.Assistant}
-	for _, cb := range m.Content {
+	for i, cb := range m.Content {
 		switch cb.Type {
 		case "text":
 			out.Content = append(out.Content, provider.Text(cb.Text))
 		case "tool_use":
-			out.Content = append(out.Content, provider.ToolUse(cb.ID, cb.Name, inputOf(cb.Input)))
+			out.Content = append(out.Content, toolUse(cb, incomplete[i]))
 		}
 	}
 	return out
+}
+
+// toolUse is a tool_use block; its input is "{}" and it is Incomplete
+// when it was cut off or its input is not JSON.
+func toolUse(cb anthropic.ContentBlockUnion, cut bool) provider.Block {
+	b := provider.ToolUse(cb.ID, cb.Name, inputOf(cb.Input))
+	if cut || !json.Valid(b.Input) {
+		b.Input, b.Incomplete = json.RawMessage(`{}`), true
+	}
+	return b
 }
 
 // The request body is built here with encoding/json rather than from the
@@ -310,15 +502,15 @@ type cacheControl struct {
 // ephemeral is the cache breakpoint every marked block carries.
 var ephemeral = &cacheControl{Type: "ephemeral"}
 
-// body builds the streaming request for req, as JSON: cache breakpoints on
-// the system prompt, on the last tool definition (which caches the whole
-// tool list) and on the newest message.
-func (p *Provider) body(req provider.Request) ([]byte, error) {
+// body builds the request for req, as JSON: cache breakpoints on the
+// system prompt, on the last tool definition (which caches the whole tool
+// list) and on the newest message.
+func (p *Provider) body(req provider.Request, stream bool) ([]byte, error) {
 	maxTokens := int64(req.MaxTokens)
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	b := body{Model: p.model, MaxTokens: maxTokens, Stream: true}
+	b := body{Model: p.model, MaxTokens: maxTokens, Stream: stream}
 	if req.System != "" {
 		b.System = []block{{Type: "text", Text: req.System, CacheControl: ephemeral}}
 	}

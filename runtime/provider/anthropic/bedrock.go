@@ -49,7 +49,8 @@ func NewBedrock(ctx context.Context, o Options) (*Provider, error) {
 	// The Bedrock adaptation signs the request: it comes after anything
 	// that changes it, and before the caller's options (which may move
 	// the base URL).
-	opts = append(opts, bedrock.WithConfig(cfg))
+	opts = append(opts, bedrock.WithConfig(cfg), option.WithMaxRetries(0))
 	opts = append(opts, o.RequestOptions...)
-	return &Provider{client: anthropic.NewClient(opts...), model: model, platform: "bedrock", hints: bedrockHints}, nil
+	return &Provider{client: anthropic.NewClient(opts...), model: model, platform: "bedrock", hints: bedrockHints,
+		http: provider.NewHTTPClients("bedrock", o.Timeouts, bedrockHints)}, nil
 }

@@ -17,7 +17,7 @@ import (
 
 // wire decodes the request body the provider builds.
 func wire(req provider.Request) map[string]any {
-	data, err := New("m").body(req)
+	data, err := New("m").body(req, true)
 	Expect(err).NotTo(HaveOccurred())
 	var out map[string]any
 	Expect(json.Unmarshal(data, &out)).To(Succeed())
@@ -26,7 +26,7 @@ func wire(req provider.Request) map[string]any {
 
 // bodyOf is the body built for req with the model "test-model".
 func bodyOf(req provider.Request) string {
-	data, err := New("test-model").body(req)
+	data, err := New("test-model").body(req, true)
 	Expect(err).NotTo(HaveOccurred())
 	return string(data)
 }
@@ -131,7 +131,7 @@ var _ = Describe("the request body", func() {
 	})
 
 	It("refuses a schema that is not a JSON object, naming the tool", func() {
-		_, err := New("m").body(provider.Request{Tools: []provider.Tool{{Name: "Bad", InputSchema: json.RawMessage(`[1]`)}}})
+		_, err := New("m").body(provider.Request{Tools: []provider.Tool{{Name: "Bad", InputSchema: json.RawMessage(`[1]`)}}}, true)
 		Expect(err).To(MatchError(ContainSubstring("tool Bad")))
 	})
 
@@ -157,7 +157,7 @@ var _ = Describe("the request body", func() {
 	})
 
 	It("rejects an unknown block type", func() {
-		_, err := New("m").body(provider.Request{Messages: []provider.Message{{Role: provider.User, Content: []provider.Block{{Type: "video"}}}}})
+		_, err := New("m").body(provider.Request{Messages: []provider.Message{{Role: provider.User, Content: []provider.Block{{Type: "video"}}}}}, true)
 		Expect(err).To(MatchError(ContainSubstring(`unknown content block type "video"`)))
 	})
 

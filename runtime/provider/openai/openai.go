@@ -16,6 +16,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -23,11 +24,13 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/http"
 	"os"
 	"strings"
 
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -50,7 +53,13 @@ type Options struct {
 	// UserAgent, if set, is sent as the User-Agent header, e.g.
 	// "agentcore/1.2.0".
 	UserAgent string
+	// Timeouts bound each request (connect, idle stream, one-piece
+	// response); the zero value takes provider's defaults.
+	Timeouts provider.Timeouts
 	// RequestOptions are passed to the SDK client after the ones above.
+	// The provider sends each request once (the loop retries) through
+	// its own HTTP client, which an option.WithHTTPClient here does not
+	// replace.
 	RequestOptions []option.RequestOption
 }
 
@@ -59,6 +68,7 @@ type Provider struct {
 	client oai.Client
 	model  string
 	base   string
+	http   provider.HTTPClients
 }
 
 // New returns a provider for o.Model. It fails when there is neither a
@@ -89,11 +99,14 @@ func New(o Options) (*Provider, error) {
 	if o.UserAgent != "" {
 		opts = append(opts, option.WithHeader("User-Agent", o.UserAgent))
 	}
+	opts = append(opts, option.WithMaxRetries(0))
 	opts = append(opts, o.RequestOptions...)
 	if base == "" {
 		base = "https://api.openai.com/v1"
 	}
-	return &Provider{client: oai.NewClient(opts...), model: o.Model, base: base}, nil
+	p := &Provider{client: oai.NewClient(opts...), model: o.Model, base: base}
+	p.http = provider.NewHTTPClients("openai", o.Timeouts, p.hints())
+	return p, nil
 }
 
 // Name returns "openai:<model>".
@@ -102,7 +115,8 @@ func (p *Provider) Name() string { return "openai:" + p.model }
 // Streams is true: tool calls are handed on one by one.
 func (p *Provider) Streams() bool { return true }
 
-// Stream sends req with streaming on and yields its events.
+// Stream sends req and yields its events: streamed, or with
+// req.NoStream all at once when the whole response has come.
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return func(yield func(provider.Event, error) bool) {
 		params, err := p.params(req)
@@ -110,14 +124,58 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			yield(provider.Event{}, err)
 			return
 		}
-		stream := p.client.Chat.Completions.NewStreaming(ctx, params)
-		defer stream.Close()
+		if req.NoStream {
+			params.StreamOptions = oai.ChatCompletionStreamOptionsParam{}
+			p.oneShot(ctx, params, yield)
+			return
+		}
+		var res *http.Response
+		err = p.client.Post(ctx, "chat/completions", params, &res,
+			option.WithJSONSet("stream", true), option.WithHTTPClient(p.http.Stream))
+		if err != nil {
+			yield(provider.Event{}, p.failure(ctx, err))
+			return
+		}
+		dec := ssestream.NewDecoder(res)
+		released := false
+		defer func() {
+			if !released {
+				_ = dec.Close()
+			}
+		}()
+		// done hands the message on as soon as it is whole, letting the
+		// rest of the body go in the background.
+		done := func(st *streamState) {
+			released = true
+			provider.Release(res.Body)
+			yield(st.message(), nil)
+		}
 
 		st := streamState{text: -1}
-		for stream.Next() {
-			evs, err := st.chunk(stream.Current())
+		for dec.Next() {
+			data := bytes.TrimSpace(dec.Event().Data)
+			if len(data) == 0 {
+				continue
+			}
+			if bytes.HasPrefix(data, []byte("[DONE]")) {
+				if st.finish == "" {
+					break
+				}
+				done(&st)
+				return
+			}
+			var c oai.ChatCompletionChunk
+			if err := json.Unmarshal(data, &c); err != nil {
+				yield(provider.Event{}, p.partial(provider.Malformed("openai", "a chunk's data is not JSON", data, err, p.hints()), &st))
+				return
+			}
+			if hasError(data) {
+				yield(provider.Event{}, p.partial(p.streamError(data), &st))
+				return
+			}
+			evs, err := st.chunk(c)
 			if err != nil {
-				yield(provider.Event{}, p.streamError(err))
+				yield(provider.Event{}, p.partial(provider.Malformed("openai", err.Error(), data, nil, p.hints()), &st))
 				return
 			}
 			for _, ev := range evs {
@@ -125,22 +183,91 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 					return
 				}
 			}
-		}
-		if err := stream.Err(); err != nil {
-			if ctx.Err() != nil {
-				yield(provider.Event{}, ctx.Err())
+			// The usage chunk after the finish_reason is the last one
+			// (stream_options.include_usage).
+			if st.finish != "" && len(c.Choices) == 0 && c.JSON.Usage.Valid() {
+				done(&st)
 				return
 			}
-			yield(provider.Event{}, p.failure(err))
+		}
+		if err := dec.Err(); err != nil {
+			yield(provider.Event{}, p.partial(p.failure(ctx, err), &st))
+			return
+		}
+		if ctx.Err() != nil {
+			yield(provider.Event{}, ctx.Err())
 			return
 		}
 		if st.finish == "" {
-			yield(provider.Event{}, p.streamError(errors.New("the stream ended before a finish_reason: the server closed "+
-				"the connection early, or does not stream (it must support \"stream\": true)")))
+			yield(provider.Event{}, p.partial(&provider.APIError{Provider: "openai", Kind: provider.ErrStream,
+				Message: "the stream ended before a finish_reason: the server closed the response early, " +
+					"or does not stream (it must support \"stream\": true)", Hint: p.hints().Hint(provider.ErrStream)}, &st))
 			return
 		}
-		yield(st.message(), nil)
+		done(&st)
 	}
+}
+
+// oneShot asks for the whole response in one piece and yields its events.
+func (p *Provider) oneShot(ctx context.Context, params oai.ChatCompletionNewParams, yield func(provider.Event, error) bool) {
+	var raw []byte
+	err := p.client.Post(ctx, "chat/completions", params, &raw, option.WithHTTPClient(p.http.OneShot))
+	if err != nil {
+		yield(provider.Event{}, p.failure(ctx, err))
+		return
+	}
+	var cc oai.ChatCompletion
+	if err := json.Unmarshal(raw, &cc); err != nil {
+		yield(provider.Event{}, provider.Malformed("openai", "the response is not a JSON chat completion", raw, err, p.hints()))
+		return
+	}
+	if len(cc.Choices) == 0 || cc.Choices[0].FinishReason == "" {
+		yield(provider.Event{}, provider.Malformed("openai", "the response has no choice with a finish_reason", raw, nil, p.hints()))
+		return
+	}
+	// The message, replayed as the chunks of a stream would carry it.
+	ch := cc.Choices[0]
+	st := streamState{text: -1}
+	var evs []provider.Event
+	if ch.Message.Content != "" || ch.Message.Refusal != "" {
+		e, _ := st.chunk(oneChunk(oai.ChatCompletionChunkChoiceDelta{Content: ch.Message.Content, Refusal: ch.Message.Refusal}, ""))
+		evs = append(evs, e...)
+	}
+	for i, tc := range ch.Message.ToolCalls {
+		e, err := st.chunk(oneChunk(oai.ChatCompletionChunkChoiceDelta{ToolCalls: []oai.ChatCompletionChunkChoiceDeltaToolCall{{
+			Index: int64(i), ID: tc.ID, Function: oai.ChatCompletionChunkChoiceDeltaToolCallFunction{Name: tc.Function.Name, Arguments: tc.Function.Arguments},
+		}}}, ""))
+		if err != nil {
+			yield(provider.Event{}, provider.Malformed("openai", err.Error(), raw, nil, p.hints()))
+			return
+		}
+		evs = append(evs, e...)
+	}
+	e, _ := st.chunk(oneChunk(oai.ChatCompletionChunkChoiceDelta{}, ch.FinishReason))
+	evs = append(evs, e...)
+	st.usage = usageOf(cc.Usage)
+	for _, ev := range evs {
+		if !yield(ev, nil) {
+			return
+		}
+	}
+	yield(st.message(), nil)
+}
+
+// hasError reports whether a chunk is an error: {"error": {...}}.
+func hasError(data []byte) bool {
+	if !bytes.Contains(data, []byte(`"error"`)) {
+		return false
+	}
+	var probe struct {
+		Error json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(data, &probe) == nil && len(probe.Error) > 0 && string(probe.Error) != "null"
+}
+
+// oneChunk is a chunk whose only choice has delta and finish.
+func oneChunk(delta oai.ChatCompletionChunkChoiceDelta, finish string) oai.ChatCompletionChunk {
+	return oai.ChatCompletionChunk{Choices: []oai.ChatCompletionChunkChoice{{Delta: delta, FinishReason: finish}}}
 }
 
 // hints is the advice for this provider's failures.
@@ -152,27 +279,87 @@ func (p *Provider) hints() provider.Hints {
 	}
 }
 
-// failure turns an SDK error into an APIError.
-func (p *Provider) failure(err error) error {
+// failure turns an error of a request into an APIError; the caller's
+// cancellation stays ctx's error.
+func (p *Provider) failure(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if e, ok := errors.AsType[*provider.APIError](err); ok {
+		return e
+	}
 	if ce := provider.ConnectionError("openai", err, p.hints()); ce != nil {
 		return ce
 	}
 	var apiErr *oai.Error
 	if errors.As(err, &apiErr) {
-		kind := provider.KindOf(apiErr.StatusCode)
 		msg := apiErr.Message
 		if msg == "" {
 			msg = strings.TrimSpace(apiErr.RawJSON())
 		}
-		return &provider.APIError{Provider: "openai", Status: apiErr.StatusCode, Kind: kind,
-			Message: msg, Hint: p.hints().Hint(kind), Err: err}
+		var header http.Header
+		if apiErr.Response != nil {
+			header = apiErr.Response.Header
+		}
+		return provider.StatusError("openai", apiErr.StatusCode, header, msg, p.hints(), err)
 	}
-	return p.streamError(err) // an error event in the stream, or JSON that does not decode
-}
-
-func (p *Provider) streamError(err error) error {
 	return &provider.APIError{Provider: "openai", Kind: provider.ErrStream, Message: err.Error(),
 		Hint: p.hints().Hint(provider.ErrStream), Err: err}
+}
+
+// streamError is the failure an error chunk reports ({"error": {...}}):
+// its type or code says what kind, if it is one the API documents.
+func (p *Provider) streamError(data []byte) error {
+	var ev struct {
+		Error struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+			Code    any    `json:"code"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(data, &ev)
+	kind := provider.ErrStream
+	what := ev.Error.Type
+	if c, ok := ev.Error.Code.(string); ok && c != "" {
+		what = c
+	}
+	switch what {
+	case "server_error", "internal_error":
+		kind = provider.ErrServer
+	case "rate_limit_exceeded", "rate_limit_error":
+		kind = provider.ErrRateLimit
+	case "overloaded_error", "server_overloaded":
+		kind = provider.ErrOverloaded
+	case "invalid_request_error", "context_length_exceeded":
+		kind = provider.ErrInvalidRequest
+	}
+	msg := "the server reported an error in the middle of the response"
+	if what != "" {
+		msg += ": " + what
+	}
+	if ev.Error.Message != "" {
+		msg += ": " + ev.Error.Message
+	} else {
+		msg += ": " + provider.Quote(data, 200)
+	}
+	return &provider.APIError{Provider: "openai", Kind: kind, Message: msg, Hint: p.hints().Hint(kind)}
+}
+
+// partial attaches what had streamed to a failure, when anything had.
+func (p *Provider) partial(err error, st *streamState) error {
+	e, ok := errors.AsType[*provider.APIError](err)
+	if !ok || len(st.blocks) == 0 {
+		return err
+	}
+	blocks := append([]provider.Block(nil), st.blocks...)
+	for _, c := range st.calls {
+		if !c.closed {
+			b := &blocks[c.block]
+			b.Input, b.Incomplete = json.RawMessage(`{}`), true
+		}
+	}
+	e.Partial = &provider.Message{Role: provider.Assistant, Content: blocks}
+	return err
 }
 
 // streamState accumulates one response from its chunks.
@@ -270,6 +457,10 @@ func (s *streamState) closeOpen() (provider.Event, bool) {
 	c.closed = true
 	b := &s.blocks[c.block]
 	b.Input = inputOf(c.args.String())
+	if s.finish == "length" && !json.Valid([]byte(c.args.String())) {
+		// The token limit cut the arguments off.
+		b.Input, b.Incomplete = json.RawMessage(`{}`), true
+	}
 	return provider.Event{Type: provider.EventToolUse, Index: c.block, Block: *b}, true
 }
 

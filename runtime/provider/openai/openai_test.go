@@ -238,7 +238,7 @@ var _ = Describe("the OpenAI provider against a fake Chat Completions API", func
 		Entry("an error event in the stream", func(s *openaitest.Stream) {
 			s.Text("partly ")
 			s.Data(`{"error":{"message":"the model crashed","type":"server_error"}}`)
-		}, provider.ErrStream, 0, "openai: stream failed", "the model crashed"),
+		}, provider.ErrServer, 0, "openai: server error: the server reported an error in the middle of the response: server_error: the model crashed"),
 		Entry("a stream cut before finish_reason", func(s *openaitest.Stream) { s.Text("partly ") },
 			provider.ErrStream, 0, "the stream ended before a finish_reason"),
 	)

@@ -155,7 +155,7 @@ func parse(data []byte) (*Scenario, error) {
 		var probe map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(line), &probe); err != nil {
 			if wholeErr != nil && n == 1 {
-				return nil, fmt.Errorf("neither one JSON scenario (%v) nor JSONL (line 1: %v)", wholeErr, err)
+				return nil, fmt.Errorf("neither one JSON scenario (%w) nor JSONL (line 1: %w)", wholeErr, err)
 			}
 			return nil, fmt.Errorf("line %d: not a JSON object: %w", n, err)
 		}
@@ -270,7 +270,7 @@ func checkTurns(turns []Turn, agent string, seen map[string]bool) error {
 				}
 				var obj map[string]any
 				if err := json.Unmarshal(b.Input, &obj); err != nil {
-					return fmt.Errorf("%s: input of %s must be a JSON object: %v", where, b.Name, err)
+					return fmt.Errorf("%s: input of %s must be a JSON object: %w", where, b.Name, err)
 				}
 			default:
 				return fmt.Errorf("%s: type must be \"text\" or \"tool_use\", got %q", where, b.Type)

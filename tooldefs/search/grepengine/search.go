@@ -147,12 +147,12 @@ func New(opts Options) (*Searcher, error) {
 		if errors.As(err, &se) {
 			return nil, fmt.Errorf("invalid regular expression %q: %s: `%s` (the pattern uses RE2 syntax; escape literal characters such as ( [ { . * + ? with a backslash)", opts.Pattern, se.Code, se.Expr)
 		}
-		return nil, fmt.Errorf("invalid regular expression %q: %v", opts.Pattern, err)
+		return nil, fmt.Errorf("invalid regular expression %q: %w", opts.Pattern, err)
 	}
 	// The original parsed, for its error messages; now the Unicode form.
 	pattern := unicodeClasses(opts.Pattern)
 	if parsed, err = syntax.Parse(pattern, flags); err != nil {
-		return nil, fmt.Errorf("invalid regular expression %q: %v", opts.Pattern, err)
+		return nil, fmt.Errorf("invalid regular expression %q: %w", opts.Pattern, err)
 	}
 	parsed = parsed.Simplify()
 	if !opts.Multiline && hasLiteralNewline(parsed) {
@@ -168,7 +168,7 @@ func New(opts Options) (*Searcher, error) {
 	}
 	re, err := regexp.Compile(prefix + pattern)
 	if err != nil {
-		return nil, fmt.Errorf("invalid regular expression %q: %v", opts.Pattern, err)
+		return nil, fmt.Errorf("invalid regular expression %q: %w", opts.Pattern, err)
 	}
 	s := &Searcher{opts: opts, re: re, multiNL: opts.Multiline && nl}
 	if l, ok, exact := requiredLiteral(parsed); ok && !strings.Contains(l.s, "\n") {

@@ -84,7 +84,7 @@ func RG(dir string, args ...string) ([]string, error) {
 		err = nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rg %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+		return nil, fmt.Errorf("rg %s: %w: %s", strings.Join(args, " "), err, stderr.String())
 	}
 	return Lines(out), nil
 }
