@@ -7,7 +7,6 @@ import (
 	"os"
 	"sync"
 
-
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
 	"github.com/agentcore/agentcore/runtime/provider/openai"

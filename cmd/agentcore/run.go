@@ -102,6 +102,12 @@ a stream that sends nothing for CLAUDE_STREAM_IDLE_TIMEOUT_MS (default 300000)
 and an answer in one piece that takes longer than API_TIMEOUT_MS (default
 600000) fail, and are retried.
 A replay plays at real speed; AGENTCORE_REPLAY_SPEED=4 plays four times faster.
+A model request that fails with a retryable error (429, 5xx, 529, a broken or
+stalled stream, a network failure) is retried, each retry shown, as Claude Code
+does: up to 10 times (AGENTCORE_MAX_RETRIES or CLAUDE_CODE_MAX_RETRIES; 0 turns
+retries off), waiting 0.5 s doubling up to 32 s (AGENTCORE_RETRY_BASE_DELAY_MS,
+AGENTCORE_RETRY_MAX_DELAY_MS) or the server's retry-after, for at most 15
+minutes in all (AGENTCORE_RETRY_MAX_WAIT_MS). Calls that ran keep their results.
 
 The prompt comes from -p, else from the replay scenario, else from standard
 input when it is not a terminal; with none of these, agentcore asks for

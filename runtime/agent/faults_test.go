@@ -344,3 +344,41 @@ func mustJSON(v any) []byte {
 	Expect(err).NotTo(HaveOccurred())
 	return b
 }
+
+var _ = Describe("a response that hits max_tokens inside a tool_use", Label("faults"), func() {
+	It("answers the call as cut off through the real provider, runs nothing, and the model is told so, not a validation error", func() {
+		dir := GinkgoT().TempDir()
+		fx := sideEffects{path: filepath.Join(dir, "marker")}
+		rec := &recorder{}
+		GinkgoT().Setenv("ANTHROPIC_API_KEY", "test")
+		api := newFakeAPI(
+			func(s *sse, _ map[string]any) {
+				s.start()
+				s.text("Appending. ")
+				s.toolStop(s.toolStart("toolu_cut", "Bash", `{"summary":"echo x >> mar`, 9))
+				s.stop("max_tokens")
+			},
+			func(s *sse, _ map[string]any) {
+				s.start()
+				s.text("I will send the whole call.")
+				s.stop("end_turn")
+			},
+		)
+		DeferCleanup(api.Close)
+		p := anthropic.New("fake-model", option.WithBaseURL(api.URL()))
+		ag := agent.New(agent.Config{Provider: p, Tools: agent.List([]runtime.Tool{fx.tool("Bash")}), Observer: rec.observe,
+			Retry: newFakeClock().policy()}, runtime.NewToolContext(dir))
+
+		out := ag.Run(context.Background(), "append x")
+		Expect(out.Err).NotTo(HaveOccurred())
+		Expect(out.Stop).To(Equal(agent.StopEndTurn))
+		Expect(fx.path).NotTo(BeAnExistingFile(), "nothing ran")
+		Expect(rec.kinds(agent.EventToolStart)).To(BeEmpty())
+		reqs := api.Requests()
+		Expect(reqs).To(HaveLen(2))
+		everyUseAnsweredOnce(reqs[1])
+		texts, _ := toolResults(reqs[1])
+		Expect(texts).To(Equal(map[string]string{"toolu_cut": agent.CutOffResult}))
+		Expect(rec.kinds(agent.EventRetry)).To(BeEmpty(), "max_tokens is an answer, not a failure")
+	})
+})
