@@ -147,6 +147,8 @@ type Outcome struct {
 	Messages []provider.Message `json:"messages"`
 	// Runs counts the workflow runs (1 + continue-as-new count).
 	Runs int `json:"runs"`
+	// Workspace is the task queue of the worker that held the files.
+	Workspace string `json:"workspace"`
 }
 
 // Ask is a permission ask waiting for a human: the payload an Agent SDK

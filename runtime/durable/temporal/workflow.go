@@ -111,7 +111,7 @@ func SessionWorkflow(ctx workflow.Context, in Input) (*Outcome, error) {
 	}
 	s.close(ctx)
 	return &Outcome{Stop: s.stop, Text: s.lastText, Turns: s.snap.Turns, Usage: s.snap.Usage,
-		Error: s.errText, Messages: s.snap.Messages, Runs: s.snap.Runs}, nil
+		Error: s.errText, Messages: s.snap.Messages, Runs: s.snap.Runs, Workspace: s.snap.Workspace}, nil
 }
 
 // register installs the queries and the update handler.
