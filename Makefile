@@ -13,7 +13,7 @@ tags_ant      := ant
 # fails a package whose _test.go files never call RunSpecs.
 GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
-.PHONY: all generate check-generated embed build test test-% bench run run-agents run-tour vet clean
+.PHONY: all generate check-generated embed build test test-% test-durable bench-durable bench run run-agents run-tour vet clean
 
 all: build
 
@@ -65,6 +65,19 @@ test-external:
 test-%:
 	@echo "== test variant $* (the packages the variant changes)"
 	$(GINKGO) $(GINKGO_FLAGS) --tags '$(tags_$*)' $(call variant_pkgs,$(tags_$*))
+
+## test-durable: the durable module (runtime/durable/temporal, its own go.mod):
+## unit specs on the SDK's testsuite and end-to-end specs against a Temporal
+## server started in process; DURABLE_LABELS narrows them (e.g. '!load')
+DURABLE_LABELS ?=
+test-durable:
+	cd runtime/durable/temporal && $(GO) vet ./... && \
+		$(GINKGO) -r --randomize-all --fail-on-pending --fail-on-empty --require-suite --keep-going --trace \
+		$(if $(DURABLE_LABELS),--label-filter '$(DURABLE_LABELS)') ./...
+
+## bench-durable: a durable turn against a local one, and sessions per second
+bench-durable:
+	cd runtime/durable/temporal && $(GO) test -run '^$$' -bench . -benchtime 20x ./e2e
 
 ## bench: run the benchmarks and write BENCHMARKS.md
 bench:

@@ -5,7 +5,7 @@ go 1.26.8
 require (
 	github.com/onsi/ginkgo/v2 v2.34.0
 	github.com/onsi/gomega v1.44.0
-	go.temporal.io/sdk v1.51.0
+	go.temporal.io/sdk v1.50.0
 	go.temporal.io/server v1.32.0
 )
 
@@ -227,7 +227,7 @@ require (
 	github.com/robfig/cron v1.2.0 // indirect
 	github.com/stretchr/objx v0.5.3 // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
-	go.temporal.io/api v1.64.3 // indirect
+	go.temporal.io/api v1.63.5 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect

@@ -249,4 +249,3 @@ var _ = Describe("durable sessions on a real Temporal server", Label("e2e"), fun
 		fmt.Fprintf(GinkgoWriter, "200 sessions: %s, %.1f sessions/s\n", took, n/took.Seconds())
 	})
 })
-
