@@ -145,6 +145,7 @@ type sessionState struct {
 	answers     map[string]Answer
 	pending     []Ask
 	run         *orchestrate.StreamingExecutor
+	abort       context.CancelCauseFunc
 	turnKey     string // the batch running (its first call's id)
 	interruptOf map[string]bool
 	replayed    atomic.Int64
@@ -311,15 +312,17 @@ func (a *Activities) Tools(ctx context.Context, req ToolsRequest) (*ToolsResult,
 	st.mu.Lock()
 	st.answers, st.pending, st.turnKey = req.Answers, nil, key
 	interrupted := req.Interrupted || st.interruptOf[key]
-	run := ex.Start(ctx, calls, tc)
-	st.run = run
+	runCtx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	run := ex.Start(runCtx, calls, tc)
+	st.run, st.abort = run, abort
 	if interrupted {
 		run.Interrupt()
 	}
 	st.mu.Unlock()
 	defer func() {
 		st.mu.Lock()
-		st.run, st.turnKey = nil, ""
+		st.run, st.abort, st.turnKey = nil, nil, ""
 		delete(st.interruptOf, key)
 		st.mu.Unlock()
 	}()
@@ -353,7 +356,7 @@ func (a *Activities) Tools(ctx context.Context, req ToolsRequest) (*ToolsResult,
 		}
 		done.Add(1)
 		res.Results = append(res.Results, provider.ToolResult(ev.ID, ev.Result))
-		if ev.Outcome == orchestrate.OutcomeInterrupted {
+		if ev.Outcome == orchestrate.OutcomeInterrupted || (ev.Outcome == orchestrate.OutcomeCancelled && ctx.Err() == nil) {
 			res.Interrupted = true
 		}
 	}
@@ -384,10 +387,13 @@ type InterruptRequest struct {
 	Session string `json:"session"`
 	// Batch is the first call's tool_use id of the batch to interrupt.
 	Batch string `json:"batch"`
+	// Abort cancels every call, whatever its interrupt behaviour.
+	Abort bool `json:"abort,omitempty"`
 }
 
 // Interrupt interrupts the session's running batch (or the batch about
-// to start): cancel-on-interrupt calls stop, the others finish.
+// to start): cancel-on-interrupt calls stop, the others finish; with
+// Abort every call stops.
 func (a *Activities) Interrupt(ctx context.Context, req InterruptRequest) error {
 	a.mu.Lock()
 	st, ok := a.sessions[req.Session]
@@ -400,6 +406,9 @@ func (a *Activities) Interrupt(ctx context.Context, req InterruptRequest) error 
 	st.interruptOf[req.Batch] = true
 	if st.run != nil && st.turnKey == req.Batch {
 		st.run.Interrupt()
+		if req.Abort {
+			st.abort(orchestrate.ErrInterrupted)
+		}
 	}
 	a.log.Info("interrupt", "session", req.Session)
 	return nil

@@ -20,8 +20,10 @@ type session struct {
 	snap    Snapshot
 	pending []Ask
 	answers map[string]Answer
-	// interrupted is set by SignalInterrupt for the running turn.
+	// interrupted is set by SignalInterrupt for the running turn;
+	// interrupts counts the signals of the turn (a second one aborts).
 	interrupted bool
+	interrupts  int
 	ended       bool
 	lastText    string
 	stop        string
@@ -49,6 +51,7 @@ func SessionWorkflow(ctx workflow.Context, in Input) (*Outcome, error) {
 		for {
 			interrupts.Receive(ctx, nil)
 			s.interrupted = true
+			s.interrupts++
 		}
 	})
 	workflow.Go(ctx, func(ctx workflow.Context) {
@@ -188,7 +191,7 @@ func (s *session) runPrompt(ctx workflow.Context) error {
 			return nil
 		}
 		s.snap.Turns++
-		s.interrupted = false
+		s.interrupted, s.interrupts = false, 0
 		res, err := s.model(ctx)
 		if s.interrupted {
 			s.add(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(agent.InterruptNotice)}})
@@ -290,12 +293,15 @@ func (s *session) tools(ctx workflow.Context, uses []provider.Block) ([]provider
 	for {
 		req := ToolsRequest{Session: s.id, Dir: s.snap.Dir, Cwd: s.snap.Cwd, Calls: uses, Answers: s.answers, Interrupted: s.interrupted}
 		f := workflow.ExecuteActivity(actx, ActivityTools, req)
-		sentInterrupt := s.interrupted
+		sent := s.interrupts
 		for !f.IsReady() {
-			_ = workflow.Await(ctx, func() bool { return f.IsReady() || (s.interrupted && !sentInterrupt) })
-			if s.interrupted && !sentInterrupt {
-				sentInterrupt = true
-				workflow.ExecuteActivity(ictx, ActivityInterrupt, InterruptRequest{Session: s.id, Batch: uses[0].ID}) // its batch ends with the results
+			_ = workflow.Await(ctx, func() bool { return f.IsReady() || s.interrupts > sent })
+			if s.interrupts > sent {
+				// The first interrupt follows each tool's interrupt
+				// behaviour; a second aborts every call, as a second
+				// Ctrl+C does locally. The batch ends with the results.
+				sent = s.interrupts
+				workflow.ExecuteActivity(ictx, ActivityInterrupt, InterruptRequest{Session: s.id, Batch: uses[0].ID, Abort: sent > 1})
 			}
 		}
 		var res ToolsResult

@@ -165,11 +165,11 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // follow prints the session's new events until its result line, asking
-// for permissions as they come; Ctrl-C interrupts the session once, and
-// leaves on the second.
+// for permissions as they come; the first Ctrl-C interrupts the session,
+// the second aborts its calls, the third leaves it running.
 func follow(ctx context.Context, c client.Client, id, format string, in *bufio.Reader, stdout, stderr io.Writer, resumed bool) error {
 	bg := context.Background()
-	seen, results, interrupted := 0, 0, false
+	seen, results, interrupts := 0, 0, 0
 	if resumed {
 		if lines, err := durable.Events(bg, c, id); err == nil {
 			seen = len(lines)
@@ -182,15 +182,20 @@ func follow(ctx context.Context, c client.Client, id, format string, in *bufio.R
 	}
 	asked := map[string]bool{}
 	for {
-		if ctx.Err() != nil && !interrupted {
-			interrupted = true
-			fmt.Fprintln(stderr, "interrupting the session (Ctrl-C again leaves it running)")
+		if ctx.Err() != nil {
+			interrupts++
+			if interrupts > 2 {
+				return nil
+			}
+			msg := "interrupting the session: calls that block on interrupt (Bash) finish; Ctrl-C again stops them"
+			if interrupts == 2 {
+				msg = "stopping every call; Ctrl-C again leaves the session running"
+			}
+			fmt.Fprintln(stderr, msg)
 			if err := durable.Interrupt(bg, c, id); err != nil {
 				return err
 			}
 			ctx, _ = signal.NotifyContext(context.Background(), os.Interrupt)
-		} else if ctx.Err() != nil {
-			return nil
 		}
 		lines, err := durable.Events(bg, c, id)
 		if err != nil {
