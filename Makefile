@@ -13,7 +13,7 @@ tags_ant      := ant
 # fails a package whose _test.go files never call RunSpecs.
 GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-on-empty --require-suite --keep-going --race --trace
 
-.PHONY: all generate check-generated embed build test test-% test-durable bench-durable bench run run-agents run-tour vet clean
+.PHONY: all generate check-generated embed build test test-% test-durable test-durable-e2e bench run run-agents run-tour vet clean
 
 all: build
 
@@ -67,17 +67,19 @@ test-%:
 	$(GINKGO) $(GINKGO_FLAGS) --tags '$(tags_$*)' $(call variant_pkgs,$(tags_$*))
 
 ## test-durable: the durable module (runtime/durable/temporal, its own go.mod):
-## unit specs on the SDK's testsuite and end-to-end specs against a Temporal
-## server started in process; DURABLE_LABELS narrows them (e.g. '!load')
-DURABLE_LABELS ?=
+## vet and the unit specs on the SDK's testsuite (called by .ci/run)
+DURABLE_PKGS := . ./internal/... ./cmd/...
 test-durable:
-	cd runtime/durable/temporal && $(GO) vet ./... && \
-		$(GINKGO) -r --randomize-all --fail-on-pending --fail-on-empty --require-suite --keep-going --trace \
-		$(if $(DURABLE_LABELS),--label-filter '$(DURABLE_LABELS)') ./...
+	cd runtime/durable/temporal && $(GO) vet $(DURABLE_PKGS) && \
+		$(GINKGO) --randomize-all --fail-on-pending --fail-on-empty --require-suite --keep-going --trace .
 
-## bench-durable: a durable turn against a local one, and sessions per second
-bench-durable:
-	cd runtime/durable/temporal && $(GO) test -run '^$$' -bench . -benchtime 20x ./e2e
+## test-durable-e2e: end-to-end specs against a Temporal server started in
+## process (a heavy build: go.temporal.io/server); DURABLE_LABELS narrows
+## them (e.g. '!load'). Not yet in .ci/run: see docs/durable.md.
+DURABLE_LABELS ?=
+test-durable-e2e:
+	cd runtime/durable/temporal && $(GINKGO) --fail-on-pending --fail-on-empty --keep-going --trace \
+		$(if $(DURABLE_LABELS),--label-filter '$(DURABLE_LABELS)') ./e2e
 
 ## bench: run the benchmarks and write BENCHMARKS.md
 bench:
