@@ -53,10 +53,11 @@ FORCE:
 ## RELEASE_PLATFORMS when the tools compile there (issue 37).
 RELEASE_PLATFORMS ?= linux/amd64 linux/arm64
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 # release_build builds variant $(2) for platform $(1) (os/arch).
 define release_build
 GOOS=$(word 1,$(subst /, ,$(1))) GOARCH=$(word 2,$(subst /, ,$(1))) CGO_ENABLED=0 $(GO) build -trimpath -tags '$(tags_$(2))' \
-		-ldflags '-s -w -X main.version=$(VERSION)' -o dist/agentcore-$(2)-$(subst /,-,$(1))$(if $(filter windows/%,$(1)),.exe) ./cmd/agentcore
+		-ldflags '-s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)' -o dist/agentcore-$(2)-$(subst /,-,$(1))$(if $(filter windows/%,$(1)),.exe) ./cmd/agentcore
 
 endef
 release:

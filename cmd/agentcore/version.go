@@ -21,9 +21,10 @@ type versionInfo struct {
 	Go      string `json:"go"`
 }
 
-// version is stamped by `make release` (-ldflags "-X main.version=…");
-// other builds take the module's version from the build info.
-var version string
+// version and commit are stamped by `make release` (-ldflags "-X
+// main.version=… -X main.commit=…"); other builds take them from the
+// build info (the commit only where Go stamps VCS information).
+var version, commit string
 
 func newVersionCmd() *cobra.Command {
 	var asJSON bool
@@ -72,6 +73,9 @@ func moduleVersion() string {
 // vcsCommit is the commit the binary was built from (12 digits, "-dirty"
 // when the tree had changes), "" when the build recorded none.
 func vcsCommit() string {
+	if commit != "" {
+		return commit
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return ""
