@@ -63,14 +63,14 @@ type mdRenderer struct {
 // separated by a blank line, as in the source.
 func (r *mdRenderer) blocks(n ast.Node, indent string) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if c != n.FirstChild() && !(isList(n) && isTight(n)) {
+		if c != n.FirstChild() && !(isListItem(n) && isTight(n)) {
 			r.out = append(r.out, "")
 		}
 		r.block(c, indent)
 	}
 }
 
-func isList(n ast.Node) bool { _, ok := n.(*ast.ListItem); return ok }
+func isListItem(n ast.Node) bool { _, ok := n.(*ast.ListItem); return ok }
 
 func isTight(n ast.Node) bool {
 	if l, ok := n.Parent().(*ast.List); ok {
