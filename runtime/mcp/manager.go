@@ -13,13 +13,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 // DefaultConnectTimeout bounds one server's start-up (MCP_TIMEOUT, in
@@ -517,7 +517,7 @@ func (s *server) connect(ctx context.Context) (*conn, offers, error) {
 		cmd.WaitDelay = time.Second
 		// Its own process group: the terminal's Ctrl+C interrupts the
 		// agent's turn, not the MCP servers it is talking to.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		procgroup.Own(cmd)
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.m.opts.TerminateDuration}
 	case TransportHTTP, TransportSSE:
 		rt := http.DefaultTransport.(*http.Transport).Clone()

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 const (
@@ -232,6 +234,11 @@ type proc struct {
 // none, unconfined when sb is nil. With wantCwd the command reports the
 // directory it ended in (proc.cwd).
 func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, wantCwd bool) (*proc, error) {
+	if sb != nil {
+		if err := sandboxUnsupported(); err != nil {
+			return nil, err // fail closed: never run unconfined
+		}
+	}
 	if sb != nil && sb.Session != nil {
 		return sb.Session.start(sb, request{Command: command, Dir: dir, Env: append(os.Environ(), env...), Cwd: wantCwd}, out)
 	}
@@ -267,7 +274,7 @@ func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, 
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = out
 	cmd.Stderr = out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		if cwdPath != "" {
 			os.Remove(cwdPath)
@@ -344,7 +351,7 @@ func killGroup(pid int, done <-chan struct{}, grace time.Duration) {
 	if grace <= 0 {
 		grace = DefaultKillGrace
 	}
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	_ = procgroup.Terminate(pid)
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
@@ -366,7 +373,7 @@ wait:
 			break wait
 		}
 	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = procgroup.Kill(pid)
 	if !leaderDone {
 		<-done
 	}
@@ -385,7 +392,7 @@ const killSettle = 2 * time.Second
 // Zombies do not count: an orphan nobody reaps (PID 1 of a container may
 // not) stays a group member but can no longer do anything.
 func groupGone(pgid int) bool {
-	if errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH) {
+	if !procgroup.Exists(pgid) {
 		return true
 	}
 	return !liveMember(pgid)
