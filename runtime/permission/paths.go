@@ -92,4 +92,3 @@ func resolveDirs(dirs []string, cwd string) []string {
 	}
 	return out
 }
-
