@@ -18,7 +18,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -267,7 +266,11 @@ func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, 
 		args, stubs = sb.args(script, dir, extra...)
 		cmd = exec.Command(sb.binary(), args...)
 	} else {
-		cmd = exec.Command(bashPath(), "-c", script)
+		bash := bashPath()
+		cmd = exec.Command(bash, "-c", script)
+		if bash == "" {
+			cmd.Err = fmt.Errorf("bash: %w", exec.ErrNotFound)
+		}
 		cmd.Args[0] = "bash"
 	}
 	cmd.Dir = dir
@@ -298,26 +301,6 @@ func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, 
 	return p, nil
 }
 
-// bashPath is bash as found on PATH, looked up again only when PATH
-// changes; "bash" when it is not found (Start then says so).
-func bashPath() string {
-	path := os.Getenv("PATH")
-	bashCache.Lock()
-	defer bashCache.Unlock()
-	if bashCache.path != path || bashCache.bash == "" {
-		bashCache.path, bashCache.bash = path, "bash"
-		if p, err := exec.LookPath("bash"); err == nil {
-			bashCache.bash = p
-		}
-	}
-	return bashCache.bash
-}
-
-var bashCache struct {
-	sync.Mutex
-	path, bash string
-}
-
 // createOutput creates a new output file named after pattern in
 // fileDir(dir), making the directory when it is missing.
 func createOutput(dir, pattern string) (*os.File, error) {
@@ -339,7 +322,7 @@ func createOutput(dir, pattern string) (*os.File, error) {
 // fix it.
 func startError(err error) error {
 	if errors.Is(err, exec.ErrNotFound) {
-		return fmt.Errorf("start bash: %w (the Bash tool needs bash on PATH: install it, or fix PATH)", err)
+		return fmt.Errorf("start bash: %w (%s)", err, bashMissingHelp)
 	}
 	return fmt.Errorf("start bash: %w", err)
 }
