@@ -18,7 +18,7 @@ GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-o
 REPORTS ?= .ci/reports
 report_flags = --json-report=$(1).json --output-dir=$(REPORTS)
 
-.PHONY: all generate check-generated embed build release test test-% test-durable test-durable-e2e bench run run-agents run-tour vet clean
+.PHONY: all generate check-generated embed build release test test-% test-durable test-durable-e2e bench run run-agents run-tour vet cross clean
 
 all: build
 
@@ -68,6 +68,16 @@ release:
 ## vet: go vet every variant
 vet:
 	@for v in $(VARIANTS); do echo "vet $$v"; $(GO) vet -tags "$$( [ $$v = external ] || echo $$v )" ./... || exit 1; done
+
+## cross: build and vet every variant for the other platforms users run
+## agentcore on (issue 37); the first run compiles their standard library
+CROSS_PLATFORMS ?= darwin/arm64 darwin/amd64 windows/amd64
+cross:
+	@for p in $(CROSS_PLATFORMS); do for v in $(VARIANTS); do \
+		t=$$( [ $$v = external ] || echo $$v ); echo "cross $$p $$v"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -tags "$$t" ./... || exit 1; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags "$$t" ./... || exit 1; \
+	done; done
 
 ## test: every Ginkgo suite, for every variant, with the race detector
 test: vet $(addprefix test-,$(VARIANTS))

@@ -1,3 +1,5 @@
+//go:build linux
+
 package tooldefs_test
 
 import (

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -119,7 +118,7 @@ var _ = Describe("Read", func() {
 
 	It("refuses a named pipe instead of blocking on it", func() {
 		p := e.path("fifo")
-		Expect(syscall.Mkfifo(p, 0o644)).To(Succeed())
+		mkfifo(p)
 		_, err := e.read(tooldefs.ReadInput{FilePath: p})
 		Expect(err).To(MatchError(ContainSubstring("not a regular file")))
 		e.tc.FileState.Set(p, runtime.FileState{Offset: 1})

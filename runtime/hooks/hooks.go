@@ -35,8 +35,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 // Event names a hook event, as settings files spell it.
@@ -341,12 +342,12 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte) answer {
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Own(cmd)
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
 		}
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		return procgroup.Kill(cmd.Process.Pid)
 	}
 	// A child that left the group and kept the pipes open must not hold
 	// the session.
@@ -354,7 +355,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte) answer {
 	err := cmd.Run()
 	// The group may outlive bash (a backgrounded child): end it either way.
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(cmd.Process.Pid)
 	}
 	a := answer{stdout: stdout.String(), stderr: stderr.String(), timeout: timeout}
 	var exit *exec.ExitError

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime/hooks"
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 var _ = Describe("Runner", func() {
@@ -212,7 +212,7 @@ var _ = Describe("Config", func() {
 // gone reports whether pid no longer runs (it does not exist, or it is a
 // zombie nobody reaped yet).
 func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
+	if !procgroup.Alive(pid) {
 		return true
 	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

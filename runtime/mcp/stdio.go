@@ -12,11 +12,12 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 // DefaultTerminateDuration is how long a stdio server gets to exit after
@@ -51,10 +52,7 @@ type stdioTransport struct {
 // Connect starts the command (in a process group of its own) and
 // connects to its stdin and stdout.
 func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
-	if t.cmd.SysProcAttr == nil {
-		t.cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	t.cmd.SysProcAttr.Setpgid = true
+	procgroup.Own(t.cmd)
 	// A pipe of our own rather than StdoutPipe: Wait must not close the
 	// read end under the reader (a server may exit right after its last
 	// answer), and closing it unblocks the SDK's read loop.
@@ -127,14 +125,14 @@ func (p *process) shutdown() error {
 		}
 	}
 	if !exitedWithin(p.grace) {
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		_ = procgroup.Terminate(pgid)
 		if !exitedWithin(killDelay) {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			_ = procgroup.Kill(pgid)
 			<-p.exited
 		}
 	}
 	// The server is gone; whatever it left running in its group goes too.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = procgroup.Kill(pgid)
 	var ee *exec.ExitError
 	if errors.As(p.err, &ee) {
 		return nil // a server killed at shutdown is no error of the shutdown

@@ -1,11 +1,9 @@
 package permission
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/agentcore/agentcore/runtime/fspath"
 )
@@ -93,17 +91,4 @@ func resolveDirs(dirs []string, cwd string) []string {
 		}
 	}
 	return out
-}
-
-// hardLinks is the link count of the regular file at the resolved path p,
-// 0 when it does not exist or is not a regular file.
-func hardLinks(p string) uint64 {
-	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() {
-		return 0
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 0
 }

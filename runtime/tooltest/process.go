@@ -4,14 +4,15 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 // Alive reports whether pid is a live process: it exists and is not a
 // zombie waiting to be reaped (Linux /proc). Specs use it to check that a
 // session's Close really stopped what its tools started.
 func Alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
+	if !procgroup.Alive(pid) {
 		return false
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

@@ -18,11 +18,12 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 const (
@@ -232,6 +233,11 @@ type proc struct {
 // none, unconfined when sb is nil. With wantCwd the command reports the
 // directory it ended in (proc.cwd).
 func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, wantCwd bool) (*proc, error) {
+	if sb != nil {
+		if err := sandboxUnsupported(); err != nil {
+			return nil, err // fail closed: never run unconfined
+		}
+	}
 	if sb != nil && sb.Session != nil {
 		return sb.Session.start(sb, request{Command: command, Dir: dir, Env: append(os.Environ(), env...), Cwd: wantCwd}, out)
 	}
@@ -260,14 +266,18 @@ func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, 
 		args, stubs = sb.args(script, dir, extra...)
 		cmd = exec.Command(sb.binary(), args...)
 	} else {
-		cmd = exec.Command(bashPath(), "-c", script)
+		bash := bashPath()
+		cmd = exec.Command(bash, "-c", script)
+		if bash == "" {
+			cmd.Err = fmt.Errorf("bash: %w", exec.ErrNotFound)
+		}
 		cmd.Args[0] = "bash"
 	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = out
 	cmd.Stderr = out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		if cwdPath != "" {
 			os.Remove(cwdPath)
@@ -291,26 +301,6 @@ func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, 
 	return p, nil
 }
 
-// bashPath is bash as found on PATH, looked up again only when PATH
-// changes; "bash" when it is not found (Start then says so).
-func bashPath() string {
-	path := os.Getenv("PATH")
-	bashCache.Lock()
-	defer bashCache.Unlock()
-	if bashCache.path != path || bashCache.bash == "" {
-		bashCache.path, bashCache.bash = path, "bash"
-		if p, err := exec.LookPath("bash"); err == nil {
-			bashCache.bash = p
-		}
-	}
-	return bashCache.bash
-}
-
-var bashCache struct {
-	sync.Mutex
-	path, bash string
-}
-
 // createOutput creates a new output file named after pattern in
 // fileDir(dir), making the directory when it is missing.
 func createOutput(dir, pattern string) (*os.File, error) {
@@ -332,7 +322,7 @@ func createOutput(dir, pattern string) (*os.File, error) {
 // fix it.
 func startError(err error) error {
 	if errors.Is(err, exec.ErrNotFound) {
-		return fmt.Errorf("start bash: %w (the Bash tool needs bash on PATH: install it, or fix PATH)", err)
+		return fmt.Errorf("start bash: %w (%s)", err, bashMissingHelp)
 	}
 	return fmt.Errorf("start bash: %w", err)
 }
@@ -344,7 +334,7 @@ func killGroup(pid int, done <-chan struct{}, grace time.Duration) {
 	if grace <= 0 {
 		grace = DefaultKillGrace
 	}
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	_ = procgroup.Terminate(pid)
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
@@ -366,7 +356,7 @@ wait:
 			break wait
 		}
 	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = procgroup.Kill(pid)
 	if !leaderDone {
 		<-done
 	}
@@ -385,7 +375,7 @@ const killSettle = 2 * time.Second
 // Zombies do not count: an orphan nobody reaps (PID 1 of a container may
 // not) stays a group member but can no longer do anything.
 func groupGone(pgid int) bool {
-	if errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH) {
+	if !procgroup.Exists(pgid) {
 		return true
 	}
 	return !liveMember(pgid)

@@ -44,8 +44,12 @@ type Sandbox struct {
 const BwrapMissingHelp = "the Bash sandbox needs bubblewrap (bwrap) on PATH: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or turn sandbox.enabled off and drop --sandbox"
 
 // CheckSandbox reports whether bwrap is installed and can create its
-// namespaces on this machine.
+// namespaces on this machine; off Linux it says the sandbox is not
+// available here.
 func CheckSandbox(bwrap string) error {
+	if err := sandboxUnsupported(); err != nil {
+		return err
+	}
 	if bwrap == "" {
 		bwrap = "bwrap"
 	}

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/session"
 )
@@ -81,10 +79,10 @@ func (s *Store) locked(f func() error) error {
 		return fmt.Errorf("open the task list's lock: %w", err)
 	}
 	defer lf.Close()
-	if err := unix.Flock(int(lf.Fd()), unix.LOCK_EX); err != nil {
+	if err := lockFile(lf); err != nil {
 		return fmt.Errorf("lock the task list: %w", err)
 	}
-	defer unix.Flock(int(lf.Fd()), unix.LOCK_UN)
+	defer unlockFile(lf)
 	return f()
 }
 

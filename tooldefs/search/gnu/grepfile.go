@@ -465,7 +465,7 @@ func (f *fileSource) fill(s *searcher) (int, error) {
 				copy(grown, s.buf[:n])
 				s.buf = grown
 			}
-			m, err := syscall.Read(f.fd, s.buf[n:len(s.buf)-1])
+			m, err := readFD(f.fd, s.buf[n:len(s.buf)-1])
 			if err == syscall.EINTR {
 				continue
 			}
@@ -519,7 +519,7 @@ func (f *streamSource) fill(s *searcher) (int, error) {
 	}
 	s.ensure(gnuReadSize + 1)
 	for {
-		n, err := syscall.Read(f.fd, s.buf[s.end:s.end+gnuReadSize])
+		n, err := readFD(f.fd, s.buf[s.end:s.end+gnuReadSize])
 		if err == syscall.EINTR {
 			continue
 		}

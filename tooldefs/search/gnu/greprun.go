@@ -478,14 +478,14 @@ func (s *searcher) grepFile(j *grepJob) bool {
 	} else {
 		flags := syscall.O_RDONLY | syscall.O_NOCTTY | syscall.O_CLOEXEC
 		if !j.follow {
-			flags |= syscall.O_NOFOLLOW
+			flags |= oNoFollow
 		}
 		if s.skipDevices(j.commandLine) {
 			flags |= syscall.O_NONBLOCK
 		}
 		var err error
 		for {
-			fd, err = syscall.Open(j.path, flags, 0)
+			fd, err = openFD(j.path, flags)
 			if err != syscall.EINTR {
 				break
 			}
@@ -499,7 +499,7 @@ func (s *searcher) grepFile(j *grepJob) bool {
 			}
 			return true
 		}
-		defer syscall.Close(fd)
+		defer closeFD(fd)
 	}
 	fi, err := find.FstatFD(fd)
 	if err != nil {

@@ -123,11 +123,10 @@ func lookPath(name, pathList string) (string, error) {
 			dir = "."
 		}
 		p := dir + "/" + name
-		var st syscall.Stat_t
-		if syscall.Stat(p, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		if !isRegular(p) {
 			continue
 		}
-		if syscall.Access(p, 1) == nil { // X_OK
+		if access(p, 1) == nil { // X_OK
 			return p, nil
 		}
 		denied = true

@@ -373,7 +373,7 @@ func (emptyNode) eval(_ *findRun, e *entry) bool {
 type accessNode struct{ mode uint32 }
 
 func (n accessNode) eval(_ *findRun, e *entry) bool {
-	return syscall.Access(e.path(), n.mode) == nil
+	return access(e.path(), n.mode) == nil
 }
 
 // printNode is -print and -print0.
@@ -736,7 +736,7 @@ func (p *findParser) stray(a string) error {
 	msg := "paths must precede expression: `" + a + "'"
 	// findutils adds the hint when the word names an existing file: what
 	// is left of a pattern the shell expanded into several names.
-	if syscall.Access(a, 0) == nil {
+	if access(a, 0) == nil {
 		last := p.last
 		if last == "" {
 			last = "("

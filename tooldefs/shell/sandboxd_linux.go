@@ -1,0 +1,634 @@
+package shell
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// A session's long-lived sandbox: one bwrap, started on the session's
+// first sandboxed command with the mounts of Sandbox.mounts, runs a small
+// server (this binary again, serverArg) that forks each command of the
+// session inside the namespaces it already has, so a command pays for a
+// fork and exec of bash instead of new namespaces and mounts (see
+// RELIABILITY.md, "Bash cost").
+//
+// The protocol: the server's end of a SOCK_SEQPACKET pair is its fd 3.
+// It first sends a hello (reply with its pid). For each command the host
+// sends one byte with two descriptors: the output file and its end of a
+// fresh stream pair, on which it then writes a request; the server
+// answers there with a reply once bash has started (Pid, or Err) and one
+// when it has exited (Exited, Code, Cwd). When the host closes its end of
+// fd 3 the server kills the commands still running and exits, and bwrap
+// with it.
+
+// serverArg, as the only argument, makes this binary a sandbox server
+// (see init). The number changes with the protocol.
+const serverArg = "__agentcore-sandbox-server-1"
+
+// init, not a function for main to call: every program that links this
+// package (agentcore, an embedder's binary, each test binary) must be
+// able to serve, and one that forgot the call would be run inside bwrap
+// as itself.
+func init() {
+	if len(os.Args) == 2 && os.Args[1] == serverArg {
+		os.Exit(serve(3))
+	}
+}
+
+// serve is the server inside the sandbox: it runs until fd's peer closes,
+// and returns the exit status.
+func serve(fd int) int {
+	f := os.NewFile(uintptr(fd), "sandbox-control")
+	c, err := net.FileConn(f) // a close-on-exec duplicate
+	f.Close()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agentcore sandbox server:", err)
+		return 2
+	}
+	ctl := c.(*net.UnixConn)
+	tmp, err := os.MkdirTemp("/tmp", "agentcore-sandbox-server-")
+	hello := reply{Pid: os.Getpid()}
+	if err != nil {
+		hello = reply{Err: err.Error()}
+	}
+	b, _ := json.Marshal(hello)
+	if _, err := ctl.Write(b); err != nil || hello.Err != "" {
+		return 2
+	}
+	var mu sync.Mutex
+	running := map[int]bool{}
+	seq := 0
+	oob := make([]byte, syscall.CmsgSpace(2*4))
+	one := make([]byte, 1)
+	for {
+		n, oobn, _, _, err := ctl.ReadMsgUnix(one, oob)
+		if err != nil || n == 0 {
+			break
+		}
+		fds, err := unixRights(oob[:oobn])
+		if err != nil || len(fds) != 2 {
+			for _, fd := range fds {
+				syscall.Close(fd)
+			}
+			continue
+		}
+		seq++
+		go serveOne(os.NewFile(uintptr(fds[0]), "output"), os.NewFile(uintptr(fds[1]), "command"),
+			filepath.Join(tmp, "cwd-"+strconv.Itoa(seq)), func(pid int, on bool) {
+				mu.Lock()
+				defer mu.Unlock()
+				if on {
+					running[pid] = true
+				} else {
+					delete(running, pid)
+				}
+			})
+	}
+	// The session is over: nothing of its commands may outlive it.
+	mu.Lock()
+	for pid := range running {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
+	mu.Unlock()
+	return 0
+}
+
+func unixRights(oob []byte) ([]int, error) {
+	msgs, err := syscall.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, err
+	}
+	var fds []int
+	for i := range msgs {
+		f, err := syscall.ParseUnixRights(&msgs[i])
+		if err != nil {
+			return fds, err
+		}
+		fds = append(fds, f...)
+	}
+	return fds, nil
+}
+
+// serveOne runs the request read from conn with output to out.
+func serveOne(out, conn *os.File, cwdPath string, track func(pid int, on bool)) {
+	defer conn.Close()
+	answer := func(r reply) {
+		b, _ := json.Marshal(r)
+		_, _ = conn.Write(append(b, '\n'))
+	}
+	var req request
+	err := json.NewDecoder(conn).Decode(&req)
+	if err != nil {
+		out.Close()
+		answer(reply{Err: "read request: " + err.Error()})
+		return
+	}
+	script := req.Command
+	if req.Cwd {
+		if script, err = wrap(req.Command, cwdPath); err != nil {
+			out.Close()
+			answer(reply{Err: err.Error()})
+			return
+		}
+	}
+	cmd := &exec.Cmd{Path: lookBash(req.Env), Args: []string{"bash", "-c", script}, Dir: req.Dir, Env: req.Env,
+		Stdout: out, Stderr: out, SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
+	err = cmd.Start()
+	out.Close() // bash has its own
+	if err != nil {
+		answer(reply{Err: startError(err).Error()})
+		return
+	}
+	track(cmd.Process.Pid, true)
+	answer(reply{Pid: cmd.Process.Pid})
+	werr := cmd.Wait()
+	track(cmd.Process.Pid, false)
+	r := reply{Exited: true, Code: exitCode(cmd, werr)}
+	if req.Cwd {
+		if b, err := os.ReadFile(cwdPath); err == nil {
+			r.Cwd = strings.TrimRight(string(b), "\n")
+		}
+		os.Remove(cwdPath)
+	}
+	answer(r)
+}
+
+// lookBash finds bash on the PATH of env, as bwrap's execvp would, and
+// remembers it for that PATH.
+func lookBash(env []string) string {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	if p, ok := bashOnPath.Load(path); ok {
+		return p.(string)
+	}
+	p := findBash(path)
+	bashOnPath.Store(path, p)
+	return p
+}
+
+var bashOnPath sync.Map
+
+func findBash(path string) string {
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "."
+		}
+		p := filepath.Join(d, "bash")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return "/bin/bash"
+}
+
+// SessionSandbox keeps the long-lived sandbox of one session (at most
+// maxServers at once; one that still runs commands is closed when they
+// end). A sandbox is started on the first command that
+// needs it and restarted, with the mounts made again, when the
+// confinement or the paths it protects have changed on disk; a server
+// that died is replaced by the next command. Commands of one sandbox share
+// its private /tmp. Close ends them all; the zero value is ready to use.
+type SessionSandbox struct {
+	mu      sync.Mutex
+	servers map[string]*server
+	open    []*server // every server not yet closed, retired ones included
+	stubs   []string  // mount points made for missing protected paths
+	closed  bool
+}
+
+// maxServers bounds the sandboxes a session keeps at once: one, so that
+// a change of confinement (a worktree switch) replaces the sandbox. A
+// subagent confined elsewhere that runs alongside its parent makes them
+// alternate; each replacement costs a bwrap start.
+const maxServers = 1
+
+// serverStart bounds the wait for a new server's hello.
+const serverStart = 30 * time.Second
+
+// errServerGone says the request never reached the server.
+var errServerGone = errors.New("the session's sandbox server has ended")
+
+// server is one long-lived bwrap and the server inside it.
+type server struct {
+	key, fingerprint string
+	bwrap            *exec.Cmd
+	pid              int // the server's, inside bwrap
+	ctlMu            sync.Mutex
+	ctl              *net.UnixConn
+	inflight         int
+	retired, dead    bool
+	lastUse          time.Time
+	closeOnce        sync.Once
+}
+
+// start runs req in the session's sandbox for sb, starting or restarting
+// it as needed. The command never runs unconfined: an error means it did
+// not run.
+func (ss *SessionSandbox) start(sb *Sandbox, req request, out *os.File) (*proc, error) {
+	for attempt := 0; ; attempt++ {
+		srv, err := ss.acquire(sb)
+		if err != nil {
+			return nil, err
+		}
+		p, dead, err := srv.run(req, out, func(dead bool) { ss.release(srv, dead) })
+		if err == nil {
+			return p, nil
+		}
+		ss.release(srv, dead)
+		if !errors.Is(err, errServerGone) || attempt > 0 {
+			return nil, err
+		}
+	}
+}
+
+// PIDs returns the pids of the session's sandbox servers and of the bwrap
+// processes around them, for tests and diagnostics.
+func (ss *SessionSandbox) PIDs() (servers, bwraps []int) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, s := range ss.open {
+		servers, bwraps = append(servers, s.pid), append(bwraps, s.bwrap.Process.Pid)
+	}
+	return servers, bwraps
+}
+
+// Close ends every sandbox of the session: the commands still running in
+// them are killed, bwrap and its server exit, and the mount points made
+// for missing protected paths are removed. Later commands fail.
+func (ss *SessionSandbox) Close() {
+	ss.mu.Lock()
+	ss.closed = true
+	open := slices.Clone(ss.open)
+	ss.servers = nil
+	ss.mu.Unlock()
+	for _, s := range open {
+		s.close()
+	}
+	// Only now, with every sandbox gone, may the mount points go.
+	ss.mu.Lock()
+	ss.open = nil
+	ss.removeStubsLocked()
+	ss.mu.Unlock()
+}
+
+// acquire returns the live server for sb's confinement, counted in use.
+func (ss *SessionSandbox) acquire(sb *Sandbox) (*server, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.closed {
+		return nil, errors.New("the session has ended: its sandbox is closed")
+	}
+	if ss.servers == nil {
+		ss.servers = map[string]*server{}
+	}
+	key := sb.key()
+	srv := ss.servers[key]
+	if srv != nil && (srv.dead || !alive(srv.pid) || !alive(srv.bwrap.Process.Pid) || srv.fingerprint != sb.fingerprint()) {
+		ss.retireLocked(srv)
+		srv = nil
+	}
+	if srv == nil {
+		for len(ss.servers) >= maxServers {
+			var lru *server
+			for _, s := range ss.servers {
+				if lru == nil || s.lastUse.Before(lru.lastUse) {
+					lru = s
+				}
+			}
+			ss.retireLocked(lru)
+		}
+		// Mount points of servers that are gone are removed before new
+		// ones are made: removing a mount point detaches the mount in
+		// every namespace that has it.
+		ss.removeStubsLocked()
+		var stubs []string
+		var err error
+		srv, stubs, err = launch(sb)
+		for _, s := range stubs {
+			if !slices.Contains(ss.stubs, s) {
+				ss.stubs = append(ss.stubs, s)
+			}
+		}
+		if err != nil {
+			ss.removeStubsLocked()
+			return nil, err
+		}
+		srv.key, srv.fingerprint = key, sb.fingerprint()
+		ss.servers[key] = srv
+		ss.open = append(ss.open, srv)
+	}
+	srv.inflight++
+	srv.lastUse = time.Now()
+	return srv, nil
+}
+
+// release ends one use of srv; dead says the server is gone.
+func (ss *SessionSandbox) release(srv *server, dead bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	srv.inflight--
+	if dead && !srv.dead {
+		srv.dead = true
+		if ss.servers[srv.key] == srv {
+			delete(ss.servers, srv.key)
+		}
+		srv.retired = true
+	}
+	if srv.retired && srv.inflight == 0 {
+		ss.closeLocked(srv)
+	}
+}
+
+// retireLocked takes srv out of use; it closes once its commands ended.
+func (ss *SessionSandbox) retireLocked(srv *server) {
+	if ss.servers[srv.key] == srv {
+		delete(ss.servers, srv.key)
+	}
+	srv.retired = true
+	if srv.inflight == 0 {
+		ss.closeLocked(srv)
+	}
+}
+
+func (ss *SessionSandbox) closeLocked(srv *server) {
+	srv.close()
+	ss.open = slices.DeleteFunc(ss.open, func(s *server) bool { return s == srv })
+	ss.removeStubsLocked()
+}
+
+// removeStubsLocked removes the mount points for missing protected paths
+// once no server that may have them mounted is left.
+func (ss *SessionSandbox) removeStubsLocked() {
+	if len(ss.open) > 0 || len(ss.stubs) == 0 {
+		return
+	}
+	stubs := slices.Clone(ss.stubs)
+	slices.Reverse(stubs) // .claude/settings.json before .claude
+	removeStubs(stubs)
+	ss.stubs = nil
+}
+
+// key names sb's confinement: what it makes writable, protects and shows.
+func (s *Sandbox) key() string {
+	return strings.Join([]string{strings.Join(s.Writable, "\x00"), strings.Join(s.Protected, "\x00"),
+		strings.Join(s.ReadOnly, "\x00"), strconv.FormatBool(s.Network), s.Bwrap}, "\x01")
+}
+
+// fingerprint is the state on disk that sb's mounts were made from:
+// which writable and read-only paths exist, and which file each protected
+// path is (or that it is missing). A sandbox made from another state binds
+// stale files or misses a protected path created since, so it is made
+// again.
+func (s *Sandbox) fingerprint() string {
+	var b strings.Builder
+	for _, p := range slices.Concat(s.Writable, s.ReadOnly) {
+		if _, err := os.Stat(p); err == nil {
+			b.WriteString("+")
+		} else {
+			b.WriteString("-")
+		}
+	}
+	for _, p := range s.Protected {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(p, &st); err != nil {
+			b.WriteString("|-")
+			continue
+		}
+		fmt.Fprintf(&b, "|%d:%d", st.Dev, st.Ino)
+	}
+	return b.String()
+}
+
+// launch starts bwrap with sb's mounts and the server inside, and waits
+// for its hello. It returns the mount points bwrap made, also on error.
+func launch(sb *Sandbox) (*server, []string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, fmt.Errorf("start the session's sandbox: find this program to run inside it: %w", err)
+	}
+	args, stubs := sb.mounts()
+	if Within(exe, []string{"/tmp"}) {
+		// go test and go run build under /tmp, which the sandbox
+		// replaces with its own.
+		args = append(args, "--ro-bind", exe, exe)
+	}
+	args = append(args, "--chdir", "/", "--", exe, serverArg)
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start the session's sandbox: %w", err)
+	}
+	theirs := os.NewFile(uintptr(pair[1]), "sandbox-control")
+	defer theirs.Close()
+	mine := os.NewFile(uintptr(pair[0]), "sandbox-control")
+	c, err := net.FileConn(mine)
+	mine.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("start the session's sandbox: %w", err)
+	}
+	ctl := c.(*net.UnixConn)
+	errs, err := os.CreateTemp("", "agentcore-bwrap-*.err")
+	if err != nil {
+		ctl.Close()
+		return nil, nil, fmt.Errorf("start the session's sandbox: %w", err)
+	}
+	os.Remove(errs.Name())
+	defer errs.Close()
+	cmd := exec.Command(sb.binary(), args...)
+	cmd.ExtraFiles = []*os.File{theirs}
+	cmd.Stdout, cmd.Stderr = errs, errs
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		ctl.Close()
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, stubs, errors.New(BwrapMissingHelp)
+		}
+		return nil, stubs, fmt.Errorf("start the session's sandbox: %w", err)
+	}
+	srv := &server{bwrap: cmd, ctl: ctl}
+	fail := func(why string) (*server, []string, error) {
+		srv.close()
+		b, _ := io.ReadAll(io.NewSectionReader(errs, 0, 4096))
+		if msg := strings.TrimSpace(string(b)); msg != "" {
+			why += ": " + msg
+		}
+		return nil, stubs, errors.New("start the session's sandbox: " + why + "; the command did not run")
+	}
+	_ = ctl.SetReadDeadline(time.Now().Add(serverStart))
+	buf := make([]byte, 4096)
+	n, err := ctl.Read(buf)
+	_ = ctl.SetReadDeadline(time.Time{})
+	var hello reply
+	switch {
+	case err != nil:
+		return fail("no answer from the server inside bwrap (" + err.Error() + ")")
+	case json.Unmarshal(buf[:n], &hello) != nil || hello.Err != "" || hello.Pid <= 0:
+		return fail("the server inside bwrap failed: " + string(buf[:n]))
+	case parentOf(hello.Pid) != cmd.Process.Pid:
+		// The host kills a timed-out command's group by pid: the pid
+		// the server reports must be one the host sees.
+		return fail("the server's pid " + strconv.Itoa(hello.Pid) + " is not a child of bwrap as the host sees it (a pid namespace?)")
+	}
+	srv.pid = hello.Pid
+	return srv, stubs, nil
+}
+
+// alive reports whether pid is a process that has not exited (a zombie
+// has), from /proc.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// childOrGone reports whether pid is a child of parent or no longer
+// exists (a quick command may have been reaped already).
+func childOrGone(pid, parent int) bool {
+	pp := parentOf(pid)
+	return pp == parent || pp == -1
+}
+
+// parentOf is the parent pid of pid from /proc, -1 when unknown.
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 2 {
+		return -1
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return ppid
+}
+
+// run hands req to the server and returns once bash has started; done is
+// called once the command has ended (dead: the server went first). On
+// error, dead says the server is gone or unusable.
+func (s *server) run(req request, out *os.File, done func(dead bool)) (*proc, bool, error) {
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
+	}
+	theirs := os.NewFile(uintptr(pair[1]), "sandbox-command")
+	mine := os.NewFile(uintptr(pair[0]), "sandbox-command")
+	b, err := json.Marshal(req)
+	if err != nil {
+		theirs.Close()
+		mine.Close()
+		return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
+	}
+	// A request that fits the socket's buffer is written before the
+	// server gets the socket, so that it reads it without waiting.
+	early := len(b) <= 32<<10
+	if early {
+		if _, err := mine.Write(b); err != nil {
+			theirs.Close()
+			mine.Close()
+			return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
+		}
+	}
+	s.ctlMu.Lock()
+	_, _, err = s.ctl.WriteMsgUnix([]byte{0}, syscall.UnixRights(int(out.Fd()), int(theirs.Fd())), nil)
+	s.ctlMu.Unlock()
+	theirs.Close()
+	if err != nil {
+		mine.Close()
+		return nil, true, fmt.Errorf("%w (%v)", errServerGone, err)
+	}
+	c, err := net.FileConn(mine)
+	mine.Close()
+	if err != nil {
+		return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
+	}
+	_ = c.SetDeadline(time.Now().Add(serverStart))
+	r := bufio.NewReader(c)
+	var started reply
+	if !early {
+		_, err = c.Write(b)
+	}
+	if err == nil {
+		err = readReply(r, &started)
+	}
+	_ = c.SetDeadline(time.Time{})
+	switch {
+	case err != nil:
+		c.Close()
+		return nil, true, fmt.Errorf("the session's sandbox server did not start the command (%v); the next command starts a new sandbox", err)
+	case started.Err != "":
+		c.Close()
+		return nil, false, errors.New(started.Err)
+	case started.Pid <= 0 || !childOrGone(started.Pid, s.pid):
+		// The host kills this pid's group on timeout: it must be the
+		// server's child (or already reaped), whatever the server says.
+		c.Close()
+		return nil, true, fmt.Errorf("the session's sandbox server reported pid %d, which is not its child; the next command starts a new sandbox", started.Pid)
+	}
+	p := &proc{pid: started.Pid, done: make(chan struct{}), code: -1}
+	go func() {
+		defer close(p.done)
+		defer c.Close()
+		var ended reply
+		if err := readReply(r, &ended); err != nil || !ended.Exited {
+			// The server died under the command: end what is left of it.
+			_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+			p.err = errors.New("the session's sandbox server ended while the command ran; the next command starts a new sandbox")
+			done(true)
+			return
+		}
+		p.code, p.cwd = ended.Code, ended.Cwd
+		done(false)
+	}()
+	return p, false, nil
+}
+
+func readReply(r *bufio.Reader, into *reply) error {
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(line, into)
+}
+
+// close ends the server: it kills its commands and exits when its control
+// socket closes; bwrap is killed if it has not gone within a few seconds.
+func (s *server) close() {
+	s.closeOnce.Do(func() {
+		s.ctl.Close()
+		exited := make(chan struct{})
+		go func() {
+			_ = s.bwrap.Wait()
+			close(exited)
+		}()
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-s.bwrap.Process.Pid, syscall.SIGKILL)
+			<-exited
+		}
+	})
+}
