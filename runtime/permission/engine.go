@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
+	userask "github.com/agentcore/agentcore/runtime/ask"
 )
 
 // Sources are what Load builds a session's engine from besides the
@@ -42,7 +43,7 @@ type Sources struct {
 	// Tools are the session's tools (see Engine.UseTools).
 	Tools []runtime.Tool
 	// Asker answers asks; nil denies them (see SetAsker).
-	Asker Asker
+	Asker userask.Asker
 	// Advice words the how-to-allow sentences of messages.
 	Advice Advice
 }
@@ -97,7 +98,7 @@ type Config struct {
 	// Files are the settings files that were looked for.
 	Files []SettingsFile
 	// Asker answers "ask" in CanUseTool; nil denies (NonInteractive).
-	Asker Asker
+	Asker userask.Asker
 	// Tools are the session's tools, as UseTools takes them. Without
 	// them a rule governs only the tool it names: Read(./secrets/**)
 	// would not stop Grep.
@@ -122,10 +123,10 @@ type Engine struct {
 	addDirs   []string
 	settings  Settings
 	files     []SettingsFile
-	asker     Asker
+	asker     userask.Asker
 	askMu     sync.Mutex
 	// notify is called before each prompt (SetAskNotifier).
-	notify func(context.Context, AskRequest)
+	notify func(context.Context, userask.AskRequest)
 	// families maps a tool name or alias to the permission family its
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
@@ -318,7 +319,7 @@ func (e *Engine) ModeBeforePlan() Mode {
 }
 
 // SetAsker sets the handler for "ask" (nil: deny, as in non-interactive runs).
-func (e *Engine) SetAsker(a Asker) {
+func (e *Engine) SetAsker(a userask.Asker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.asker = a
@@ -328,14 +329,14 @@ func (e *Engine) SetAsker(a Asker) {
 // about a call, that is when the user (or the SDK host) is about to be
 // asked: the session runs Claude Code's Notification hooks there. f runs
 // under the prompt lock, before the prompt shows; nil removes it.
-func (e *Engine) SetAskNotifier(f func(ctx context.Context, req AskRequest)) {
+func (e *Engine) SetAskNotifier(f func(ctx context.Context, req userask.AskRequest)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.notify = f
 }
 
 // notifyAsk calls the notifier, if any.
-func (e *Engine) notifyAsk(ctx context.Context, req AskRequest) {
+func (e *Engine) notifyAsk(ctx context.Context, req userask.AskRequest) {
 	e.mu.RLock()
 	f := e.notify
 	e.mu.RUnlock()

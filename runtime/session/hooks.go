@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
@@ -201,7 +202,7 @@ func nonEmpty(s, fallback string) string {
 // about to be shown (Claude Code's notification_type
 // "permission_prompt"; the matcher selects on that type). The prompt
 // waits for them: they are bounded by their timeouts.
-func (s *Session) notification(ctx context.Context, req permission.AskRequest) {
+func (s *Session) notification(ctx context.Context, req ask.AskRequest) {
 	if !s.hooks.Has(hooks.Notification) {
 		return
 	}

@@ -35,6 +35,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
@@ -590,7 +591,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		ag := s.agent
 		s.agentMu.Unlock()
 		if s.parent != nil && s.sub.Label != "" {
-			ctx = permission.WithAgent(ctx, s.sub.Label)
+			ctx = ask.WithAgent(ctx, s.sub.Label)
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
