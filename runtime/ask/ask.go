@@ -1,3 +1,8 @@
+// Package ask puts things to the user: permission prompts (Asker,
+// AskRequest, Answer), an MCP server's elicitations (ElicitRequest) and
+// multiple-choice questions (Question). Prompt asks on a terminal; a front
+// end or an Agent SDK host supplies its own Asker. The permission engine
+// decides when to ask; this package only asks.
 package ask
 
 import (

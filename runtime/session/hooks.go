@@ -11,7 +11,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 // newHooks is the session's hook runner: the settings files' hooks and
@@ -25,7 +25,7 @@ func (s *Session) newHooks() *hooks.Runner {
 	return &hooks.Runner{
 		Config:     cfg,
 		Dir:        s.opts.Dir,
-		ProjectDir: permission.ProjectRoot(s.opts.Dir, s.opts.Home),
+		ProjectDir: settings.ProjectRoot(s.opts.Dir, s.opts.Home),
 		Current:    s.hookIdentity,
 		Mode:       func() string { return string(engine.Mode()) },
 		Env:        s.settingsEnvList(),

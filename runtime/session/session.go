@@ -42,6 +42,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
 
@@ -278,7 +279,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 // else the settings' sandbox object as a runtime.Sandbox, checked to run
 // here. Every failure stops the session; none falls back to running
 // commands unconfined.
-func openSandbox(set permission.SandboxSettings, o Options) (*runtime.Sandbox, error) {
+func openSandbox(set settings.SandboxSettings, o Options) (*runtime.Sandbox, error) {
 	if !o.Sandbox && !set.On() {
 		return nil, nil
 	}
