@@ -14,6 +14,7 @@ import (
 // nothing runs alone, is treated as writing, and is asked about.
 //
 //	method                  default                               why
+//	InputSchema             {"type":"object"}                     (Define; an embedder writes it)
 //	Aliases                 none
 //	SearchHint              ""                                    ToolSearch scores the name alone
 //	IsEnabled               true
