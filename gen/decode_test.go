@@ -206,7 +206,7 @@ var _ = Describe("generated decoding", func() {
 	})
 })
 
-var _ = Describe("generated wrappers", func() {
+var _ = Describe("generated definitions", func() {
 	var tc *runtime.ToolContext
 	BeforeEach(func() {
 		tc = runtime.NewToolContext(GinkgoT().TempDir())
