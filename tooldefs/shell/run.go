@@ -277,8 +277,7 @@ func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, 
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = out
 	cmd.Stderr = out
-	procgroup.Own(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := procgroup.Start(cmd); err != nil {
 		if cwdPath != "" {
 			os.Remove(cwdPath)
 		}
