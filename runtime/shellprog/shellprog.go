@@ -37,10 +37,17 @@ const (
 	// Writes: the program writes files the value does not name (curl -O
 	// into the current directory, find -delete).
 	Writes
+	// RunsCommand: the words after the option are a command the program
+	// runs (find -exec); the permission engine judges that command as a
+	// command of the line in its own right.
+	RunsCommand
 )
 
+// Everything is every effect that makes a command not read-only.
+const Everything = WritesPath | Runs | Network | Writes | RunsCommand
+
 // Risky reports whether e writes, runs or reaches the network.
-func (e Effect) Risky() bool { return e&(WritesPath|Runs|Network|Writes) != 0 }
+func (e Effect) Risky() bool { return e&Everything != 0 }
 
 // String names the effects for messages: "writes a file", "runs a
 // program".
@@ -49,7 +56,7 @@ func (e Effect) String() string {
 	if e&WritesPath != 0 || e&Writes != 0 {
 		parts = append(parts, "writes files")
 	}
-	if e&Runs != 0 {
+	if e&(Runs|RunsCommand) != 0 {
 		parts = append(parts, "runs a program")
 	}
 	if e&Network != 0 {
@@ -120,6 +127,9 @@ type Program struct {
 	// Self is what running the program does at all (curl: Network); a
 	// rule that allows the program allows it, so Judgement ignores it.
 	Self Effect
+	// StopAtOperand: options end at the first operand (git's global
+	// options before the subcommand, xargs and ssh before the command).
+	StopAtOperand bool
 	// LongSingleDash is set for programs whose long options have one
 	// dash (find's -exec): no short-option clusters.
 	LongSingleDash bool
@@ -161,10 +171,11 @@ func Lookup(name string) *Program { return table[name] }
 // Judge reads a command (words[0] is the program, by name or path) with
 // the table and returns why it is not harmless: an option or operand that
 // runs a program or reaches the network, or an unknown option of a
-// Closed program; with writes set, also one that writes. For git it
-// judges the global options and then the subcommand's. "" when the table
-// finds nothing (or does not know the program).
-func Judge(words []string, literal []bool, writes bool) string {
+// Closed program. mask says which effects count (Everything for a
+// read-only verdict). For git it judges the global options and then the
+// subcommand's. "" when the table finds nothing (or does not know the
+// program).
+func Judge(words []string, literal []bool, mask Effect) string {
 	if len(words) == 0 {
 		return ""
 	}
@@ -177,7 +188,7 @@ func Judge(words []string, literal []bool, writes bool) string {
 		return ""
 	}
 	s := p.Read(words, literal)
-	if why := p.judge(name, words, s, writes); why != "" {
+	if why := p.judge(name, words, s, mask); why != "" {
 		return why
 	}
 	if name == "git" && len(s.Operands) > 0 {
@@ -187,7 +198,7 @@ func Judge(words []string, literal []bool, writes bool) string {
 			if sub < len(literal) {
 				lit = literal[sub:]
 			}
-			return sp.judge("git "+words[sub], words[sub:], sp.Read(words[sub:], lit), writes)
+			return sp.judge("git "+words[sub], words[sub:], sp.Read(words[sub:], lit), mask)
 		}
 	}
 	return ""
@@ -245,6 +256,12 @@ func (p *Program) Read(words []string, literal []bool) Scan {
 			return s
 		case p == nil || (i < len(literal) && !literal[i]) || !strings.HasPrefix(w, "-") || w == "-":
 			s.Operands = append(s.Operands, i)
+			if p != nil && p.StopAtOperand {
+				for j := i + 1; j < len(words); j++ {
+					s.Operands = append(s.Operands, j)
+				}
+				return s
+			}
 		case strings.HasPrefix(w, "--") || p.LongSingleDash:
 			name, val, hasVal := strings.Cut(w, "=")
 			o := p.option(name)
@@ -309,11 +326,7 @@ func (p *Program) OperandEffect(n int) Effect {
 
 // judge is why a command is not harmless by the table: the first risky
 // (by mask) or unknown option or operand, or "" when there is none.
-func (p *Program) judge(name string, words []string, s Scan, writes bool) string {
-	mask := Runs | Network
-	if writes {
-		mask |= WritesPath | Writes
-	}
+func (p *Program) judge(name string, words []string, s Scan, mask Effect) string {
 	for _, u := range s.Uses {
 		switch {
 		case u.Unknown:

@@ -75,13 +75,13 @@ var table = map[string]*Program{
 	"find": {
 		LongSingleDash: true,
 		Options: []Option{
-			flag("-exec").does(Runs), flag("-execdir").does(Runs), flag("-ok").does(Runs), flag("-okdir").does(Runs),
+			flag("-exec").does(RunsCommand), flag("-execdir").does(RunsCommand), flag("-ok").does(RunsCommand), flag("-okdir").does(RunsCommand),
 			flag("-delete").does(Writes), val("-fprint").does(WritesPath), val("-fprint0").does(WritesPath),
 			val("-fprintf").does(WritesPath), val("-fls").does(WritesPath),
 		},
 	},
 	"git": {
-		Closed: true,
+		Closed: true, StopAtOperand: true,
 		Options: []Option{
 			val("-C").does(ReadsPath), val("-c").does(Runs).except(gitConfigSafe...), val("--config-env").does(Runs),
 			val("--exec-path").does(Runs), val("--git-dir").does(ReadsPath), val("--work-tree").does(ReadsPath),
@@ -170,7 +170,7 @@ var table = map[string]*Program{
 			flag("-z", "--zero-terminated")),
 	},
 	"ssh": {
-		Self: Network,
+		Self: Network, StopAtOperand: true,
 		Options: []Option{
 			val("-o").does(Runs).only("proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "match", "include", "pkcs11provider", "securitykeyprovider"),
 			val("-F").does(ReadsPath | Runs), val("-E").does(WritesPath), val("-S").does(WritesPath), val("-i").does(ReadsPath),
@@ -215,7 +215,8 @@ var table = map[string]*Program{
 			val("--use-askpass").does(Runs), val("-U", "--user-agent"), val("--header"), val("-t", "--tries"), val("-T", "--timeout")},
 	},
 	"xargs": {
-		Note: "its first operand is the program it runs, with arguments from its input: runtime/permission unwraps it (shellsyntax.WrappedCommand) and judges that program",
+		StopAtOperand: true,
+		Note:          "its first operand is the program it runs, with arguments from its input: runtime/permission unwraps it (shellsyntax.WrappedCommand) and judges that program",
 		Options: []Option{val("-a", "--arg-file").does(ReadsPath), val("-I"), val("-i", "--replace").attached(), val("-d", "--delimiter"),
 			val("-E"), val("-e", "--eof").attached(), val("-L", "--max-lines"), val("-l").attached(), val("-n", "--max-args"),
 			val("-P", "--max-procs"), val("-s", "--max-chars"), val("--process-slot-var")},

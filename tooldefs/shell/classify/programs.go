@@ -150,7 +150,7 @@ func fromTable(name string) argCheck {
 		for _, a := range args {
 			words = append(words, a.Value)
 		}
-		return shellprog.Judge(words, nil, true)
+		return shellprog.Judge(words, nil, shellprog.Everything)
 	}
 }
 
