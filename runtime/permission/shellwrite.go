@@ -416,6 +416,11 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 	return tableWrites(c)
 }
 
+func mustTableWrites(c shellCmd) []writeArg {
+	out, _ := tableWrites(c)
+	return out
+}
+
 // withValue is the programs table's list of name's options that take a
 // value, in parseArgs's form.
 func withValue(name string) string { return shellprog.Lookup(name).WithValue() }
@@ -475,6 +480,13 @@ func tarWrites(c shellCmd) ([]writeArg, bool) {
 		for _, t := range targets {
 			t.by = "tar -f"
 			out = append(out, t)
+		}
+	}
+	// Options that name a file tar writes whatever the mode
+	// (--index-file, --listed-incremental), from the programs table.
+	for _, w := range mustTableWrites(c) {
+		if w.unknown == "" {
+			out = append(out, w)
 		}
 	}
 	if pa.has("x", "extract", "get") {
