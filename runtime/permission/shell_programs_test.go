@@ -28,7 +28,7 @@ var _ = Describe("programs modelled by their options", func() {
 		Expect(os.MkdirAll(filepath.Join(dir, "sub"), 0o755)).To(Succeed())
 		rules := mustRules(
 			[]string{"Bash(git grep:*)", "Bash(git log:*)", "Bash(git fetch:*)", "Bash(git ls-remote:*)",
-				"Bash(git status:*)", "Bash(rg:*)", "Bash(ssh:*)", "Bash(vim:*)", "Bash(less:*)", "Bash(zip:*)",
+				"Bash(git status:*)", "Bash(git config:*)", "Bash(rg:*)", "Bash(ssh:*)", "Bash(vim:*)", "Bash(less:*)", "Bash(zip:*)",
 				"Bash(make:*)", "Bash(npm run:*)", "Bash(yarn:*)", "Bash(pnpm:*)", "Bash(tar:*)", "Bash(sort:*)",
 				"Bash(rsync:*)", "Bash(sed:*)", "Bash(awk:*)", "Bash(xxd:*)", "Bash(shuf:*)", "Bash(uniq:*)",
 				"Bash(curl:*)", "Bash(wget:*)", "Bash(find:*)"},
@@ -57,6 +57,7 @@ var _ = Describe("programs modelled by their options", func() {
 		Entry("git -c core.pager", "git -c core.pager='touch x' log", "git -c runs a program"),
 		Entry("git fetch --upload-pack", "git fetch --upload-pack='touch x' origin", "--upload-pack runs a program"),
 		Entry("git ls-remote -u", "git ls-remote -u 'touch x' origin", "git ls-remote -u runs a program"),
+		Entry("git config alias with !", "git config alias.st '!touch x'", "git config alias.st sets a key that can make git run a program"),
 		Entry("git status with an unknown global option", "git --frob status", "the option --frob of git, which agentcore could not judge"),
 		Entry("rg --pre", "rg --pre=./x foo", "rg --pre runs a program"),
 		Entry("ssh -o ProxyCommand", "ssh -o 'ProxyCommand=sh -c x' host", "ssh -o runs a program"),
@@ -105,6 +106,7 @@ var _ = Describe("programs modelled by their options", func() {
 		},
 		Entry("git grep", "git grep -n foo"),
 		Entry("git log", "git log --oneline -n 3"),
+		Entry("git config reading", "git config --get user.name"),
 		Entry("rg", "rg -n --glob '*.go' foo"),
 		Entry("sort with known options", "sort -k2,2n -u in"),
 		Entry("uniq with one operand", "uniq -c in"),

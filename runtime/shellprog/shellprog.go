@@ -193,6 +193,11 @@ func Judge(words []string, literal []bool, mask Effect) string {
 	}
 	if name == "git" && len(s.Operands) > 0 {
 		sub := s.Operands[0]
+		if words[sub] == "config" && mask&Runs != 0 {
+			if why := gitConfigSets(words[sub:], literal); why != "" {
+				return why
+			}
+		}
 		if sp := table["git "+words[sub]]; sp != nil {
 			var lit []bool
 			if sub < len(literal) {
@@ -414,4 +419,33 @@ func init() {
 			}
 		}
 	}
+}
+
+// gitConfigSets judges "git config …" (words[0] is "config"): setting a
+// key that is not one of gitConfigSafe (alias.x, core.pager,
+// core.sshCommand, core.hooksPath, filter.*…) makes git run a program
+// later, so it counts as running one now.
+func gitConfigSets(words []string, literal []bool) string {
+	var ops []string
+	for _, w := range words[1:] {
+		switch {
+		case w == "--get" || w == "--get-all" || w == "--get-regexp" || w == "--list" || w == "-l" ||
+			w == "--get-urlmatch" || w == "get" || w == "list" || w == "--unset" || w == "--unset-all" || w == "unset":
+			return ""
+		case strings.HasPrefix(w, "-"):
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) > 0 && ops[0] == "set" {
+		ops = ops[1:]
+	}
+	if len(ops) < 2 {
+		return ""
+	}
+	key := strings.ToLower(ops[0]) + "="
+	if hasAnyPrefix(key, gitConfigSafe) {
+		return ""
+	}
+	return "git config " + ops[0] + " sets a key that can make git run a program"
 }

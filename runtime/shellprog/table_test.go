@@ -35,6 +35,9 @@ var _ = Describe("the programs table", func() {
 		Entry("git grep --open-files-in-pager", "git grep --open-files-in-pager=x foo", "runs a program"),
 		Entry("git -C dir grep -O", "git -C sub grep -O foo", "git grep -O runs a program"),
 		Entry("git log --output", "git log --output=x", "writes files"),
+		Entry("git config alias", "git config alias.st !touch.x", "git config alias.st sets a key that can make git run a program"),
+		Entry("git config set core.pager", "git config set core.pager x", "sets a key that can make git run a program"),
+		Entry("git config --global core.sshCommand", "git config --global core.sshCommand x", "sets a key"),
 		Entry("git diff --ext-diff", "git diff --ext-diff", "runs a program"),
 		Entry("git format-patch -o", "git format-patch -o out HEAD~1", "writes files"),
 		// sed, awk, find, xargs.
@@ -108,6 +111,8 @@ var _ = Describe("the programs table", func() {
 			Expect(judge(line, shellprog.Everything)).To(BeEmpty())
 		},
 		Entry("git status", "git status --short"),
+		Entry("git config reading", "git config --get alias.st"),
+		Entry("git config a safe key", "git config user.name Ada"),
 		Entry("git -C dir log", "git -C sub log --oneline"),
 		Entry("git -c color.ui=never log", "git -c color.ui=never log"),
 		Entry("git --no-pager diff", "git --no-pager diff HEAD"),
