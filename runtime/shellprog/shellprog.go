@@ -128,7 +128,7 @@ type Program struct {
 	// rule that allows the program allows it, so Judgement ignores it.
 	Self Effect
 	// StopAtOperand: options end at the first operand (git's global
-	// options before the subcommand, xargs and ssh before the command).
+	// options before the subcommand, xargs before the command).
 	StopAtOperand bool
 	// LongSingleDash is set for programs whose long options have one
 	// dash (find's -exec): no short-option clusters.

@@ -170,7 +170,10 @@ var table = map[string]*Program{
 			flag("-z", "--zero-terminated")),
 	},
 	"ssh": {
-		Self: Network, StopAtOperand: true,
+		// OpenSSH reads options after the host too (ssh host -o …), so
+		// every word is read as a possible option: conservative for a
+		// remote command's own options.
+		Self: Network,
 		Options: []Option{
 			val("-o").does(Runs).only("proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "match", "include", "pkcs11provider", "securitykeyprovider"),
 			val("-F").does(ReadsPath | Runs), val("-E").does(WritesPath), val("-S").does(WritesPath), val("-i").does(ReadsPath),

@@ -67,6 +67,7 @@ var _ = Describe("the programs table", func() {
 		Entry("ssh -o ProxyCommand", "ssh -o ProxyCommand=sh host", "ssh -o runs a program"),
 		Entry("ssh -oLocalCommand attached", "ssh -oLocalCommand=x host", "ssh -o runs a program"),
 		Entry("ssh -F config", "ssh -F cfg host", "ssh -F"),
+		Entry("ssh -o after the host", "ssh host -o ProxyCommand=sh", "ssh -o runs a program"),
 		Entry("make --eval", "make --eval=x all", "make --eval runs a program"),
 		Entry("npm --script-shell", "npm run test --script-shell=sh", "npm --script-shell runs a program"),
 		Entry("yarn --script-shell", "yarn --script-shell sh test", "runs a program"),
