@@ -337,7 +337,7 @@ func (p *Program) judge(name string, words []string, s Scan, mask Effect) string
 		case u.Unknown:
 			return "the option " + u.Name + " of " + name + ", which agentcore could not judge"
 		case u.Option != nil && u.Option.EffectOf(u.Value)&mask != 0:
-			return name + " " + u.Name + " " + u.Option.Effect.String()
+			return name + " " + u.Option.spelled(u.Name) + " " + u.Option.Effect.String()
 		}
 	}
 	for n, i := range s.Operands {
@@ -448,4 +448,20 @@ func gitConfigSets(words []string, literal []bool) string {
 		return ""
 	}
 	return "git config " + ops[0] + " sets a key that can make git run a program"
+}
+
+// spelled names the option as written and, when written abbreviated,
+// the option it stands for: "--outp (--output)".
+func (o *Option) spelled(written string) string {
+	for _, n := range o.Names {
+		if n == written {
+			return written
+		}
+	}
+	for _, n := range o.Names {
+		if strings.HasPrefix(n, written) {
+			return written + " (" + n + ")"
+		}
+	}
+	return written
 }

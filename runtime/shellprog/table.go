@@ -84,8 +84,13 @@ var table = map[string]*Program{
 		Closed: true, StopAtOperand: true,
 		Options: []Option{
 			val("-C").does(ReadsPath), val("-c").does(Runs).except(gitConfigSafe...), val("--config-env").does(Runs),
-			val("--exec-path").does(Runs), val("--git-dir").does(ReadsPath), val("--work-tree").does(ReadsPath),
-			val("--namespace"), val("--super-prefix"), flag("-p", "--paginate"), flag("-P", "--no-pager"), flag("--bare"),
+			// Another repository brings its own configuration, whose
+			// core.fsmonitor, core.pager or aliases name programs.
+			val("--exec-path").does(Runs), val("--git-dir").does(ReadsPath | Runs), val("--work-tree").does(ReadsPath | Runs),
+			val("--namespace"), val("--super-prefix"),
+			// -p pipes the output to the pager the repository's config
+			// names, even when it is not a terminal.
+			flag("-p", "--paginate").does(Runs), flag("-P", "--no-pager"), flag("--bare"),
 			flag("--no-replace-objects"), flag("--literal-pathspecs"), flag("--glob-pathspecs"),
 			flag("--noglob-pathspecs"), flag("--icase-pathspecs"), flag("--no-optional-locks"), flag("--version"),
 			flag("--help"), flag("-v"), flag("-h"), val("--list-cmds").attached(), flag("--no-lazy-fetch"),

@@ -223,32 +223,30 @@ func gitFromTable(sub string) argCheck {
 	return bannedOptions(false, shellprog.Lookup("git "+sub).Spellings(shellprog.WritesPath|shellprog.Writes|shellprog.Runs|shellprog.Network)...)
 }
 
-// checkGit allows git with harmless global options and a read-only
-// subcommand. All arguments must be static: git has options that write
-// (--output) or run programs (-c core.pager=…).
+// checkGit allows git with global options the programs table finds
+// harmless and a read-only subcommand. All arguments must be static: git
+// has options that write (--output) or run programs (-c core.pager=…).
 func checkGit(args []shellsyntax.Word) string {
 	if why := requireStatic(args); why != "" {
 		return why
 	}
-	i := 0
-	for ; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case v == "--no-pager" || v == "--no-optional-locks" || v == "--version":
-		case v == "-C":
-			i++
-		case strings.HasPrefix(v, "-"):
-			return "uses the git option " + v
-		default:
-			sub := v
-			check, ok := gitReaders[sub]
-			if !ok {
-				return "git " + sub + " is not a read-only git command"
-			}
-			return check(args[i+1:])
-		}
+	words := make([]string, 0, len(args)+1)
+	words = append(words, "git")
+	for _, a := range args {
+		words = append(words, a.Value)
 	}
-	return "" // git --version, git -C dir
+	if why := shellprog.Judge(words, nil, shellprog.Everything); why != "" {
+		return why
+	}
+	i := shellprog.GitSubcommand(words, nil)
+	if i < 0 {
+		return "" // git --version, git -C dir
+	}
+	check, ok := gitReaders[words[i]]
+	if !ok {
+		return "git " + words[i] + " is not a read-only git command"
+	}
+	return check(args[i:])
 }
 
 // checkGitBranchOrTag allows listing: no banned option, and operands only
