@@ -251,6 +251,12 @@ func (p *Program) option(name string) *Option {
 // as an operand.
 func (p *Program) Read(words []string, literal []bool) Scan {
 	var s Scan
+	if p == nil {
+		for i := 1; i < len(words); i++ {
+			s.Operands = append(s.Operands, i)
+		}
+		return s
+	}
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		switch {
