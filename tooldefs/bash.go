@@ -249,6 +249,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	if err != nil {
 		return BashOutput{}, err
 	}
+	unset := bashSecrets(tc).Unset(sandbox != nil)
 
 	if in.RunInBackground {
 		shells, err := shell.Background(tc)
@@ -256,7 +257,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 			return BashOutput{}, fmt.Errorf("run_in_background: %w", err)
 		}
 		t, err := shells.Start(shell.BackgroundOptions{
-			Command: in.Command, Description: in.Description, Dir: dir, Env: env, Sandbox: sandbox,
+			Command: in.Command, Description: in.Description, Dir: dir, Env: env, Sandbox: sandbox, Unset: unset,
 		})
 		if err != nil {
 			return BashOutput{}, err
@@ -274,6 +275,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		Env:     env,
 		Timeout: timeout,
 		Sandbox: sandbox,
+		Unset:   unset,
 		OnProgress: func(p shell.Progress) {
 			c.Progress(BashProgress{
 				LastLines: p.LastLines, TotalLines: p.TotalLines, TotalBytes: p.TotalBytes,
@@ -343,6 +345,14 @@ func bashSandbox(tc *runtime.ToolContext, in *BashInput, pathDir string) (*sandb
 		}
 	}
 	return sb, nil
+}
+
+// bashSecrets says which variables the call's command runs without: the
+// session's (the *sandbox.Secrets capability), the agent's credentials
+// (sandbox.CredentialEnv) without one.
+func bashSecrets(tc *runtime.ToolContext) *sandbox.Secrets {
+	s, _ := runtime.Service[*sandbox.Secrets](tc)
+	return s
 }
 
 // bashDefaultTimeout is the timeout of a call that names none:

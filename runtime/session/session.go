@@ -238,6 +238,8 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
+	secrets := engine.Settings().Sandbox.Secrets()
+	runtime.WithService(s.tc, &secrets)
 	if sb != nil {
 		runtime.WithService(s.tc, sb)
 		_ = s.tc.OnClose(sb.Close)
@@ -295,7 +297,25 @@ func openSandbox(set permission.SandboxSettings, o Options) (*sandbox.Sandbox, e
 	if err := check(conf); err != nil {
 		return nil, err
 	}
+	conf.DenyRead = append(hiddenPaths(o), conf.DenyRead...)
 	return sandbox.New(conf, o.SandboxOptions), nil
+}
+
+// hiddenPaths are the paths no sandboxed command reads unless the
+// settings' allowRead shows them: the user's credential files
+// (sandbox.CredentialFiles) and the agent's own settings and sessions.
+func hiddenPaths(o Options) []string {
+	paths := sandbox.CredentialFiles(o.Home)
+	if o.Home != "" {
+		paths = append(paths, filepath.Join(o.Home, ".claude"), filepath.Join(o.Home, ".claude.json"), filepath.Join(o.Home, ".agentcore"))
+	}
+	if d := o.Permissions.ConfigDir; d != "" && !slices.Contains(paths, d) {
+		paths = append(paths, d)
+	}
+	if o.Transcripts != nil && o.Transcripts.Root != "" {
+		paths = append(paths, o.Transcripts.Root)
+	}
+	return paths
 }
 
 // Sandbox returns the sandbox of the session's shell commands, nil when
