@@ -366,11 +366,39 @@ var _ = Describe("The Bash sandbox in a session", func() {
 		Expect(err).To(MatchError(And(ContainSubstring("sandbox.excludedCommands (docker)"), ContainSubstring("httpProxyPort"))))
 	})
 
-	It("fails at start, never falls back, when bwrap is not on PATH", func() {
-		settings(`{"sandbox": {"enabled": true}}`)
-		GinkgoT().Setenv("PATH", GinkgoT().TempDir())
-		_, err := openWith(session.Options{})
-		Expect(err).To(MatchError(sandbox.BwrapMissingHelp))
+	Context("when bwrap is not on PATH", func() {
+		BeforeEach(func() {
+			bin := GinkgoT().TempDir()
+			// bash stays reachable: the fallback runs commands with it.
+			Expect(os.Symlink("/bin/bash", filepath.Join(bin, "bash"))).To(Succeed())
+			GinkgoT().Setenv("PATH", bin)
+		})
+
+		It("fails at start with sandbox.failIfUnavailable, running nothing", func() {
+			settings(`{"sandbox": {"enabled": true, "failIfUnavailable": true}}`)
+			_, err := openWith(session.Options{})
+			Expect(err).To(MatchError(sandbox.BwrapMissingHelp))
+		})
+
+		It("fails at start when Options.Sandbox (--sandbox) asked for it", func() {
+			_, err := openWith(session.Options{Sandbox: true})
+			Expect(err).To(MatchError(sandbox.BwrapMissingHelp))
+		})
+
+		It("runs commands without it otherwise, and the first result says the sandbox is off and why", func() {
+			settings(`{"sandbox": {"enabled": true}}`)
+			s := open(session.Options{})
+			Expect(s.Sandbox()).To(BeNil())
+			Expect(s.SandboxOff()).To(MatchError(sandbox.BwrapMissingHelp))
+			first := run(s, "echo one; exit 3")
+			Expect(first.IsError).To(BeTrue())
+			Expect(first.Text()).To(And(ContainSubstring("one"), ContainSubstring("the sandbox is off, commands run without it"),
+				ContainSubstring("bubblewrap"), ContainSubstring("sandbox.failIfUnavailable")))
+			second := run(s, "echo two")
+			Expect(second.IsError).To(BeFalse(), "%s", second.Text())
+			Expect(second.Text()).To(ContainSubstring("two"))
+			Expect(second.Text()).NotTo(ContainSubstring("sandbox is off"), "said once, on the first result")
+		})
 	})
 
 	It("fails at start with the options' own check's error", func() {
