@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/sandbox"
@@ -53,7 +54,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			o.Permissions.Mode = permission.ModeBypass
 		}
 		if o.Permissions.Asker == nil {
-			o.Permissions.Asker = permission.NonInteractive{}
+			o.Permissions.Asker = ask.NonInteractive{}
 		}
 		s, err := session.Open(ctx, o)
 		if err == nil {
@@ -232,7 +233,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 		It("runs a dangerouslyDisableSandbox command outside once the user approves it, asked even in bypassPermissions mode", func() {
 			target := filepath.Join(home, "outside")
-			asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+			asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 			s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 			res := bash(s, map[string]any{"command": "touch " + target, "dangerouslyDisableSandbox": true})
 			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
@@ -242,7 +243,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			Expect(reqs[len(reqs)-1].Message).To(ContainSubstring("outside the sandbox"))
 			Expect(reqs[len(reqs)-1].Suggestion).To(BeEmpty(), "no rule can remember it")
 
-			asker.answer = permission.AnswerDeny
+			asker.answer = ask.AnswerDeny
 			res = bash(s, map[string]any{"command": "touch " + target + "-2", "dangerouslyDisableSandbox": true})
 			Expect(res.IsError).To(BeTrue())
 			Expect(target + "-2").NotTo(BeAnExistingFile())
@@ -308,7 +309,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 	It("refuses dangerouslyDisableSandbox outright when allowUnsandboxedCommands is false", func() {
 		settings(`{"sandbox": {"enabled": true, "allowUnsandboxedCommands": false}}`)
-		asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+		asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 		s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 		res := bash(s, map[string]any{"command": "touch " + filepath.Join(home, "x"), "dangerouslyDisableSandbox": true})
 		Expect(res.IsError).To(BeTrue())
@@ -402,7 +403,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 	})
 
 	It("fails at start with the options' own check's error", func() {
-		settings(`{"sandbox": {"enabled": true}}`)
+		settings(`{"sandbox": {"enabled": true, "failIfUnavailable": true}}`)
 		_, err := openWith(session.Options{CheckSandbox: func(*sandbox.Config) error { return errors.New("no sandbox today") }})
 		Expect(err).To(MatchError("no sandbox today"))
 	})

@@ -35,6 +35,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
@@ -42,6 +43,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/sandbox"
+	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
 
@@ -288,7 +290,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 // CLI's --sandbox) or sandbox.failIfUnavailable; when only the settings'
 // sandbox.enabled asked for it, the session runs commands unconfined and
 // says so (the *sandbox.Off it returns).
-func openSandbox(set permission.SandboxSettings, o Options) (*sandbox.Sandbox, *sandbox.Off, error) {
+func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, *sandbox.Off, error) {
 	if !o.Sandbox && !set.On() {
 		return nil, nil, nil
 	}
@@ -632,7 +634,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		ag := s.agent
 		s.agentMu.Unlock()
 		if s.parent != nil && s.sub.Label != "" {
-			ctx = permission.WithAgent(ctx, s.sub.Label)
+			ctx = ask.WithAgent(ctx, s.sub.Label)
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
