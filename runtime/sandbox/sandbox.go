@@ -138,6 +138,7 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 		return nil, err // fail closed: never run unconfined
 	}
 	env = append(Scrub(env, s.Unset), s.Env...)
+	command = s.Limits.prefix() + command
 	if s.Session != nil {
 		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
 	}
@@ -193,6 +194,9 @@ func (s *Spec) Note(exit int, output string) string {
 	if s == nil || exit == 0 {
 		return ""
 	}
+	if n := s.Limits.note(output); n != "" {
+		return n
+	}
 	switch {
 	case strings.Contains(output, "Read-only file system"):
 		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
@@ -204,6 +208,15 @@ func (s *Spec) Note(exit int, output string) string {
 		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
 	return ""
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // hidden is the first hidden path output names, "" when none.
