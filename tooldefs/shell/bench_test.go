@@ -51,7 +51,7 @@ func BenchmarkRunEchoSandboxed(b *testing.B) {
 }
 
 // BenchmarkRunEchoSandboxedPerCommand is BenchmarkRunEchoSandboxed with a
-// bwrap of its own for each command (no SessionSandbox), as a session
+// bwrap of its own for each command (no session sandbox), as a session
 // without one runs.
 func BenchmarkRunEchoSandboxedPerCommand(b *testing.B) {
 	benchSandboxed(b, false)
