@@ -22,6 +22,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,6 +49,9 @@ type Egress struct {
 	Binds []string
 	// Env are KEY=VALUE pairs set for the command (HTTP_PROXY…).
 	Env []string
+	// Bridges are loopback ports inside the sandbox forwarded to Unix
+	// sockets among Binds (the proxies').
+	Bridges []Bridge
 }
 
 // AllOrNothing is the default Network: the host's network when the
@@ -122,6 +126,7 @@ func (s *Sandbox) Spec(workingDirs []string) (*Spec, error) {
 	sp.Protected = append(sp.Protected, conf.DenyWrite...)
 	sp.ReadOnly = append(sp.ReadOnly, eg.Binds...)
 	sp.Env = append(sp.Env, eg.Env...)
+	sp.Bridges = eg.Bridges
 	return sp, nil
 }
 
@@ -136,6 +141,9 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 		return nil, err // fail closed: never run unconfined
 	}
 	env = append(env, s.Env...)
+	if len(s.Bridges) > 0 && s.Session == nil {
+		return nil, errors.New("sandbox: a filtered network needs the session's sandbox (Sandbox.Spec); the command did not run")
+	}
 	if s.Session != nil {
 		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
 	}
