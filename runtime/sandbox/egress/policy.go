@@ -90,7 +90,15 @@ func (p *Policy) decide(ctx context.Context, host string) ([]netip.Addr, error) 
 	if matchAny(p.Denied, host) {
 		return nil, &Denied{Host: host, Reason: "sandbox.network.deniedDomains lists it"}
 	}
+	// Only the settings can open a private address, by naming the host
+	// or the address: not a wildcard, and not the user's answer (a name
+	// the user allowed could later resolve to loopback).
 	exact := listedExactly(p.Allowed, host)
+	lit, err := netip.ParseAddr(host)
+	isLit := err == nil
+	if isLit && !public(lit.Unmap()) && !exact {
+		return nil, &Denied{Host: host, Reason: "it is a private, loopback or link-local address; list it in sandbox.network.allowedDomains to allow it"}
+	}
 	if !exact && !matchAny(p.Allowed, host) {
 		ok, err := p.ask(ctx, host)
 		if err != nil {
@@ -99,14 +107,9 @@ func (p *Policy) decide(ctx context.Context, host string) ([]netip.Addr, error) 
 		if !ok {
 			return nil, &Denied{Host: host, Reason: "the user refused it; add it to sandbox.network.allowedDomains to allow it"}
 		}
-		exact = true // the user named this very host
 	}
-	if a, err := netip.ParseAddr(host); err == nil {
-		a = a.Unmap()
-		if !public(a) && !exact {
-			return nil, &Denied{Host: host, Reason: "it is a private, loopback or link-local address; list it in sandbox.network.allowedDomains to allow it"}
-		}
-		return []netip.Addr{a}, nil
+	if isLit {
+		return []netip.Addr{lit.Unmap()}, nil
 	}
 	r := p.Resolver
 	if r == nil {
