@@ -15,7 +15,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
-	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs"
 	"github.com/agentcore/agentcore/tooldefs/skills"
@@ -213,14 +212,5 @@ func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*sess
 	if err != nil {
 		return nil, err
 	}
-	warnSandbox(s)
 	return s, nil
-}
-
-// warnSandbox says on stderr what the session's sandbox does not do as
-// its settings ask.
-func warnSandbox(s *session.Session) {
-	if w := sandbox.NetworkWarning(s.Sandbox().Config()); w != "" {
-		fmt.Fprintln(os.Stderr, "agentcore: warning:", w)
-	}
 }

@@ -16,9 +16,9 @@
 // server: its init answers the hidden server argument before main runs.
 //
 // The network seam: what a sandboxed command may reach is the Network
-// policy's answer (Options.Network). The default shares the host's network
-// when the settings allow any host and none otherwise; a filtering proxy
-// plugs in there.
+// policy's answer (Options.Network). A session whose settings allow some
+// hosts plugs in egress.Network, the filtering proxies (package egress);
+// the default, AllOrNothing, gives no network when no host is allowed.
 package sandbox
 
 import (
@@ -92,6 +92,14 @@ func New(conf *Config, opts Options) *Sandbox {
 		opts.Network = AllOrNothing{}
 	}
 	return &Sandbox{conf: conf, opts: opts}
+}
+
+// Network is the policy that decides the commands' network.
+func (s *Sandbox) Network() Network {
+	if s == nil {
+		return nil
+	}
+	return s.opts.Network
 }
 
 // Config is the confinement the sandbox was made with.
@@ -196,30 +204,27 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 // Note explains a sandboxed command's failure that the sandbox caused, or
 // returns "".
 func (s *Spec) Note(exit int, output string) string {
-	if s == nil || exit == 0 {
+	if s == nil {
 		return ""
+	}
+	// The egress proxies' refusals, whatever the exit status: a command
+	// may carry on after a refused request.
+	var note string
+	if d, ok := s.Session.Network().(interface{ Denials() []string }); ok {
+		for _, msg := range d.Denials() {
+			note += "\n[sandbox] " + msg
+		}
+	}
+	if exit == 0 {
+		return note
 	}
 	switch {
 	case strings.Contains(output, "Read-only file system"):
-		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
-	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
+		return note + "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
+	case !s.Network && len(s.Bridges) == 0 && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
 		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
 		strings.Contains(output, "Temporary failure in name resolution")):
-		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
+		return note + "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
-	return ""
-}
-
-// NetworkWarning says, for a confinement whose settings allow some hosts,
-// that the sandbox shares the whole network instead; "" when it allows
-// none (no network at all).
-func NetworkWarning(conf *Config) string {
-	if conf == nil || len(conf.AllowedDomains) == 0 {
-		return ""
-	}
-	w := fmt.Sprintf("sandbox.network.allowedDomains (%s) opens the whole network to sandboxed commands: bubblewrap cannot filter by host, so every host is reachable", strings.Join(conf.AllowedDomains, ", "))
-	if len(conf.DeniedDomains) > 0 {
-		w += fmt.Sprintf(", deniedDomains (%s) included", strings.Join(conf.DeniedDomains, ", "))
-	}
-	return w + "; remove allowedDomains to run commands without network"
+	return note
 }

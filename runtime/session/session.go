@@ -43,6 +43,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/sandbox"
+	"github.com/agentcore/agentcore/runtime/sandbox/egress"
 	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
@@ -219,7 +220,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb, err := openSandbox(engine.Settings().Sandbox, o)
+	sb, err := openSandbox(engine.Settings().Sandbox, o, engine)
 	if err != nil {
 		return nil, err
 	}
@@ -243,6 +244,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if sb != nil {
 		runtime.WithService(s.tc, sb)
 		_ = s.tc.OnClose(sb.Close)
+		if n, ok := sb.Network().(*egress.Network); ok {
+			_ = s.tc.OnClose(func() { _ = n.Close() })
+		}
 	}
 	if o.Provider != nil {
 		runtime.WithService[provider.Provider](s.tc, o.Provider)
@@ -282,7 +286,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 // else one made from the settings' sandbox object, checked to run here.
 // Every failure stops the session; none falls back to running commands
 // unconfined.
-func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, error) {
+func openSandbox(set settings.SandboxSettings, o Options, engine *permission.Engine) (*sandbox.Sandbox, error) {
 	if !o.Sandbox && !set.On() {
 		return nil, nil
 	}
@@ -297,7 +301,33 @@ func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, err
 	if err := check(conf); err != nil {
 		return nil, err
 	}
-	return sandbox.New(conf, o.SandboxOptions), nil
+	opts := o.SandboxOptions
+	if opts.Network == nil && len(conf.AllowedDomains) > 0 {
+		// Some hosts are allowed: commands reach them through the
+		// filtering proxies, and nothing else.
+		opts.Network = &egress.Network{Policy: &egress.Policy{
+			Allowed: conf.AllowedDomains, Denied: conf.DeniedDomains, Ask: networkAsker(engine),
+		}}
+	}
+	return sandbox.New(conf, opts), nil
+}
+
+// networkAsker asks the engine's Asker (the user, or an SDK host) about a
+// host the sandbox's network rules do not decide; with none set (a -p
+// run) nobody can be asked and the host is refused.
+func networkAsker(engine *permission.Engine) egress.AskFunc {
+	return func(ctx context.Context, host string) (bool, error) {
+		a := engine.Asker()
+		if a == nil {
+			return false, errors.New("nobody can be asked in a non-interactive run")
+		}
+		ans, err := a.Ask(ctx, ask.AskRequest{Tool: "Bash", Use: "network access to " + host,
+			Message: "A sandboxed command wants to reach " + host + ", which sandbox.network.allowedDomains does not list"})
+		if err != nil {
+			return false, err
+		}
+		return ans != ask.AnswerDeny, nil
+	}
 }
 
 // Sandbox returns the sandbox of the session's shell commands, nil when

@@ -111,7 +111,9 @@ var _ = Describe("A sandboxed command's network", Ordered, func() {
 		Expect(err).NotTo(HaveOccurred())
 		return code, string(b)
 	}
-	port := func(s *httptest.Server) string { return s.Listener.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1:"):] }
+	port := func(s *httptest.Server) string {
+		return s.Listener.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1:"):]
+	}
 
 	It("reaches an allowed host through the HTTP proxy and gets a 403 naming a denied one", func() {
 		code, out := run("curl -sS --max-time 20 http://allowed.test:" + port(allowed) + "/")
