@@ -107,7 +107,7 @@ var _ = Describe("agentcore -p --sandbox", func() {
 			fmt.Sprintf(`{"command":"curl -sS --max-time 20 http://127.0.0.1:%d/"}`, port),
 			fmt.Sprintf(`{"command":"curl -sS --max-time 20 http://localhost:%d/"}`, port))
 		_, stderr, code := agentcoreIn(dir, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + api.URL},
-			"-p", "fetch both", "--model", "claude-fake-1")
+			"-p", "fetch both", "--model", "claude-fake-1", "--allowedTools", "Bash")
 		Expect(code).To(Equal(0), stderr)
 		Expect(stderr).NotTo(ContainSubstring("opens the whole network"))
 		got := results()
