@@ -219,7 +219,6 @@ func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport
 	if err != nil {
 		return err
 	}
-	warnSandbox(s)
 	defer s.Close()
 	tools = s.Pool().Tools()
 	exec := &orchestrate.Executor{Tools: tools, CanUseTool: s.Engine().CanUseTool}

@@ -5,11 +5,11 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -98,14 +98,23 @@ var _ = Describe("agentcore -p --sandbox", func() {
 		Expect(filepath.Join(dir, "unconfined")).NotTo(BeAnExistingFile())
 	})
 
-	It("warns on stderr that allowedDomains opens the whole network", func() {
-		writeFile(dir, ".claude/settings.json", `{"sandbox": {"enabled": true, "network": {"allowedDomains": ["example.com"]}}}`)
-		api, _ := bashAPI()
+	It("filters the network by host: curl reaches an allowed host through the proxy and is refused a denied one, named in the result", func() {
+		site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello from an allowed host") }))
+		DeferCleanup(site.Close)
+		port := site.Listener.Addr().(*net.TCPAddr).Port
+		writeFile(dir, ".claude/settings.json", `{"sandbox": {"enabled": true, "network": {"allowedDomains": ["127.0.0.1"], "deniedDomains": ["localhost"]}}}`)
+		api, results := bashAPI(
+			fmt.Sprintf(`{"command":"curl -sS --max-time 20 http://127.0.0.1:%d/"}`, port),
+			fmt.Sprintf(`{"command":"curl -sS --max-time 20 http://localhost:%d/"}`, port))
 		_, stderr, code := agentcoreIn(dir, home, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + api.URL},
-			"-p", "hi", "--model", "claude-fake-1")
+			"-p", "fetch both", "--model", "claude-fake-1", "--allowedTools", "Bash")
 		Expect(code).To(Equal(0), stderr)
-		Expect(stderr).To(ContainSubstring("agentcore: warning: sandbox.network.allowedDomains (example.com) opens the whole network"))
-		Expect(strings.Count(stderr, "opens the whole network")).To(Equal(1))
+		Expect(stderr).NotTo(ContainSubstring("opens the whole network"))
+		got := results()
+		Expect(got).To(HaveLen(2))
+		Expect(got[0]).To(ContainSubstring("hello from an allowed host"))
+		Expect(got[1]).NotTo(ContainSubstring("hello from an allowed host"))
+		Expect(got[1]).To(ContainSubstring("the sandbox refused network access to localhost: sandbox.network.deniedDomains lists it"))
 	})
 
 	It("refuses excludedCommands at start", func() {

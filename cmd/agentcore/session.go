@@ -220,9 +220,6 @@ func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*sess
 // warnSandbox says on stderr what the session's sandbox does not do as
 // its settings ask.
 func warnSandbox(s *session.Session) {
-	if w := sandbox.NetworkWarning(s.Sandbox().Config()); w != "" {
-		fmt.Fprintln(os.Stderr, "agentcore: warning:", w)
-	}
 	if why := s.SandboxOff(); why != nil {
 		fmt.Fprintln(os.Stderr, "agentcore: warning:", (&sandbox.Off{Why: why}).Warning())
 	}

@@ -332,6 +332,13 @@ func (e *Engine) SetAsker(a userask.Asker) {
 	e.asker = a
 }
 
+// Asker returns the handler SetAsker set, nil when none is.
+func (e *Engine) Asker() userask.Asker {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.asker
+}
+
 // SetAskNotifier sets f to be called just before the Asker is asked
 // about a call, that is when the user (or the SDK host) is about to be
 // asked: the session runs Claude Code's Notification hooks there. f runs

@@ -43,6 +43,10 @@ type Spec struct {
 	Limits Limits
 	// Env are KEY=VALUE pairs the network policy sets for the command.
 	Env []string
+	// Bridges are the loopback ports the session's sandbox server
+	// forwards to the host's egress proxies (see Bridge); they need
+	// Session.
+	Bridges []Bridge
 	// Session, when set, runs the command in the session's long-lived
 	// sandbox with these mounts (started, or restarted when they changed,
 	// on first use); nil runs each command in a bwrap of its own.

@@ -16,12 +16,13 @@
 // server: its init answers the hidden server argument before main runs.
 //
 // The network seam: what a sandboxed command may reach is the Network
-// policy's answer (Options.Network). The default shares the host's network
-// when the settings allow any host and none otherwise; a filtering proxy
-// plugs in there.
+// policy's answer (Options.Network). A session whose settings allow some
+// hosts plugs in egress.Network, the filtering proxies (package egress);
+// the default, AllOrNothing, gives no network when no host is allowed.
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,11 +49,14 @@ type Egress struct {
 	Binds []string
 	// Env are KEY=VALUE pairs set for the command (HTTP_PROXY…).
 	Env []string
+	// Bridges are loopback ports inside the sandbox forwarded to Unix
+	// sockets among Binds (the proxies').
+	Bridges []Bridge
 }
 
 // AllOrNothing is the default Network: the host's network when the
 // settings allow any host, none otherwise (bubblewrap cannot filter by
-// host; see NetworkWarning).
+// host: package egress filters by host).
 type AllOrNothing struct{}
 
 // Egress shares the network when conf allows some host.
@@ -90,6 +94,14 @@ func New(conf *Config, opts Options) *Sandbox {
 	return &Sandbox{conf: conf, opts: opts}
 }
 
+// Network is the policy that decides the commands' network.
+func (s *Sandbox) Network() Network {
+	if s == nil {
+		return nil
+	}
+	return s.opts.Network
+}
+
 // Config is the confinement the sandbox was made with.
 func (s *Sandbox) Config() *Config {
 	if s == nil || s.conf == nil {
@@ -124,6 +136,7 @@ func (s *Sandbox) Spec(workingDirs []string) (*Spec, error) {
 	sp.Unset, sp.Limits = conf.Secrets.Unset(true), conf.Limits
 	sp.ReadOnly = append(sp.ReadOnly, eg.Binds...)
 	sp.Env = append(sp.Env, eg.Env...)
+	sp.Bridges = eg.Bridges
 	return sp, nil
 }
 
@@ -139,6 +152,9 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 	}
 	env = append(Scrub(env, s.Unset), s.Env...)
 	command = s.Limits.prefix() + command
+	if len(s.Bridges) > 0 && s.Session == nil {
+		return nil, errors.New("sandbox: a filtered network needs the session's sandbox (Sandbox.Spec); the command did not run")
+	}
 	if s.Session != nil {
 		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
 	}
@@ -188,26 +204,37 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 	return p, nil
 }
 
-// Note explains a sandboxed command's failure that the sandbox caused, or
-// returns "".
+// Note explains a sandboxed command's failure that the sandbox caused,
+// and lists the hosts its egress proxies refused whatever the exit
+// status (a command may carry on after a refused request); "" when
+// there is nothing to say.
 func (s *Spec) Note(exit int, output string) string {
-	if s == nil || exit == 0 {
+	if s == nil {
 		return ""
 	}
+	var note string
+	if d, ok := s.Session.Network().(interface{ Denials() []string }); ok {
+		for _, msg := range d.Denials() {
+			note += "\n[sandbox] " + msg
+		}
+	}
+	if exit == 0 {
+		return note
+	}
 	if n := s.Limits.note(output); n != "" {
-		return n
+		return note + n
 	}
 	switch {
 	case strings.Contains(output, "Read-only file system"):
-		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
+		return note + "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
 	case s.hidden(output) != "":
-		return "\n[sandbox] the sandbox hides " + s.hidden(output) + ": credential files and the agent's own settings and sessions are unreadable inside it; list a path in sandbox.filesystem.allowRead to show it"
-	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
+		return note + "\n[sandbox] the sandbox hides " + s.hidden(output) + ": credential files and the agent's own settings and sessions are unreadable inside it; list a path in sandbox.filesystem.allowRead to show it"
+	case !s.Network && len(s.Bridges) == 0 && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
 		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
 		strings.Contains(output, "Temporary failure in name resolution")):
-		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
+		return note + "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
-	return ""
+	return note
 }
 
 func containsAny(s string, subs ...string) bool {
@@ -227,18 +254,4 @@ func (s *Spec) hidden(output string) string {
 		}
 	}
 	return ""
-}
-
-// NetworkWarning says, for a confinement whose settings allow some hosts,
-// that the sandbox shares the whole network instead; "" when it allows
-// none (no network at all).
-func NetworkWarning(conf *Config) string {
-	if conf == nil || len(conf.AllowedDomains) == 0 {
-		return ""
-	}
-	w := fmt.Sprintf("sandbox.network.allowedDomains (%s) opens the whole network to sandboxed commands: bubblewrap cannot filter by host, so every host is reachable", strings.Join(conf.AllowedDomains, ", "))
-	if len(conf.DeniedDomains) > 0 {
-		w += fmt.Sprintf(", deniedDomains (%s) included", strings.Join(conf.DeniedDomains, ", "))
-	}
-	return w + "; remove allowedDomains to run commands without network"
 }

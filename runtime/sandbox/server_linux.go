@@ -43,14 +43,15 @@ const serverArg = "__agentcore-sandbox-server-1"
 // able to serve, and one that forgot the call would be run inside bwrap
 // as itself.
 func init() {
-	if len(os.Args) == 2 && os.Args[1] == serverArg {
-		os.Exit(serve(3))
+	if len(os.Args) >= 2 && os.Args[1] == serverArg {
+		os.Exit(serve(3, os.Args[2:]))
 	}
 }
 
 // serve is the server inside the sandbox: it runs until fd's peer closes,
-// and returns the exit status.
-func serve(fd int) int {
+// and returns the exit status. bridges are Bridge arguments (PORT=SOCKET)
+// it serves meanwhile.
+func serve(fd int, bridges []string) int {
 	f := os.NewFile(uintptr(fd), "sandbox-control")
 	c, err := net.FileConn(f) // a close-on-exec duplicate
 	f.Close()
@@ -61,6 +62,9 @@ func serve(fd int) int {
 	ctl := c.(*net.UnixConn)
 	tmp, err := os.MkdirTemp("/tmp", "agentcore-sandbox-server-")
 	hello := reply{Pid: os.Getpid()}
+	if err == nil {
+		err = startBridges(bridges)
+	}
 	if err != nil {
 		hello = reply{Err: err.Error()}
 	}
@@ -389,7 +393,7 @@ func (ss *Sandbox) removeStubsLocked() {
 func (s *Spec) key() string {
 	return strings.Join([]string{strings.Join(s.Writable, "\x00"), strings.Join(s.Protected, "\x00"),
 		strings.Join(s.ReadOnly, "\x00"), strconv.FormatBool(s.Network), s.Bwrap,
-		strings.Join(s.DenyRead, "\x00"), strings.Join(s.AllowRead, "\x00"), s.limits()}, "\x01")
+		strings.Join(s.DenyRead, "\x00"), strings.Join(s.AllowRead, "\x00"), s.limits(), bridgeKey(s.Bridges)}, "\x01")
 }
 
 // fingerprint is the state on disk that sb's mounts were made from:
@@ -431,6 +435,9 @@ func launch(sb *Spec) (*server, []string, error) {
 		args = append(args, "--ro-bind", exe, exe)
 	}
 	args = append(args, "--chdir", "/", "--", exe, serverArg)
+	for _, b := range sb.Bridges {
+		args = append(args, b.String())
+	}
 	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("start the session's sandbox: %w", err)

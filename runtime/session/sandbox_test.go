@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -352,13 +355,22 @@ var _ = Describe("The Bash sandbox in a session", func() {
 		Expect(filepath.Join(dir, "vendor", "no")).NotTo(BeAnExistingFile())
 	})
 
-	It("shares the whole network when some host is allowed, and says so", func() {
-		port := listener()
-		settings(`{"sandbox": {"enabled": true, "network": {"allowedDomains": ["example.com"]}}}`)
+	It("filters the network through its proxies when some host is allowed", func() {
+		site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello from an allowed host") }))
+		DeferCleanup(site.Close)
+		port := strconv.Itoa(site.Listener.Addr().(*net.TCPAddr).Port)
+		settings(`{"sandbox": {"enabled": true, "network": {"allowedDomains": ["127.0.0.1"]}}}`)
 		s := open(session.Options{})
-		Expect(sandbox.NetworkWarning(s.Sandbox().Config())).To(ContainSubstring("opens the whole network"))
-		res := run(s, "exec 3<>/dev/tcp/127.0.0.1/"+port)
+		res := run(s, "curl -sS --max-time 20 http://127.0.0.1:"+port+"/")
 		Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+		Expect(res.Text()).To(ContainSubstring("hello from an allowed host"))
+		// A host no rule decides, and nobody to ask: refused, named.
+		res = run(s, "curl -sS --max-time 20 http://localhost:"+port+"/")
+		Expect(res.Text()).NotTo(ContainSubstring("hello from an allowed host"))
+		Expect(res.Text()).To(ContainSubstring("[sandbox] the sandbox refused network access to localhost"))
+		// A connection that ignores the proxy reaches nothing.
+		res = run(s, "exec 3<>/dev/tcp/127.0.0.1/"+port+" && echo CONNECTED")
+		Expect(res.Text()).NotTo(ContainSubstring("CONNECTED"))
 	})
 
 	It("refuses the keys it cannot honour at start, naming them", func() {

@@ -43,6 +43,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/sandbox"
+	"github.com/agentcore/agentcore/runtime/sandbox/egress"
 	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
@@ -219,7 +220,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb, off, err := openSandbox(engine.Settings().Sandbox, o)
+	sb, off, err := openSandbox(engine.Settings().Sandbox, o, engine)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +246,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if sb != nil {
 		runtime.WithService(s.tc, sb)
 		_ = s.tc.OnClose(sb.Close)
+		if n, ok := sb.Network().(*egress.Network); ok {
+			_ = s.tc.OnClose(func() { _ = n.Close() })
+		}
 	}
 	if off != nil {
 		runtime.WithService(s.tc, off)
@@ -290,7 +294,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 // CLI's --sandbox) or sandbox.failIfUnavailable; when only the settings'
 // sandbox.enabled asked for it, the session runs commands unconfined and
 // says so (the *sandbox.Off it returns).
-func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, *sandbox.Off, error) {
+func openSandbox(set settings.SandboxSettings, o Options, engine *permission.Engine) (*sandbox.Sandbox, *sandbox.Off, error) {
 	if !o.Sandbox && !set.On() {
 		return nil, nil, nil
 	}
@@ -309,7 +313,15 @@ func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, *sa
 		return nil, &sandbox.Off{Why: err}, nil
 	}
 	conf.DenyRead = append(hiddenPaths(o), conf.DenyRead...)
-	return sandbox.New(conf, o.SandboxOptions), nil, nil
+	opts := o.SandboxOptions
+	if opts.Network == nil && len(conf.AllowedDomains) > 0 {
+		// Some hosts are allowed: commands reach them through the
+		// filtering proxies, and nothing else.
+		opts.Network = &egress.Network{Policy: &egress.Policy{
+			Allowed: conf.AllowedDomains, Denied: conf.DeniedDomains, Ask: networkAsker(engine),
+		}}
+	}
+	return sandbox.New(conf, opts), nil, nil
 }
 
 // SandboxOff says why the sandbox the settings turned on could not start
@@ -336,6 +348,24 @@ func hiddenPaths(o Options) []string {
 		paths = append(paths, o.Transcripts.Root)
 	}
 	return paths
+}
+
+// networkAsker asks the engine's Asker (the user, or an SDK host) about a
+// host the sandbox's network rules do not decide; with none set (a -p
+// run) nobody can be asked and the host is refused.
+func networkAsker(engine *permission.Engine) egress.AskFunc {
+	return func(ctx context.Context, host string) (bool, error) {
+		a := engine.Asker()
+		if a == nil {
+			return false, errors.New("nobody can be asked in a non-interactive run")
+		}
+		ans, err := a.Ask(ctx, ask.AskRequest{Tool: "Bash", Use: "network access to " + host,
+			Message: "A sandboxed command wants to reach " + host + ", which sandbox.network.allowedDomains does not list"})
+		if err != nil {
+			return false, err
+		}
+		return ans != ask.AnswerDeny, nil
+	}
 }
 
 // Sandbox returns the sandbox of the session's shell commands, nil when
