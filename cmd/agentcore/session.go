@@ -180,6 +180,7 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 			return pool.ResolveDeferMode(os.Getenv, setting)
 		},
 	}
+	envOptions(&o)
 	if o.Retry, err = retryPolicy(os.Getenv); err != nil {
 		return o, err
 	}
