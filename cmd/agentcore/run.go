@@ -523,6 +523,7 @@ func (s *runSession) render(format render.Format) {
 	// --fork-session): stream-json's session_id is the resumed one.
 	s.opts = render.Options{Format: format, Session: s.sess.ID(), Init: streamInit(s.sess, s.prov, s.cwd, string(s.sess.Engine().Mode())), PartialMessages: s.f.partial}
 	if format == render.Text {
+		s.opts.Env = os.Environ()
 		s.opts = render.Detect(out, s.opts)
 	}
 	s.r = render.New(out, s.opts)
