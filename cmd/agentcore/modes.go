@@ -18,7 +18,9 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
+	"github.com/agentcore/agentcore/runtime/sdkproto"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
 
 // The four modes of agentcore run, one function each, each returning
@@ -49,8 +51,10 @@ type runSession struct {
 	prov     provider.Provider
 	current  *switchable
 	recorder *replay.Recorder
-	control  *controlChannel // the Agent SDK host, in stream-json input
-	asker    *pausingAsker   // the terminal's, when it asks
+	control  *sdkproto.Channel // the Agent SDK host, in stream-json input
+	// hostAgents are the SDK host's agent types (its initialize's).
+	hostAgents subagent.HostTypes
+	asker      *pausingAsker // the terminal's, when it asks
 	// printAnswer: print mode's text format, the answer alone on stdout.
 	printAnswer bool
 }
@@ -88,7 +92,7 @@ func (s *runSession) runPrint(prompt string) int {
 // runSDK runs the Agent SDK host's prompts (user messages on stdin) one
 // after another until stdin ends: 0, or 130 after Ctrl+C.
 func (s *runSession) runSDK() int {
-	for p := range s.control.prompts {
+	for p := range s.control.Prompts() {
 		if s.turn(p, false) == nil || s.ctx.Err() != nil {
 			return exitInterrupted
 		}

@@ -44,7 +44,7 @@ type runFlags struct {
 	// debug logs what agentcore tolerated (an MCP server's stray stdout
 	// lines, an answer it could not read) on stderr; --verbose does too.
 	debug bool
-	// inputFormat stream-json is the Agent SDK's protocol (control.go);
+	// inputFormat stream-json is the Agent SDK's protocol (sdkproto);
 	// promptTool stdio sends permission asks to the SDK host.
 	inputFormat string
 	promptTool  string
@@ -308,13 +308,11 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	// The SDK host's initialize (its hook callbacks, its in-process MCP
 	// servers) comes first on stdin and shapes the session.
-	if sdk { // events and control messages share stdout
-		lw := &lockedWriter{w: s.stdout}
-		s.stdout = lw
-		s.control = newControlChannel(lw, s.stderr)
-		s.control.model, s.control.defaultModel = current, f.model
-		go s.control.read(ctx, os.Stdin)
-		s.control.first(ctx)
+	if sdk {
+		s.control = newSDKChannel(s.stdout, s.stderr, current, f.model)
+		s.stdout = s.control.Writer() // events and control messages share stdout
+		go s.control.Read(ctx, os.Stdin)
+		s.hostAgents = hostTypes(s.control.First(ctx), s.stderr)
 	}
 	// Whether a person waits at the terminal (the choice of mode below):
 	// the MCP servers are waited for less.
@@ -473,7 +471,8 @@ func (s *runSession) open(fallback provider.Provider, interactiveRun bool) (*ses
 		o.Fallback = fallback
 		o.PartialMessages = f.partial
 		if s.control != nil {
-			s.control.configure(o)
+			s.control.Configure(o)
+			withHostAgents(o, s.hostAgents)
 		}
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) {
 			if ms == 0 && os.Getenv(mcp.EnvStartupTimeout) == "" && interactiveRun {
@@ -535,9 +534,12 @@ func (s *runSession) render(format render.Format) {
 func (s *runSession) setAsker(stdinTTY bool) {
 	engine := s.sess.Engine()
 	if s.control != nil {
-		s.control.attach(s.sess)
+		if len(s.hostAgents) > 0 {
+			runtime.WithService(s.sess.ToolContext(), s.hostAgents)
+		}
+		s.control.Attach(s.sess)
 		if s.f.promptTool == "stdio" {
-			engine.SetAsker(hostAsker{s.control})
+			engine.SetAsker(s.control.Asker())
 		}
 		return
 	}
@@ -554,13 +556,7 @@ func (s *runSession) setAsker(stdinTTY bool) {
 // streamInit is stream-json's init line for sess.
 func streamInit(sess *session.Session, prov provider.Provider, cwd, mode string) render.Init {
 	init := render.Init{Model: strings.TrimPrefix(prov.Name(), "anthropic:"), Cwd: cwd, PermissionMode: mode,
-		APIKeySource: "none", Version: moduleVersion()}
-	switch {
-	case os.Getenv("ANTHROPIC_API_KEY") != "":
-		init.APIKeySource = "ANTHROPIC_API_KEY"
-	case os.Getenv("ANTHROPIC_AUTH_TOKEN") != "":
-		init.APIKeySource = "ANTHROPIC_AUTH_TOKEN"
-	}
+		APIKeySource: apiKeySource(), Version: moduleVersion()}
 	for _, t := range sess.Definitions() {
 		init.Tools = append(init.Tools, t.Name())
 	}
