@@ -91,7 +91,7 @@ func (f *runFlags) applySettings() (string, error) {
 // "project".
 func (f *permissionFlags) memoryFiles(cwd string) ([]memory.File, error) {
 	home, _ := os.UserHomeDir()
-	files, err := memory.Find(cwd, home, os.Getenv("CLAUDE_CONFIG_DIR")) // "" when unset: home/.claude
+	files, err := memory.Find(cwd, home, claudeConfigDir(home))
 	if f.settingSources == nil {
 		return files, err
 	}
