@@ -141,9 +141,11 @@ var _ = Describe("Ctrl+C (SIGINT) ends agentcore through the session's Close", O
 		stdin, host := io.Pipe()
 		DeferCleanup(host.Close)
 		start(stdin, "--model", "replay", "--input-format", "stream-json", "--output-format", "stream-json")
-		pid := serverPid()
+		// The session, and its MCP servers, start after the host's first
+		// message.
 		_, err := fmt.Fprintln(host, `{"type":"user","message":{"role":"user","content":"look around"}}`)
 		Expect(err).NotTo(HaveOccurred())
+		pid := serverPid()
 		Eventually(stdout, 30*time.Second).Should(gbytes.Say(`"type":"result"`))
 		Expect(cmd.Process.Signal(os.Interrupt)).To(Succeed())
 		ended(pid)

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
@@ -499,20 +500,20 @@ func (c *Channel) request(ctx context.Context, req map[string]any) (controlReply
 
 // Asker asks the SDK host's canUseTool (--permission-prompt-tool
 // stdio) about the calls that need approval.
-func (c *Channel) Asker() permission.Asker { return hostAsker{c} }
+func (c *Channel) Asker() ask.Asker { return hostAsker{c} }
 
 // hostAsker asks the SDK host's canUseTool: allow, with the input the
 // host may have changed, or deny with the host's message.
 type hostAsker struct{ c *Channel }
 
 // Ask is AskHost without the input and the message.
-func (a hostAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a hostAsker) Ask(ctx context.Context, req ask.AskRequest) (ask.Answer, error) {
 	r, err := a.AskHost(ctx, req)
 	return r.Answer, err
 }
 
 // AskHost sends a can_use_tool request.
-func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (permission.HostReply, error) {
+func (a hostAsker) AskHost(ctx context.Context, req ask.AskRequest) (ask.HostReply, error) {
 	input := req.Input
 	if len(input) == 0 {
 		input = json.RawMessage(`{}`)
@@ -520,7 +521,7 @@ func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (perm
 	r, err := a.c.request(ctx, map[string]any{"subtype": "can_use_tool", "tool_name": req.Tool, "input": input,
 		"tool_use_id": req.ToolUseID, "decision_reason": req.Message})
 	if err != nil {
-		return permission.HostReply{Answer: permission.AnswerDeny}, err
+		return ask.HostReply{Answer: ask.AnswerDeny}, err
 	}
 	var res struct {
 		Behavior     string          `json:"behavior"`
@@ -528,11 +529,11 @@ func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (perm
 		Message      string          `json:"message"`
 	}
 	if err := json.Unmarshal(r.Response, &res); err != nil {
-		return permission.HostReply{Answer: permission.AnswerDeny}, fmt.Errorf("the SDK host's can_use_tool answer is not a permission result: %w", err)
+		return ask.HostReply{Answer: ask.AnswerDeny}, fmt.Errorf("the SDK host's can_use_tool answer is not a permission result: %w", err)
 	}
 	switch res.Behavior {
 	case "allow":
-		reply := permission.HostReply{Answer: permission.AnswerAllowOnce}
+		reply := ask.HostReply{Answer: ask.AnswerAllowOnce}
 		if len(res.UpdatedInput) > 0 && string(res.UpdatedInput) != "null" {
 			reply.UpdatedInput = res.UpdatedInput
 		}
@@ -542,7 +543,7 @@ func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (perm
 		if msg == "" {
 			msg = "The SDK host denied " + req.Tool + "."
 		}
-		return permission.HostReply{Answer: permission.AnswerDeny, Message: msg}, nil
+		return ask.HostReply{Answer: ask.AnswerDeny, Message: msg}, nil
 	}
-	return permission.HostReply{Answer: permission.AnswerDeny}, fmt.Errorf("the SDK host answered can_use_tool with behavior %q; want allow or deny", res.Behavior)
+	return ask.HostReply{Answer: ask.AnswerDeny}, fmt.Errorf("the SDK host answered can_use_tool with behavior %q; want allow or deny", res.Behavior)
 }

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/sdkproto"
 )
 
@@ -120,13 +120,13 @@ var _ = Describe("Channel", func() {
 		Eventually(c.Prompts(), 5*time.Second).Should(Receive(Equal("hello")))
 
 		asker, ok := c.Asker().(interface {
-			AskHost(context.Context, permission.AskRequest) (permission.HostReply, error)
+			AskHost(context.Context, ask.AskRequest) (ask.HostReply, error)
 		})
 		Expect(ok).To(BeTrue())
-		replies := make(chan permission.HostReply, 1)
+		replies := make(chan ask.HostReply, 1)
 		go func() {
 			defer GinkgoRecover()
-			r, err := asker.AskHost(ctx, permission.AskRequest{Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`), ToolUseID: "t1"})
+			r, err := asker.AskHost(ctx, ask.AskRequest{Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`), ToolUseID: "t1"})
 			Expect(err).NotTo(HaveOccurred())
 			replies <- r
 		}()
@@ -141,9 +141,9 @@ var _ = Describe("Channel", func() {
 		}, 5*time.Second, 5*time.Millisecond).ShouldNot(BeNil())
 		Expect(req["request"].(map[string]any)["subtype"]).To(Equal("can_use_tool"))
 		send(`{"type":"control_response","response":{"subtype":"success","request_id":"` + req["request_id"].(string) + `","response":{"behavior":"deny","message":"not today"}}}`)
-		var r permission.HostReply
+		var r ask.HostReply
 		Eventually(replies, 5*time.Second).Should(Receive(&r))
-		Expect(r.Answer).To(Equal(permission.AnswerDeny))
+		Expect(r.Answer).To(Equal(ask.AnswerDeny))
 		Expect(r.Message).To(Equal("not today"))
 	})
 })
