@@ -337,6 +337,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 
 	s.in = bufio.NewReader(os.Stdin)
 	prompt, interactive, err := s.prompt(sc, sdk, stdinTTY)
+	if intr.quitting() { // Ctrl+C while the prompt was read
+		return exitCode(exitInterrupted)
+	}
 	if err != nil {
 		return err
 	}
