@@ -174,7 +174,10 @@ func (s *runSession) runPlain() int {
 // ended. It returns nil when Ctrl+C aborted the session and the run did
 // not end within abandonAfter: the mode then returns without it.
 func (s *runSession) turn(p string, echo bool) *agent.Outcome {
-	defer s.intr.begin()()
+	// The turn is over for Ctrl+C once its result is out: a press after
+	// it exits rather than interrupting a turn that has ended.
+	end := sync.OnceFunc(s.intr.begin())
+	defer end()
 	if echo {
 		s.r.Prompt(p)
 	}
@@ -186,6 +189,9 @@ func (s *runSession) turn(p string, echo bool) *agent.Outcome {
 	go func() {
 		var out *agent.Outcome
 		for ev := range s.sess.Run(s.ctx, p) {
+			if ev.Kind == agent.EventDone && ev.ParentToolUseID == "" {
+				end()
+			}
 			mu.Lock()
 			if !abandoned {
 				s.r.Observe(ev)
