@@ -142,12 +142,16 @@ var _ = Describe("Ctrl+C (SIGINT) ends agentcore through the session's Close", O
 	})
 
 	It("between turns (the Agent SDK's conversation waiting for a prompt): a press exits 130 after Close", func() {
-		stdin, host := io.Pipe()
+		// An *os.File, so that Wait does not wait for a copy from it: the
+		// host keeps stdin open while agentcore exits.
+		stdin, host, err := os.Pipe()
+		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(host.Close)
+		DeferCleanup(stdin.Close)
 		start(stdin, "--model", "replay", "--input-format", "stream-json", "--output-format", "stream-json")
 		// The session, and its MCP servers, start after the host's first
 		// message.
-		_, err := fmt.Fprintln(host, `{"type":"user","message":{"role":"user","content":"look around"}}`)
+		_, err = fmt.Fprintln(host, `{"type":"user","message":{"role":"user","content":"look around"}}`)
 		Expect(err).NotTo(HaveOccurred())
 		pid := serverPid()
 		Eventually(stdout, 30*time.Second).Should(gbytes.Say(`"type":"result"`))
