@@ -125,7 +125,8 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	defer s.Close()
 	// A script cannot answer a prompt: "ask" becomes a denied result.
 	s.Engine().SetAsker(ask.NonInteractive{})
-	ex := &orchestrate.Executor{Tools: s.Tools(), CanUseTool: s.Engine().CanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
+	ex := &orchestrate.Executor{Tools: s.Tools(), CanUseTool: s.Engine().CanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon,
+		MaxConcurrency: orchestrate.MaxConcurrencyFromEnv(os.Getenv)}
 	if deps.tools != nil {
 		ex.Tools = deps.tools
 	}

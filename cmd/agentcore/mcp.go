@@ -83,7 +83,7 @@ ${VAR} and ${VAR:-default} are expanded from the environment.`,
 			if err != nil {
 				return err
 			}
-			m := mcp.NewManager(cfg, mcp.Options{Dir: cwd, ConnectTimeout: timeout})
+			m := mcp.NewManager(cfg, mcp.Options{Dir: cwd, ConnectTimeout: timeout}.FromEnv(os.LookupEnv))
 			defer m.Close()
 			ctx := cmd.Context()
 			if ctx == nil {
@@ -221,7 +221,7 @@ func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport
 	}
 	defer s.Close()
 	tools = s.Pool().Tools()
-	exec := &orchestrate.Executor{Tools: tools, CanUseTool: s.Engine().CanUseTool}
+	exec := &orchestrate.Executor{Tools: tools, CanUseTool: s.Engine().CanUseTool, MaxConcurrency: orchestrate.MaxConcurrencyFromEnv(os.Getenv)}
 	return mcp.Serve(ctx, tools, pipelineRunner(exec, s.ToolContext()), transport, mcp.ServeOptions{
 		Name:    "agentcore",
 		Version: moduleVersion() + " (" + features.Variant + ")",

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	goruntime "runtime"
 	"strconv"
@@ -45,7 +44,7 @@ type runFlags struct {
 	// debug logs what agentcore tolerated (an MCP server's stray stdout
 	// lines, an answer it could not read) on stderr; --verbose does too.
 	debug bool
-	// inputFormat stream-json is the Agent SDK's protocol (control.go);
+	// inputFormat stream-json is the Agent SDK's protocol (sdkproto);
 	// promptTool stdio sends permission asks to the SDK host.
 	inputFormat string
 	promptTool  string
@@ -208,7 +207,7 @@ func (f *runFlags) checkSessionFlags() error {
 func (f *runFlags) transcriptOptions(o *session.Options, home string) {
 	o.ID, o.Continue, o.Resume, o.ForkSession = f.sessionID, f.continueLatest, f.resume, f.forkSession
 	if !f.noPersist {
-		st := transcript.NewStore(home)
+		st := transcriptStore(home)
 		o.Transcripts = &st
 		o.Version = moduleVersion()
 	}
@@ -253,33 +252,14 @@ func modelSpec(spec string) (provider.Provider, *replay.Scenario, error) {
 	return nil, nil, fmt.Errorf("unknown model %q: use replay, replay:FILE, anthropic or anthropic:NAME, or openai:NAME for an OpenAI-compatible API, or bedrock:MODEL for Amazon Bedrock", spec)
 }
 
+// run is agentcore run (and the root command): it checks the flags,
+// opens the session, and hands it to the mode the flags and the terminal
+// choose (modes.go). Whatever the mode returns, the session is closed
+// before the exit code goes up to main.
 func (f *runFlags) run(cmd *cobra.Command) error {
-	format, err := render.ParseFormat(f.outputFormat)
+	format, sdk, err := f.check()
 	if err != nil {
 		return err
-	}
-	sdk := false
-	switch f.inputFormat {
-	case "", "text":
-	case "stream-json":
-		if format != render.StreamJSON {
-			return errors.New("--input-format stream-json needs --output-format stream-json")
-		}
-		sdk = true
-	default:
-		return fmt.Errorf("unknown input format %q: use text or stream-json", f.inputFormat)
-	}
-	if f.promptTool != "" && (f.promptTool != "stdio" || !sdk) {
-		return fmt.Errorf("--permission-prompt-tool %q: agentcore supports stdio, with --input-format stream-json (an MCP tool as the prompt is not supported)", f.promptTool)
-	}
-	if err := f.checkSessionFlags(); err != nil {
-		return err
-	}
-	if f.partial && format != render.StreamJSON {
-		return errors.New("--include-partial-messages needs --output-format stream-json")
-	}
-	if f.maxTurns < 0 {
-		return fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
 	}
 	// The settings' env is exported and their model is the default, as
 	// in Claude Code, before the model is chosen.
@@ -307,22 +287,153 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}
 	ctx, cancelSession := context.WithCancel(cmd.Context())
 	defer cancelSession()
+	// Ctrl+C is watched from here on: a press while the MCP servers
+	// start ends the run as one between turns does, after Close.
+	intr := watchInterrupts(cancelSession)
+	defer intr.stop()
 
-	var recorder *replay.Recorder
+	s := &runSession{f: f, ctx: ctx, intr: intr, stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), current: current}
 	if f.record != "" {
 		out, err := os.Create(f.record)
 		if err != nil {
 			return fmt.Errorf("--record: %w", err)
 		}
 		defer out.Close()
-		recorder = replay.NewRecorder(prov, out, strings.TrimSuffix(filepath.Base(f.record), filepath.Ext(f.record)))
-		prov = recorder
+		s.recorder = replay.NewRecorder(prov, out, strings.TrimSuffix(filepath.Base(f.record), filepath.Ext(f.record)))
+		prov = s.recorder
 	}
-
-	cwd, err := os.Getwd()
-	if err != nil {
+	s.prov = prov
+	if s.cwd, err = os.Getwd(); err != nil {
 		return fmt.Errorf("no working directory: %w", err)
 	}
+	// The SDK host's initialize (its hook callbacks, its in-process MCP
+	// servers) comes first on stdin and shapes the session.
+	if sdk {
+		s.control = newSDKChannel(s.stdout, s.stderr, current, f.model)
+		s.stdout = s.control.Writer() // events and control messages share stdout
+		go s.control.Read(ctx, os.Stdin)
+		s.hostAgents = hostTypes(s.control.First(ctx), s.stderr)
+	}
+	// Whether a person waits at the terminal (the choice of mode below):
+	// the MCP servers are waited for less.
+	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
+	interactiveRun := !sdk && f.prompt == "" && (sc == nil || sc.Prompt == "") && stdinTTY
+	sess, err := s.open(fallback, interactiveRun)
+	if err != nil {
+		if intr.quitting() {
+			return exitCode(exitInterrupted)
+		}
+		return err
+	}
+	defer func() {
+		// A transcript that could not be written is said once, at the end.
+		if err := sess.Close(); err != nil && sess.Transcript() != nil && sess.Transcript().Err() != nil {
+			fmt.Fprintln(s.stderr, "agentcore: warning: the session was not fully saved:", err)
+		}
+	}()
+	if intr.quitting() {
+		return exitCode(exitInterrupted)
+	}
+
+	s.in = bufio.NewReader(os.Stdin)
+	prompt, interactive, err := s.prompt(sc, sdk, stdinTTY)
+	if intr.quitting() { // Ctrl+C while the prompt was read
+		return exitCode(exitInterrupted)
+	}
+	if err != nil {
+		return err
+	}
+	if sc == nil {
+		// A real model applies WebFetch's prompt to the page; a replay
+		// scenario scripts only the conversation, so WebFetch returns the
+		// page itself.
+		runtime.WithService[runtime.Summarizer](sess.ToolContext(), provider.Summarizer{Model: model})
+	}
+	s.render(format)
+	defer s.r.Close()
+	s.setAsker(stdinTTY)
+	intr.attach(sess.Interrupt, s.r.Notice)
+
+	var code int
+	switch {
+	case sdk:
+		code = s.runSDK()
+	case !interactive:
+		code = s.runPrint(prompt)
+	case format == render.Text && s.opts.Styled && s.asker != nil:
+		code = s.runInteractive()
+	default:
+		code = s.runPlain()
+	}
+	if code != 0 {
+		return exitCode(code)
+	}
+	return nil
+}
+
+// prompt is the one prompt to run: -p's, the replay scenario's, or
+// standard input's when it is not a terminal. interactive says there is
+// none and a person at the terminal types them; the SDK host sends its
+// prompts as user messages instead.
+func (s *runSession) prompt(sc *replay.Scenario, sdk, stdinTTY bool) (prompt string, interactive bool, err error) {
+	switch {
+	case sdk:
+		return "", false, nil
+	case s.f.prompt != "":
+		return s.f.prompt, false, nil
+	case sc != nil && sc.Prompt != "":
+		return sc.Prompt, false, nil
+	case !stdinTTY:
+		data, err := io.ReadAll(s.in)
+		if err != nil {
+			return "", false, fmt.Errorf("read the prompt from standard input: %w", err)
+		}
+		prompt = strings.TrimSpace(string(data))
+		if prompt == "" {
+			return "", false, errors.New("no prompt: give one with -p, or on standard input")
+		}
+		return prompt, false, nil
+	}
+	return "", true, nil
+}
+
+// check checks the flags go together, and returns the output format and
+// whether the Agent SDK's protocol is spoken (--input-format stream-json).
+func (f *runFlags) check() (render.Format, bool, error) {
+	format, err := render.ParseFormat(f.outputFormat)
+	if err != nil {
+		return format, false, err
+	}
+	sdk := false
+	switch f.inputFormat {
+	case "", "text":
+	case "stream-json":
+		if format != render.StreamJSON {
+			return format, false, errors.New("--input-format stream-json needs --output-format stream-json")
+		}
+		sdk = true
+	default:
+		return format, false, fmt.Errorf("unknown input format %q: use text or stream-json", f.inputFormat)
+	}
+	if f.promptTool != "" && (f.promptTool != "stdio" || !sdk) {
+		return format, false, fmt.Errorf("--permission-prompt-tool %q: agentcore supports stdio, with --input-format stream-json (an MCP tool as the prompt is not supported)", f.promptTool)
+	}
+	if err := f.checkSessionFlags(); err != nil {
+		return format, false, err
+	}
+	if f.partial && format != render.StreamJSON {
+		return format, false, errors.New("--include-partial-messages needs --output-format stream-json")
+	}
+	if f.maxTurns < 0 {
+		return format, false, fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
+	}
+	return format, sdk, nil
+}
+
+// system is the system prompt: --system-prompt or the default, then
+// --append-system-prompt, then the instruction files (CLAUDE.md,
+// AGENTS.md: the user's, then the project's from the outside in).
+func (f *runFlags) system(cwd string, stderr io.Writer) string {
 	system := f.systemPrompt
 	if system == "" {
 		system = defaultSystemPrompt(cwd)
@@ -330,50 +441,41 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if f.appendSystem != "" {
 		system += "\n\n" + f.appendSystem
 	}
-	// The instruction files (CLAUDE.md, AGENTS.md: the user's, then the
-	// project's from the outside in) join the system prompt either way.
 	files, err := f.session.perm.memoryFiles(cwd)
 	if err != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning:", err)
+		fmt.Fprintln(stderr, "agentcore: warning:", err)
 	}
 	if p := memory.Prompt(files); p != "" {
 		system += "\n\n" + p
 	}
-	// MCP servers connect in the background; the pool holds the tools of
-	// those connected by now (ToolSearch names the ones still connecting),
-	// and servers that finish connecting later join it between turns.
-	// The session registers the model as a service for tools that talk
-	// to it themselves (a sub-agent).
-	// The first request waits for the MCP servers (MCP_TIMEOUT or
-	// mcp.startupTimeoutMs, default 5 s), so it names every tool of the
-	// servers that came up; servers that connect later are announced to
-	// the model in the request after they do.
+	return system
+}
+
+// open opens the session with the flags' options.
+//
+// MCP servers connect in the background; the pool holds the tools of
+// those connected by now (ToolSearch names the ones still connecting),
+// and servers that finish connecting later join it between turns. The
+// first request waits for the MCP servers (MCP_TIMEOUT or
+// mcp.startupTimeoutMs, default 5 s; less when a person waits at the
+// terminal), so it names every tool of the servers that came up; servers
+// that connect later are announced to the model in the request after
+// they do. The session registers the model as a service for tools that
+// talk to it themselves (a sub-agent).
+func (s *runSession) open(fallback provider.Provider, interactiveRun bool) (*session.Session, error) {
+	f := s.f
 	home, _ := os.UserHomeDir() // the session store's root (AGENTCORE_CONFIG_DIR overrides it)
-	// The SDK host's initialize (its hook callbacks, its in-process MCP
-	// servers) comes first on stdin and shapes the session.
-	var control *controlChannel
-	stdout := cmd.OutOrStdout()
-	if sdk { // events and control messages share stdout
-		lw := &lockedWriter{w: stdout}
-		stdout = lw
-		control = newControlChannel(lw, cmd.ErrOrStderr())
-		control.model, control.defaultModel = current, f.model
-		go control.read(ctx, os.Stdin)
-		control.first(ctx)
-	}
-	// Whether a person waits at the terminal (the choice of mode below):
-	// the MCP servers are waited for less.
-	interactiveRun := !sdk && f.prompt == "" && (sc == nil || sc.Prompt == "") && term.IsTerminal(int(os.Stdin.Fd()))
 	var (
 		lateMu sync.Mutex
 		late   map[string]bool // servers reported still connecting
 	)
-	sess, err := f.session.openSession(ctx, openOptions{adjust: func(o *session.Options) {
-		o.Provider, o.System, o.MaxTurns = prov, system, f.maxTurns
+	sess, err := f.session.openSession(s.ctx, openOptions{adjust: func(o *session.Options) {
+		o.Provider, o.System, o.MaxTurns = s.prov, f.system(s.cwd, s.stderr), f.maxTurns
 		o.Fallback = fallback
 		o.PartialMessages = f.partial
-		if control != nil {
-			control.configure(o)
+		if s.control != nil {
+			s.control.Configure(o)
+			withHostAgents(o, s.hostAgents)
 		}
 		o.MCPStartupTimeout = func(ms int) (time.Duration, error) {
 			if ms == 0 && os.Getenv(mcp.EnvStartupTimeout) == "" && interactiveRun {
@@ -389,227 +491,75 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 			defer lateMu.Unlock()
 			if late[st.Name] {
 				delete(late, st.Name)
-				fmt.Fprintf(cmd.ErrOrStderr(), "agentcore: MCP server %q connected (%s); its tools join from the next request\n", st.Name, plural(st.Tools, "tool"))
+				fmt.Fprintf(s.stderr, "agentcore: MCP server %q connected (%s); its tools join from the next request\n", st.Name, plural(st.Tools, "tool"))
 			}
 		}
 		if f.verbose || f.debug {
-			stderr := cmd.ErrOrStderr()
-			o.MCPOptions.Log = func(line string) { fmt.Fprintln(stderr, "agentcore:", line) }
+			o.MCPOptions.Log = func(line string) { fmt.Fprintln(s.stderr, "agentcore:", line) }
 		}
 		f.transcriptOptions(o, home)
 	}})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer func() {
-		// A transcript that could not be written is said once, at the end.
-		if err := sess.Close(); err != nil && sess.Transcript() != nil && sess.Transcript().Err() != nil {
-			fmt.Fprintln(cmd.ErrOrStderr(), "agentcore: warning: the session was not fully saved:", err)
+	s.sess = sess
+	lateMu.Lock()
+	late = reportMCP(s.stderr, sess)
+	lateMu.Unlock()
+	return sess, nil
+}
+
+// render makes the renderer. Print mode's text format sends the
+// transcript to stderr with --verbose and nowhere without; stdout gets
+// the final answer.
+func (s *runSession) render(format render.Format) {
+	out := s.stdout
+	s.printAnswer = s.f.print && format == render.Text
+	if s.printAnswer {
+		out = io.Discard
+		if s.f.verbose {
+			out = s.stderr
 		}
-	}()
+	}
 	// A resumed session keeps its ID, as Claude Code's does (without
 	// --fork-session): stream-json's session_id is the resumed one.
-	sessionID := sess.ID()
-	lateMu.Lock()
-	late = reportMCP(cmd.ErrOrStderr(), sess)
-	lateMu.Unlock()
-	engine, tc := sess.Engine(), sess.ToolContext()
-
-	// Print mode's text format: the transcript goes to stderr with
-	// --verbose and nowhere without; stdout gets the final answer.
-	transcriptOut := stdout
-	printAnswer := f.print && format == render.Text
-	if printAnswer {
-		transcriptOut = io.Discard
-		if f.verbose {
-			transcriptOut = cmd.ErrOrStderr()
-		}
-	}
-	stdinTTY := term.IsTerminal(int(os.Stdin.Fd()))
-	in := bufio.NewReader(os.Stdin)
-
-	prompt := f.prompt
-	interactive := false
-	switch {
-	case sdk: // the prompts come as user messages on stdin
-	case prompt != "":
-	case sc != nil && sc.Prompt != "":
-		prompt = sc.Prompt
-	case !stdinTTY:
-		data, err := io.ReadAll(in)
-		if err != nil {
-			return fmt.Errorf("read the prompt from standard input: %w", err)
-		}
-		prompt = strings.TrimSpace(string(data))
-		if prompt == "" {
-			return errors.New("no prompt: give one with -p, or on standard input")
-		}
-	default:
-		interactive = true
-	}
-
-	if sc == nil {
-		// A real model applies WebFetch's prompt to the page; a replay
-		// scenario scripts only the conversation, so WebFetch returns the
-		// page itself.
-		runtime.WithService[runtime.Summarizer](tc, provider.Summarizer{Model: model})
-	}
-
-	opts := render.Options{Format: format, Session: sessionID, Init: streamInit(sess, prov, cwd, string(engine.Mode())), PartialMessages: f.partial}
+	s.opts = render.Options{Format: format, Session: s.sess.ID(), Init: streamInit(s.sess, s.prov, s.cwd, string(s.sess.Engine().Mode())), PartialMessages: s.f.partial}
 	if format == render.Text {
-		opts = render.Detect(transcriptOut, opts)
+		s.opts.Env = os.Environ()
+		s.opts = render.Detect(out, s.opts)
 	}
-	r := render.New(transcriptOut, opts)
-	defer r.Close()
+	s.r = render.New(out, s.opts)
+}
 
-	var asker *pausingAsker
-	if sdk {
-		control.attach(sess)
-		if f.promptTool == "stdio" {
-			engine.SetAsker(hostAsker{control})
+// setAsker chooses who answers the calls that need approval: the SDK
+// host (--permission-prompt-tool stdio), the terminal, or nobody (they
+// are denied; print mode never asks, as Claude Code's).
+func (s *runSession) setAsker(stdinTTY bool) {
+	engine := s.sess.Engine()
+	if s.control != nil {
+		if len(s.hostAgents) > 0 {
+			runtime.WithService(s.sess.ToolContext(), s.hostAgents)
 		}
-	} else if stdinTTY && !f.print { // print mode never asks, as Claude Code's
-		// The pickers need a terminal that takes styles; NO_COLOR, TERM=dumb
-		// or a stderr that is not a terminal keep the plain prompts.
-		tui := term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-		asker = &pausingAsker{r: r, p: ask.NewPrompt(in, os.Stderr), tui: tui}
-		engine.SetAsker(asker)
+		s.control.Attach(s.sess)
+		if s.f.promptTool == "stdio" {
+			engine.SetAsker(s.control.Asker())
+		}
+		return
 	}
-
-	// Ctrl+C: the first interrupts the turn, a second one exits.
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	var mu sync.Mutex
-	running, presses := false, 0 // presses: Ctrl+C during this run
-	stopSignals := make(chan struct{})
-	defer close(stopSignals)
-	go func() {
-		for {
-			select {
-			case <-stopSignals:
-				return
-			case <-sigs:
-			}
-			mu.Lock()
-			busy := running
-			presses++
-			n := presses
-			mu.Unlock()
-			if !busy {
-				os.Exit(130)
-			}
-			if n == 1 {
-				sess.Interrupt()
-				// Not inline: a permission prompt may hold the terminal.
-				go r.Notice("⏹ Interrupting: cancellable calls stop, the others finish. Ctrl+C again to exit.")
-				continue
-			}
-			// Second press: abort everything (running commands are
-			// killed), give the calls a moment to report, then exit.
-			cancelSession()
-			go func() {
-				time.Sleep(3 * time.Second)
-				os.Exit(130)
-			}()
-		}
-	}()
-
-	runOnce := func(p string, echo bool) *agent.Outcome {
-		mu.Lock()
-		running, presses = true, 0
-		mu.Unlock()
-		defer func() {
-			mu.Lock()
-			running = false
-			mu.Unlock()
-		}()
-		if echo {
-			r.Prompt(p)
-		}
-		var out *agent.Outcome
-		for ev := range sess.Run(ctx, p) {
-			r.Observe(ev)
-			if ev.Kind == agent.EventDone {
-				out = ev.Outcome
-			}
-		}
-		if ctx.Err() != nil { // a second Ctrl+C
-			r.Close()
-			os.Exit(130)
-		}
-		return out
+	if !stdinTTY || s.f.print {
+		return
 	}
-
-	if sdk {
-		for p := range control.prompts {
-			runOnce(p, false)
-		}
-		return nil
-	}
-
-	if !interactive {
-		out := runOnce(prompt, true)
-		if out.Stop == agent.StopInterrupted {
-			r.Close()
-			os.Exit(130)
-		}
-		if recorder != nil {
-			if err := recorder.Err(); err != nil {
-				return err
-			}
-		}
-		if printAnswer && out.Text != "" {
-			r.Close()
-			fmt.Fprintln(stdout, strings.TrimRight(out.Text, "\n"))
-		}
-		return outcomeErr(out, f.maxTurns)
-	}
-
-	if format == render.Text && opts.Styled && asker != nil {
-		switchModel := func(spec string) (string, error) {
-			if spec == "default" {
-				spec = f.model
-			}
-			p, _, err := modelSpec(spec)
-			if err != nil {
-				return "", err
-			}
-			current.set(p)
-			return strings.TrimPrefix(p.Name(), "anthropic:"), nil
-		}
-		return runTUI(newTUIBackend(sess, prov, cwd, engine, &mu, &running, opts, switchModel), cwd, asker)
-	}
-
-	r.Notice(fmt.Sprintf("agentcore · %s · %d tools · Ctrl+C interrupts, an empty line or Ctrl+D ends", prov.Name(), len(sess.Tools())))
-	for {
-		fmt.Fprint(os.Stderr, "> ")
-		line, err := in.ReadString('\n')
-		line = strings.TrimSpace(line)
-		if line == "" {
-			if err != nil && err != io.EOF {
-				return fmt.Errorf("read prompt: %w", err)
-			}
-			return nil
-		}
-		// The terminal shows what was typed; scripts get it as an event.
-		out := runOnce(line, format != render.Text)
-		if out.Stop == agent.StopError {
-			r.Notice("the request failed: " + out.Err.Error())
-		}
-	}
+	// The pickers need a terminal that takes styles; NO_COLOR, TERM=dumb
+	// or a stderr that is not a terminal keep the plain prompts.
+	tui := term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	s.asker = &pausingAsker{r: s.r, p: ask.NewPrompt(s.in, os.Stderr), tui: tui}
+	engine.SetAsker(s.asker)
 }
 
 // streamInit is stream-json's init line for sess.
 func streamInit(sess *session.Session, prov provider.Provider, cwd, mode string) render.Init {
 	init := render.Init{Model: strings.TrimPrefix(prov.Name(), "anthropic:"), Cwd: cwd, PermissionMode: mode,
-		APIKeySource: "none", Version: moduleVersion()}
-	switch {
-	case os.Getenv("ANTHROPIC_API_KEY") != "":
-		init.APIKeySource = "ANTHROPIC_API_KEY"
-	case os.Getenv("ANTHROPIC_AUTH_TOKEN") != "":
-		init.APIKeySource = "ANTHROPIC_AUTH_TOKEN"
-	}
+		APIKeySource: apiKeySource(), Version: moduleVersion()}
 	for _, t := range sess.Definitions() {
 		init.Tools = append(init.Tools, t.Name())
 	}

@@ -55,7 +55,8 @@ func (f *permissionFlags) register(fl *pflag.FlagSet) {
 // settings files: one flag value may hold several rules separated by
 // commas or spaces ("Bash(git log:*) Read").
 func (f *permissionFlags) sources() (permission.Sources, error) {
-	src := permission.Sources{SettingsFiles: true, AddDirs: f.addDirs, Advice: cliAdvice}
+	src := permission.Sources{SettingsFiles: true, AddDirs: f.addDirs, Advice: cliAdvice,
+		ConfigDir: os.Getenv("AGENTCORE_CONFIG_DIR"), ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR")}
 	if err := f.settingsSources(&src); err != nil {
 		return src, err
 	}
@@ -175,6 +176,7 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 			return pool.ResolveDeferMode(os.Getenv, setting)
 		},
 	}
+	envOptions(&o)
 	if o.Retry, err = retryPolicy(os.Getenv); err != nil {
 		return o, err
 	}

@@ -151,11 +151,11 @@ func (w *lineWriter) flush() {
 // idle. It sets the asker's show, so the pickers (permission prompts,
 // questions, plan approval) take the input box's place, and release, so
 // a plain prompt (an MCP server's form) can have the terminal.
-func runTUI(be *tuiBackend, cwd string, asker *pausingAsker) error {
+func runTUI(ctx context.Context, be *tuiBackend, cwd string, asker *pausingAsker) error {
 	home, _ := os.UserHomeDir()
 	hist := tui.LoadHistory(tui.HistoryPath(home, cwd))
 	m := tui.New(be, hist)
-	p := tea.NewProgram(m)
+	p := tea.NewProgram(m, tea.WithContext(ctx))
 	m.SetSend(p.Send)
 	asker.show = func(ctx context.Context, md tui.Modal) error { return tui.Show(ctx, p.Send, md) }
 	be.send = p.Send
@@ -195,15 +195,12 @@ func (p pickerModal) View() string { return strings.TrimRight(p.m.View().Content
 // switchModel makes spec (a --model value; "default" is the one the
 // session started with) the model of the next request and returns its
 // name.
-func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, mu *sync.Mutex, running *bool, opts render.Options,
+func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, engine *permission.Engine, begin func() (end func()), opts render.Options,
 	switchModel func(spec string) (string, error)) *tuiBackend {
 	model := strings.TrimPrefix(prov.Name(), "anthropic:")
 	b := &tuiBackend{status: tui.Status{Model: model, Mode: string(engine.Mode()), Cwd: cwd}, intr: sess.Interrupt}
 	b.run = func(ctx context.Context, p string, w io.Writer, markdown func(string)) (int, float64) {
-		mu.Lock()
-		*running = true
-		mu.Unlock()
-		defer func() { mu.Lock(); *running = false; mu.Unlock() }()
+		defer begin()()
 		o := opts
 		o.Live = false // the input box owns the bottom of the screen
 		o.Markdown = markdown
@@ -267,7 +264,7 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 				return resumeStored(sess, args), ""
 			}
 			home, _ := os.UserHomeDir()
-			list, err := transcript.NewStore(home).List(cwd)
+			list, err := transcriptStore(home).List(cwd)
 			if err != nil {
 				return "Cannot list the earlier sessions: " + err.Error(), ""
 			}

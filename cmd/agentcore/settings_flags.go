@@ -92,7 +92,7 @@ func (f *runFlags) applySettings() (string, error) {
 // "project".
 func (f *permissionFlags) memoryFiles(cwd string) ([]memory.File, error) {
 	home, _ := os.UserHomeDir()
-	files, err := memory.Find(cwd, home)
+	files, err := memory.Find(cwd, home, claudeConfigDir(home))
 	if f.settingSources == nil {
 		return files, err
 	}

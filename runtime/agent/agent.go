@@ -70,7 +70,8 @@ type Config struct {
 	// PreToolUse and PostToolUse are the executor's hooks; nil: none.
 	PreToolUse  orchestrate.PreToolUseFunc
 	PostToolUse orchestrate.PostToolUseFunc
-	// MaxConcurrency caps parallel calls; 0 reads the environment.
+	// MaxConcurrency caps parallel calls; 0 means
+	// orchestrate.DefaultMaxConcurrency.
 	MaxConcurrency int
 	// System is the system prompt.
 	System string

@@ -35,17 +35,19 @@ const DefaultConnectTimeout = 30 * time.Second
 // that legitimately runs longer is configured with MCP_TOOL_TIMEOUT.
 const DefaultCallTimeout = 5 * time.Minute
 
-// Options tune a Manager; the zero value is ready to use.
+// Options tune a Manager; the zero value is ready to use. A Manager reads
+// no environment variable itself: FromEnv fills the options Claude
+// Code's variables set.
 type Options struct {
 	// Dir is the working directory of stdio servers (default: the process's).
 	Dir string
 	// ConnectTimeout bounds each connection attempt of each server.
-	// Default: MCP_TIMEOUT (ms) or DefaultConnectTimeout.
+	// Default DefaultConnectTimeout (FromEnv: MCP_TIMEOUT, in ms).
 	ConnectTimeout time.Duration
 	// CallTimeout bounds each tool call: past it the call is cancelled
 	// (notifications/cancelled) and ends in an error result naming the
-	// server and the limit. Default: MCP_TOOL_TIMEOUT (ms) or
-	// DefaultCallTimeout.
+	// server and the limit. Default DefaultCallTimeout (FromEnv:
+	// MCP_TOOL_TIMEOUT, in ms).
 	CallTimeout time.Duration
 	// TerminateDuration is how long a stdio server gets to exit after its
 	// stdin closes before its process group is sent SIGTERM, then SIGKILL.
@@ -58,12 +60,15 @@ type Options struct {
 	// that agentcore tolerated (a line of stdout that is not JSON-RPC, an
 	// answer it could not read); the CLI sets it with --verbose or --debug.
 	Log func(line string)
-	// MaxOutputChars caps the text of one result. Default:
-	// MAX_MCP_OUTPUT_TOKENS×4 or DefaultMaxOutputChars; negative: no cap.
+	// MaxOutputChars caps the text of one result. Default
+	// DefaultMaxOutputChars (FromEnv: MAX_MCP_OUTPUT_TOKENS×4); negative:
+	// no cap.
 	MaxOutputChars int
 	// ClientName and ClientVersion identify agentcore to servers.
 	ClientName, ClientVersion string
-	// LookupEnv resolves ${VAR} in the config (default os.LookupEnv).
+	// LookupEnv resolves ${VAR} in the config (FromEnv: the
+	// environment's). Nil: no variable is set, so only ${VAR:-default}
+	// expands.
 	LookupEnv func(string) (string, bool)
 	// Roots are the directories offered to servers as roots (the
 	// session's working directories); default Dir. SetRoots changes them.
@@ -78,19 +83,16 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.ConnectTimeout <= 0 {
-		o.ConnectTimeout = envMillis("MCP_TIMEOUT", DefaultConnectTimeout)
+		o.ConnectTimeout = DefaultConnectTimeout
 	}
 	if o.CallTimeout <= 0 {
-		o.CallTimeout = envMillis("MCP_TOOL_TIMEOUT", DefaultCallTimeout)
+		o.CallTimeout = DefaultCallTimeout
 	}
 	if o.TerminateDuration <= 0 {
 		o.TerminateDuration = DefaultTerminateDuration
 	}
 	if o.MaxOutputChars == 0 {
 		o.MaxOutputChars = DefaultMaxOutputChars
-		if n, err := strconv.Atoi(os.Getenv("MAX_MCP_OUTPUT_TOKENS")); err == nil && n > 0 {
-			o.MaxOutputChars = 4 * n
-		}
 	}
 	if o.ClientName == "" {
 		o.ClientName = "agentcore"
@@ -99,7 +101,7 @@ func (o Options) withDefaults() Options {
 		o.ClientVersion = "dev"
 	}
 	if o.LookupEnv == nil {
-		o.LookupEnv = os.LookupEnv
+		o.LookupEnv = func(string) (string, bool) { return "", false }
 	}
 	if o.Roots == nil {
 		dir := o.Dir
@@ -111,11 +113,34 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-func envMillis(name string, def time.Duration) time.Duration {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return time.Duration(n) * time.Millisecond
+// FromEnv returns o with what Claude Code's environment variables set,
+// read through lookup (os.LookupEnv in a program), where o leaves it
+// unset: ConnectTimeout from MCP_TIMEOUT and CallTimeout from
+// MCP_TOOL_TIMEOUT (milliseconds), MaxOutputChars from
+// MAX_MCP_OUTPUT_TOKENS (four characters a token), and LookupEnv itself,
+// for ${VAR} in the config. A value that is not a positive whole number
+// is ignored.
+func (o Options) FromEnv(lookup func(string) (string, bool)) Options {
+	positive := func(name string) int {
+		v, _ := lookup(name)
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+			return n
+		}
+		return 0
 	}
-	return def
+	if n := positive(EnvStartupTimeout); o.ConnectTimeout == 0 && n > 0 {
+		o.ConnectTimeout = time.Duration(n) * time.Millisecond
+	}
+	if n := positive("MCP_TOOL_TIMEOUT"); o.CallTimeout == 0 && n > 0 {
+		o.CallTimeout = time.Duration(n) * time.Millisecond
+	}
+	if n := positive("MAX_MCP_OUTPUT_TOKENS"); o.MaxOutputChars == 0 && n > 0 {
+		o.MaxOutputChars = 4 * n
+	}
+	if o.LookupEnv == nil {
+		o.LookupEnv = lookup
+	}
+	return o
 }
 
 // State is where a server's connection stands.

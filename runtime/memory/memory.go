@@ -37,12 +37,13 @@ type File struct {
 // Find returns the instruction files for a session in cwd, the user's
 // first, then the project's from the outermost directory to cwd, so that
 // the nearest comes last and reads as the most specific. home may be ""
-// (no user files). A file that exists but cannot be read is an error
+// (no user files). claudeDir is Claude Code's user directory, whose
+// CLAUDE.md is the user's; "" means home/.claude (agentcore passes
+// $CLAUDE_CONFIG_DIR). A file that exists but cannot be read is an error
 // naming it; the files read so far are still returned.
-func Find(cwd, home string) ([]File, error) {
+func Find(cwd, home, claudeDir string) ([]File, error) {
 	var paths []File
 	if home != "" {
-		claudeDir := os.Getenv("CLAUDE_CONFIG_DIR")
 		if claudeDir == "" {
 			claudeDir = filepath.Join(home, ".claude")
 		}

@@ -31,7 +31,7 @@ var _ = Describe("Find", func() {
 		write(filepath.Join(root, "pkg", "AGENTS.md"), "pkg agents")
 		write(filepath.Join(sub, "CLAUDE.local.md"), "inner local")
 		write(filepath.Join(sub, "AGENTS.md"), "   \n") // blank: skipped
-		files, err := memory.Find(sub, home)
+		files, err := memory.Find(sub, home, "")
 		Expect(err).NotTo(HaveOccurred())
 		var got []string
 		for _, f := range files {
@@ -43,9 +43,19 @@ var _ = Describe("Find", func() {
 		Expect(strings.Index(p, "root claude")).To(BeNumerically("<", strings.Index(p, "inner local")))
 	})
 
+	It("takes the user's CLAUDE.md from the Claude Code directory it is given, not from the environment", func() {
+		GinkgoT().Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "from-env"))
+		write(filepath.Join(home, "from-env", "CLAUDE.md"), "env claude")
+		write(filepath.Join(home, "claude-dir", "CLAUDE.md"), "given claude")
+		files, err := memory.Find(root, home, filepath.Join(home, "claude-dir"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files).To(HaveLen(1))
+		Expect(files[0].Content).To(Equal("given claude"))
+	})
+
 	It("cuts a huge file and says so, and finds nothing when there is nothing", func() {
 		write(filepath.Join(root, "AGENTS.md"), strings.Repeat("x", memory.MaxFileChars+10))
-		files, err := memory.Find(root, "")
+		files, err := memory.Find(root, "", "")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(files).To(HaveLen(1))
 		Expect(files[0].Truncated).To(BeTrue())
@@ -56,7 +66,7 @@ var _ = Describe("Find", func() {
 	It("names a file it cannot read and keeps the others", func() {
 		write(filepath.Join(root, "CLAUDE.md"), "ok")
 		Expect(os.Mkdir(filepath.Join(root, "AGENTS.md"), 0o755)).To(Succeed()) // a directory: unreadable as a file
-		files, err := memory.Find(root, "")
+		files, err := memory.Find(root, "", "")
 		Expect(err).To(MatchError(ContainSubstring(filepath.Join(root, "AGENTS.md"))))
 		Expect(files).To(HaveLen(1))
 	})

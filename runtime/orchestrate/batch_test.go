@@ -106,12 +106,13 @@ var _ = Describe("the batch path", func() {
 
 	DescribeTable("reads the cap from AGENTCORE_MAX_TOOL_USE_CONCURRENCY",
 		func(value string, set bool, want int) {
-			if set {
-				GinkgoT().Setenv(orchestrate.EnvMaxConcurrency, value)
-			} else {
-				GinkgoT().Setenv(orchestrate.EnvMaxConcurrency, "")
+			getenv := func(k string) string {
+				if set && k == orchestrate.EnvMaxConcurrency {
+					return value
+				}
+				return ""
 			}
-			Expect(orchestrate.MaxConcurrencyFromEnv()).To(Equal(want))
+			Expect(orchestrate.MaxConcurrencyFromEnv(getenv)).To(Equal(want))
 		},
 		Entry("unset", "", false, 10),
 		Entry("0", "0", true, 10),
@@ -122,7 +123,7 @@ var _ = Describe("the batch path", func() {
 	)
 
 	It("never runs more safe calls at once than the cap, and reaches it", func() {
-		GinkgoT().Setenv(orchestrate.EnvMaxConcurrency, "3")
+		ex.MaxConcurrency = 3
 		release := make(chan struct{})
 		ex.Tools = []runtime.Tool{&tooltest.Sim{ToolName: "Read", Safe: true, Monitor: mon, OnCall: func(ctx context.Context, in *tooltest.Input, call *runtime.Call) (runtime.Result, error) {
 			<-release

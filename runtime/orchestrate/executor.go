@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -14,11 +13,11 @@ import (
 )
 
 // EnvMaxConcurrency names the environment variable that caps how many
-// concurrency-safe calls run at once.
+// concurrency-safe calls run at once. The executor does not read it: a
+// program passes it through MaxConcurrencyFromEnv to MaxConcurrency.
 const EnvMaxConcurrency = "AGENTCORE_MAX_TOOL_USE_CONCURRENCY"
 
-// DefaultMaxConcurrency is the cap when neither Executor.MaxConcurrency nor
-// the environment sets one.
+// DefaultMaxConcurrency is the cap when Executor.MaxConcurrency sets none.
 const DefaultMaxConcurrency = 10
 
 // ToolUse is one tool_use block of an assistant message.
@@ -109,7 +108,8 @@ type Executor struct {
 	// starts, each progress value it reports, and when Call returned.
 	Observer CallObserver
 	// MaxConcurrency caps how many concurrency-safe calls run at once;
-	// 0 reads AGENTCORE_MAX_TOOL_USE_CONCURRENCY (unset, 0 or junk → 10).
+	// 0 means DefaultMaxConcurrency (agentcore sets it from
+	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY: MaxConcurrencyFromEnv).
 	MaxConcurrency int
 	// CallTimeout, when positive, bounds every Call; a call that is still
 	// running then is cancelled and its result says it timed out.
@@ -124,11 +124,11 @@ type Executor struct {
 	AbandonAfter time.Duration
 }
 
-// MaxConcurrencyFromEnv returns the cap set by
-// AGENTCORE_MAX_TOOL_USE_CONCURRENCY: its value when it is a positive
-// integer, DefaultMaxConcurrency otherwise.
-func MaxConcurrencyFromEnv() int {
-	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(EnvMaxConcurrency)))
+// MaxConcurrencyFromEnv returns the cap AGENTCORE_MAX_TOOL_USE_CONCURRENCY
+// sets in the environment getenv reads (os.Getenv in a program): its
+// value when it is a positive integer, DefaultMaxConcurrency otherwise.
+func MaxConcurrencyFromEnv(getenv func(string) string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(getenv(EnvMaxConcurrency)))
 	if err != nil || n <= 0 {
 		return DefaultMaxConcurrency
 	}
@@ -139,7 +139,7 @@ func (e *Executor) maxConcurrency() int {
 	if e.MaxConcurrency > 0 {
 		return e.MaxConcurrency
 	}
-	return MaxConcurrencyFromEnv()
+	return DefaultMaxConcurrency
 }
 
 // EventKind tells a progress event from a result event.

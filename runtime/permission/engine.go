@@ -31,8 +31,11 @@ type Sources struct {
 	// OnlySources says.
 	SettingsFlag string
 	// ConfigDir is the user's settings directory; empty means
-	// $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
+	// HOME/.agentcore (agentcore passes $AGENTCORE_CONFIG_DIR).
 	ConfigDir string
+	// ClaudeConfigDir is Claude Code's user directory; empty means
+	// HOME/.claude (agentcore passes $CLAUDE_CONFIG_DIR).
+	ClaudeConfigDir string
 	// Mode overrides the settings' permissions.defaultMode; empty keeps
 	// it (default when no file sets one).
 	Mode Mode
@@ -52,7 +55,7 @@ type Sources struct {
 // Selection is the settings part of src, as settings.ReadSettings takes it.
 func (src Sources) Selection() settings.Selection {
 	return settings.Selection{SettingsFiles: src.SettingsFiles, OnlySources: src.OnlySources,
-		SettingsFlag: src.SettingsFlag, ConfigDir: src.ConfigDir}
+		SettingsFlag: src.SettingsFlag, ConfigDir: src.ConfigDir, ClaudeConfigDir: src.ClaudeConfigDir}
 }
 
 // Advice words the sentences that tell the user how to allow what was

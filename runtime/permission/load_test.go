@@ -132,13 +132,20 @@ var _ = Describe("Load", func() {
 		Expect(e.WorkingDirs(tc)).To(ContainElement(mustEval(extra)))
 	})
 
-	It("reads $AGENTCORE_CONFIG_DIR", func() {
-		other := GinkgoT().TempDir()
+	It("reads the config directories it is given, not the environment's", func() {
+		other, claude := GinkgoT().TempDir(), GinkgoT().TempDir()
 		write(filepath.Join(other, "settings.json"), `{"permissions": {"deny": ["Edit"]}}`)
+		write(filepath.Join(claude, "settings.json"), `{"permissions": {"deny": ["Read"]}}`)
 		GinkgoT().Setenv("AGENTCORE_CONFIG_DIR", other)
+		GinkgoT().Setenv("CLAUDE_CONFIG_DIR", claude)
 		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
+		Expect(e.DeniesTool(editTool())).To(BeFalse(), "the library reads no AGENTCORE_CONFIG_DIR")
+		Expect(e.DeniesTool(readTool())).To(BeFalse(), "nor CLAUDE_CONFIG_DIR")
+		e, err = permission.Load(project, home, permission.Sources{SettingsFiles: true, ConfigDir: other, ClaudeConfigDir: claude})
+		Expect(err).NotTo(HaveOccurred())
 		Expect(e.DeniesTool(editTool())).To(BeTrue())
+		Expect(e.DeniesTool(readTool())).To(BeTrue())
 	})
 
 	It("names the file with invalid JSON", func() {

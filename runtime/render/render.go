@@ -75,6 +75,12 @@ type Options struct {
 	Live bool
 	// Width is the terminal width for the live region; default 100.
 	Width int
+	// Env is the environment the terminal is judged by ("KEY=value":
+	// TERM, NO_COLOR, COLORTERM; os.Environ() in a program): Detect reads
+	// TERM and NO_COLOR from it, and a styled writer that is a terminal
+	// has its colours fitted to what Env says the terminal supports.
+	// Nil is an empty environment.
+	Env []string
 	// Markdown, when set (Text only, without Live), takes the model's text
 	// one whole text block at a time instead of the writer, so a terminal
 	// session can render it as markdown; it is called in order with the
@@ -113,13 +119,13 @@ type Init struct {
 }
 
 // Detect fills Styled, Live and Width for w: styled and live on a
-// terminal, plain when w is not one, when NO_COLOR is set (no styles) or
-// TERM is dumb.
+// terminal, plain when w is not one, when opts.Env sets NO_COLOR (no
+// styles) or TERM is dumb.
 func Detect(w io.Writer, opts Options) Options {
 	f, ok := w.(*os.File)
-	tty := ok && term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
+	tty := ok && term.IsTerminal(int(f.Fd())) && getenv(opts.Env, "TERM") != "dumb"
 	opts.Live = tty
-	opts.Styled = tty && os.Getenv("NO_COLOR") == ""
+	opts.Styled = tty && getenv(opts.Env, "NO_COLOR") == ""
 	if tty {
 		if wd, _, err := term.GetSize(int(f.Fd())); err == nil && wd > 20 {
 			opts.Width = wd
@@ -156,7 +162,7 @@ func New(w io.Writer, opts Options) *Renderer {
 		out := w
 		if f, ok := w.(*os.File); ok && opts.Styled {
 			// Downsample colours to what the terminal supports.
-			out = colorprofile.NewWriter(f, os.Environ())
+			out = colorprofile.NewWriter(f, opts.Env)
 		}
 		r.tx = newTranscript(out, opts)
 		if opts.Live {
@@ -289,4 +295,15 @@ func oneLine(s string) string {
 		s = s[:i] + " …"
 	}
 	return s
+}
+
+// getenv is key's value in env ("KEY=value" entries; the last wins).
+func getenv(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }

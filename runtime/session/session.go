@@ -108,8 +108,9 @@ type Options struct {
 	// PartialMessages hands the API's own stream events to the run as
 	// agent.EventStream (stream-json's --include-partial-messages).
 	PartialMessages bool
-	// MaxConcurrency caps parallel tool calls; 0 reads
-	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY, default 10.
+	// MaxConcurrency caps parallel tool calls; 0 means
+	// orchestrate.DefaultMaxConcurrency (agentcore reads
+	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY: orchestrate.MaxConcurrencyFromEnv).
 	MaxConcurrency int
 	// CallTimeout bounds each call Exec runs; AbandonAfter is how long a
 	// timed-out call that ignores its context is waited for. Zero: none,
@@ -121,7 +122,7 @@ type Options struct {
 
 	// Transcripts, when set, keeps the session on disk as it goes:
 	// every message is appended to Transcripts.Path(Dir, ID), synced at
-	// each turn end (transcript.NewStore(home) is agentcore's
+	// each turn end (transcript.StoreIn(transcript.ConfigDir(home)) is agentcore's
 	// ~/.agentcore/projects). Nil: nothing is written.
 	Transcripts *transcript.Store
 	// Continue continues the latest stored session of Dir (Claude Code's

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,8 +27,11 @@ type Selection struct {
 	// OnlySources says.
 	SettingsFlag string
 	// ConfigDir is the user's settings directory; empty means
-	// $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
+	// HOME/.agentcore (agentcore passes $AGENTCORE_CONFIG_DIR).
 	ConfigDir string
+	// ClaudeConfigDir is Claude Code's user directory; empty means
+	// HOME/.claude (agentcore passes $CLAUDE_CONFIG_DIR).
+	ClaudeConfigDir string
 }
 
 // SourceFlagSettings marks the settings given with --settings (Claude
@@ -93,7 +95,7 @@ func FlagSettings(value, cwd string) (SettingsFile, error) {
 func ReadSettings(cwd, home string, src Selection) ([]SettingsFile, Settings, error) {
 	var files []SettingsFile
 	if src.SettingsFiles {
-		for _, f := range SettingsPaths(settingsDirs(home, src), claudeConfigDir(home), ProjectRoot(cwd, home)) {
+		for _, f := range SettingsPaths(settingsDirs(home, src), claudeConfigDir(home, src), ProjectRoot(cwd, home)) {
 			if src.OnlySources == nil || slices.Contains(src.OnlySources, f.Source) {
 				files = append(files, f)
 			}
@@ -124,13 +126,10 @@ func ReadSettings(cwd, home string, src Selection) ([]SettingsFile, Settings, er
 }
 
 // settingsDirs is the user's agentcore directory: src.ConfigDir, else
-// $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
+// HOME/.agentcore.
 func settingsDirs(home string, src Selection) string {
 	if src.ConfigDir != "" {
 		return src.ConfigDir
-	}
-	if d := os.Getenv("AGENTCORE_CONFIG_DIR"); d != "" {
-		return d
 	}
 	if home != "" {
 		return filepath.Join(home, ".agentcore")
@@ -138,11 +137,11 @@ func settingsDirs(home string, src Selection) string {
 	return ""
 }
 
-// claudeConfigDir is Claude Code's user directory: $CLAUDE_CONFIG_DIR,
+// claudeConfigDir is Claude Code's user directory: src.ClaudeConfigDir,
 // else HOME/.claude.
-func claudeConfigDir(home string) string {
-	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
+func claudeConfigDir(home string, src Selection) string {
+	if src.ClaudeConfigDir != "" {
+		return src.ClaudeConfigDir
 	}
 	if home != "" {
 		return filepath.Join(home, ".claude")

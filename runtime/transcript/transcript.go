@@ -54,12 +54,9 @@ const Interrupted = "interrupted: the session ended before this call finished"
 // Ext is the transcripts' file extension.
 const Ext = ".jsonl"
 
-// ConfigDir is agentcore's user directory: $AGENTCORE_CONFIG_DIR when set,
-// else home/.agentcore (the settings live there too).
+// ConfigDir is agentcore's default user directory, home/.agentcore (the
+// settings live there too); agentcore's AGENTCORE_CONFIG_DIR replaces it.
 func ConfigDir(home string) string {
-	if d := os.Getenv("AGENTCORE_CONFIG_DIR"); d != "" {
-		return d
-	}
 	return filepath.Join(home, ".agentcore")
 }
 
@@ -111,9 +108,9 @@ type Store struct {
 	Root string
 }
 
-// NewStore returns the store under home's agentcore directory
-// (ConfigDir(home)/projects).
-func NewStore(home string) Store { return Store{Root: filepath.Join(ConfigDir(home), "projects")} }
+// StoreIn returns the store under agentcore's user directory configDir
+// (configDir/projects; ConfigDir(home) by default).
+func StoreIn(configDir string) Store { return Store{Root: filepath.Join(configDir, "projects")} }
 
 // Path is the transcript file of session id in cwd.
 func (s Store) Path(cwd, id string) string {

@@ -1,4 +1,16 @@
-package main
+// Package sdkproto is the Agent SDK's control protocol, as Claude Code
+// speaks it with --input-format stream-json: the host's user messages
+// and control requests come in on stdin, one JSON object a line, and
+// control responses and agentcore's own control requests (can_use_tool,
+// hook_callback, mcp_message) go out on stdout, between the stream-json
+// events that runtime/render writes (render.StreamJSON) on the same
+// writer (Channel.Writer).
+//
+// A front end makes a Channel, reads stdin with Read, waits for the
+// host's initialize with First, opens its session with Configure's
+// options, then Attach-es the session and runs the prompts that come on
+// Prompts.
+package sdkproto
 
 import (
 	"bufio"
@@ -6,27 +18,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 
-	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
-	"github.com/agentcore/agentcore/tooldefs"
-	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
 
-// controlChannel is the Agent SDK's side of the conversation
-// (--input-format stream-json): user messages and control requests come
-// in on stdin, one JSON object a line; control responses and agentcore's
-// own control requests (can_use_tool, hook_callback, mcp_message) go out
-// on stdout between the stream-json events. Every control request gets a
+// Channel is the Agent SDK host's side of the conversation: user
+// messages and control requests come in on stdin, one JSON object a
+// line; control responses and agentcore's own control requests go out
+// on Writer between the stream-json events. Every control request gets a
 // response: an unsupported one an error response, never silence.
 //
 // The host's first message is its initialize request, whose hooks and
@@ -34,21 +40,17 @@ import (
 // it, then attach gives the channel the session. Until then the host's
 // answers to agentcore's requests (an in-process server's tools/list)
 // are handled at once and everything else waits.
-type controlChannel struct {
+type Channel struct {
 	out     *lockedWriter
 	sess    *session.Session
 	warn    io.Writer
+	opts    Options
 	prompts chan string
-	// model is the session's model, which set_model switches;
-	// defaultModel is --model, what set_model without a model restores.
-	model        *switchable
-	defaultModel string
 
-	firstCh chan *initRequest // the host's initialize, or nil: sent once
-	ready   chan struct{}     // closed by attach
-	init    *initRequest
+	firstCh chan *Initialize // the host's initialize, or nil: sent once
+	ready   chan struct{}    // closed by Attach
+	init    *Initialize
 	servers map[string]*mcp.HostTransport // the host's in-process MCP servers
-	agents  subagent.HostTypes            // the host's agent types
 
 	mu      sync.Mutex
 	next    int
@@ -56,8 +58,18 @@ type controlChannel struct {
 	closed  bool
 }
 
-// initRequest is the host's initialize request.
-type initRequest struct {
+// Options are what a Channel needs of its front end.
+type Options struct {
+	// SetModel switches the session's model from the next request
+	// (set_model); spec "" restores the one it started with.
+	SetModel func(spec string) error
+	// APIKeySource is the initialize response's account.apiKeySource:
+	// the environment variable the credential came from, or "none".
+	APIKeySource string
+}
+
+// Initialize is the host's initialize request.
+type Initialize struct {
 	id  string
 	raw json.RawMessage
 	// Hooks are the host's callbacks by event: matchers with the ids to
@@ -70,14 +82,17 @@ type initRequest struct {
 	} `json:"hooks"`
 	SDKMCPServers []string `json:"sdkMcpServers"`
 	// Agents are the host's agent types by name (the SDK's agents
-	// option): the Agent tool can start them.
-	Agents map[string]struct {
-		Description     string   `json:"description"`
-		Prompt          string   `json:"prompt"`
-		Tools           []string `json:"tools"`
-		DisallowedTools []string `json:"disallowedTools"`
-		Model           string   `json:"model"`
-	} `json:"agents"`
+	// option): the front end offers them to its Agent tool.
+	Agents map[string]Agent `json:"agents"`
+}
+
+// Agent is one of the host's agent types.
+type Agent struct {
+	Description     string   `json:"description"`
+	Prompt          string   `json:"prompt"`
+	Tools           []string `json:"tools"`
+	DisallowedTools []string `json:"disallowedTools"`
+	Model           string   `json:"model"`
 }
 
 // controlReply is the host's answer to one of agentcore's requests.
@@ -101,14 +116,24 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-func newControlChannel(out *lockedWriter, warn io.Writer) *controlChannel {
-	return &controlChannel{out: out, warn: warn, prompts: make(chan string), pending: map[string]chan controlReply{},
-		firstCh: make(chan *initRequest, 1), ready: make(chan struct{}), servers: map[string]*mcp.HostTransport{}}
+// New returns a channel whose messages go to out (stdout) and whose
+// warnings (lines it ignored, a malformed request) go to warn.
+func New(out, warn io.Writer, o Options) *Channel {
+	return &Channel{out: &lockedWriter{w: out}, warn: warn, opts: o, prompts: make(chan string), pending: map[string]chan controlReply{},
+		firstCh: make(chan *Initialize, 1), ready: make(chan struct{}), servers: map[string]*mcp.HostTransport{}}
 }
 
-// first waits for the host's first message and returns its initialize
+// Writer is out, locked: the stream-json events are written through it,
+// so that they and the control messages never interleave.
+func (c *Channel) Writer() io.Writer { return c.out }
+
+// Prompts are the host's user messages' texts, once the session is
+// attached; closed when stdin ends or the context of Read does.
+func (c *Channel) Prompts() <-chan string { return c.prompts }
+
+// First waits for the host's first message and returns its initialize
 // request, or nil when it sent none (or ctx ended).
-func (c *controlChannel) first(ctx context.Context) *initRequest {
+func (c *Channel) First(ctx context.Context) *Initialize {
 	select {
 	case r := <-c.firstCh:
 		c.init = r
@@ -118,9 +143,9 @@ func (c *controlChannel) first(ctx context.Context) *initRequest {
 	}
 }
 
-// configure adds the initialize request's hooks and in-process MCP
+// Configure adds the initialize request's hooks and in-process MCP
 // servers to the session's options.
-func (c *controlChannel) configure(o *session.Options) {
+func (c *Channel) Configure(o *session.Options) {
 	if c.init == nil {
 		return
 	}
@@ -138,17 +163,6 @@ func (c *controlChannel) configure(o *session.Options) {
 				hm.Hooks = append(hm.Hooks, hooks.Hook{Type: hooks.TypeCallback, Callback: id, Timeout: m.Timeout})
 			}
 			cfg[hooks.Event(ev)] = append(cfg[hooks.Event(ev)], hm)
-		}
-	}
-	if c.agents = c.hostTypes(); len(c.agents) > 0 {
-		// The model learns of them where it learns of the others: the
-		// Agent tool's description.
-		_, list, _ := strings.Cut(subagent.DescribeTypes(c.agents), "\n")
-		o.Tools = slices.Clone(o.Tools)
-		for i, t := range o.Tools {
-			if t.Name() == tooldefs.AgentName {
-				o.Tools[i] = runtime.WithDescription(t, strings.TrimRight(t.Description(), "\n")+"\n\nAgent types the host application defines:\n"+list)
-			}
 		}
 	}
 	if len(cfg) > 0 {
@@ -177,39 +191,14 @@ func (c *controlChannel) configure(o *session.Options) {
 	}
 }
 
-// attach gives the channel its session: the requests waiting for it run.
-// The host's agent types are registered on the session first.
-func (c *controlChannel) attach(sess *session.Session) {
-	if len(c.agents) > 0 {
-		runtime.WithService(sess.ToolContext(), c.agents)
-	}
+// Attach gives the channel its session: the requests waiting for it run.
+func (c *Channel) Attach(sess *session.Session) {
 	c.sess = sess
 	close(c.ready)
 }
 
-// hostTypes are the initialize request's agents as sub-agent types, by
-// name. An agent with disallowedTools is left out, with a warning:
-// agentcore cannot take tools away from an agent's set, and giving it
-// the tools the host meant to withhold would widen what it may do.
-func (c *controlChannel) hostTypes() subagent.HostTypes {
-	if c.init == nil {
-		return nil
-	}
-	var out subagent.HostTypes
-	for _, name := range slices.Sorted(maps.Keys(c.init.Agents)) {
-		a := c.init.Agents[name]
-		if len(a.DisallowedTools) > 0 {
-			fmt.Fprintf(c.warn, "agentcore: the SDK host's agent %q is left out: agentcore does not support disallowedTools (list the tools it may use instead)\n", name)
-			continue
-		}
-		out = append(out, subagent.Type{Name: name, Description: a.Description, Tools: a.Tools, Model: a.Model,
-			System: a.Prompt, Source: "the SDK host (agents)"})
-	}
-	return out
-}
-
 // hookCallback asks the host to run one of its hook callbacks.
-func (c *controlChannel) hookCallback(ctx context.Context, id string, input json.RawMessage, toolUseID string) (json.RawMessage, error) {
+func (c *Channel) hookCallback(ctx context.Context, id string, input json.RawMessage, toolUseID string) (json.RawMessage, error) {
 	req := map[string]any{"subtype": "hook_callback", "callback_id": id, "input": input}
 	if toolUseID != "" {
 		req["tool_use_id"] = toolUseID
@@ -222,7 +211,7 @@ func (c *controlChannel) hookCallback(ctx context.Context, id string, input json
 }
 
 // send writes one message to the host.
-func (c *controlChannel) send(v any) {
+func (c *Channel) send(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		fmt.Fprintln(c.warn, "agentcore: a control message did not encode:", err)
@@ -242,11 +231,11 @@ type inbound struct {
 	} `json:"message"`
 }
 
-// read takes stdin's lines until it ends, then closes prompts and fails
+// Read takes stdin's lines until it ends, then closes prompts and fails
 // the requests still waiting for the host. The host's answers are
 // handled as they come; everything else goes through a queue that waits
 // for the session.
-func (c *controlChannel) read(ctx context.Context, in io.Reader) {
+func (c *Channel) Read(ctx context.Context, in io.Reader) {
 	work := make(chan inbound)
 	queue := make(chan inbound)
 	// An unbounded queue: the reader never waits, so the host's answers
@@ -313,12 +302,12 @@ func (c *controlChannel) read(ctx context.Context, in io.Reader) {
 		}
 		if first {
 			first = false
-			var init *initRequest
+			var init *Initialize
 			var sub struct {
 				Subtype string `json:"subtype"`
 			}
 			if msg.Type == "control_request" && json.Unmarshal(msg.Request, &sub) == nil && sub.Subtype == "initialize" {
-				init = &initRequest{id: msg.ID, raw: msg.Request}
+				init = &Initialize{id: msg.ID, raw: msg.Request}
 				if err := json.Unmarshal(msg.Request, init); err != nil {
 					fmt.Fprintf(c.warn, "agentcore: the SDK host's initialize request is malformed (%v); its hooks and MCP servers are ignored\n", err)
 				}
@@ -350,7 +339,7 @@ func (c *controlChannel) read(ctx context.Context, in io.Reader) {
 }
 
 // dispatch handles one message of the host once the session is open.
-func (c *controlChannel) dispatch(ctx context.Context, msg inbound) {
+func (c *Channel) dispatch(ctx context.Context, msg inbound) {
 	switch msg.Type {
 	case "user":
 		select {
@@ -386,7 +375,7 @@ func userText(content json.RawMessage) string {
 }
 
 // handle answers one control request from the host.
-func (c *controlChannel) handle(id string, raw json.RawMessage) {
+func (c *Channel) handle(id string, raw json.RawMessage) {
 	var req struct {
 		Subtype    string          `json:"subtype"`
 		Mode       string          `json:"mode"`
@@ -407,9 +396,9 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 			fail("initialize must be the host's first message, and comes once: this one was ignored")
 			return
 		}
-		source := "none"
-		if os.Getenv("ANTHROPIC_API_KEY") != "" {
-			source = "ANTHROPIC_API_KEY"
+		source := c.opts.APIKeySource
+		if source == "" {
+			source = "none"
 		}
 		ok(map[string]any{
 			"commands": []any{}, "agents": []any{}, "output_style": "default",
@@ -429,16 +418,18 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 		c.sess.Engine().SetMode(mode)
 		ok(map[string]any{})
 	case "set_model":
-		spec := c.defaultModel
-		if req.Model != nil && *req.Model != "" && *req.Model != "default" {
+		spec := ""
+		if req.Model != nil && *req.Model != "default" {
 			spec = *req.Model
 		}
-		p, _, err := modelSpec(spec)
-		if err != nil {
+		if c.opts.SetModel == nil {
+			fail("set_model: this front end cannot switch the model")
+			return
+		}
+		if err := c.opts.SetModel(spec); err != nil {
 			fail("set_model: %v", err)
 			return
 		}
-		c.model.set(p)
 		ok(map[string]any{})
 	case "mcp_status":
 		servers := []map[string]any{}
@@ -469,7 +460,7 @@ func (c *controlChannel) handle(id string, raw json.RawMessage) {
 	}
 }
 
-func (c *controlChannel) sdkServerNames() []string {
+func (c *Channel) sdkServerNames() []string {
 	if c.init == nil {
 		return nil
 	}
@@ -478,7 +469,7 @@ func (c *controlChannel) sdkServerNames() []string {
 
 // request sends agentcore's control request to the host and waits for
 // its response.
-func (c *controlChannel) request(ctx context.Context, req map[string]any) (controlReply, error) {
+func (c *Channel) request(ctx context.Context, req map[string]any) (controlReply, error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -507,10 +498,13 @@ func (c *controlChannel) request(ctx context.Context, req map[string]any) (contr
 	}
 }
 
-// hostAsker asks the SDK host's canUseTool (--permission-prompt-tool
-// stdio): allow, with the input the host may have changed, or deny with
-// the host's message.
-type hostAsker struct{ c *controlChannel }
+// Asker asks the SDK host's canUseTool (--permission-prompt-tool
+// stdio) about the calls that need approval.
+func (c *Channel) Asker() ask.Asker { return hostAsker{c} }
+
+// hostAsker asks the SDK host's canUseTool: allow, with the input the
+// host may have changed, or deny with the host's message.
+type hostAsker struct{ c *Channel }
 
 // Ask is AskHost without the input and the message.
 func (a hostAsker) Ask(ctx context.Context, req ask.AskRequest) (ask.Answer, error) {
@@ -535,7 +529,7 @@ func (a hostAsker) AskHost(ctx context.Context, req ask.AskRequest) (ask.HostRep
 		Message      string          `json:"message"`
 	}
 	if err := json.Unmarshal(r.Response, &res); err != nil {
-		return ask.HostReply{Answer: ask.AnswerDeny}, fmt.Errorf("the SDK host's can_use_tool answer is not a permission result: %v", err)
+		return ask.HostReply{Answer: ask.AnswerDeny}, fmt.Errorf("the SDK host's can_use_tool answer is not a permission result: %w", err)
 	}
 	switch res.Behavior {
 	case "allow":
