@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 	"sync"
 
@@ -374,9 +373,5 @@ func safeRenderUse(t runtime.Tool, input any) string {
 }
 
 func hostOf(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
+	return urlHost(raw)
 }
