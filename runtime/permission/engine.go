@@ -516,11 +516,9 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 		if p == "" {
 			p = cwd
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
+		p = joinRaw(cwd, p)
 		c.lexical = filepath.Clean(p)
-		c.resolved, c.resolveErr = ResolvePath(c.lexical, cwd)
+		c.resolved, c.resolveErr = ResolvePath(p, cwd)
 		if c.resolveErr != nil {
 			c.resolved = c.lexical
 		}
@@ -748,18 +746,14 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 	inside := func(w string) (string, bool) {
 		var last string
 		for _, cwd := range cwds {
-			p := expandHome(w, e.base.home)
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(cwd, p)
-			}
-			p = filepath.Clean(p)
+			p := joinRaw(cwd, expandHome(w, e.base.home))
 			resolved, err := ResolvePath(p, cwd)
 			if err != nil || !insideAny(resolved, c.dirs) {
 				return "", false
 			}
 			for _, r := range rules {
 				if r.Behavior == runtime.Deny && c.families[r.Tool] == runtime.FamilyReadPath && !r.Whole() &&
-					(matchPath(r.Content, p, e.base) || matchPath(r.Content, resolved, e.base)) {
+					(matchPath(r.Content, filepath.Clean(p), e.base) || matchPath(r.Content, resolved, e.base)) {
 					return "", false
 				}
 			}

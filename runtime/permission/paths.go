@@ -14,11 +14,20 @@ import (
 // are appended to the resolved existing ancestor, and dangling links are
 // followed to their targets. A path that cannot be resolved (a symlink
 // loop) gives an error; callers judge it as outside every directory.
+//
+// The path is not cleaned first: "link/../f" is the f next to the link's
+// target, as the kernel reads it, not the f next to the link.
 func ResolvePath(p, cwd string) (string, error) {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
+	return fspath.Resolve(joinRaw(cwd, p))
+}
+
+// joinRaw makes p absolute against dir without cleaning it, so that a
+// ".." after a symlink is left for ResolvePath to read as the kernel does.
+func joinRaw(dir, p string) string {
+	if filepath.IsAbs(p) || dir == "" {
+		return p
 	}
-	return fspath.Resolve(filepath.Clean(p))
+	return strings.TrimRight(dir, string(filepath.Separator)) + string(filepath.Separator) + p
 }
 
 // insideAny reports whether the resolved path lies in one of the resolved

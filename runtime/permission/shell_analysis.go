@@ -444,9 +444,8 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 			a.taint("a redirection from the relative path %s after a directory change", target)
 			return
 		}
-		p = filepath.Join(env.cwd, p)
+		p = joinRaw(env.cwd, p)
 	}
-	p = filepath.Clean(p)
 	if env.inside == nil || !env.inside(p) {
 		a.taint("a redirection from %s, outside the working directories", p)
 	}

@@ -562,10 +562,8 @@ func (env shellEnv) absPath(p string) (string, bool) {
 		p = filepath.Join(env.home, strings.TrimPrefix(p, "~"))
 	case strings.HasPrefix(p, "~"):
 		return "", false
-	case !filepath.IsAbs(p):
-		p = filepath.Join(env.cwd, p)
 	}
-	return filepath.Clean(p), true
+	return joinRaw(env.cwd, p), true
 }
 
 // pathCheck judges one literal path (no pattern) for a role; it returns a
