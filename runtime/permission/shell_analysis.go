@@ -67,11 +67,23 @@ func commandOf(sc shellsyntax.SimpleCommand) shellCmd {
 		}
 	}
 	for i, w := range sc.Args {
+		if sc.Call != nil {
+			shape := shapeOf(sc.Call.Args[i])
+			if len(shape.alts) > 0 && !shape.unknown {
+				// Brace expansion makes words before anything else:
+				// "{rm,-rf,x}" is rm -rf x and "sort {-o,f}" is sort -o f,
+				// so rules and the analysis see the words bash runs.
+				for _, alt := range shape.alts {
+					c.words = append(c.words, alt)
+					c.literal = append(c.literal, true)
+					c.shapes = append(c.shapes, wordShape{glob: shape.glob && hasGlobMeta(alt)})
+				}
+				continue
+			}
+			c.shapes = append(c.shapes, shape)
+		}
 		c.words = append(c.words, shown(w))
 		c.literal = append(c.literal, w.Literal)
-		if sc.Call != nil {
-			c.shapes = append(c.shapes, shapeOf(sc.Call.Args[i]))
-		}
 	}
 	return c
 }
@@ -215,6 +227,7 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 		visitCall(a, sc, env, depth, changesDir)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
+		expansionTaint(a, n)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if n.Cmd == nil && len(n.Redirs) > 0 {
@@ -266,7 +279,11 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 	// Each form is also checked for writes to protected paths; a command
 	// behind xargs gets more arguments at run time.
 	argsFrom := ""
-	for _, form := range unwrapAll(c) {
+	builtinTaint(a, c)
+	for k, form := range unwrapAll(c) {
+		if k > 0 {
+			builtinTaint(a, form)
+		}
 		if argsFrom != "" {
 			form.argsFrom = argsFrom
 		}

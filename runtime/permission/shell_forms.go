@@ -90,7 +90,7 @@ var transparentForAllow = map[string]bool{
 var safeEnvVars = map[string]bool{
 	"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TERM": true, "LANG": true, "LC_ALL": true,
 	"TZ": true, "NODE_ENV": true, "RUST_BACKTRACE": true, "RUST_LOG": true, "GOOS": true, "GOARCH": true,
-	"CGO_ENABLED": true, "GOFLAGS": true, "PYTHONUNBUFFERED": true, "DEBUG": true, "VERBOSE": true,
+	"CGO_ENABLED": true, "PYTHONUNBUFFERED": true, "DEBUG": true, "VERBOSE": true,
 }
 
 // allowForms are the renderings of c an allow rule may match: the command
