@@ -524,7 +524,7 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 		}
 	case runtime.TargetCommand:
 		c.shell = analyzeShell(target.Value, shellEnv{
-			cwd: cwd, home: e.base.home, dirs: c.dirs,
+			cwd: cwd, home: e.base.home, dirs: c.dirs, root: e.base.root,
 			inside: func(p string) bool {
 				r, err := ResolvePath(p, cwd)
 				return err == nil && insideAny(r, c.dirs)
@@ -577,6 +577,12 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	}
 	if d, ok := e.writeRules(c, rules, runtime.Deny); ok {
 		return d, false
+	}
+	// A shell line's reads meet the deny rules a Read of the same path
+	// would; the analysis may overread (an operand that is not read), so
+	// it asks rather than denies.
+	if msg := e.readDenials(c, rules); msg != "" {
+		return ask(fmt.Sprintf("%s%s needs approval: %s", t.Name(), c.describeTarget(), msg)), false
 	}
 	// 2. Ask rules, also in bypass mode.
 	for _, r := range rules {

@@ -114,6 +114,8 @@ type shellAnalysis struct {
 	// writes are the files the line writes: output redirections and the
 	// targets of writing commands (shell_targets.go).
 	writes []shellWrite
+	// reads are the paths the line may read (shell_reads.go).
+	reads []shellRead
 }
 
 // protect records a protected write once.
@@ -154,6 +156,8 @@ type shellEnv struct {
 	// cwds are the directories the command being analysed may run in
 	// (cwdsOf); nil when the analysis cannot follow a directory change.
 	cwds []string
+	// root is the project root, where git's REV:path paths start.
+	root string
 }
 
 // ShellCommand is one simple command of a shell line as the engine reads
@@ -289,6 +293,7 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 		}
 		inspectRunner(a, form, env, depth)
 		checkWrites(a, form, env, afterCd)
+		collectReads(a, form, env)
 		// env -C and sudo -D run the command in another directory.
 		if dir, ok := chdirOf(form); ok {
 			afterCd = true
@@ -315,6 +320,7 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 				}
 				inspectRunner(a, e, env, depth)
 				checkWrites(a, e, env, afterCd)
+				collectReads(a, e, env)
 			}
 		}
 	}
@@ -442,6 +448,11 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	}
 	// An input redirection reads: one from outside the working
 	// directories keeps allow rules from covering the line.
+	if lit && !freeTarget(target) {
+		if paths, why := env.place(target); why == "" {
+			a.addRead(shellRead{by: "Input redirection", text: target, paths: paths})
+		}
+	}
 	if !lit {
 		a.taint("a redirection from %s, which is not a literal path", target)
 		return
