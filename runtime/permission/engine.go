@@ -650,6 +650,10 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetPath && c.target.Writes && c.inside():
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetCommand && e.editsOnly(c, rules):
+		// A shell line whose only effects are file edits inside the
+		// working directories, as an Edit there would be.
+		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	}
 	// A shell line's writes must each pass as a Write of that path
 	// would, whatever allows the command (shellWrites); only a blanket
@@ -784,8 +788,15 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 			if j := strings.IndexByte(w, '='); j > 0 && strings.HasPrefix(w, "-") {
 				w = w[j+1:]
 			}
-			if strings.HasPrefix(w, "-") || !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
+			if strings.HasPrefix(w, "-") {
 				continue
+			}
+			if !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
+				// A bare name is a path only when it exists; a symlink
+				// may lead out of the working directories.
+				if fi, err := os.Lstat(joinRaw(c.cwd, w)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					continue
+				}
 			}
 			if _, ok := inside(w); !ok {
 				return false

@@ -247,11 +247,8 @@ func builtinTaint(a *shellAnalysis, c shellCmd) {
 	if len(c.words) == 0 || !c.literal[0] {
 		return
 	}
-	for _, n := range c.assignNames {
-		if SensitiveVariable(n) {
-			a.taint("an assignment to %s, which changes what programs run", n)
-		}
-	}
+	// Prefix assignments (PATH=x cmd) are syntax.Assign nodes, which
+	// expansionTaint sees.
 	name := filepath.Base(c.words[0])
 	// names are the arguments that name variables.
 	var names []int

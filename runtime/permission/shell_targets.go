@@ -475,6 +475,14 @@ func sedWrites(c shellCmd, pa parsedArgs) []writeArg {
 			scripts = append(scripts, c.words[i+1])
 		}
 	}
+	for i := 1; i < len(c.words); i++ {
+		// -eSCRIPT and --expression=SCRIPT, attached (brace expansion
+		// can make several).
+		w := c.words[i]
+		if c.literal[i] && ((strings.HasPrefix(w, "-e") && len(w) > 2) || strings.HasPrefix(w, "--expression=")) {
+			scripts = append(scripts, strings.TrimPrefix(strings.TrimPrefix(w, "--expression="), "-e"))
+		}
+	}
 	var out []writeArg
 	for _, sc := range scripts {
 		files, runs, ok := sedScript(sc)
