@@ -213,6 +213,7 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 		a.taint("the command could not be parsed: %v", err)
 		return
 	}
+	continuationTaints(a, src, f)
 	cmds := shellsyntax.SimpleCommands(f)
 	changesDir := false
 	for _, sc := range cmds {
@@ -293,6 +294,7 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 		}
 		inspectRunner(a, form, env, depth)
 		checkWrites(a, form, env, afterCd)
+		checkPlanted(a, form, env)
 		collectReads(a, form, env)
 		// env -C and sudo -D run the command in another directory.
 		if dir, ok := chdirOf(form); ok {

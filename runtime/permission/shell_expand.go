@@ -334,3 +334,58 @@ func builtinTaint(a *shellAnalysis, c shellCmd) {
 		}
 	}
 }
+
+// continuationTaints taints what bash 5.2 and the parser read
+// differently around a backslash-newline: a comment that ends in a
+// backslash (bash ends the comment at the newline; the parser continues
+// it onto the next line, which hides that line's command), and a here-doc
+// whose unquoted body, once bash joins its continued lines, holds its
+// terminator earlier than the parser saw it (bash runs the lines after
+// it as commands). Such lines ask in every mode: what they run is not
+// what the analysis saw.
+func continuationTaints(a *shellAnalysis, src string, f *syntax.File) {
+	if !strings.Contains(src, "\\\n") {
+		return
+	}
+	if strings.Contains(src, "#") {
+		kf, err := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+		if err == nil {
+			syntax.Walk(kf, func(n syntax.Node) bool {
+				if c, ok := n.(*syntax.Comment); ok && strings.Contains(c.Text, "\\\n") {
+					a.taint("a comment ending in a backslash (bash ends it at the newline; the next line is a command)")
+					a.protect("the line after a comment that ends in a backslash (a command the analysis cannot see)")
+				}
+				return true
+			})
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if !ok || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Hdoc == nil || r.Word == nil {
+			return true
+		}
+		delim := r.Word.Lit()
+		if delim == "" {
+			return true // quoted: bash joins no lines of the body
+		}
+		start, end := r.Hdoc.Pos().Offset(), r.Hdoc.End().Offset()
+		if int(end) > len(src) || start >= end {
+			return true
+		}
+		body := src[start:end]
+		if !strings.Contains(body, "\\\n") {
+			return true
+		}
+		for _, line := range strings.Split(strings.ReplaceAll(body, "\\\n", ""), "\n") {
+			if r.Op == syntax.DashHdoc {
+				line = strings.TrimLeft(line, "\t")
+			}
+			if line == delim {
+				a.taint("a here-doc that bash ends at a continued line (%s)", delim)
+				a.protect("the lines after a here-doc that bash ends early (commands the analysis cannot see)")
+				return false
+			}
+		}
+		return true
+	})
+}

@@ -102,8 +102,8 @@ func allowForms(c shellCmd) []string {
 		if !c.assignsLiteral {
 			return forms
 		}
-		for _, n := range c.assignNames {
-			if !safeEnvVars[n] {
+		for i, n := range c.assignNames {
+			if !safeEnvVars[n] && !(i < len(c.assigns) && strings.HasSuffix(n, "PAGER") && (c.assigns[i] == n+"=cat" || c.assigns[i] == n+"=")) {
 				return forms
 			}
 		}
