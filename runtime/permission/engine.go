@@ -119,11 +119,13 @@ type Engine struct {
 	temporary map[int][]Rule
 	tempSeq   int
 	base      pathBase
-	addDirs   []string
-	settings  Settings
-	files     []SettingsFile
-	asker     Asker
-	askMu     sync.Mutex
+	// realBase is base with its directories' symlinks resolved.
+	realBase pathBase
+	addDirs  []string
+	settings Settings
+	files    []SettingsFile
+	asker    Asker
+	askMu    sync.Mutex
 	// notify is called before each prompt (SetAskNotifier).
 	notify func(context.Context, AskRequest)
 	// families maps a tool name or alias to the permission family its
@@ -188,6 +190,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 		files:    cfg.Files,
 		asker:    cfg.Asker,
 		advice:   cfg.Advice,
+	}
+	e.realBase = e.base
+	for _, d := range []*string{&e.realBase.root, &e.realBase.cwd, &e.realBase.home} {
+		if r, err := ResolvePath(*d, "/"); err == nil && *d != "" {
+			*d = r
+		}
 	}
 	e.UseTools(cfg.Tools)
 	return e, nil

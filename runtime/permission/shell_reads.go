@@ -281,3 +281,23 @@ func (e *Engine) ruleAnchor(pattern string) (string, bool) {
 	}
 	return filepath.Join(append([]string{base}, lit...)...), true
 }
+
+// DeniesRead reports whether a deny rule of the read-path family (Read's)
+// covers the absolute path, or the directory holding it: the
+// runtime.ReadGuard the session gives tools that walk directories. The
+// path is matched as given and against the rules' bases resolved, so a
+// walk of resolved paths meets rules written against a symlinked
+// working directory.
+func (e *Engine) DeniesRead(path string) bool {
+	rules := e.Rules()
+	fams := e.familyMap()
+	for _, r := range rules {
+		if r.Behavior != runtime.Deny || r.Whole() || fams[r.Tool] != runtime.FamilyReadPath {
+			continue
+		}
+		if matchPath(r.Content, path, e.base) || matchPath(r.Content, path, e.realBase) {
+			return true
+		}
+	}
+	return false
+}

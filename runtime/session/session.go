@@ -236,6 +236,8 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
+	// Grep and Glob leave out what a Read deny rule covers.
+	runtime.WithService[runtime.ReadGuard](s.tc, engine)
 	if sandbox != nil {
 		runtime.WithService(s.tc, sandbox)
 	}
