@@ -69,7 +69,7 @@ var _ = Describe("Grep and Glob under a Read deny rule", func() {
 
 	It("is judged by the engine too: a search of the denied folder itself is denied", func() {
 		eng, _ := runtime.Service[runtime.ReadGuard](e.tc)
-		d := eng.(*permission.Engine).Check(context.Background(), &generated.GrepTool{}, &tooldefs.GrepInput{Pattern: "x", Path: "secrets"}, e.tc)
+		d := eng.(*permission.Engine).Check(context.Background(), generated.GrepTool(), &tooldefs.GrepInput{Pattern: "x", Path: "secrets"}, e.tc)
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 	})
 })
