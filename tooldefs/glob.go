@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -54,6 +55,9 @@ type GlobOutput struct {
 	Truncated bool `json:"truncated"`
 	// DurationMs is how long the search took.
 	DurationMs int64 `json:"durationMs"`
+	// Denied is the number of files and directories left out because a
+	// Read deny rule covers them.
+	Denied int `json:"denied,omitempty"`
 }
 
 // globTruncatedNote ends a truncated Glob result.
@@ -130,11 +134,14 @@ func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutpu
 	if err != nil {
 		return GlobOutput{}, err
 	}
-	res, err := globengine.Glob(ctx, real, pattern, globengine.Options{Walk: globWalk()})
+	w := globWalk()
+	var denied *atomic.Int64
+	w.Exclude, denied = searchtool.Denied(tc)
+	res, err := globengine.Glob(ctx, real, pattern, globengine.Options{Walk: w})
 	if err != nil {
 		return GlobOutput{}, err
 	}
-	out := GlobOutput{Truncated: res.Truncated, Filenames: make([]string, len(res.Files))}
+	out := GlobOutput{Truncated: res.Truncated, Filenames: make([]string, len(res.Files)), Denied: int(denied.Load())}
 	for i, f := range res.Files {
 		out.Filenames[i] = searchtool.RelToCwd(tc, filepath.Join(dir, filepath.FromSlash(f.Rel)))
 	}
@@ -145,12 +152,15 @@ func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutpu
 
 // ResultBlocks lists the files, one a line, with a note when truncated.
 func (Glob) ResultBlocks(out GlobOutput) []runtime.Block {
-	if len(out.Filenames) == 0 {
-		return []runtime.Block{runtime.TextBlock("No files found")}
+	text := "No files found"
+	if len(out.Filenames) > 0 {
+		text = strings.Join(out.Filenames, "\n")
 	}
-	text := strings.Join(out.Filenames, "\n")
 	if out.Truncated {
 		text += "\n" + globTruncatedNote
+	}
+	if note := searchtool.DeniedNote(out.Denied); note != "" {
+		text += "\n" + note
 	}
 	return []runtime.Block{runtime.TextBlock(text)}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
@@ -95,6 +96,9 @@ type GrepOutput struct {
 	AppliedLimit *int `json:"appliedLimit,omitempty"`
 	// AppliedOffset is the offset skipped, when not 0.
 	AppliedOffset int `json:"appliedOffset,omitempty"`
+	// Denied is the number of files and directories left out because a
+	// Read deny rule covers them.
+	Denied int `json:"denied,omitempty"`
 }
 
 // grepOptions builds the engine's options from the input.
@@ -204,6 +208,8 @@ func (Grep) Call(ctx context.Context, in *GrepInput, c *runtime.Call) (GrepOutpu
 	if err != nil {
 		return GrepOutput{}, err
 	}
+	var denied *atomic.Int64
+	o.Walk.Exclude, denied = searchtool.Denied(tc)
 	res, err := grepengine.Search(ctx, real, o)
 	if err != nil {
 		return GrepOutput{}, err
@@ -214,7 +220,7 @@ func (Grep) Call(ctx context.Context, in *GrepInput, c *runtime.Call) (GrepOutpu
 		}
 		return searchtool.RelToCwd(tc, filepath.Join(dir, filepath.FromSlash(f.Rel)))
 	}
-	out := GrepOutput{Mode: o.Mode.String(), Filenames: []string{}}
+	out := GrepOutput{Mode: o.Mode.String(), Filenames: []string{}, Denied: int(denied.Load())}
 	if in.Offset > 0 {
 		out.AppliedOffset = in.Offset
 	}
@@ -339,6 +345,9 @@ func (Grep) ResultBlocks(out GrepOutput) []runtime.Block {
 			text += " " + info
 		}
 		text += "\n" + strings.Join(out.Filenames, "\n")
+	}
+	if note := searchtool.DeniedNote(out.Denied); note != "" {
+		text += "\n\n" + note
 	}
 	return []runtime.Block{runtime.TextBlock(text)}
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 )
 
 // maxLinkDepth bounds symlink chains followed by hand (dangling links).
@@ -23,56 +24,79 @@ const maxLinkDepth = 40
 // every working directory.
 var ErrOutside = errors.New("outside the working directories")
 
-// Resolve returns the real location of an absolute path: every symlink on
-// it resolved, also when the path, or a tail of it, does not exist yet (the
-// nearest existing ancestor is resolved and the rest appended). Dangling
-// symlinks are followed to where they point, so a link to a file not yet
-// created is judged by its target. Symlink loops and chains deeper than 40
-// links end in an error.
+// Resolve returns the real location of an absolute path the way the
+// kernel walks it: component by component, every symlink replaced by its
+// target, and a ".." taken from where the walk really is — so "link/.."
+// is the parent of the link's target, not the directory holding the link
+// (the path is not cleaned first). A component that does not exist yet (a
+// file about to be written) is taken as it is, and the walk goes on from
+// there. Dangling symlinks are followed to where they point, so a link to
+// a file not yet created is judged by its target. Symlink loops and
+// chains deeper than 40 links end in an error, as do components that
+// cannot be examined (a directory that is not searchable).
 func Resolve(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("resolve %q: not an absolute path", path)
 	}
-	return resolve(filepath.Clean(path), 0)
-}
-
-func resolve(path string, depth int) (string, error) {
-	if depth > maxLinkDepth {
-		return "", fmt.Errorf("resolve %s: too many levels of symbolic links", path)
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real, nil
-	}
-	fi, err := os.Lstat(path)
-	switch {
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		// A dangling link: resolve its target by hand.
-		target, err := os.Readlink(path)
+	vol := filepath.VolumeName(path)
+	rest := splitPath(path[len(vol):])
+	cur := vol + string(filepath.Separator)
+	links := 0
+	for len(rest) > 0 {
+		part := rest[0]
+		rest = rest[1:]
+		if part == ".." {
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, part)
+		fi, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			cur = next
+			continue
+		case err != nil && isNotDir(err):
+			// A file in the middle of the path: nothing under it can exist.
+			cur = next
+			continue
+		case err != nil:
+			return "", fmt.Errorf("resolve %s: %w", path, err)
+		case fi.Mode()&fs.ModeSymlink == 0:
+			cur = next
+			continue
+		}
+		links++
+		if links > maxLinkDepth {
+			return "", fmt.Errorf("resolve %s: too many levels of symbolic links", path)
+		}
+		target, err := os.Readlink(next)
 		if err != nil {
 			return "", fmt.Errorf("resolve %s: %w", path, err)
 		}
-		if !filepath.IsAbs(target) {
-			dir, err := resolve(filepath.Dir(path), depth+1)
-			if err != nil {
-				return "", err
-			}
-			target = filepath.Join(dir, target)
+		if filepath.IsAbs(target) {
+			tv := filepath.VolumeName(target)
+			cur = tv + string(filepath.Separator)
+			target = target[len(tv):]
 		}
-		return resolve(filepath.Clean(target), depth+1)
-	case err == nil:
-		// Exists but EvalSymlinks failed (e.g. a parent is not searchable).
-		return "", fmt.Errorf("resolve %s: cannot resolve symbolic links", path)
+		rest = append(splitPath(target), rest...)
 	}
-	parent := filepath.Dir(path)
-	if parent == path {
-		return path, nil
-	}
-	dir, err := resolve(parent, depth)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, filepath.Base(path)), nil
+	return filepath.Clean(cur), nil
 }
+
+// splitPath returns the components of a path, without empty ones and ".".
+func splitPath(p string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) }) {
+		if part != "." {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// isNotDir reports whether err says a component of the path is not a
+// directory.
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // Within reports whether path is root itself or inside it. Both must be
 // clean absolute paths. On Windows names compare case-insensitively, as
@@ -105,7 +129,7 @@ func Confine(path string, roots []string) (string, error) {
 		return "", fmt.Errorf("%q is not an absolute path", path)
 	}
 	clean := filepath.Clean(path)
-	real, err := Resolve(clean)
+	real, err := Resolve(path)
 	if err != nil {
 		return "", err
 	}

@@ -125,8 +125,27 @@ var _ = Describe("Resolve", func() {
 		Expect(fspath.Resolve(filepath.Join(base, "dir"))).To(Equal(filepath.Join(base, "dir")))
 	})
 
-	It("cleans the path first", func() {
+	It("reads . and .. of real directories as the kernel does", func() {
 		Expect(fspath.Resolve(base + "/dir/../dir/./x")).To(Equal(filepath.Join(base, "dir", "x")))
+	})
+
+	It("takes .. after a symlink from the link's target, not lexically", func() {
+		far := filepath.Join(base, "far", "deep")
+		Expect(os.MkdirAll(far, 0o755)).To(Succeed())
+		Expect(os.Symlink(far, filepath.Join(base, "dir", "hop"))).To(Succeed())
+		Expect(fspath.Resolve(base + "/dir/hop/../planted")).To(Equal(filepath.Join(base, "far", "planted")))
+		Expect(fspath.Resolve(base + "/dir/hop/../../x")).To(Equal(filepath.Join(base, "x")))
+	})
+
+	It("follows a relative link whose target climbs with ..", func() {
+		Expect(os.MkdirAll(filepath.Join(base, "out"), 0o755)).To(Succeed())
+		Expect(os.Symlink("../out", filepath.Join(base, "dir", "up"))).To(Succeed())
+		Expect(fspath.Resolve(base + "/dir/up/new/f")).To(Equal(filepath.Join(base, "out", "new", "f")))
+	})
+
+	It("goes on past a missing component and back into real ones", func() {
+		Expect(os.Symlink(filepath.Join(base, "target"), filepath.Join(base, "dir", "ln"))).To(Succeed())
+		Expect(fspath.Resolve(base + "/dir/missing/../ln/f")).To(Equal(filepath.Join(base, "target", "f")))
 	})
 
 	It("appends a missing tail to the resolved nearest existing ancestor", func() {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
 	userask "github.com/agentcore/agentcore/runtime/ask"
@@ -169,11 +167,7 @@ func safeRenderUse(t runtime.Tool, input any) string {
 }
 
 func hostOf(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
+	return urlHost(raw)
 }
 
 // Elicit puts req to the user through the engine's Asker, one prompt at

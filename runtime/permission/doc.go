@@ -35,8 +35,11 @@
 //
 //  1. deny rules: deny (also in bypassPermissions mode)
 //  2. ask rules: ask (also in bypassPermissions mode)
-//  3. safety checks: writes to protected paths (.git/, .agentcore/ and
-//     .claude/ settings*.json, .mcp.json; case-insensitive) and to files
+//  3. safety checks: writes to protected paths (ProtectedPaths: .git/,
+//     .ssh/, the settings files and the skills, agents, commands and hooks
+//     folders of .agentcore/ and .claude/, .mcp.json, .vscode/ and .idea/
+//     task, launch and settings files, shell start-up files such as
+//     .bashrc and .profile; case-insensitive) and to files
 //     with more than one hard link
 //     ask in every mode; paths outside the working directories ask unless an
 //     allow rule names them (symlinks are resolved first, with
@@ -46,8 +49,10 @@
 //  5. the mode: plan denies calls that are not read-only; bypassPermissions
 //     allows; read-only calls inside the working directories are allowed
 //     (not network fetches, not MCP tools, and shell lines only when nothing
-//     in them taints them and their path arguments stay inside); acceptEdits
-//     allows writes inside the working directories
+//     in them taints them and their path arguments stay inside, symlinks
+//     followed); acceptEdits allows writes inside the working directories,
+//     and a shell line whose only effects are such writes (mkdir, touch,
+//     cp, mv, rm, tee, sed -i, echo/printf/cat into a redirection)
 //  6. allow rules: allow
 //  7. otherwise: ask
 //
@@ -79,6 +84,32 @@
 // command or process substitution, eval, a nested shell, a function
 // definition, a bare assignment, or a redirection from a file outside the
 // working directories.
+//
+// Words are read as bash 5.2 makes them (shell_expand.go): brace
+// expansion is done before rules match ({rm,-rf,x} is rm -rf x), and
+// nothing a prefix rule allows may run code out of sight — an indirect
+// expansion ${!x}, ${x@P}, ${x:=…}, arithmetic or a subscript on a
+// variable ($((x)), ${a[i]}, ${s:x}; a variable's value is evaluated and a
+// subscript in it runs $(…)), printf -v, read, mapfile or declare into a
+// subscript or a variable that changes what runs, declare -n/-i, test -v
+// with a subscript, hash -p, enable, and assignments to PATH, IFS,
+// BASH_ENV, ENV, PROMPT_COMMAND, HOME, GOFLAGS, LD_*, GIT_*, TAR_OPTIONS
+// and the other variables SensitiveVariable lists. A comment that ends in
+// a backslash and a here-doc whose terminator bash finds on a continued
+// line (where the parser reads the next line differently from bash) ask in
+// every mode.
+//
+// # Reads in shell commands
+//
+// Deny rules of the read-path family (Read(./secrets/**)) hold for a
+// shell line's reads as for Read (shell_reads.go): input redirections,
+// every literal operand and option value (git's REV:path too, from the
+// working directory and the project root), globs expanded against the
+// file system, and everything under a directory given to a program that
+// reads trees (grep -r, rg, tar, cp -r, git, find -exec). Such a read
+// asks (the analysis may take a word that is not read for a path).
+// Grep and Glob leave what those rules cover out of their walk and say
+// so in the result (runtime.ReadGuard).
 //
 // # Writes in shell commands
 //
@@ -168,7 +199,11 @@
 // are resolved against the command's working directory with symlinks
 // followed (a final symlink that rm or mv acts on is not), and a
 // recursive delete, move or chmod -R of a directory that holds a
-// .git or .agentcore (".", "..", the project root) counts too. The check
+// .git or .agentcore (".", "..", the project root) counts too. What a
+// command copies is looked at (protected.go): the trees cp -r, mv and
+// rsync copy ("cp -r payload/. ." planting .git/hooks/pre-commit), the
+// files a glob hands them, and the members tar -x and unzip extract (an
+// archive the analysis cannot list asks). The check
 // is conservative where only the shell knows: an argument that is not
 // literal ($X, "$X"/y, $(…)), a glob or brace pattern that could match
 // .git or .agentcore (.g*, .[g]it, .*, {x,.git}), arguments that xargs or

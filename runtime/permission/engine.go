@@ -130,11 +130,13 @@ type Engine struct {
 	temporary map[int][]Rule
 	tempSeq   int
 	base      pathBase
-	addDirs   []string
-	settings  settings.Settings
-	files     []settings.SettingsFile
-	asker     userask.Asker
-	askMu     sync.Mutex
+	// realBase is base with its directories' symlinks resolved.
+	realBase pathBase
+	addDirs  []string
+	settings settings.Settings
+	files    []settings.SettingsFile
+	asker    userask.Asker
+	askMu    sync.Mutex
 	// notify is called before each prompt (SetAskNotifier).
 	notify func(context.Context, userask.AskRequest)
 	// families maps a tool name or alias to the permission family its
@@ -199,6 +201,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 		files:    cfg.Files,
 		asker:    cfg.Asker,
 		advice:   cfg.Advice,
+	}
+	e.realBase = e.base
+	for _, d := range []*string{&e.realBase.root, &e.realBase.cwd, &e.realBase.home} {
+		if r, err := ResolvePath(*d, "/"); err == nil && *d != "" {
+			*d = r
+		}
 	}
 	e.UseTools(cfg.Tools)
 	return e, nil
@@ -534,17 +542,15 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 		if p == "" {
 			p = cwd
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
+		p = joinRaw(cwd, p)
 		c.lexical = filepath.Clean(p)
-		c.resolved, c.resolveErr = ResolvePath(c.lexical, cwd)
+		c.resolved, c.resolveErr = ResolvePath(p, cwd)
 		if c.resolveErr != nil {
 			c.resolved = c.lexical
 		}
 	case runtime.TargetCommand:
 		c.shell = analyzeShell(target.Value, shellEnv{
-			cwd: cwd, home: e.base.home, dirs: c.dirs,
+			cwd: cwd, home: e.base.home, dirs: c.dirs, root: e.base.root,
 			inside: func(p string) bool {
 				r, err := ResolvePath(p, cwd)
 				return err == nil && insideAny(r, c.dirs)
@@ -597,6 +603,12 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	}
 	if d, ok := e.writeRules(c, rules, runtime.Deny); ok {
 		return d, false
+	}
+	// A shell line's reads meet the deny rules a Read of the same path
+	// would; the analysis may overread (an operand that is not read), so
+	// it asks rather than denies.
+	if msg := e.readDenials(c, rules); msg != "" {
+		return ask(fmt.Sprintf("%s%s needs approval: %s", t.Name(), c.describeTarget(), msg)), false
 	}
 	// 2. Ask rules, also in bypass mode.
 	for _, r := range rules {
@@ -663,6 +675,10 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	case readOnly && c.autoRead() && e.argsStayInside(c, rules):
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetPath && c.target.Writes && c.inside():
+		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
+	case mode == ModeAcceptEdits && c.target.Kind == runtime.TargetCommand && e.editsOnly(c, rules):
+		// A shell line whose only effects are file edits inside the
+		// working directories, as an Edit there would be.
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	}
 	// A shell line's writes must each pass as a Write of that path
@@ -766,18 +782,14 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 	inside := func(w string) (string, bool) {
 		var last string
 		for _, cwd := range cwds {
-			p := expandHome(w, e.base.home)
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(cwd, p)
-			}
-			p = filepath.Clean(p)
+			p := joinRaw(cwd, expandHome(w, e.base.home))
 			resolved, err := ResolvePath(p, cwd)
 			if err != nil || !insideAny(resolved, c.dirs) {
 				return "", false
 			}
 			for _, r := range rules {
 				if r.Behavior == runtime.Deny && c.families[r.Tool] == runtime.FamilyReadPath && !r.Whole() &&
-					(matchPath(r.Content, p, e.base) || matchPath(r.Content, resolved, e.base)) {
+					(matchPath(r.Content, filepath.Clean(p), e.base) || matchPath(r.Content, resolved, e.base)) {
 					return "", false
 				}
 			}
@@ -802,8 +814,15 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 			if j := strings.IndexByte(w, '='); j > 0 && strings.HasPrefix(w, "-") {
 				w = w[j+1:]
 			}
-			if strings.HasPrefix(w, "-") || !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
+			if strings.HasPrefix(w, "-") {
 				continue
+			}
+			if !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
+				// A bare name is a path only when it exists; a symlink
+				// may lead out of the working directories.
+				if fi, err := os.Lstat(joinRaw(c.cwd, w)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					continue
+				}
 			}
 			if _, ok := inside(w); !ok {
 				return false

@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -230,16 +229,15 @@ func globMatch(pattern, p string) bool {
 func matchURL(pattern, raw string) bool {
 	pattern = strings.TrimSpace(pattern)
 	if d, ok := strings.CutPrefix(pattern, "domain:"); ok {
-		u, err := url.Parse(strings.TrimSpace(raw))
-		if err != nil || u.Hostname() == "" {
+		host := urlHost(raw)
+		if host == "" {
 			return false
 		}
-		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-		d = strings.ToLower(strings.TrimSpace(d))
+		d = strings.TrimSpace(d)
 		if sub, ok := strings.CutPrefix(d, "*."); ok {
-			return strings.HasSuffix(host, "."+sub)
+			return strings.HasSuffix(host, "."+NormalizeHost(sub))
 		}
-		return host == d
+		return host == NormalizeHost(d)
 	}
 	return matchCommand(pattern, raw)
 }

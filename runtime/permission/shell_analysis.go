@@ -68,11 +68,23 @@ func commandOf(sc shellsyntax.SimpleCommand) shellCmd {
 		}
 	}
 	for i, w := range sc.Args {
+		if sc.Call != nil {
+			shape := shapeOf(sc.Call.Args[i])
+			if len(shape.alts) > 0 && !shape.unknown {
+				// Brace expansion makes words before anything else:
+				// "{rm,-rf,x}" is rm -rf x and "sort {-o,f}" is sort -o f,
+				// so rules and the analysis see the words bash runs.
+				for _, alt := range shape.alts {
+					c.words = append(c.words, alt)
+					c.literal = append(c.literal, true)
+					c.shapes = append(c.shapes, wordShape{glob: shape.glob && hasGlobMeta(alt)})
+				}
+				continue
+			}
+			c.shapes = append(c.shapes, shape)
+		}
 		c.words = append(c.words, shown(w))
 		c.literal = append(c.literal, w.Literal)
-		if sc.Call != nil {
-			c.shapes = append(c.shapes, shapeOf(sc.Call.Args[i]))
-		}
 	}
 	return c
 }
@@ -103,6 +115,8 @@ type shellAnalysis struct {
 	// writes are the files the line writes: output redirections and the
 	// targets of writing commands (shell_targets.go).
 	writes []shellWrite
+	// reads are the paths the line may read (shell_reads.go).
+	reads []shellRead
 }
 
 // protect records a protected write once.
@@ -143,6 +157,8 @@ type shellEnv struct {
 	// cwds are the directories the command being analysed may run in
 	// (cwdsOf); nil when the analysis cannot follow a directory change.
 	cwds []string
+	// root is the project root, where git's REV:path paths start.
+	root string
 }
 
 // ShellCommand is one simple command of a shell line as the engine reads
@@ -198,6 +214,7 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 		a.taint("the command could not be parsed: %v", err)
 		return
 	}
+	continuationTaints(a, src, f)
 	cmds := shellsyntax.SimpleCommands(f)
 	changesDir := false
 	for _, sc := range cmds {
@@ -216,6 +233,7 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 		visitCall(a, sc, env, depth, changesDir)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
+		expansionTaint(a, n)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if n.Cmd == nil && len(n.Redirs) > 0 {
@@ -267,7 +285,11 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 	// Each form is also checked for writes to protected paths; a command
 	// behind xargs gets more arguments at run time.
 	argsFrom := ""
-	for _, form := range unwrapAll(c) {
+	builtinTaint(a, c)
+	for k, form := range unwrapAll(c) {
+		if k > 0 {
+			builtinTaint(a, form)
+		}
 		if argsFrom != "" {
 			form.argsFrom = argsFrom
 		}
@@ -281,6 +303,8 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 			}
 		}
 		checkWrites(a, form, env, afterCd)
+		checkPlanted(a, form, env)
+		collectReads(a, form, env)
 		// env -C and sudo -D run the command in another directory.
 		if dir, ok := chdirOf(form); ok {
 			afterCd = true
@@ -307,6 +331,7 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 				}
 				inspectRunner(a, e, env, depth)
 				checkWrites(a, e, env, afterCd)
+				collectReads(a, e, env)
 			}
 		}
 	}
@@ -434,6 +459,11 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 	}
 	// An input redirection reads: one from outside the working
 	// directories keeps allow rules from covering the line.
+	if lit && !freeTarget(target) {
+		if paths, why := env.place(target); why == "" {
+			a.addRead(shellRead{by: "Input redirection", text: target, paths: paths})
+		}
+	}
 	if !lit {
 		a.taint("a redirection from %s, which is not a literal path", target)
 		return
@@ -453,9 +483,8 @@ func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDi
 			a.taint("a redirection from the relative path %s after a directory change", target)
 			return
 		}
-		p = filepath.Join(env.cwd, p)
+		p = joinRaw(env.cwd, p)
 	}
-	p = filepath.Clean(p)
 	if env.inside == nil || !env.inside(p) {
 		a.taint("a redirection from %s, outside the working directories", p)
 	}

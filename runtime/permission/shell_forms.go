@@ -91,7 +91,7 @@ var transparentForAllow = map[string]bool{
 var safeEnvVars = map[string]bool{
 	"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TERM": true, "LANG": true, "LC_ALL": true,
 	"TZ": true, "NODE_ENV": true, "RUST_BACKTRACE": true, "RUST_LOG": true, "GOOS": true, "GOARCH": true,
-	"CGO_ENABLED": true, "GOFLAGS": true, "PYTHONUNBUFFERED": true, "DEBUG": true, "VERBOSE": true,
+	"CGO_ENABLED": true, "PYTHONUNBUFFERED": true, "DEBUG": true, "VERBOSE": true,
 }
 
 // allowForms are the renderings of c an allow rule may match: the command
@@ -103,8 +103,8 @@ func allowForms(c shellCmd) []string {
 		if !c.assignsLiteral {
 			return forms
 		}
-		for _, n := range c.assignNames {
-			if !safeEnvVars[n] {
+		for i, n := range c.assignNames {
+			if !safeEnvVars[n] && !(i < len(c.assigns) && strings.HasSuffix(n, "PAGER") && (c.assigns[i] == n+"=cat" || c.assigns[i] == n+"=")) {
 				return forms
 			}
 		}

@@ -79,14 +79,15 @@ func (env shellEnv) place(text string) ([]string, string) {
 	case strings.HasPrefix(text, "~"):
 		return nil, "a ~user path the analysis cannot place"
 	case filepath.IsAbs(text):
-		return []string{filepath.Clean(text)}, ""
+		return []string{text}, ""
 	}
 	if env.cwds == nil {
 		return nil, "a relative path after a directory change the analysis cannot follow"
 	}
+	// Not cleaned: "link/../f" is resolved as the kernel will.
 	out := make([]string, 0, len(env.cwds))
 	for _, d := range env.cwds {
-		out = append(out, filepath.Join(d, text))
+		out = append(out, joinRaw(d, text))
 	}
 	return out, ""
 }
@@ -153,6 +154,13 @@ func cwdsOf(f *syntax.File, cmds []shellsyntax.SimpleCommand, env shellEnv) []st
 			next, why := from.place(target)
 			if why != "" {
 				return nil
+			}
+			if !pa.has("P") {
+				// cd -L (the default) drops "dir/.." lexically before it
+				// changes directory; cd -P walks it as the kernel does.
+				for i := range next {
+					next[i] = filepath.Clean(next[i])
+				}
 			}
 			for _, n := range next {
 				if !slices.Contains(cwds, n) {
@@ -467,6 +475,14 @@ func sedWrites(c shellCmd, pa parsedArgs) []writeArg {
 			scripts = append(scripts, c.words[i+1])
 		}
 	}
+	for i := 1; i < len(c.words); i++ {
+		// -eSCRIPT and --expression=SCRIPT, attached (brace expansion
+		// can make several).
+		w := c.words[i]
+		if c.literal[i] && ((strings.HasPrefix(w, "-e") && len(w) > 2) || strings.HasPrefix(w, "--expression=")) {
+			scripts = append(scripts, strings.TrimPrefix(strings.TrimPrefix(w, "--expression="), "-e"))
+		}
+	}
 	var out []writeArg
 	for _, sc := range scripts {
 		files, runs, ok := sedScript(sc)
@@ -680,7 +696,7 @@ func (c *call) writeCall(p string) *call {
 		tool: c.tool, target: runtime.Target{Kind: runtime.TargetPath, Value: p, Writes: true},
 		dirs: c.dirs, cwd: c.cwd, families: c.families, familyOnly: true, lexical: filepath.Clean(p),
 	}
-	w.resolved, w.resolveErr = ResolvePath(w.lexical, c.cwd)
+	w.resolved, w.resolveErr = ResolvePath(p, c.cwd)
 	if w.resolveErr != nil {
 		w.resolved = w.lexical
 	}

@@ -614,10 +614,8 @@ func (env shellEnv) absPath(p string) (string, bool) {
 		p = filepath.Join(env.home, strings.TrimPrefix(p, "~"))
 	case strings.HasPrefix(p, "~"):
 		return "", false
-	case !filepath.IsAbs(p):
-		p = filepath.Join(env.cwd, p)
 	}
-	return filepath.Clean(p), true
+	return joinRaw(env.cwd, p), true
 }
 
 // pathCheck judges one literal path (no pattern) for a role; it returns a
@@ -884,9 +882,17 @@ func (env shellEnv) anyNameProtected(dir string) bool {
 		return true
 	}
 	for _, d := range []string{dir, real} {
-		if IsProtectedPath(filepath.Join(d, "x")) || filepath.Base(d) == ".agentcore" {
+		if IsProtectedPath(filepath.Join(d, "x")) {
 			return true
 		}
+		switch strings.ToLower(filepath.Base(d)) {
+		case ".agentcore", ".claude", ".vscode", ".idea", ".config":
+			// Some names there are protected (settings.json, skills/…).
+			return true
+		}
+	}
+	if h, err := ResolvePath(env.home, "/"); err == nil && env.home != "" && real == h {
+		return true // the home directory holds the shell's start-up files
 	}
 	return false
 }

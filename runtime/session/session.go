@@ -244,6 +244,8 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	runtime.WithService(s.tc, s)
 	secrets := engine.Settings().Sandbox.Secrets()
 	runtime.WithService(s.tc, &secrets)
+	// Grep and Glob leave out what a Read deny rule covers.
+	runtime.WithService[runtime.ReadGuard](s.tc, engine)
 	if sb != nil {
 		runtime.WithService(s.tc, sb)
 		_ = s.tc.OnClose(sb.Close)

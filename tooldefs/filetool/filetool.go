@@ -45,7 +45,7 @@ func Path(tc *runtime.ToolContext, param, p string) (key, real string, err error
 		return "", "", fmt.Errorf("%s must be an absolute path, got %q%s", param, p, hint)
 	}
 	key = Key(p)
-	real, err = fspath.Confine(key, Roots(tc))
+	real, err = fspath.Confine(p, Roots(tc))
 	if err != nil {
 		return "", "", err
 	}

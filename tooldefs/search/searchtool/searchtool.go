@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/fspath"
@@ -99,4 +100,36 @@ func RelToCwd(tc *runtime.ToolContext, p string) string {
 		return p
 	}
 	return rel
+}
+
+// Denied returns the walk's Exclude function for the session's
+// runtime.ReadGuard (nil without one) and the count of paths it left out:
+// a search over a parent directory leaves out what a Read deny rule
+// covers, as Read itself would refuse it.
+func Denied(tc *runtime.ToolContext) (func(path string, isDir bool) bool, *atomic.Int64) {
+	n := new(atomic.Int64)
+	guard, ok := runtime.Service[runtime.ReadGuard](tc)
+	if !ok || guard == nil {
+		return nil, n
+	}
+	return func(path string, _ bool) bool {
+		if guard.DeniesRead(path) {
+			n.Add(1)
+			return true
+		}
+		return false
+	}, n
+}
+
+// DeniedNote is the sentence a search result ends with when n paths were
+// left out because a Read deny rule covers them, "" when none were.
+func DeniedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	what := "paths were"
+	if n == 1 {
+		what = "path was"
+	}
+	return fmt.Sprintf("(%d %s left out: a permission rule denies reading them.)", n, what)
 }

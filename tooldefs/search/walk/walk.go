@@ -50,6 +50,12 @@ type Options struct {
 	// Stat fills Entry.ModTime (with one fstatat per file, relative to the
 	// open directory, where the platform has it).
 	Stat bool
+	// Exclude, when set, is asked about every file and directory before
+	// the ignore rules (with its path: the root joined with its relative
+	// path); true leaves it out, a directory with everything beneath it.
+	// The permission rules use it: a Read deny rule keeps Grep and Glob
+	// out of what it covers. It may be called from several goroutines.
+	Exclude func(path string, isDir bool) bool
 }
 
 // Entry is one file found by the walk.
@@ -414,12 +420,15 @@ func (w *walker) readDir(id int, job dirJob) error {
 		} else {
 			rel = job.rel + "/" + name
 		}
-		if !w.f.keep(node, rel, name, isDir) {
-			continue
-		}
 		path := job.path + sep + name
 		if strings.HasSuffix(job.path, sep) {
 			path = job.path + name
+		}
+		if w.f.opts.Exclude != nil && w.f.opts.Exclude(path, isDir) {
+			continue
+		}
+		if !w.f.keep(node, rel, name, isDir) {
+			continue
 		}
 		if isDir {
 			if max := w.f.opts.MaxDepth; max > 0 && strings.Count(rel, "/")+1 >= max {

@@ -14,7 +14,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 	"github.com/agentcore/agentcore/tooldefs/shell/classify"
 )
 
@@ -160,7 +164,20 @@ func byClassifier(line string) []seen {
 			continue
 		}
 		s := seen{Assigns: len(c.Assigns)}
-		for _, w := range c.Args {
+		for i, w := range c.Args {
+			// The engine reads words after brace expansion, as bash makes
+			// them ({rm,-rf,x} is rm -rf x); the classifier judges a brace
+			// word whole, which only makes it less ready to call a command
+			// read-only. Compare the words bash makes.
+			if c.Call != nil {
+				if alts, ok := braceWords(c.Call.Args[i]); ok {
+					for _, a := range alts {
+						s.Words = append(s.Words, a)
+						s.Literal = append(s.Literal, true)
+					}
+					continue
+				}
+			}
 			if w.Literal {
 				s.Words = append(s.Words, w.Value)
 			} else {
@@ -171,6 +188,28 @@ func byClassifier(line string) []seen {
 		out = append(out, s)
 	}
 	return out
+}
+
+// braceWords returns the words brace expansion makes of w, when it makes
+// literal ones.
+func braceWords(w *syntax.Word) ([]string, bool) {
+	cp := *w
+	cp.Parts = append([]syntax.WordPart(nil), w.Parts...)
+	if !syntax.SplitBraces(&cp) {
+		return nil, false
+	}
+	var out []string
+	for x, err := range expand.BracesSeq(nil, &cp) {
+		if err != nil || len(out) >= 256 {
+			return nil, false
+		}
+		v := shellsyntax.EvalWord(x)
+		if !v.Literal {
+			return nil, false
+		}
+		out = append(out, v.Value)
+	}
+	return out, len(out) > 0
 }
 
 // byPermission is what the permission engine's rules read in line.
