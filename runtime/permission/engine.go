@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // Sources are what Load builds a session's engine from besides the
@@ -525,7 +526,11 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 			c.resolved = c.lexical
 		}
 	case runtime.TargetCommand:
-		c.shell = analyzeShell(target.Value, shellEnv{
+		cmd := target.Shell
+		if cmd == nil || cmd.Source != target.Value {
+			cmd = shellsyntax.ParseCommand(target.Value)
+		}
+		c.shell = analyzeShell(cmd, shellEnv{
 			cwd: cwd, home: e.base.home, dirs: c.dirs,
 			inside: func(p string) bool {
 				r, err := ResolvePath(p, cwd)
