@@ -31,18 +31,19 @@ type ToolUse struct {
 	Input json.RawMessage `json:"input"`
 }
 
-// CanUseToolFunc decides whether one call may run. It sees the decoded
-// input after ValidateInput passed. Only runtime.Allow lets the call run;
-// Deny, Ask (nobody answered) and Passthrough (nobody decided) reject it,
-// with the decision's Message as the text the model gets. It may be called
-// from several goroutines at once.
-type CanUseToolFunc func(ctx context.Context, tool runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision
+// CanUseToolFunc decides whether one call may run. It sees the bound call
+// (the tool, the decoded input and its answers, the raw input) after
+// ValidateInput passed, and must not change it. Only runtime.Allow lets
+// the call run; Deny, Ask (nobody answered) and Passthrough (nobody
+// decided) reject it, with the decision's Message as the text the model
+// gets. It may be called from several goroutines at once.
+type CanUseToolFunc func(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) runtime.PermissionDecision
 
 // PreToolUseFunc runs for every call after ValidateInput passed and
-// before CanUseTool: Claude Code's PreToolUse hooks. use is the call as
-// the model made it (raw input); input is the decoded one. It may be
-// called from several goroutines at once.
-type PreToolUseFunc func(ctx context.Context, tool runtime.Tool, use ToolUse, input any, tc *runtime.ToolContext) PreToolUseResult
+// before CanUseTool: Claude Code's PreToolUse hooks. inv is the bound
+// call (inv.Raw the input as the model made it); it must not be changed.
+// It may be called from several goroutines at once.
+type PreToolUseFunc func(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) PreToolUseResult
 
 // PreToolUseResult is what a PreToolUseFunc decided.
 type PreToolUseResult struct {
@@ -63,7 +64,7 @@ type PreToolUseResult struct {
 // PostToolUseFunc runs after a call's Call returned a result: Claude
 // Code's PostToolUse hooks. It may be called from several goroutines at
 // once.
-type PostToolUseFunc func(ctx context.Context, tool runtime.Tool, use ToolUse, input any, res runtime.Result, tc *runtime.ToolContext) PostToolUseResult
+type PostToolUseFunc func(ctx context.Context, inv *runtime.Invocation, res runtime.Result, tc *runtime.ToolContext) PostToolUseResult
 
 // PostToolUseResult is what a PostToolUseFunc said.
 type PostToolUseResult struct {
@@ -73,7 +74,7 @@ type PostToolUseResult struct {
 }
 
 // AllowAll is the default CanUseToolFunc: every call may run.
-func AllowAll(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+func AllowAll(context.Context, *runtime.Invocation, *runtime.ToolContext) runtime.PermissionDecision {
 	return runtime.PermissionDecision{Behavior: runtime.Allow}
 }
 
@@ -220,6 +221,10 @@ type Event struct {
 	Tool runtime.Tool
 	// Input is the decoded input; nil when decoding failed.
 	Input any
+	// Invocation is the call bound once (Tool, Input and every answer
+	// about it, such as its render line); nil when the name is unknown or
+	// the input did not decode. Readers must not change it.
+	Invocation *runtime.Invocation
 	// Progress is the progress value (EventProgress only).
 	Progress any
 

@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -10,20 +11,39 @@ import (
 )
 
 // prepared is a call after the part of the pipeline that runs when it is
-// added: lookup, decode, and the scheduling attributes.
+// added: lookup, decode, and binding (runtime.Invocation).
 type prepared struct {
-	use       ToolUse
-	tool      runtime.Tool
-	toolName  string // the tool's canonical name, read once at lookup
-	input     any
+	use ToolUse
+	// tool is the tool the name resolved to; nil when unknown.
+	tool runtime.Tool
+	// inv is the call bound once, when the input decoded (bound).
+	inv   runtime.Invocation
+	bound bool
+	// safe and interrupt steer scheduling: the bound answers for the
+	// model's input, kept when a hook or an approver replaces it.
 	safe      bool
 	interrupt runtime.InterruptBehavior
 	// cancelsSiblings is the tool's CancelsSiblingsOnError trait.
 	cancelsSiblings bool
 	// early, when set, is the call's final failure, known before it runs
 	// (unknown tool, invalid input).
-	early   *outcome
-	summary string // RenderUse, for sibling-error messages; lazily set
+	early *outcome
+}
+
+// invocation is the bound call, or nil when its input never decoded.
+func (p *prepared) invocation() *runtime.Invocation {
+	if !p.bound {
+		return nil
+	}
+	return &p.inv
+}
+
+// input is the decoded input, or nil.
+func (p *prepared) input() any {
+	if !p.bound {
+		return nil
+	}
+	return p.inv.Input
 }
 
 // outcome is the end of one call, before it becomes an Event.
@@ -54,17 +74,22 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 		return p
 	}
 	p.tool = tool
-	p.toolName = safeName(tool, use.Name)
-	input, err := decode(tool, use)
+	raw, input, err := decode(tool, use)
 	if err != nil {
 		p.early = failure(OutcomeInvalidInput, err)
 		return p
 	}
-	p.input = input
-	p.safe = isSafe(tool, input)
-	p.interrupt = interruptBehavior(tool, input)
-	p.cancelsSiblings = cancelsSiblings(tool)
+	p.bind(raw, input)
+	p.safe, p.interrupt = p.inv.ConcurrencySafe, p.inv.Interrupt
+	p.cancelsSiblings = p.inv.Traits.CancelsSiblingsOnError
 	return p
+}
+
+// bind makes p's invocation of a decoded input: every answer once.
+func (p *prepared) bind(raw json.RawMessage, input any) {
+	p.inv = runtime.Invocation{ID: p.use.ID, Name: p.use.Name, Raw: raw, Tool: p.tool, Input: input}
+	p.inv.Bind()
+	p.bound = true
 }
 
 // lookup is runtime.Lookup with a panicking Name or Aliases turned into an
@@ -84,63 +109,31 @@ func panicError(tool string, crash *runtime.Panic) *PanicError {
 	return &PanicError{Tool: tool, Method: crash.What, Value: crash.Value}
 }
 
-func safeName(tool runtime.Tool, fallback string) string {
-	name, crash := runtime.Guard("Name", tool.Name)
-	if crash != nil {
-		return fallback
-	}
-	return name
-}
-
-func decode(tool runtime.Tool, use ToolUse) (any, error) {
-	raw := use.Input
+// decode decodes use's input with tool; raw is the input decoded ("{}"
+// for none).
+func decode(tool runtime.Tool, use ToolUse) (raw json.RawMessage, input any, err error) {
+	raw = use.Input
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	var input any
-	var err error
 	var crash *runtime.Panic
 	if errors.As(runtime.Try("Decode", func() { input, err = tool.Decode(raw) }), &crash) {
-		return nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, crash.Value)
+		return raw, nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, crash.Value)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %w", use.Name, err)
+		return raw, nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %w", use.Name, err)
 	}
-	return input, nil
-}
-
-// isSafe is IsConcurrencySafe; a panic means unsafe.
-func isSafe(tool runtime.Tool, input any) bool {
-	safe, _ := runtime.Guard("IsConcurrencySafe", func() bool { return tool.IsConcurrencySafe(input) })
-	return safe
-}
-
-// interruptBehavior is InterruptBehavior; a panic means block.
-func interruptBehavior(tool runtime.Tool, input any) runtime.InterruptBehavior {
-	b, crash := runtime.Guard("InterruptBehavior", func() runtime.InterruptBehavior { return tool.InterruptBehavior(input) })
-	if crash != nil {
-		return runtime.InterruptBlock
-	}
-	return b
-}
-
-// cancelsSiblings reports the tool's CancelsSiblingsOnError trait; a
-// panicking Traits cancels nothing.
-func cancelsSiblings(tool runtime.Tool) bool {
-	traits, _ := runtime.Guard("Traits", tool.Traits)
-	return traits.CancelsSiblingsOnError
+	return raw, input, nil
 }
 
 // describe is the short description of a call used in sibling-error
-// messages: Name(summary), the summary from RenderUse cut at 40 runes.
+// messages: Name(summary), the summary the call's render line cut at 40
+// runes.
 func (p *prepared) describe() (desc string) {
 	name := p.use.Name
-	if p.toolName != "" {
-		name = p.toolName
-	}
 	summary := ""
-	if p.tool != nil && p.input != nil {
-		summary, _ = runtime.Guard("RenderUse", func() string { return p.tool.RenderUse(p.input) })
+	if p.bound {
+		name, summary = p.inv.ToolName, p.inv.Use
 	}
 	if summary == "" {
 		return name
@@ -204,7 +197,7 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
 	}
 	if e.PostToolUse != nil {
-		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, p.tool, p.use, p.input, res, tc) })
+		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, &p.inv, res, tc) })
 		if crash != nil {
 			post.Context = append(post.Context, fmt.Sprintf("PostToolUse hook failed: %v", crash))
 		}
@@ -220,7 +213,7 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 // preToolUse runs the PreToolUse hook of a call: a deny rejects it, an
 // updated input replaces p.input once it decodes and validates.
 func (e *Executor) preToolUse(ctx context.Context, p *prepared, tc *runtime.ToolContext) (PreToolUseResult, *outcome) {
-	h, err := runtime.Guard("PreToolUse", func() PreToolUseResult { return e.PreToolUse(ctx, p.tool, p.use, p.input, tc) })
+	h, err := runtime.Guard("PreToolUse", func() PreToolUseResult { return e.PreToolUse(ctx, &p.inv, tc) })
 	var crash *runtime.Panic
 	if errors.As(err, &crash) {
 		return h, failure(OutcomeRejected, fmt.Errorf("%s was blocked: its PreToolUse hook failed (panic: %v)", p.use.Name, crash.Value))
@@ -252,7 +245,7 @@ func appendContext(content []runtime.Block, texts []string) []runtime.Block {
 func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcome {
 	var err error
 	var crash *runtime.Panic
-	if errors.As(runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.input, tc) }), &crash) {
+	if errors.As(runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.inv.Input, tc) }), &crash) {
 		return failure(OutcomePanic, panicError(p.use.Name, crash))
 	}
 	if err != nil {
@@ -267,7 +260,7 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 		return nil
 	}
 	ctx = runtime.WithToolUseID(ctx, p.use.ID)
-	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.tool, p.input, tc) })
+	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, &p.inv, tc) })
 	var crash *runtime.Panic
 	if errors.As(err, &crash) {
 		return failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, crash.Value))
@@ -297,17 +290,18 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 func (e *Executor) replaceInput(ctx context.Context, p *prepared, raw []byte, tc *runtime.ToolContext, what string) *outcome {
 	use := p.use
 	use.Input = raw
-	input, err := decode(p.tool, use)
+	raw, input, err := decode(p.tool, use)
 	if err != nil {
 		return failure(OutcomeInvalidInput, fmt.Errorf("%s is invalid: %w", what, err))
 	}
-	p.input, p.use, p.summary = input, use, ""
+	p.use = use
+	p.bind(raw, input)
 	return validate(ctx, p, tc)
 }
 
 func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error, panicked bool) {
 	var crash *runtime.Panic
-	if errors.As(runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.input, call) }), &crash) {
+	if errors.As(runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.inv.Input, call) }), &crash) {
 		return runtime.Result{}, panicError(p.use.Name, crash), true
 	}
 	return res, err, false

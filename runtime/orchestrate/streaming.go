@@ -289,7 +289,7 @@ func (s *StreamingExecutor) take() (ev Event, ok, done bool) {
 func (c *tracked) event() Event {
 	o := c.out
 	return Event{
-		Kind: EventResult, ID: c.use.ID, Name: c.use.Name, Tool: c.tool, Input: c.input,
+		Kind: EventResult, ID: c.use.ID, Name: c.use.Name, Tool: c.tool, Input: c.input(), Invocation: c.invocation(),
 		Result: o.res, Outcome: o.kind, Err: o.err,
 		Started: c.start, Ended: c.end, States: c.states,
 	}
@@ -533,7 +533,7 @@ func (s *StreamingExecutor) onProgress(c *tracked, p any) {
 		return
 	}
 	s.progress = append(s.progress, Event{Kind: EventProgress, ID: c.use.ID, Name: c.use.Name,
-		Tool: c.tool, Input: c.input, Progress: p, Started: c.start})
+		Tool: c.tool, Input: c.input(), Invocation: c.invocation(), Progress: p, Started: c.start})
 	s.mu.Unlock()
 	s.notify()
 }

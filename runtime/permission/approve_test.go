@@ -68,7 +68,7 @@ var _ = Describe("Approve", func() {
 		asker := &scriptedAsker{answer: permission.AnswerDeny}
 		e := engine(permission.ModeDefault, asker, nil, nil, nil)
 		tool := &previewTool{fakeTool: fakeTool{name: "Changer"}}
-		d := e.CanUseTool(ctx, tool, "x", tc)
+		d := e.CanUseTool(ctx, runtime.NewInvocation(tool, "x"), tc)
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 		Expect(asker.asked).To(HaveLen(1))
 		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
@@ -78,7 +78,7 @@ var _ = Describe("Approve", func() {
 		asker := &scriptedAsker{answer: permission.AnswerDeny}
 		e := engine(permission.ModeDefault, asker, nil, nil, nil)
 		tool := &wrappedTool{Tool: &wrappedTool{Tool: &previewTool{fakeTool: fakeTool{name: "Changer"}}}}
-		e.CanUseTool(ctx, tool, "x", tc)
+		e.CanUseTool(ctx, runtime.NewInvocation(tool, "x"), tc)
 		Expect(asker.asked).To(HaveLen(1))
 		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
 	})
