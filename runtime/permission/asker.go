@@ -374,7 +374,6 @@ func safePreview(t runtime.Tool, input any, tc *runtime.ToolContext) string {
 	return s
 }
 
-
 func hostOf(raw string) string {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {

@@ -988,7 +988,6 @@ func safeCheck(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolC
 // is not read-only.
 func (c *call) readOnly() bool { return c.inv != nil && c.inv.ReadOnly }
 
-
 // readOrWrite is the verb of a path target.
 func readOrWrite(writes bool) string {
 	if writes {
