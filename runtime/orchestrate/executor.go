@@ -96,6 +96,15 @@ type Executor struct {
 	// CallTimeout, when positive, bounds every Call; a call that is still
 	// running then is cancelled and its result says it timed out.
 	CallTimeout time.Duration
+	// Observer, when set, is told of each call's life as it happens, on
+	// the goroutine where it happens: EventQueued when Add or Start has
+	// bound the call (before it may start), EventStart when its Call
+	// begins (after validation, hooks and the permission check),
+	// EventProgress for each progress value, EventEnd when Call returned.
+	// Progress then goes to the Observer only, not to Ready or Results:
+	// it travels one way. The Observer must be quick, safe for concurrent
+	// use, and must not call back into the run.
+	Observer func(Event)
 	// AbandonAfter, when positive, is how long a call may keep running
 	// after its context was cancelled (timeout, interrupt, sibling error,
 	// session end). A call still running then is abandoned: it gets its
@@ -132,6 +141,11 @@ const (
 	EventResult EventKind = iota
 	// EventProgress is a progress value reported while the call runs.
 	EventProgress
+	// EventQueued, EventStart and EventEnd go to Executor.Observer only:
+	// a call was added and bound, its Call began, its Call returned.
+	EventQueued
+	EventStart
+	EventEnd
 )
 
 // Outcome classifies how a call ended.
@@ -217,6 +231,8 @@ type Event struct {
 	Kind EventKind
 	// ID and Name are the tool_use's id and the name the model used.
 	ID, Name string
+	// Raw is the call's input as the model sent it.
+	Raw json.RawMessage
 	// Tool is the resolved tool; nil when the name is unknown.
 	Tool runtime.Tool
 	// Input is the decoded input; nil when decoding failed.

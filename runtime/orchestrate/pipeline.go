@@ -17,8 +17,11 @@ type prepared struct {
 	// tool is the tool the name resolved to; nil when unknown.
 	tool runtime.Tool
 	// inv is the call bound once, when the input decoded (bound).
-	inv   runtime.Invocation
-	bound bool
+	// Readers may hold &inv, so it never changes: an input a hook or an
+	// approver replaces gets its own Invocation, replaced.
+	inv      runtime.Invocation
+	bound    bool
+	replaced *runtime.Invocation
 	// safe and interrupt steer scheduling: the bound answers for the
 	// model's input, kept when a hook or an approver replaces it.
 	safe      bool
@@ -32,7 +35,10 @@ type prepared struct {
 
 // invocation is the bound call, or nil when its input never decoded.
 func (p *prepared) invocation() *runtime.Invocation {
-	if !p.bound {
+	switch {
+	case p.replaced != nil:
+		return p.replaced
+	case !p.bound:
 		return nil
 	}
 	return &p.inv
@@ -40,10 +46,10 @@ func (p *prepared) invocation() *runtime.Invocation {
 
 // input is the decoded input, or nil.
 func (p *prepared) input() any {
-	if !p.bound {
-		return nil
+	if inv := p.invocation(); inv != nil {
+		return inv.Input
 	}
-	return p.inv.Input
+	return nil
 }
 
 // outcome is the end of one call, before it becomes an Event.
@@ -79,17 +85,12 @@ func (e *Executor) prepare(use ToolUse) (p prepared) {
 		p.early = failure(OutcomeInvalidInput, err)
 		return p
 	}
-	p.bind(raw, input)
+	p.inv = runtime.Invocation{ID: use.ID, Name: use.Name, Raw: raw, Tool: tool, Input: input}
+	p.inv.Bind()
+	p.bound = true
 	p.safe, p.interrupt = p.inv.ConcurrencySafe, p.inv.Interrupt
 	p.cancelsSiblings = p.inv.Traits.CancelsSiblingsOnError
 	return p
-}
-
-// bind makes p's invocation of a decoded input: every answer once.
-func (p *prepared) bind(raw json.RawMessage, input any) {
-	p.inv = runtime.Invocation{ID: p.use.ID, Name: p.use.Name, Raw: raw, Tool: p.tool, Input: input}
-	p.inv.Bind()
-	p.bound = true
 }
 
 // lookup is runtime.Lookup with a panicking Name or Aliases turned into an
@@ -132,8 +133,8 @@ func decode(tool runtime.Tool, use ToolUse) (raw json.RawMessage, input any, err
 func (p *prepared) describe() (desc string) {
 	name := p.use.Name
 	summary := ""
-	if p.bound {
-		name, summary = p.inv.ToolName, p.inv.Use
+	if inv := p.invocation(); inv != nil {
+		name, summary = inv.ToolName, inv.Use
 	}
 	if summary == "" {
 		return name
@@ -178,7 +179,13 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	if err := context.Cause(ctx); err != nil {
 		return cancelled(p, err)
 	}
+	if e.Observer != nil {
+		e.observe(p, EventStart)
+	}
 	res, err, panicked := invoke(ctx, p, call)
+	if e.Observer != nil {
+		e.observe(p, EventEnd)
+	}
 	if cause := context.Cause(ctx); cause != nil {
 		// Cancelled while running: whatever Call returned is superseded.
 		return cancelled(p, cause)
@@ -197,7 +204,7 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
 	}
 	if e.PostToolUse != nil {
-		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, &p.inv, res, tc) })
+		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, p.invocation(), res, tc) })
 		if crash != nil {
 			post.Context = append(post.Context, fmt.Sprintf("PostToolUse hook failed: %v", crash))
 		}
@@ -213,7 +220,7 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 // preToolUse runs the PreToolUse hook of a call: a deny rejects it, an
 // updated input replaces p.input once it decodes and validates.
 func (e *Executor) preToolUse(ctx context.Context, p *prepared, tc *runtime.ToolContext) (PreToolUseResult, *outcome) {
-	h, err := runtime.Guard("PreToolUse", func() PreToolUseResult { return e.PreToolUse(ctx, &p.inv, tc) })
+	h, err := runtime.Guard("PreToolUse", func() PreToolUseResult { return e.PreToolUse(ctx, p.invocation(), tc) })
 	var crash *runtime.Panic
 	if errors.As(err, &crash) {
 		return h, failure(OutcomeRejected, fmt.Errorf("%s was blocked: its PreToolUse hook failed (panic: %v)", p.use.Name, crash.Value))
@@ -232,6 +239,13 @@ func (e *Executor) preToolUse(ctx context.Context, p *prepared, tc *runtime.Tool
 	return h, nil
 }
 
+// observe tells the Observer of a step of p's life; a panicking Observer
+// is ignored.
+func (e *Executor) observe(p *prepared, kind EventKind) {
+	ev := Event{Kind: kind, ID: p.use.ID, Name: p.use.Name, Raw: p.use.Input, Tool: p.tool, Input: p.input(), Invocation: p.invocation()}
+	_ = runtime.Try("Observer", func() { e.Observer(ev) })
+}
+
 // appendContext adds texts for the model to a result's content.
 func appendContext(content []runtime.Block, texts []string) []runtime.Block {
 	for _, t := range texts {
@@ -245,7 +259,7 @@ func appendContext(content []runtime.Block, texts []string) []runtime.Block {
 func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcome {
 	var err error
 	var crash *runtime.Panic
-	if errors.As(runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.inv.Input, tc) }), &crash) {
+	if errors.As(runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.input(), tc) }), &crash) {
 		return failure(OutcomePanic, panicError(p.use.Name, crash))
 	}
 	if err != nil {
@@ -260,7 +274,7 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 		return nil
 	}
 	ctx = runtime.WithToolUseID(ctx, p.use.ID)
-	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, &p.inv, tc) })
+	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.invocation(), tc) })
 	var crash *runtime.Panic
 	if errors.As(err, &crash) {
 		return failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, crash.Value))
@@ -295,13 +309,15 @@ func (e *Executor) replaceInput(ctx context.Context, p *prepared, raw []byte, tc
 		return failure(OutcomeInvalidInput, fmt.Errorf("%s is invalid: %w", what, err))
 	}
 	p.use = use
-	p.bind(raw, input)
+	inv := &runtime.Invocation{ID: use.ID, Name: use.Name, Raw: raw, Tool: p.tool, Input: input}
+	inv.Bind()
+	p.replaced = inv
 	return validate(ctx, p, tc)
 }
 
 func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error, panicked bool) {
 	var crash *runtime.Panic
-	if errors.As(runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.inv.Input, call) }), &crash) {
+	if errors.As(runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.input(), call) }), &crash) {
 		return runtime.Result{}, panicError(p.use.Name, crash), true
 	}
 	return res, err, false
