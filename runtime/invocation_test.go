@@ -29,7 +29,7 @@ var _ = Describe("Invocation", func() {
 				var v in
 				return &v, json.Unmarshal(raw, &v)
 			},
-			Call: func(context.Context, *in, *runtime.Call) (runtime.Result, error) { return runtime.Result{}, nil },
+			Call:              func(context.Context, *in, *runtime.Call) (runtime.Result, error) { return runtime.Result{}, nil },
 			IsConcurrencySafe: func(*in) bool { count("IsConcurrencySafe"); return true },
 			IsReadOnly:        func(*in) bool { count("IsReadOnly"); return true },
 			IsDestructive:     func(*in) bool { count("IsDestructive"); return true },
