@@ -64,33 +64,34 @@ func failure(kind Outcome, err error) *outcome {
 	return &outcome{res: runtime.ErrorResult(err.Error()), kind: kind, err: err}
 }
 
-// prepare looks the tool up and decodes the input. A call whose tool is
-// unknown, whose input is invalid, or whose IsConcurrencySafe panics is
-// unsafe; the first two fail at once.
-func (e *Executor) prepare(use ToolUse) (p prepared) {
+// prepare looks the tool up, decodes the input and binds the call, into
+// p (zero on entry: the caller's storage, so the large struct is never
+// copied). A call whose tool is unknown, whose input is invalid, or whose
+// IsConcurrencySafe panics is unsafe; the first two fail at once.
+func (e *Executor) prepare(p *prepared, use ToolUse) {
 	p.use = use
 	p.interrupt = runtime.InterruptBlock
 	tool, err := lookup(e.Tools, use.Name)
 	if err != nil {
 		p.early = failure(OutcomePanic, err)
-		return p
+		return
 	}
 	if tool == nil {
 		p.early = failure(OutcomeUnknownTool, unknownToolError(e.Tools, use.Name))
-		return p
+		return
 	}
 	p.tool = tool
 	raw, input, err := decode(tool, use)
 	if err != nil {
 		p.early = failure(OutcomeInvalidInput, err)
-		return p
+		return
 	}
-	p.inv = runtime.Invocation{ID: use.ID, Name: use.Name, Raw: raw, Tool: tool, Input: input}
-	p.inv.Bind()
+	inv := &p.inv
+	inv.ID, inv.Name, inv.Raw, inv.Tool, inv.Input = use.ID, use.Name, raw, tool, input
+	inv.Bind()
 	p.bound = true
-	p.safe, p.interrupt = p.inv.ConcurrencySafe, p.inv.Interrupt
-	p.cancelsSiblings = p.inv.Traits.CancelsSiblingsOnError
-	return p
+	p.safe, p.interrupt = inv.ConcurrencySafe, inv.Interrupt
+	p.cancelsSiblings = inv.Traits.CancelsSiblingsOnError
 }
 
 // lookup is runtime.Lookup with a panicking Name or Aliases turned into an

@@ -92,7 +92,7 @@ func (e *Executor) Start(ctx context.Context, calls []ToolUse, tc *runtime.ToolC
 	s := newRun(ctx, e, tc)
 	ts := make([]tracked, len(calls)) // one allocation for the whole batch
 	for i, c := range calls {
-		ts[i].prepared = e.prepare(c)
+		e.prepare(&ts[i].prepared, c)
 		if e.Observer != nil {
 			e.observe(&ts[i].prepared, EventQueued)
 		}
@@ -126,7 +126,8 @@ func newRun(ctx context.Context, e *Executor, tc *runtime.ToolContext) *Streamin
 // cap is not reached). A queued unsafe call holds back every call added
 // after it. Add returns ErrClosed after Close, Results or Discard.
 func (s *StreamingExecutor) Add(use ToolUse) error {
-	c := &tracked{prepared: s.e.prepare(use)}
+	c := &tracked{}
+	s.e.prepare(&c.prepared, use)
 	if s.e.Observer != nil {
 		s.e.observe(&c.prepared, EventQueued)
 	}
