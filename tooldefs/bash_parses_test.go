@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -48,7 +49,7 @@ var _ = Describe("A Bash call's parses", func() {
 		return parses[command]
 	}
 
-	run := func(asker permission.Asker, command string) runtime.Result {
+	run := func(asker ask.Asker, command string) runtime.Result {
 		GinkgoHelper()
 		s, err := session.Open(context.Background(), session.Options{
 			Dir: dir, Home: dir, Tools: generated.AllBaseTools(),
@@ -73,13 +74,13 @@ var _ = Describe("A Bash call's parses", func() {
 
 	It("is one on the plain path: a read-only command allowed without asking", func() {
 		command := "ls -a sub && grep -c zzz-plain-path-marker sub/none 2>/dev/null; ls sub"
-		res := run(permission.NonInteractive{}, command)
+		res := run(ask.NonInteractive{}, command)
 		Expect(res.IsError).To(BeFalse(), "%s", res.Content)
 		Expect(count(command)).To(Equal(1))
 	})
 
 	It("is one when the call is asked about and approved", func() {
-		asker := &toolAsker{answers: map[string]permission.Answer{"Bash": permission.AnswerAllowOnce}}
+		asker := &toolAsker{answers: map[string]ask.Answer{"Bash": ask.AnswerAllowOnce}}
 		command := "touch sub/prompted-path-marker && grep -q absent sub/prompted-path-marker"
 		res := run(asker, command)
 		Expect(asker.tools()).To(Equal([]string{"Bash"}))
