@@ -226,8 +226,10 @@ func startCommand(command, dir string, env []string, out *os.File, sb *sandbox.S
 	cmd.Env = env
 	cmd.Stdout = out
 	cmd.Stderr = out
-	procgroup.Own(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := procgroup.Start(cmd); err != nil {
+		if cwdPath != "" {
+			os.Remove(cwdPath)
+		}
 		return nil, startError(err)
 	}
 	p := sandbox.NewProcess(cmd.Process.Pid)
