@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // Tool is the contract every tool satisfies, generated or dynamic.
@@ -168,6 +170,10 @@ type Target struct {
 	Value string
 	// Writes is true when a TargetPath is written, not only read.
 	Writes bool
+	// Shell, for a TargetCommand, is Value parsed, when the tool parsed
+	// it already: the permission engine reads it rather than parsing the
+	// line again. nil makes the engine parse Value.
+	Shell *shellsyntax.Command
 }
 
 // Lookup finds a tool by name or alias; nil when none matches.

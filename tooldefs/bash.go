@@ -6,14 +6,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"weak"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/sandbox"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 	"github.com/agentcore/agentcore/tooldefs/shell/classify"
@@ -210,25 +214,49 @@ func (Bash) CheckPermissions(_ context.Context, in *BashInput, tc *runtime.ToolC
 // PermissionTarget is the command, which rules like Bash(npm run test:*)
 // match.
 func (Bash) PermissionTarget(in *BashInput) runtime.Target {
-	return runtime.Target{Kind: runtime.TargetCommand, Value: in.Command}
+	return runtime.Target{Kind: runtime.TargetCommand, Value: in.Command, Shell: bashCommand(in)}
+}
+
+// bashParses holds the parse of each live BashInput, keyed weakly by the
+// input: every per-input method of one call (and Call) gets the call's
+// one *BashInput, so its command is parsed once per call however many
+// analyses read it, and the permission engine gets that parse through
+// PermissionTarget. An entry goes when its input is collected.
+var bashParses sync.Map // weak.Pointer[BashInput] → *shellsyntax.Command
+
+// bashCommand is in's command, parsed once.
+func bashCommand(in *BashInput) *shellsyntax.Command {
+	key := weak.Make(in)
+	if v, ok := bashParses.Load(key); ok {
+		if c := v.(*shellsyntax.Command); c.Source == in.Command {
+			return c
+		}
+	}
+	c := shellsyntax.ParseCommand(in.Command)
+	if _, loaded := bashParses.Swap(key, c); !loaded {
+		goruntime.AddCleanup(in, func(k weak.Pointer[BashInput]) { bashParses.Delete(k) }, key)
+	}
+	return c
 }
 
 // IsReadOnly is true when the parsed command only runs allowlisted
 // read-only programs without writing (see classify.IsReadOnly).
-func (Bash) IsReadOnly(in *BashInput) bool { return classify.IsReadOnly(in.Command) }
+func (Bash) IsReadOnly(in *BashInput) bool { return classify.ClassifyParsed(bashCommand(in)).ReadOnly }
 
 // IsConcurrencySafe is true exactly when the command is read-only.
-func (Bash) IsConcurrencySafe(in *BashInput) bool { return classify.IsReadOnly(in.Command) }
+func (Bash) IsConcurrencySafe(in *BashInput) bool {
+	return classify.ClassifyParsed(bashCommand(in)).ReadOnly
+}
 
 // IsDestructive is true for commands that plainly delete or overwrite (rm,
 // git reset --hard…).
-func (Bash) IsDestructive(in *BashInput) bool { return classify.IsDestructive(in.Command) }
+func (Bash) IsDestructive(in *BashInput) bool { return classify.IsDestructiveParsed(bashCommand(in)) }
 
 // InterruptBehavior lets a test suite or a build finish when the user
 // interrupts (its result is still worth having) and stops anything else at
 // once: an install, a download, a server, a sleep.
 func (Bash) InterruptBehavior(in *BashInput) runtime.InterruptBehavior {
-	if classify.FinishOnInterrupt(in.Command) {
+	if classify.FinishOnInterruptParsed(bashCommand(in)) {
 		return runtime.InterruptBlock
 	}
 	return runtime.InterruptCancel
@@ -313,7 +341,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	case res.Canceled:
 		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Canceled: true, Cause: ctx.Err(), Note: joinNotes(out.CwdNote, out.SandboxNote)}
 	case res.ExitCode != 0:
-		isError, meaning := classify.ExitMeaning(in.Command, res.ExitCode)
+		isError, meaning := classify.ExitMeaningParsed(bashCommand(in), res.ExitCode)
 		if isError {
 			return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Note: joinNotes(out.CwdNote, out.SandboxNote)}
 		}
@@ -549,7 +577,7 @@ func (Bash) RenderResult(in *BashInput, out BashOutput) string {
 	}
 	var s string
 	lines := fmt.Sprintf("%d %s", out.TotalLines, bashPlural(out.TotalLines, "line", "lines"))
-	switch sr := classify.IsSearchOrReadCommand(in.Command); {
+	switch sr := classify.SearchOrReadParsed(bashCommand(in)); {
 	case sr.IsSearch:
 		s = "Found " + lines
 	case sr.IsRead:
@@ -608,7 +636,7 @@ func (Bash) RenderGrouped(ins []*BashInput) string {
 	var search, read, list int
 	compact := len(ins) > 0
 	for _, in := range ins {
-		sr := classify.IsSearchOrReadCommand(in.Command)
+		sr := classify.SearchOrReadParsed(bashCommand(in))
 		switch {
 		case sr.IsSearch:
 			search++

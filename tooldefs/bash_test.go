@@ -346,9 +346,14 @@ var _ = Describe("Bash tools", func() {
 				Entry(nil, "echo 'broken", false, false),
 			)
 
-			It("names the command as the permission target", func() {
-				Expect(bash.PermissionTarget(&tooldefs.BashInput{Command: "npm run test"})).To(Equal(
-					runtime.Target{Kind: runtime.TargetCommand, Value: "npm run test"}))
+			It("names the command as the permission target, parsed", func() {
+				t := bash.PermissionTarget(&tooldefs.BashInput{Command: "npm run test"})
+				Expect(t.Kind).To(Equal(runtime.TargetCommand))
+				Expect(t.Value).To(Equal("npm run test"))
+				Expect(t.Shell).NotTo(BeNil())
+				Expect(t.Shell.Source).To(Equal("npm run test"))
+				Expect(t.Shell.Err).NotTo(HaveOccurred())
+				Expect(t.Shell.Cmds).To(HaveLen(1))
 			})
 
 			It("refuses a blank command", func() {

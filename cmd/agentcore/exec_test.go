@@ -30,7 +30,7 @@ var _ = Describe("agentcore exec", func() {
 				&tooltest.Sim{ToolName: "Bash", CancelsSiblings: true, Interrupt: runtime.InterruptCancel},
 				&tooltest.Sim{ToolName: "Edit"},
 			},
-			canUseTool: func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+			canUseTool: func(context.Context, *runtime.Invocation, *runtime.ToolContext) runtime.PermissionDecision {
 				return runtime.PermissionDecision{Behavior: runtime.Allow}
 			},
 		}
@@ -148,7 +148,7 @@ var _ = Describe("agentcore exec", func() {
 	})
 
 	It("renders a rejection with RenderRejected", func() {
-		deps.canUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+		deps.canUseTool = func(context.Context, *runtime.Invocation, *runtime.ToolContext) runtime.PermissionDecision {
 			return runtime.PermissionDecision{Behavior: runtime.Deny, Message: "denied by rule Edit"}
 		}
 		stdin = `[{"id":"a","name":"Edit","input":{"summary":"x.go"}}]`

@@ -106,10 +106,8 @@ func (b *tuiBackend) keepResult(ev agent.Event) {
 		return
 	}
 	head := ev.Name
-	if ev.Tool != nil && ev.Input != nil {
-		if use := ev.Tool.RenderUse(ev.Input); use != "" {
-			head += "(" + use + ")"
-		}
+	if ev.Invocation != nil && ev.Invocation.Use != "" {
+		head += "(" + ev.Invocation.Use + ")"
 	}
 	text := strings.TrimRight(ev.Call.Result.Text(), "\n")
 	if text == "" {

@@ -179,6 +179,9 @@ type Agent struct {
 	// retries is the failing request's retry state (Run's goroutine).
 	retries retries
 
+	// cur is the running turn's state; the loop's goroutine only.
+	cur *turnState
+
 	mu          sync.Mutex
 	turnCancel  context.CancelFunc
 	run         *orchestrate.StreamingExecutor
@@ -189,8 +192,8 @@ type Agent struct {
 // file-state cache); tc carries context changes from turn to turn.
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
 	a := &Agent{cfg: cfg, tc: tc, messages: slices.Clone(cfg.History)}
-	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse, MaxConcurrency: cfg.MaxConcurrency}
-	a.exec.Observer = observer{a: a}
+	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse,
+		MaxConcurrency: cfg.MaxConcurrency, Observer: a.observe}
 	return a
 }
 
@@ -358,7 +361,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 		a.mu.Unlock()
 		a.emit(Event{Kind: EventRequest, Turn: out.Turns})
 		began = a.cfg.Retry.now()
-		s = &turnState{a: a, run: run, turn: out.Turns, results: map[string]orchestrate.Event{}}
+		s = a.newTurn(run, out.Turns)
 		final, streamErr = s.stream(turnCtx, req)
 		if streamErr == nil {
 			a.retried()
@@ -383,7 +386,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 		if !a.backoff(turnCtx, out.Turns, info) {
 			// Interrupted while waiting: the turn ends as an interrupt
 			// before anything streamed.
-			s = &turnState{a: a, turn: out.Turns, results: map[string]orchestrate.Event{}}
+			s = a.newTurn(nil, out.Turns)
 			final, streamErr, run = nil, nil, nil
 			break
 		}
@@ -568,6 +571,8 @@ type turnState struct {
 	cut  map[string]bool
 	// uses are the tool_use blocks handed to the executor, by id.
 	uses map[string]provider.Block
+	// bound are the calls the executor bound, by id (EventQueued).
+	bound map[string]*runtime.Invocation
 }
 
 type streamItem struct {
@@ -591,10 +596,6 @@ func (f *finalEvent) usage() provider.Usage {
 	}
 	return f.Usage
 }
-
-// resultPoll is how often results finished while the model still streams
-// are picked up when the stream itself is quiet.
-const resultPoll = 15 * time.Millisecond
 
 // stream reads the response, adding finished tool_use blocks to the
 // executor and passing on results that are ready meanwhile.
@@ -620,16 +621,16 @@ func (s *turnState) stream(ctx context.Context, req provider.Request) (*finalEve
 		}
 	}()
 
-	var tick <-chan time.Time
+	// The executor's wake-up says when results finished while the model
+	// still streams are ready: no polling.
+	var wake <-chan struct{}
 	if s.run != nil {
-		t := time.NewTicker(resultPoll)
-		defer t.Stop()
-		tick = t.C
+		wake = s.run.Wake()
 	}
 	var final *finalEvent
 	for {
 		select {
-		case <-tick:
+		case <-wake:
 			s.drain()
 			continue
 		case it, ok := <-items:
@@ -741,22 +742,19 @@ func (s *turnState) onlyReadOnlyStarted() bool {
 		if b.Type != provider.ToolUseBlock || !s.added[b.ID] {
 			continue
 		}
-		t := runtime.Lookup(s.a.exec.Tools, b.Name)
-		if t == nil {
-			continue // an unknown tool ran nothing
+		inv := s.bound[b.ID]
+		if inv == nil {
+			continue // an unknown tool, or an input that does not decode, ran nothing
 		}
-		in, err := t.Decode(b.Input)
-		if err != nil {
-			continue // a call that does not decode ran nothing
-		}
-		if !t.IsReadOnly(in) {
+		if !inv.ReadOnly {
 			return false
 		}
 	}
 	return true
 }
 
-// queued records that b was handed to the executor.
+// queued records that b is handed to the executor (which then binds it
+// and reports it, EventQueued).
 func (s *turnState) queued(b provider.Block) {
 	if s.added == nil {
 		s.added = map[string]bool{}
@@ -764,8 +762,6 @@ func (s *turnState) queued(b provider.Block) {
 	}
 	s.added[b.ID] = true
 	s.uses[b.ID] = b
-	s.a.emit(Event{Kind: EventToolQueued, Turn: s.turn, ID: b.ID, Name: b.Name,
-		Tool: runtime.Lookup(s.a.exec.Tools, b.Name), RawInput: b.Input})
 }
 
 func (s *turnState) flushText() {
@@ -810,7 +806,7 @@ func (s *turnState) drain() {
 
 func (s *turnState) handle(ev orchestrate.Event) {
 	if ev.Kind != orchestrate.EventResult {
-		return // progress is observed live (observer)
+		return // progress goes to the Observer
 	}
 	s.results[ev.ID] = ev
 	if rr, ok := s.a.cfg.Recorder.(ResultRecorder); ok {
@@ -818,28 +814,51 @@ func (s *turnState) handle(ev orchestrate.Event) {
 			rr.ToolResult(sanitized(provider.Message{Content: []provider.Block{use}}).Content[0], provider.ToolResult(ev.ID, ev.Result))
 		}
 	}
-	s.a.emit(Event{Kind: EventToolResult, Turn: s.turn, ID: ev.ID, Name: ev.Name, Tool: ev.Tool, Input: ev.Input, Call: &ev})
+	s.a.emit(Event{Kind: EventToolResult, Turn: s.turn, ID: ev.ID, Name: ev.Name, Tool: ev.Tool, Input: ev.Input, Invocation: ev.Invocation, Call: &ev})
 }
 
-// observer reports, as it happens, when the executor starts a call, what
-// progress it makes and when it ends (orchestrate.CallObserver).
-type observer struct{ a *Agent }
-
-// CallStarted emits EventToolStart.
-func (o observer) CallStarted(use orchestrate.ToolUse, t runtime.Tool, input any) {
-	o.a.emit(Event{Kind: EventToolStart, ID: use.ID, Name: t.Name(), Tool: t, Input: input})
+// newTurn is the state of turn, whose calls run (when the model streams)
+// in run.
+func (a *Agent) newTurn(run *orchestrate.StreamingExecutor, turn int) *turnState {
+	s := &turnState{a: a, run: run, turn: turn, results: map[string]orchestrate.Event{}, bound: map[string]*runtime.Invocation{}}
+	a.cur = s
+	return s
 }
 
-// CallProgress emits EventToolProgress, or a sub-agent's event as its own.
-func (o observer) CallProgress(use orchestrate.ToolUse, t runtime.Tool, input any, p any) {
-	if sub, ok := p.(Event); ok && sub.ParentToolUseID != "" {
-		o.a.emit(sub)
-		return
+// observe is the executor's Observer: it reports each call's life as
+// agent events, as it happens. A call is queued on the loop's goroutine
+// (Add and Start run there), so the turn's state is the loop's to
+// change; start, progress and end come from the calls' goroutines.
+func (a *Agent) observe(ev orchestrate.Event) {
+	switch ev.Kind {
+	case orchestrate.EventQueued:
+		turn := 0
+		if s := a.cur; s != nil {
+			turn = s.turn
+			if ev.Invocation != nil {
+				s.bound[ev.ID] = ev.Invocation
+			}
+		}
+		a.emit(Event{Kind: EventToolQueued, Turn: turn, ID: ev.ID, Name: ev.Name, Tool: ev.Tool,
+			RawInput: ev.Raw, Input: ev.Input, Invocation: ev.Invocation})
+	case orchestrate.EventStart:
+		a.emit(Event{Kind: EventToolStart, ID: ev.ID, Name: toolName(ev), Tool: ev.Tool, Input: ev.Input, Invocation: ev.Invocation})
+	case orchestrate.EventProgress:
+		if sub, ok := ev.Progress.(Event); ok && sub.ParentToolUseID != "" {
+			a.emit(sub) // a sub-agent's event, shown as its own
+			return
+		}
+		a.emit(Event{Kind: EventToolProgress, ID: ev.ID, Name: toolName(ev), Tool: ev.Tool, Input: ev.Input, Invocation: ev.Invocation, Progress: ev.Progress})
+	case orchestrate.EventEnd:
+		a.emit(Event{Kind: EventToolEnd, ID: ev.ID, Name: toolName(ev), Tool: ev.Tool, Input: ev.Input, Invocation: ev.Invocation})
 	}
-	o.a.emit(Event{Kind: EventToolProgress, ID: use.ID, Name: t.Name(), Tool: t, Input: input, Progress: p})
 }
 
-// CallEnded emits EventToolEnd.
-func (o observer) CallEnded(use orchestrate.ToolUse, t runtime.Tool, input any) {
-	o.a.emit(Event{Kind: EventToolEnd, ID: use.ID, Name: t.Name(), Tool: t, Input: input})
+// toolName is the canonical name of ev's tool (the name the model used
+// when it has none).
+func toolName(ev orchestrate.Event) string {
+	if ev.Invocation != nil {
+		return ev.Invocation.ToolName
+	}
+	return ev.Name
 }

@@ -19,7 +19,8 @@ const (
 	// EventText: a text delta from the model.
 	EventText
 	// EventToolQueued: a tool_use block finished streaming and was handed
-	// to the executor (ID, Name, Tool, RawInput).
+	// to the executor, which bound it (ID, Name, Tool, RawInput, and Input
+	// and Invocation when the input decoded).
 	EventToolQueued
 	// EventToolStart: a call began running, after its permission check
 	// (ID, Name, Tool, Input).
@@ -89,6 +90,10 @@ type Event struct {
 	RawInput json.RawMessage
 	// Input is the decoded input (EventToolStart, EventToolProgress).
 	Input any
+	// Invocation is the call bound once (tool, input, and what a renderer
+	// shows of it: UserFacingName, Use); nil when the tool is unknown or
+	// the input did not decode. Readers must not change it.
+	Invocation *runtime.Invocation
 	// Progress is the progress value of EventToolProgress.
 	Progress any
 	// Call is the result of EventToolResult.

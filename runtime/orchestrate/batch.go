@@ -23,7 +23,8 @@ type Batch struct {
 func (e *Executor) Plan(calls []ToolUse) []Batch {
 	var out []Batch
 	for _, c := range calls {
-		p := e.prepare(c)
+		var p prepared
+		e.prepare(&p, c)
 		safe := p.early == nil && p.safe
 		if safe && len(out) > 0 && out[len(out)-1].ConcurrencySafe {
 			out[len(out)-1].IDs = append(out[len(out)-1].IDs, c.ID)

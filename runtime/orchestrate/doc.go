@@ -5,10 +5,14 @@
 // # The per-call pipeline
 //
 // Every call, on every path, goes through one pipeline: look the tool up by
-// name or alias → decode and validate the input (Tool.Decode) →
-// Tool.ValidateInput → Executor.CanUseTool → Tool.Call with the call's own
-// context → the Result becomes the tool_result → its context modifier is
-// applied. Every call ends with exactly one result Event. Failures become
+// name or alias → decode and validate the input (Tool.Decode) → bind the
+// call (runtime.Invocation: the tool, the input and every per-input
+// answer, each tool method asked once) → Tool.ValidateInput →
+// Executor.PreToolUse → Executor.CanUseTool → Tool.Call with the call's
+// own context → the Result becomes the tool_result → its context modifier
+// is applied. The hooks, the permission check and the events all get the
+// one bound Invocation: the tool is looked up once, the input decoded
+// once, a Bash command parsed once. Every call ends with exactly one result Event. Failures become
 // is_error results whose text tells the model what happened, classified by
 // Event.Outcome: an unknown tool, invalid input, a denied permission, a
 // panic in any tool method, a timeout (Executor.CallTimeout), a sibling
@@ -38,6 +42,11 @@
 //		for ev := range s.Ready() { ... }      // what is ready, never blocks
 //	}
 //	for ev := range s.Results() { ... }        // closes, then the rest in order
+//
+// A consumer busy with something else (the agent loop reading the model's
+// stream) selects on s.Wake() and drains Ready when it fires, instead of
+// polling. Executor.Observer, when set, sees each call queued, started,
+// progressing and ended as it happens; progress then goes to it alone.
 //
 // A call starts as soon as it is added when nothing is executing, or when
 // it and everything executing are concurrency-safe; a queued unsafe call

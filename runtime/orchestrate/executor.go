@@ -30,18 +30,19 @@ type ToolUse struct {
 	Input json.RawMessage `json:"input"`
 }
 
-// CanUseToolFunc decides whether one call may run. It sees the decoded
-// input after ValidateInput passed. Only runtime.Allow lets the call run;
-// Deny, Ask (nobody answered) and Passthrough (nobody decided) reject it,
-// with the decision's Message as the text the model gets. It may be called
-// from several goroutines at once.
-type CanUseToolFunc func(ctx context.Context, tool runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision
+// CanUseToolFunc decides whether one call may run. It sees the bound call
+// (the tool, the decoded input and its answers, the raw input) after
+// ValidateInput passed, and must not change it. Only runtime.Allow lets
+// the call run; Deny, Ask (nobody answered) and Passthrough (nobody
+// decided) reject it, with the decision's Message as the text the model
+// gets. It may be called from several goroutines at once.
+type CanUseToolFunc func(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) runtime.PermissionDecision
 
 // PreToolUseFunc runs for every call after ValidateInput passed and
-// before CanUseTool: Claude Code's PreToolUse hooks. use is the call as
-// the model made it (raw input); input is the decoded one. It may be
-// called from several goroutines at once.
-type PreToolUseFunc func(ctx context.Context, tool runtime.Tool, use ToolUse, input any, tc *runtime.ToolContext) PreToolUseResult
+// before CanUseTool: Claude Code's PreToolUse hooks. inv is the bound
+// call (inv.Raw the input as the model made it); it must not be changed.
+// It may be called from several goroutines at once.
+type PreToolUseFunc func(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) PreToolUseResult
 
 // PreToolUseResult is what a PreToolUseFunc decided.
 type PreToolUseResult struct {
@@ -62,7 +63,7 @@ type PreToolUseResult struct {
 // PostToolUseFunc runs after a call's Call returned a result: Claude
 // Code's PostToolUse hooks. It may be called from several goroutines at
 // once.
-type PostToolUseFunc func(ctx context.Context, tool runtime.Tool, use ToolUse, input any, res runtime.Result, tc *runtime.ToolContext) PostToolUseResult
+type PostToolUseFunc func(ctx context.Context, inv *runtime.Invocation, res runtime.Result, tc *runtime.ToolContext) PostToolUseResult
 
 // PostToolUseResult is what a PostToolUseFunc said.
 type PostToolUseResult struct {
@@ -71,24 +72,8 @@ type PostToolUseResult struct {
 	Context []string
 }
 
-// CallObserver watches calls run, live: the agent's tool start, progress
-// and end events. Its methods may be called from several goroutines at
-// once and must not block; tool is the tool the call resolved to, input
-// the decoded input Call gets.
-type CallObserver interface {
-	// CallStarted: Call is about to run (validation, hooks and the
-	// permission check passed).
-	CallStarted(use ToolUse, tool runtime.Tool, input any)
-	// CallProgress: the running call reported progress, before the
-	// executor queues it as an EventProgress.
-	CallProgress(use ToolUse, tool runtime.Tool, input any, progress any)
-	// CallEnded: Call returned (or panicked); its result is yielded later,
-	// in order.
-	CallEnded(use ToolUse, tool runtime.Tool, input any)
-}
-
 // AllowAll is the default CanUseToolFunc: every call may run.
-func AllowAll(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+func AllowAll(context.Context, *runtime.Invocation, *runtime.ToolContext) runtime.PermissionDecision {
 	return runtime.PermissionDecision{Behavior: runtime.Allow}
 }
 
@@ -104,9 +89,6 @@ type Executor struct {
 	// check and after a successful Call (Claude Code's hooks).
 	PreToolUse  PreToolUseFunc
 	PostToolUse PostToolUseFunc
-	// Observer, when set, is told as it happens when a call's Call
-	// starts, each progress value it reports, and when Call returned.
-	Observer CallObserver
 	// MaxConcurrency caps how many concurrency-safe calls run at once;
 	// 0 means DefaultMaxConcurrency (agentcore sets it from
 	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY: MaxConcurrencyFromEnv).
@@ -114,6 +96,15 @@ type Executor struct {
 	// CallTimeout, when positive, bounds every Call; a call that is still
 	// running then is cancelled and its result says it timed out.
 	CallTimeout time.Duration
+	// Observer, when set, is told of each call's life as it happens, on
+	// the goroutine where it happens: EventQueued when Add or Start has
+	// bound the call (before it may start), EventStart when its Call
+	// begins (after validation, hooks and the permission check),
+	// EventProgress for each progress value, EventEnd when Call returned.
+	// Progress then goes to the Observer only, not to Ready or Results:
+	// it travels one way. The Observer must be quick, safe for concurrent
+	// use, and must not call back into the run.
+	Observer func(Event)
 	// AbandonAfter, when positive, is how long a call may keep running
 	// after its context was cancelled (timeout, interrupt, sibling error,
 	// session end). A call still running then is abandoned: it gets its
@@ -150,6 +141,11 @@ const (
 	EventResult EventKind = iota
 	// EventProgress is a progress value reported while the call runs.
 	EventProgress
+	// EventQueued, EventStart and EventEnd go to Executor.Observer only:
+	// a call was added and bound, its Call began, its Call returned.
+	EventQueued
+	EventStart
+	EventEnd
 )
 
 // Outcome classifies how a call ended.
@@ -235,10 +231,16 @@ type Event struct {
 	Kind EventKind
 	// ID and Name are the tool_use's id and the name the model used.
 	ID, Name string
+	// Raw is the call's input as the model sent it.
+	Raw json.RawMessage
 	// Tool is the resolved tool; nil when the name is unknown.
 	Tool runtime.Tool
 	// Input is the decoded input; nil when decoding failed.
 	Input any
+	// Invocation is the call bound once (Tool, Input and every answer
+	// about it, such as its render line); nil when the name is unknown or
+	// the input did not decode. Readers must not change it.
+	Invocation *runtime.Invocation
 	// Progress is the progress value (EventProgress only).
 	Progress any
 

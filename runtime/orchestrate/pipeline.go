@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -10,20 +11,45 @@ import (
 )
 
 // prepared is a call after the part of the pipeline that runs when it is
-// added: lookup, decode, and the scheduling attributes.
+// added: lookup, decode, and binding (runtime.Invocation).
 type prepared struct {
-	use       ToolUse
-	tool      runtime.Tool
-	toolName  string // the tool's canonical name, read once at lookup
-	input     any
+	use ToolUse
+	// tool is the tool the name resolved to; nil when unknown.
+	tool runtime.Tool
+	// inv is the call bound once, when the input decoded (bound).
+	// Readers may hold &inv, so it never changes: an input a hook or an
+	// approver replaces gets its own Invocation, replaced.
+	inv      runtime.Invocation
+	bound    bool
+	replaced *runtime.Invocation
+	// safe and interrupt steer scheduling: the bound answers for the
+	// model's input, kept when a hook or an approver replaces it.
 	safe      bool
 	interrupt runtime.InterruptBehavior
 	// cancelsSiblings is the tool's CancelsSiblingsOnError trait.
 	cancelsSiblings bool
 	// early, when set, is the call's final failure, known before it runs
 	// (unknown tool, invalid input).
-	early   *outcome
-	summary string // RenderUse, for sibling-error messages; lazily set
+	early *outcome
+}
+
+// invocation is the bound call, or nil when its input never decoded.
+func (p *prepared) invocation() *runtime.Invocation {
+	switch {
+	case p.replaced != nil:
+		return p.replaced
+	case !p.bound:
+		return nil
+	}
+	return &p.inv
+}
+
+// input is the decoded input, or nil.
+func (p *prepared) input() any {
+	if inv := p.invocation(); inv != nil {
+		return inv.Input
+	}
+	return nil
 }
 
 // outcome is the end of one call, before it becomes an Event.
@@ -38,33 +64,34 @@ func failure(kind Outcome, err error) *outcome {
 	return &outcome{res: runtime.ErrorResult(err.Error()), kind: kind, err: err}
 }
 
-// prepare looks the tool up and decodes the input. A call whose tool is
-// unknown, whose input is invalid, or whose IsConcurrencySafe panics is
-// unsafe; the first two fail at once.
-func (e *Executor) prepare(use ToolUse) (p prepared) {
+// prepare looks the tool up, decodes the input and binds the call, into
+// p (zero on entry: the caller's storage, so the large struct is never
+// copied). A call whose tool is unknown, whose input is invalid, or whose
+// IsConcurrencySafe panics is unsafe; the first two fail at once.
+func (e *Executor) prepare(p *prepared, use ToolUse) {
 	p.use = use
 	p.interrupt = runtime.InterruptBlock
 	tool, err := lookup(e.Tools, use.Name)
 	if err != nil {
 		p.early = failure(OutcomePanic, err)
-		return p
+		return
 	}
 	if tool == nil {
 		p.early = failure(OutcomeUnknownTool, unknownToolError(e.Tools, use.Name))
-		return p
+		return
 	}
 	p.tool = tool
-	p.toolName = safeName(tool, use.Name)
-	input, err := decode(tool, use)
+	raw, input, err := decode(tool, use)
 	if err != nil {
 		p.early = failure(OutcomeInvalidInput, err)
-		return p
+		return
 	}
-	p.input = input
-	p.safe = isSafe(tool, input)
-	p.interrupt = interruptBehavior(tool, input)
-	p.cancelsSiblings = cancelsSiblings(tool)
-	return p
+	inv := &p.inv
+	inv.ID, inv.Name, inv.Raw, inv.Tool, inv.Input = use.ID, use.Name, raw, tool, input
+	inv.Bind()
+	p.bound = true
+	p.safe, p.interrupt = inv.ConcurrencySafe, inv.Interrupt
+	p.cancelsSiblings = inv.Traits.CancelsSiblingsOnError
 }
 
 // lookup is runtime.Lookup with a panicking Name or Aliases turned into an
@@ -84,63 +111,31 @@ func panicError(tool string, crash *runtime.Panic) *PanicError {
 	return &PanicError{Tool: tool, Method: crash.What, Value: crash.Value}
 }
 
-func safeName(tool runtime.Tool, fallback string) string {
-	name, crash := runtime.Guard("Name", tool.Name)
-	if crash != nil {
-		return fallback
-	}
-	return name
-}
-
-func decode(tool runtime.Tool, use ToolUse) (any, error) {
-	raw := use.Input
+// decode decodes use's input with tool; raw is the input decoded ("{}"
+// for none).
+func decode(tool runtime.Tool, use ToolUse) (raw json.RawMessage, input any, err error) {
+	raw = use.Input
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	var input any
-	var err error
 	var crash *runtime.Panic
 	if errors.As(runtime.Try("Decode", func() { input, err = tool.Decode(raw) }), &crash) {
-		return nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, crash.Value)
+		return raw, nil, fmt.Errorf("InputValidationError: %s failed: the input could not be decoded (panic: %v)", use.Name, crash.Value)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %w", use.Name, err)
+		return raw, nil, fmt.Errorf("InputValidationError: %s failed due to the following issue: %w", use.Name, err)
 	}
-	return input, nil
-}
-
-// isSafe is IsConcurrencySafe; a panic means unsafe.
-func isSafe(tool runtime.Tool, input any) bool {
-	safe, _ := runtime.Guard("IsConcurrencySafe", func() bool { return tool.IsConcurrencySafe(input) })
-	return safe
-}
-
-// interruptBehavior is InterruptBehavior; a panic means block.
-func interruptBehavior(tool runtime.Tool, input any) runtime.InterruptBehavior {
-	b, crash := runtime.Guard("InterruptBehavior", func() runtime.InterruptBehavior { return tool.InterruptBehavior(input) })
-	if crash != nil {
-		return runtime.InterruptBlock
-	}
-	return b
-}
-
-// cancelsSiblings reports the tool's CancelsSiblingsOnError trait; a
-// panicking Traits cancels nothing.
-func cancelsSiblings(tool runtime.Tool) bool {
-	traits, _ := runtime.Guard("Traits", tool.Traits)
-	return traits.CancelsSiblingsOnError
+	return raw, input, nil
 }
 
 // describe is the short description of a call used in sibling-error
-// messages: Name(summary), the summary from RenderUse cut at 40 runes.
+// messages: Name(summary), the summary the call's render line cut at 40
+// runes.
 func (p *prepared) describe() (desc string) {
 	name := p.use.Name
-	if p.toolName != "" {
-		name = p.toolName
-	}
 	summary := ""
-	if p.tool != nil && p.input != nil {
-		summary, _ = runtime.Guard("RenderUse", func() string { return p.tool.RenderUse(p.input) })
+	if inv := p.invocation(); inv != nil {
+		name, summary = inv.ToolName, inv.Use
 	}
 	if summary == "" {
 		return name
@@ -186,11 +181,11 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 		return cancelled(p, err)
 	}
 	if e.Observer != nil {
-		e.Observer.CallStarted(p.use, p.tool, p.input)
+		e.observe(p, EventStart)
 	}
 	res, err, panicked := invoke(ctx, p, call)
 	if e.Observer != nil {
-		e.Observer.CallEnded(p.use, p.tool, p.input)
+		e.observe(p, EventEnd)
 	}
 	if cause := context.Cause(ctx); cause != nil {
 		// Cancelled while running: whatever Call returned is superseded.
@@ -210,7 +205,7 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
 	}
 	if e.PostToolUse != nil {
-		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, p.tool, p.use, p.input, res, tc) })
+		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, p.invocation(), res, tc) })
 		if crash != nil {
 			post.Context = append(post.Context, fmt.Sprintf("PostToolUse hook failed: %v", crash))
 		}
@@ -226,7 +221,7 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 // preToolUse runs the PreToolUse hook of a call: a deny rejects it, an
 // updated input replaces p.input once it decodes and validates.
 func (e *Executor) preToolUse(ctx context.Context, p *prepared, tc *runtime.ToolContext) (PreToolUseResult, *outcome) {
-	h, err := runtime.Guard("PreToolUse", func() PreToolUseResult { return e.PreToolUse(ctx, p.tool, p.use, p.input, tc) })
+	h, err := runtime.Guard("PreToolUse", func() PreToolUseResult { return e.PreToolUse(ctx, p.invocation(), tc) })
 	var crash *runtime.Panic
 	if errors.As(err, &crash) {
 		return h, failure(OutcomeRejected, fmt.Errorf("%s was blocked: its PreToolUse hook failed (panic: %v)", p.use.Name, crash.Value))
@@ -245,6 +240,13 @@ func (e *Executor) preToolUse(ctx context.Context, p *prepared, tc *runtime.Tool
 	return h, nil
 }
 
+// observe tells the Observer of a step of p's life; a panicking Observer
+// is ignored.
+func (e *Executor) observe(p *prepared, kind EventKind) {
+	ev := Event{Kind: kind, ID: p.use.ID, Name: p.use.Name, Raw: p.use.Input, Tool: p.tool, Input: p.input(), Invocation: p.invocation()}
+	_ = runtime.Try("Observer", func() { e.Observer(ev) })
+}
+
 // appendContext adds texts for the model to a result's content.
 func appendContext(content []runtime.Block, texts []string) []runtime.Block {
 	for _, t := range texts {
@@ -258,7 +260,7 @@ func appendContext(content []runtime.Block, texts []string) []runtime.Block {
 func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcome {
 	var err error
 	var crash *runtime.Panic
-	if errors.As(runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.input, tc) }), &crash) {
+	if errors.As(runtime.Try("ValidateInput", func() { err = p.tool.ValidateInput(ctx, p.input(), tc) }), &crash) {
 		return failure(OutcomePanic, panicError(p.use.Name, crash))
 	}
 	if err != nil {
@@ -273,7 +275,7 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 		return nil
 	}
 	ctx = runtime.WithToolUseID(ctx, p.use.ID)
-	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.tool, p.input, tc) })
+	d, err := runtime.Guard("CanUseTool", func() runtime.PermissionDecision { return can(ctx, p.invocation(), tc) })
 	var crash *runtime.Panic
 	if errors.As(err, &crash) {
 		return failure(OutcomeRejected, fmt.Errorf("Permission to use %s was denied: the permission check failed (panic: %v)", p.use.Name, crash.Value))
@@ -303,17 +305,20 @@ func (e *Executor) permit(ctx context.Context, p *prepared, tc *runtime.ToolCont
 func (e *Executor) replaceInput(ctx context.Context, p *prepared, raw []byte, tc *runtime.ToolContext, what string) *outcome {
 	use := p.use
 	use.Input = raw
-	input, err := decode(p.tool, use)
+	raw, input, err := decode(p.tool, use)
 	if err != nil {
 		return failure(OutcomeInvalidInput, fmt.Errorf("%s is invalid: %w", what, err))
 	}
-	p.input, p.use, p.summary = input, use, ""
+	p.use = use
+	inv := &runtime.Invocation{ID: use.ID, Name: use.Name, Raw: raw, Tool: p.tool, Input: input}
+	inv.Bind()
+	p.replaced = inv
 	return validate(ctx, p, tc)
 }
 
 func invoke(ctx context.Context, p *prepared, call *runtime.Call) (res runtime.Result, err error, panicked bool) {
 	var crash *runtime.Panic
-	if errors.As(runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.input, call) }), &crash) {
+	if errors.As(runtime.Try("Call", func() { res, err = p.tool.Call(ctx, p.input(), call) }), &crash) {
 		return runtime.Result{}, panicError(p.use.Name, crash), true
 	}
 	return res, err, false

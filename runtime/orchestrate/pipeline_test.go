@@ -99,7 +99,7 @@ var _ = Describe("the per-call pipeline", func() {
 		Expect(ev.Result.Text()).To(ContainSubstring("ValidateInput"))
 		Expect(ev.Result.Text()).To(ContainSubstring("Error: Bad failed unexpectedly (panic in ValidateInput: validate exploded)."))
 		bad.validate = false
-		ex.CanUseTool = func(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
+		ex.CanUseTool = func(context.Context, *runtime.Invocation, *runtime.ToolContext) runtime.PermissionDecision {
 			panic("rules broke")
 		}
 		ev = one(use("a", "Bad", nil))
@@ -118,9 +118,9 @@ var _ = Describe("the per-call pipeline", func() {
 		var seen []any
 		BeforeEach(func() {
 			seen = nil
-			ex.CanUseTool = func(_ context.Context, t runtime.Tool, in any, _ *runtime.ToolContext) runtime.PermissionDecision {
-				seen = append(seen, in)
-				switch in.(*tooltest.Input).Tag {
+			ex.CanUseTool = func(_ context.Context, inv *runtime.Invocation, _ *runtime.ToolContext) runtime.PermissionDecision {
+				seen = append(seen, inv.Input)
+				switch inv.Input.(*tooltest.Input).Tag {
 				case "deny":
 					return runtime.PermissionDecision{Behavior: runtime.Deny, Message: "Permission to use Sim with command rm -rf / has been denied."}
 				case "ask":

@@ -92,7 +92,10 @@ func (e *Executor) Start(ctx context.Context, calls []ToolUse, tc *runtime.ToolC
 	s := newRun(ctx, e, tc)
 	ts := make([]tracked, len(calls)) // one allocation for the whole batch
 	for i, c := range calls {
-		ts[i].prepared = e.prepare(c)
+		e.prepare(&ts[i].prepared, c)
+		if e.Observer != nil {
+			e.observe(&ts[i].prepared, EventQueued)
+		}
 	}
 	now := time.Now()
 	s.mu.Lock()
@@ -123,13 +126,17 @@ func newRun(ctx context.Context, e *Executor, tc *runtime.ToolContext) *Streamin
 // cap is not reached). A queued unsafe call holds back every call added
 // after it. Add returns ErrClosed after Close, Results or Discard.
 func (s *StreamingExecutor) Add(use ToolUse) error {
-	p := s.e.prepare(use)
+	c := &tracked{}
+	s.e.prepare(&c.prepared, use)
+	if s.e.Observer != nil {
+		s.e.observe(&c.prepared, EventQueued)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.discarded {
 		return ErrClosed
 	}
-	s.push(&tracked{prepared: p}, time.Now())
+	s.push(c, time.Now())
 	s.schedule()
 	s.spawn()
 	s.notify()
@@ -242,6 +249,13 @@ func (s *StreamingExecutor) Results() iter.Seq[Event] {
 	}
 }
 
+// Wake is the run's wake-up: it receives when something may be ready to
+// take (progress, a result whose turn came, the end), after which Ready
+// yields it. A consumer that does other work meanwhile (the agent loop
+// reading the model's stream) selects on it instead of polling. It is the
+// channel Results waits on: use one or the other at a time.
+func (s *StreamingExecutor) Wake() <-chan struct{} { return s.wake }
+
 // Trace returns a copy of every call's state transitions so far: index i
 // holds the transitions of the i-th added call.
 func (s *StreamingExecutor) Trace() [][]StateChange {
@@ -289,7 +303,7 @@ func (s *StreamingExecutor) take() (ev Event, ok, done bool) {
 func (c *tracked) event() Event {
 	o := c.out
 	return Event{
-		Kind: EventResult, ID: c.use.ID, Name: c.use.Name, Tool: c.tool, Input: c.input,
+		Kind: EventResult, ID: c.use.ID, Name: c.use.Name, Raw: c.use.Input, Tool: c.tool, Input: c.input(), Invocation: c.invocation(),
 		Result: o.res, Outcome: o.kind, Err: o.err,
 		Started: c.start, Ended: c.end, States: c.states,
 	}
@@ -526,17 +540,22 @@ func (s *StreamingExecutor) flush() {
 	s.pending = s.pending[:0]
 }
 
+// onProgress passes on a progress value of c: to the Observer when the
+// executor has one, else into the queue Ready and Results read.
 func (s *StreamingExecutor) onProgress(c *tracked, p any) {
-	if s.e.Observer != nil {
-		s.e.Observer.CallProgress(c.use, c.tool, c.input, p)
-	}
 	s.mu.Lock()
 	if s.discarded || c.state != StateExecuting {
 		s.mu.Unlock()
 		return
 	}
-	s.progress = append(s.progress, Event{Kind: EventProgress, ID: c.use.ID, Name: c.use.Name,
-		Tool: c.tool, Input: c.input, Progress: p, Started: c.start})
+	ev := Event{Kind: EventProgress, ID: c.use.ID, Name: c.use.Name, Raw: c.use.Input,
+		Tool: c.tool, Input: c.input(), Invocation: c.invocation(), Progress: p, Started: c.start}
+	if o := s.e.Observer; o != nil {
+		s.mu.Unlock()
+		_ = runtime.Try("Observer", func() { o(ev) })
+		return
+	}
+	s.progress = append(s.progress, ev)
 	s.mu.Unlock()
 	s.notify()
 }

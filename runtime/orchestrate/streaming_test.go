@@ -224,8 +224,8 @@ var _ = Describe("the streaming path", func() {
 		})
 
 		It("does not cancel siblings when the Bash call was only denied", func() {
-			ex.CanUseTool = func(_ context.Context, t runtime.Tool, _ any, _ *runtime.ToolContext) runtime.PermissionDecision {
-				if t.Name() == "Bash" {
+			ex.CanUseTool = func(_ context.Context, inv *runtime.Invocation, _ *runtime.ToolContext) runtime.PermissionDecision {
+				if inv.ToolName == "Bash" {
 					return runtime.PermissionDecision{Behavior: runtime.Deny}
 				}
 				return runtime.PermissionDecision{Behavior: runtime.Allow}

@@ -2,7 +2,9 @@ package permission_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -10,6 +12,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // scriptedAsker answers every ask with answer (or fails with err) and
@@ -68,7 +71,7 @@ var _ = Describe("Approve", func() {
 		asker := &scriptedAsker{answer: ask.AnswerDeny}
 		e := engine(permission.ModeDefault, asker, nil, nil, nil)
 		tool := &previewTool{fakeTool: fakeTool{name: "Changer"}}
-		d := e.CanUseTool(ctx, tool, "x", tc)
+		d := e.CanUseTool(ctx, runtime.NewInvocation(tool, "x"), tc)
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 		Expect(asker.asked).To(HaveLen(1))
 		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
@@ -78,11 +81,11 @@ var _ = Describe("Approve", func() {
 		asker := &scriptedAsker{answer: ask.AnswerDeny}
 		e := engine(permission.ModeDefault, asker, nil, nil, nil)
 		inner := &previewTool{fakeTool: fakeTool{name: "Changer"}}
-		e.CanUseTool(ctx, runtime.WithDescription(inner, "Changes x."), "x", tc)
+		e.CanUseTool(ctx, runtime.NewInvocation(runtime.WithDescription(inner, "Changes x."), "x"), tc)
 		Expect(asker.asked).To(HaveLen(1))
 		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"), "a described tool forwards its preview")
 
-		e.CanUseTool(ctx, &wrappedTool{Tool: inner}, "x", tc)
+		e.CanUseTool(ctx, runtime.NewInvocation(&wrappedTool{Tool: inner}, "x"), tc)
 		Expect(asker.asked).To(HaveLen(2))
 		Expect(asker.asked[1].Detail).To(BeEmpty(), "a wrapper that is no Previewer has no preview, whatever it wraps")
 	})
@@ -171,3 +174,51 @@ func (*previewTool) RenderPreview(any, *runtime.ToolContext) string { return "@@
 type wrappedTool struct{ runtime.Tool }
 
 func (w *wrappedTool) Unwrap() runtime.Tool { return w.Tool }
+
+var _ = Describe("CanUseTool of a bound call", func() {
+	var (
+		ctx = context.Background()
+		tc  *runtime.ToolContext
+	)
+	engine := func(mode permission.Mode, asker ask.Asker) *permission.Engine {
+		GinkgoHelper()
+		dir := GinkgoT().TempDir()
+		e, err := permission.NewEngine(permission.Config{Cwd: dir, Home: GinkgoT().TempDir(), Mode: mode, Asker: asker, Tools: sessionTools()})
+		Expect(err).NotTo(HaveOccurred())
+		tc = runtime.NewToolContext(dir)
+		return e
+	}
+
+	It("shows the call's raw input in the prompt as the model sent it, not re-encoded", func() {
+		asker := &scriptedAsker{answer: ask.AnswerDeny}
+		e := engine(permission.ModeDefault, asker)
+		inv := runtime.NewInvocation(bashTool(), "git push")
+		inv.ID, inv.Raw = "t1", json.RawMessage(`{"command":  "git push"}`)
+		Expect(e.CanUseTool(ctx, inv, tc).Behavior).To(Equal(runtime.Deny))
+		Expect(asker.asked).To(HaveLen(1))
+		Expect(asker.asked[0].Input).To(Equal(inv.Raw))
+		Expect(asker.asked[0].Use).To(Equal("git push"))
+	})
+
+	It("reads a shell command's parse from the target instead of parsing it again", func() {
+		var mu sync.Mutex
+		parses := 0
+		const line = "make build-bound-marker && make test"
+		DeferCleanup(shellsyntax.OnParse(func(src string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if src == line {
+				parses++
+			}
+		}))
+		asker := &scriptedAsker{answer: ask.AnswerAllowOnce}
+		e := engine(permission.ModeDefault, asker)
+		inv := runtime.NewInvocation(bashTool(), line)
+		Expect(e.CanUseTool(ctx, inv, tc).Behavior).To(Equal(runtime.Allow))
+		Expect(parses).To(Equal(1), "a target without its parse is parsed by the engine, once across the prompt")
+		inv.Target.Shell = shellsyntax.ParseCommand(line)
+		parses = 0
+		Expect(e.CanUseTool(ctx, inv, tc).Behavior).To(Equal(runtime.Allow))
+		Expect(parses).To(BeZero())
+	})
+})

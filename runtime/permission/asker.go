@@ -10,15 +10,18 @@ import (
 	userask "github.com/agentcore/agentcore/runtime/ask"
 )
 
-// CanUseTool is the orchestrator's permission hook: it runs Check and
-// resolves "ask" with the Asker — in dontAsk mode, or without an
-// interactive Asker, "ask" becomes a deny whose message says how to allow
-// the call. It never returns Ask or Passthrough.
-func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	d, c, coverable := e.check(ctx, t, input, tc)
+// CanUseTool is the orchestrator's permission hook: it runs
+// CheckInvocation and resolves "ask" with the Asker — in dontAsk mode, or
+// without an interactive Asker, "ask" becomes a deny whose message says
+// how to allow the call. It never returns Ask or Passthrough. The prompt
+// shows inv's render line and raw input; nothing is decoded or encoded
+// again.
+func (e *Engine) CanUseTool(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) runtime.PermissionDecision {
+	d, c, coverable := e.check(ctx, inv, tc)
 	if d.Behavior != runtime.Ask {
 		return d
 	}
+	t, input := inv.Tool, inv.Input
 	e.mu.RLock()
 	asker, mode := e.asker, e.mode
 	e.mu.RUnlock()
@@ -32,16 +35,19 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if !userask.CanAsk(ctx, asker) {
 		return deny(d.Message + " This run is non-interactive, so the call was denied." + e.howToAllow(suggestion))
 	}
-	// One prompt at a time; an earlier "always" may have settled this call.
+	// One prompt at a time; an earlier "always" may have settled this
+	// call: the rules are read again, the call's analysis is kept.
 	e.askMu.Lock()
 	defer e.askMu.Unlock()
-	if d, c, coverable = e.check(ctx, t, input, tc); d.Behavior != runtime.Ask {
+	if d, coverable = e.pipeline(ctx, c, tc); d.Behavior != runtime.Ask {
 		return d
 	}
-	req := userask.AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: userask.AgentOf(ctx),
-		ToolUseID: runtime.ToolUseID(ctx), Detail: safePreview(t, input, tc)}
-	if b, err := json.Marshal(input); err == nil {
-		req.Input = b
+	req := userask.AskRequest{Tool: inv.ToolName, Use: inv.Use, Message: d.Message, Agent: userask.AgentOf(ctx),
+		ToolUseID: runtime.ToolUseID(ctx), Detail: safePreview(t, input, tc), Input: inv.Raw}
+	if req.Input == nil {
+		if b, err := json.Marshal(input); err == nil {
+			req.Input = b // a call bound without its raw input (NewInvocation)
+		}
 	}
 	if coverable {
 		req.Suggestion = c.suggestion()
@@ -92,7 +98,8 @@ func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *run
 	if t == nil {
 		return userask.AnswerDeny, errors.New("no tool given to the approval")
 	}
-	c, err := e.newCall(t, input, tc)
+	inv := runtime.NewInvocation(t, input)
+	c, err := e.newCall(inv, tc)
 	if err != nil {
 		return userask.AnswerDeny, err
 	}
@@ -129,7 +136,7 @@ func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *run
 		req.Tool = t.Name()
 	}
 	if req.Use == "" {
-		req.Use = safeRenderUse(t, input)
+		req.Use = inv.Use
 	}
 	if req.Agent == "" {
 		req.Agent = userask.AgentOf(ctx)
@@ -157,12 +164,6 @@ func safePreview(t runtime.Tool, input any, tc *runtime.ToolContext) string {
 		return ""
 	}
 	s, _ := runtime.Guard("RenderPreview", func() string { return p.RenderPreview(input, tc) })
-	return s
-}
-
-// safeRenderUse is RenderUse; a panic gives "".
-func safeRenderUse(t runtime.Tool, input any) string {
-	s, _ := runtime.Guard("RenderUse", func() string { return t.RenderUse(input) })
 	return s
 }
 

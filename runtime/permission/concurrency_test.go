@@ -35,7 +35,7 @@ var _ = Describe("CanUseTool under concurrency", func() {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i] = e.CanUseTool(context.Background(), bashTool(), "make build", tc).Behavior
+				results[i] = e.CanUseTool(context.Background(), runtime.NewInvocation(bashTool(), "make build"), tc).Behavior
 			}()
 		}
 		wg.Wait()
@@ -69,7 +69,7 @@ var _ = Describe("CanUseTool under concurrency", func() {
 			}
 			_, _ = io.WriteString(inW, "3\n")
 		}()
-		d := e.CanUseTool(context.Background(), bashTool(), "git push", runtime.NewToolContext(dir))
+		d := e.CanUseTool(context.Background(), runtime.NewInvocation(bashTool(), "git push"), runtime.NewToolContext(dir))
 		outW.Close()
 		<-done
 		Expect(d.Behavior).To(Equal(runtime.Deny))

@@ -12,6 +12,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	userask "github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/settings"
+	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
 // Sources are what Load builds a session's engine from besides the
@@ -502,6 +503,9 @@ func (e *Engine) WorkingDirs(tc *runtime.ToolContext) []string {
 
 // call is what one permission check knows about a call.
 type call struct {
+	// inv is the call bound once; nil for the Write a shell line's
+	// write stands for (writeCall).
+	inv    *runtime.Invocation
 	tool   runtime.Tool
 	input  any
 	target runtime.Target
@@ -525,12 +529,16 @@ type call struct {
 	familyOnly bool
 }
 
-func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*call, error) {
-	target, err := safeTarget(t, input)
-	if err != nil {
-		return nil, err
+func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*call, error) {
+	if inv.TargetErr != nil {
+		var crash *runtime.Panic
+		if errors.As(inv.TargetErr, &crash) {
+			return nil, fmt.Errorf("%s: permission target failed (%v); the call is denied", inv.ToolName, crash.Value)
+		}
+		return nil, fmt.Errorf("%s: permission target failed (%w); the call is denied", inv.ToolName, inv.TargetErr)
 	}
-	c := &call{tool: t, input: input, target: target, dirs: e.WorkingDirs(tc), families: e.familyMap()}
+	target := inv.Target
+	c := &call{inv: inv, tool: inv.Tool, input: inv.Input, target: target, dirs: e.WorkingDirs(tc), families: e.familyMap()}
 	cwd := e.base.cwd
 	if tc != nil && tc.Cwd != "" {
 		cwd = tc.Cwd
@@ -549,7 +557,11 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 			c.resolved = c.lexical
 		}
 	case runtime.TargetCommand:
-		c.shell = analyzeShell(target.Value, shellEnv{
+		cmd := target.Shell
+		if cmd == nil || cmd.Source != target.Value {
+			cmd = shellsyntax.ParseCommand(target.Value)
+		}
+		c.shell = analyzeShell(cmd, shellEnv{
 			cwd: cwd, home: e.base.home, dirs: c.dirs, root: e.base.root,
 			inside: func(p string) bool {
 				r, err := ResolvePath(p, cwd)
@@ -567,21 +579,33 @@ func (e *Engine) newCall(t runtime.Tool, input any, tc *runtime.ToolContext) (*c
 	return c, nil
 }
 
-// Check runs the permission pipeline for one call and returns allow,
-// deny or ask (never passthrough). It does not prompt; CanUseTool does.
+// Check runs the permission pipeline for one call of t with a decoded
+// input and returns allow, deny or ask (never passthrough). It does not
+// prompt; CanUseTool does. CheckInvocation is Check of a call bound
+// already.
 func (e *Engine) Check(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	d, _, _ := e.check(ctx, t, input, tc)
+	if t == nil {
+		return deny("no tool given to the permission check")
+	}
+	return e.CheckInvocation(ctx, runtime.NewInvocation(t, input), tc)
+}
+
+// CheckInvocation is Check of the bound call inv: it reads inv's answers
+// (the permission target with a shell command's parse, read-only) rather
+// than asking the tool again.
+func (e *Engine) CheckInvocation(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) runtime.PermissionDecision {
+	d, _, _ := e.check(ctx, inv, tc)
 	return d
 }
 
-// check is Check that also returns the call and whether an allow rule
-// could settle an "ask" (false for ask rules, protected paths and the
-// tool's own ask, which come before allow rules).
-func (e *Engine) check(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) (runtime.PermissionDecision, *call, bool) {
-	if t == nil {
+// check is CheckInvocation that also returns the call and whether an
+// allow rule could settle an "ask" (false for ask rules, protected paths
+// and the tool's own ask, which come before allow rules).
+func (e *Engine) check(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) (runtime.PermissionDecision, *call, bool) {
+	if inv == nil || inv.Tool == nil {
 		return deny("no tool given to the permission check"), nil, false
 	}
-	c, err := e.newCall(t, input, tc)
+	c, err := e.newCall(inv, tc)
 	if err != nil {
 		return deny(err.Error()), nil, false
 	}
@@ -634,7 +658,7 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	}
 	// A hook's allow settles what deny rules, ask rules and the safety
 	// checks left open, except a change in plan mode.
-	if hooked && hook.Behavior == runtime.Allow && (mode != ModePlan || safeReadOnly(t, input)) {
+	if hooked && hook.Behavior == runtime.Allow && (mode != ModePlan || c.readOnly()) {
 		return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 	}
 	// 4. The tool's own check.
@@ -653,7 +677,7 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 			// Only the user settles it: not the mode (bypass included),
 			// not an allow rule, and no rule is offered to remember;
 			// plan mode still refuses a change.
-			if mode == ModePlan && !safeReadOnly(t, input) {
+			if mode == ModePlan && !c.readOnly() {
 				return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
 			}
 			return ask(own.Message), false
@@ -666,7 +690,7 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	}
 	// 5. The mode. A shell line that writes a file is not read-only,
 	// whatever the classifier says.
-	readOnly := safeReadOnly(t, input) && (c.shell == nil || len(c.shell.writes) == 0)
+	readOnly := c.readOnly() && (c.shell == nil || len(c.shell.writes) == 0)
 	switch {
 	case mode == ModePlan && !readOnly:
 		return deny(fmt.Sprintf("Plan mode: %s%s changes things, and plan mode allows only read-only tools. Finish the plan and leave plan mode first.", t.Name(), c.describeTarget())), false
@@ -987,16 +1011,6 @@ func ask(msg string) runtime.PermissionDecision {
 	return runtime.PermissionDecision{Behavior: runtime.Ask, Message: msg}
 }
 
-// safeTarget calls PermissionTarget, turning a panic into an error.
-func safeTarget(t runtime.Tool, input any) (runtime.Target, error) {
-	target, err := runtime.Guard("PermissionTarget", func() runtime.Target { return t.PermissionTarget(input) })
-	var crash *runtime.Panic
-	if errors.As(err, &crash) {
-		return target, fmt.Errorf("%s: permission target failed (%v); the call is denied", t.Name(), crash.Value)
-	}
-	return target, nil
-}
-
 // safeCheck calls the tool's CheckPermissions; a panic denies.
 func safeCheck(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
 	d, err := runtime.Guard("CheckPermissions", func() runtime.PermissionDecision { return t.CheckPermissions(ctx, input, tc) })
@@ -1007,11 +1021,9 @@ func safeCheck(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolC
 	return d
 }
 
-// safeReadOnly calls IsReadOnly; a panic means not read-only.
-func safeReadOnly(t runtime.Tool, input any) bool {
-	ro, _ := runtime.Guard("IsReadOnly", func() bool { return t.IsReadOnly(input) })
-	return ro
-}
+// readOnly is the call's bound IsReadOnly answer; a call without one
+// is not read-only.
+func (c *call) readOnly() bool { return c.inv != nil && c.inv.ReadOnly }
 
 // readOrWrite is the verb of a path target.
 func readOrWrite(writes bool) string {

@@ -181,8 +181,8 @@ var _ = Describe("Engine", func() {
 		})
 		It("dontAsk turns ask into deny with a way out", func() {
 			e := newEngine(permission.ModeDontAsk, []string{"Bash(git status:*)"}, nil, nil)
-			Expect(e.CanUseTool(ctx, bashTool(), "git status", tc).Behavior).To(Equal(runtime.Allow))
-			d := e.CanUseTool(ctx, bashTool(), "make", tc)
+			Expect(e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "git status"), tc).Behavior).To(Equal(runtime.Allow))
+			d := e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make"), tc)
 			Expect(d.Behavior).To(Equal(runtime.Deny))
 			Expect(d.Message).To(ContainSubstring("dontAsk"))
 			Expect(d.Message).To(ContainSubstring("To allow it, add 'Bash(make)' to permissions.allow in .agentcore/settings.json."))
@@ -291,7 +291,7 @@ var _ = Describe("Engine", func() {
 			It("is denied when nobody can be asked", func() {
 				e := newEngine(permission.ModeBypass, nil, nil, nil)
 				e.SetAsker(ask.NonInteractive{})
-				Expect(e.CanUseTool(ctx, writeTool(), "src/dangling", tc).Behavior).To(Equal(runtime.Deny))
+				Expect(e.CanUseTool(ctx, runtime.NewInvocation(writeTool(), "src/dangling"), tc).Behavior).To(Equal(runtime.Deny))
 			})
 			It("keeps a shell redirection through it from being allowed by a rule", func() {
 				e := newEngine("", []string{"Bash(echo *)"}, nil, nil)
@@ -376,20 +376,20 @@ var _ = Describe("Engine", func() {
 			var out strings.Builder
 			e := newEngine("", nil, nil, nil)
 			e.SetAsker(ask.NewPrompt(strings.NewReader("2\n"), &out))
-			Expect(e.CanUseTool(ctx, bashTool(), "make build", tc).Behavior).To(Equal(runtime.Allow))
+			Expect(e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make build"), tc).Behavior).To(Equal(runtime.Allow))
 			Expect(out.String()).To(ContainSubstring("Bash: make build"))
 			Expect(out.String()).To(ContainSubstring("2. Yes, and allow Bash(make build) for this session"))
 			// The reader is empty now: a second prompt would deny.
-			Expect(e.CanUseTool(ctx, bashTool(), "make build", tc).Behavior).To(Equal(runtime.Allow))
-			Expect(e.CanUseTool(ctx, bashTool(), "make clean", tc).Behavior).To(Equal(runtime.Deny))
+			Expect(e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make build"), tc).Behavior).To(Equal(runtime.Allow))
+			Expect(e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make clean"), tc).Behavior).To(Equal(runtime.Deny))
 		})
 		It("allows once and asks again next time", func() {
 			var out strings.Builder
 			e := newEngine("", nil, nil, nil)
 			e.SetAsker(ask.NewPrompt(strings.NewReader("what\ny\nno\n"), &out))
-			Expect(e.CanUseTool(ctx, bashTool(), "make", tc).Behavior).To(Equal(runtime.Allow))
+			Expect(e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make"), tc).Behavior).To(Equal(runtime.Allow))
 			Expect(out.String()).To(ContainSubstring("Please answer"))
-			d := e.CanUseTool(ctx, bashTool(), "make", tc)
+			d := e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make"), tc)
 			Expect(d.Behavior).To(Equal(runtime.Deny))
 			Expect(d.Message).To(ContainSubstring("The user denied Bash"))
 		})
@@ -397,22 +397,22 @@ var _ = Describe("Engine", func() {
 			var out strings.Builder
 			e := newEngine("", nil, nil, nil)
 			e.SetAsker(ask.NewPrompt(strings.NewReader("2\n"), &out))
-			Expect(e.CanUseTool(ctx, bashTool(), "echo $(date)", tc).Behavior).To(Equal(runtime.Deny))
+			Expect(e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "echo $(date)"), tc).Behavior).To(Equal(runtime.Deny))
 			Expect(out.String()).NotTo(ContainSubstring("for this session"))
 		})
 		It("denies at end of input", func() {
 			e := newEngine("", nil, nil, nil)
 			e.SetAsker(ask.NewPrompt(strings.NewReader(""), &strings.Builder{}))
-			Expect(e.CanUseTool(ctx, bashTool(), "make", tc).Behavior).To(Equal(runtime.Deny))
+			Expect(e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make"), tc).Behavior).To(Equal(runtime.Deny))
 		})
 		It("denies non-interactively with a rule to add", func() {
 			e := newEngine("", nil, nil, nil)
 			e.SetAsker(ask.NonInteractive{})
-			d := e.CanUseTool(ctx, bashTool(), "git push origin main", tc)
+			d := e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "git push origin main"), tc)
 			Expect(d.Behavior).To(Equal(runtime.Deny))
 			Expect(d.Message).To(ContainSubstring("non-interactive"))
 			Expect(d.Message).To(ContainSubstring("add 'Bash(git push origin main)' to permissions.allow"))
-			d = e.CanUseTool(ctx, editTool(), filepath.Join(outside, "secret.txt"), tc)
+			d = e.CanUseTool(ctx, runtime.NewInvocation(editTool(), filepath.Join(outside, "secret.txt")), tc)
 			Expect(d.Message).To(ContainSubstring("Edit(/" + outside + "/**)"))
 		})
 		It("words its advice as the front end says", func() {
@@ -422,7 +422,7 @@ var _ = Describe("Engine", func() {
 					AddDir:    func(dir string) string { return "pass --add-dir " + dir },
 				}})
 			Expect(err).NotTo(HaveOccurred())
-			d := e.CanUseTool(ctx, bashTool(), "make", tc)
+			d := e.CanUseTool(ctx, runtime.NewInvocation(bashTool(), "make"), tc)
 			Expect(d.Message).To(HaveSuffix("To allow it, pass --allowedTools 'Bash(make)'."))
 			d = e.Check(ctx, readTool(), filepath.Join(outside, "secret.txt"), tc)
 			Expect(d.Message).To(ContainSubstring("To allow it, pass --add-dir " + outside + "."))
@@ -430,7 +430,7 @@ var _ = Describe("Engine", func() {
 		It("never returns ask or passthrough", func() {
 			e := newEngine("", nil, nil, []string{"Read"})
 			for _, in := range []string{"src/a.go", "/etc/passwd", ""} {
-				b := e.CanUseTool(ctx, readTool(), in, tc).Behavior
+				b := e.CanUseTool(ctx, runtime.NewInvocation(readTool(), in), tc).Behavior
 				Expect(b).To(Or(Equal(runtime.Allow), Equal(runtime.Deny)))
 			}
 		})

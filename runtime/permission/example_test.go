@@ -38,7 +38,7 @@ func ExampleLoad() {
 	bash := &fakeTool{name: "Bash", kind: runtime.TargetCommand}
 	tc := runtime.NewToolContext(project)
 	for _, cmd := range []string{"git status && go test ./...", "git status; rm -rf /", "git status; make"} {
-		d := engine.CanUseTool(context.Background(), bash, cmd, tc)
+		d := engine.CanUseTool(context.Background(), runtime.NewInvocation(bash, cmd), tc)
 		fmt.Printf("%-28s %s\n", cmd, d.Behavior)
 	}
 	// Output:

@@ -181,7 +181,7 @@ type ShellCommand struct {
 // it with other readers of the line.
 func ShellCommands(command string) []ShellCommand {
 	var out []ShellCommand
-	for _, c := range analyzeShell(command, shellEnv{}).cmds {
+	for _, c := range analyzeShell(shellsyntax.ParseCommand(command), shellEnv{}).cmds {
 		if !c.nested {
 			out = append(out, ShellCommand{Assigns: c.assigns, Words: c.words, Literal: c.literal})
 		}
@@ -189,19 +189,21 @@ func ShellCommands(command string) []ShellCommand {
 	return out
 }
 
-// analyzeShell parses a command line and collects its simple commands and
+// analyzeShell collects the simple commands of a parsed command line and
 // everything that keeps a prefix rule from allowing it.
-func analyzeShell(src string, env shellEnv) *shellAnalysis {
-	a := &shellAnalysis{raw: src}
+func analyzeShell(cmd *shellsyntax.Command, env shellEnv) *shellAnalysis {
+	a := &shellAnalysis{raw: cmd.Source}
 	if env.cwd != "" {
 		env.cwds = []string{filepath.Clean(env.cwd)}
 	}
-	analyzeInto(a, src, env, 0)
+	analyzeInto(a, cmd, env, 0)
 	return a
 }
 
-func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
-	f, err := shellsyntax.Parse(src)
+// analyzeInto analyses cmd into a; depth counts the nested lines (sh -c
+// code) it is part of.
+func analyzeInto(a *shellAnalysis, cmd *shellsyntax.Command, env shellEnv, depth int) {
+	f, cmds, err := cmd.File, cmd.Cmds, cmd.Err
 	if err != nil {
 		if depth == 0 {
 			a.parseErr = err
@@ -214,8 +216,7 @@ func analyzeInto(a *shellAnalysis, src string, env shellEnv, depth int) {
 		a.taint("the command could not be parsed: %v", err)
 		return
 	}
-	continuationTaints(a, src, f)
-	cmds := shellsyntax.SimpleCommands(f)
+	continuationTaints(a, cmd.Source, f)
 	changesDir := false
 	for _, sc := range cmds {
 		if len(sc.Args) == 0 || !sc.Args[0].Literal {
@@ -415,7 +416,7 @@ func nested(a *shellAnalysis, words []string, literal []bool, env shellEnv, dept
 	if depth+1 >= maxShellDepth || len(words) == 0 {
 		return
 	}
-	analyzeInto(a, strings.Join(words, " "), env, depth+1)
+	analyzeInto(a, shellsyntax.ParseCommand(strings.Join(words, " ")), env, depth+1)
 }
 
 func visitRedirect(a *shellAnalysis, r *syntax.Redirect, env shellEnv, changesDir bool) {

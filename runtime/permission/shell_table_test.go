@@ -354,7 +354,7 @@ var _ = Describe("shell commands in bypassPermissions mode", func() {
 
 	It("denies in a non-interactive run", func() {
 		engine.SetAsker(ask.NonInteractive{})
-		d := engine.CanUseTool(context.Background(), bash, "rm -rf .git", tc)
+		d := engine.CanUseTool(context.Background(), runtime.NewInvocation(bash, "rm -rf .git"), tc)
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 		Expect(d.Message).To(ContainSubstring(".git"))
 	})

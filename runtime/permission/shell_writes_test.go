@@ -216,7 +216,7 @@ var _ = Describe("a shell line's writes", func() {
 	It("denies an asked write in a non-interactive run, offering no rule that would not cover it", func() {
 		e := engine(permission.ModeDefault, nil, nil)
 		e.SetAsker(ask.NonInteractive{})
-		d := e.CanUseTool(context.Background(), bashTool(), "echo hi > notes.txt", runtime.NewToolContext(dir))
+		d := e.CanUseTool(context.Background(), runtime.NewInvocation(bashTool(), "echo hi > notes.txt"), runtime.NewToolContext(dir))
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 		Expect(d.Message).To(ContainSubstring("notes.txt"))
 		Expect(d.Message).NotTo(ContainSubstring("Bash(echo hi)"))

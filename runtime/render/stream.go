@@ -273,6 +273,9 @@ func (j *jsonOut) streamEvent(ev agent.Event, c *streamConv) {
 
 // rawInput is the input the model sent for ev's call, as far as known.
 func (j *jsonOut) rawInput(ev agent.Event) json.RawMessage {
+	if ev.Call != nil && len(ev.Call.Raw) > 0 {
+		return ev.Call.Raw
+	}
 	if ev.Call != nil && ev.Call.Input != nil {
 		if b, err := json.Marshal(ev.Call.Input); err == nil {
 			return b

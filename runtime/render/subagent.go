@@ -88,12 +88,12 @@ func (t *transcript) rememberAgent(c *call) {
 
 // headOf is the name and description of the call c.
 func (t *transcript) headOf(c *call) agentHead {
-	if c.input == nil && c.tool != nil && len(c.raw) > 0 {
+	if c.input == nil && c.inv == nil && c.tool != nil && len(c.raw) > 0 {
 		if in, err := decodeQuiet(c.tool, c.raw); err == nil {
 			c.input = in
 		}
 	}
-	ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input}
+	ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input, Invocation: c.inv}
 	h := agentHead{name: t.displayName(ev)}
 	var in struct {
 		Description string `json:"description"`
@@ -211,12 +211,12 @@ func (t *transcript) subUse(s *subagent, id string) string {
 	if c == nil {
 		return ""
 	}
-	if c.input == nil && c.tool != nil && len(c.raw) > 0 {
+	if c.input == nil && c.inv == nil && c.tool != nil && len(c.raw) > 0 {
 		if in, err := decodeQuiet(c.tool, c.raw); err == nil {
 			c.input = in
 		}
 	}
-	return t.useLine(&s.conv, orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input})
+	return t.useLine(&s.conv, orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input, Invocation: c.inv})
 }
 
 // subDone is the last line(s) of a sub-agent: how it ended, not the

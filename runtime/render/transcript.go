@@ -92,6 +92,9 @@ type call struct {
 	tool     runtime.Tool
 	raw      json.RawMessage
 	input    any
+	// inv is the call as the executor bound it; nil when the input did
+	// not decode (or the event came without it).
+	inv      *runtime.Invocation
 	running  bool
 	ended    bool
 	started  time.Time
@@ -268,12 +271,15 @@ func (cv *conv) lookup(ev agent.Event) *call {
 	if c.tool == nil {
 		c.tool = ev.Tool
 	}
+	if c.inv == nil && ev.Invocation != nil {
+		c.inv, c.input = ev.Invocation, ev.Invocation.Input
+	}
 	return c
 }
 
 // queue records a call of cv whose tool_use block finished streaming.
 func (t *transcript) queue(cv *conv, ev agent.Event) {
-	cv.calls[ev.ID] = &call{id: ev.ID, name: ev.Name, tool: ev.Tool, raw: ev.RawInput}
+	cv.calls[ev.ID] = &call{id: ev.ID, name: ev.Name, tool: ev.Tool, raw: ev.RawInput, input: ev.Input, inv: ev.Invocation}
 	cv.order = append(cv.order, ev.ID)
 }
 
@@ -281,6 +287,9 @@ func (t *transcript) queue(cv *conv, ev agent.Event) {
 func (t *transcript) start(cv *conv, ev agent.Event) *call {
 	c := cv.lookup(ev)
 	c.running, c.started, c.input = true, ev.At, ev.Input
+	if ev.Invocation != nil { // the input a hook or an approver gave it
+		c.inv = ev.Invocation
+	}
 	if c.started.IsZero() {
 		c.started = t.now()
 	}
@@ -491,6 +500,9 @@ func (t *transcript) bullet(g []orchestrate.Event) string {
 }
 
 func (t *transcript) displayName(ev orchestrate.Event) string {
+	if ev.Invocation != nil {
+		return ev.Invocation.UserFacingName
+	}
 	if ev.Tool == nil {
 		return ev.Name
 	}
@@ -505,6 +517,9 @@ func (t *transcript) displayName(ev orchestrate.Event) string {
 // useArg is the call's RenderUse, or its raw input when the input never
 // decoded.
 func (t *transcript) useArg(cv *conv, ev orchestrate.Event) string {
+	if ev.Invocation != nil {
+		return ev.Invocation.Use
+	}
 	if ev.Tool != nil && ev.Input != nil {
 		return safeString(func() string { return ev.Tool.RenderUse(ev.Input) })
 	}
@@ -670,7 +685,8 @@ func (t *transcript) liveView() []string {
 	var live []*call
 	for _, id := range t.order {
 		if c := t.calls[id]; c != nil {
-			if c.input == nil && c.tool != nil && len(c.raw) > 0 {
+			if c.input == nil && c.inv == nil && c.tool != nil && len(c.raw) > 0 {
+				// An event without the bound call (built by hand).
 				if in, err := decodeQuiet(c.tool, c.raw); err == nil {
 					c.input = in
 				}
@@ -680,7 +696,7 @@ func (t *transcript) liveView() []string {
 	}
 	for i := 0; i < len(live); {
 		c := live[i]
-		ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input}
+		ev := orchestrate.Event{ID: c.id, Name: c.name, Tool: c.tool, Input: c.input, Invocation: c.inv}
 		use := t.useLine(&t.conv, ev)
 		switch {
 		case !c.running:

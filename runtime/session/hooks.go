@@ -59,12 +59,12 @@ func (s *Session) postHook() orchestrate.PostToolUseFunc {
 // preToolUse runs the PreToolUse hooks of a call (orchestrate's
 // PreToolUseFunc): a block or deny rejects the call with the hooks'
 // reason, allow and ask go on to the permission check.
-func (s *Session) preToolUse(ctx context.Context, t runtime.Tool, use orchestrate.ToolUse, _ any, tc *runtime.ToolContext) orchestrate.PreToolUseResult {
+func (s *Session) preToolUse(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) orchestrate.PreToolUseResult {
 	if !s.hooks.Has(hooks.PreToolUse) {
 		return orchestrate.PreToolUseResult{}
 	}
-	name := t.Name()
-	r := s.hooks.Run(ctx, hooks.PreToolUse, name, s.toolInput(name, use, tc))
+	name := inv.ToolName
+	r := s.hooks.Run(ctx, hooks.PreToolUse, name, s.toolInput(inv, tc))
 	s.hookMessages(r)
 	out := orchestrate.PreToolUseResult{UpdatedInput: r.UpdatedInput, Context: r.Context}
 	if r.Stop {
@@ -89,12 +89,12 @@ func (s *Session) preToolUse(ctx context.Context, t runtime.Tool, use orchestrat
 // postToolUse runs the PostToolUse hooks of a call that returned a
 // result: their additionalContext and blocking feedback reach the model
 // with the result.
-func (s *Session) postToolUse(ctx context.Context, t runtime.Tool, use orchestrate.ToolUse, _ any, res runtime.Result, tc *runtime.ToolContext) orchestrate.PostToolUseResult {
+func (s *Session) postToolUse(ctx context.Context, inv *runtime.Invocation, res runtime.Result, tc *runtime.ToolContext) orchestrate.PostToolUseResult {
 	if !s.hooks.Has(hooks.PostToolUse) {
 		return orchestrate.PostToolUseResult{}
 	}
-	name := t.Name()
-	in := s.toolInput(name, use, tc)
+	name := inv.ToolName
+	in := s.toolInput(inv, tc)
 	var response any = res.Text()
 	if res.Data != nil {
 		if b, err := json.Marshal(res.Data); err == nil {
@@ -112,12 +112,14 @@ func (s *Session) postToolUse(ctx context.Context, t runtime.Tool, use orchestra
 	return out
 }
 
-func (s *Session) toolInput(name string, use orchestrate.ToolUse, tc *runtime.ToolContext) hooks.Input {
-	raw := use.Input
+// toolInput is a tool hook's input for the call inv: its raw input, as
+// the model sent it (or a hook or an approver replaced it).
+func (s *Session) toolInput(inv *runtime.Invocation, tc *runtime.ToolContext) hooks.Input {
+	raw := inv.Raw
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
-	in := hooks.Input{"tool_name": name, "tool_input": raw, "tool_use_id": use.ID}
+	in := hooks.Input{"tool_name": inv.ToolName, "tool_input": raw, "tool_use_id": inv.ID}
 	if tc != nil && tc.Cwd != "" {
 		in["cwd"] = tc.Cwd
 	}

@@ -144,15 +144,12 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session
 
 // canUseTool is the sub-agent's permission hook: the parent's engine,
 // after the read-only check of a read-only sub-agent.
-func (s *Session) canUseTool(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if s.sub.ReadOnly {
-		ro, _ := runtime.Guard("IsReadOnly", func() bool { return t.IsReadOnly(input) })
-		if !ro {
-			return runtime.PermissionDecision{Behavior: runtime.Deny, Message: fmt.Sprintf(
-				"%s is read-only: this %s call would change things, so it was not run. Report what should change instead.", s.sub.Label, t.Name())}
-		}
+func (s *Session) canUseTool(ctx context.Context, inv *runtime.Invocation, tc *runtime.ToolContext) runtime.PermissionDecision {
+	if s.sub.ReadOnly && !inv.ReadOnly {
+		return runtime.PermissionDecision{Behavior: runtime.Deny, Message: fmt.Sprintf(
+			"%s is read-only: this %s call would change things, so it was not run. Report what should change instead.", s.sub.Label, inv.ToolName)}
 	}
-	return s.engine.CanUseTool(ctx, t, input, tc)
+	return s.engine.CanUseTool(ctx, inv, tc)
 }
 
 // observe is the agent's observer: a sub-agent's events are marked with

@@ -27,6 +27,7 @@ func (e *TooLongError) Error() string {
 // syntax is wrong (line:column); a line longer than MaxCommandLen gives a
 // *TooLongError.
 func Parse(cmd string) (*syntax.File, error) {
+	noteParse(cmd)
 	if len(cmd) > MaxCommandLen {
 		return nil, &TooLongError{Len: len(cmd)}
 	}

@@ -30,8 +30,16 @@ func ExitMeaning(cmd string, code int) (isError bool, message string) {
 	if code == 0 {
 		return false, ""
 	}
+	return ExitMeaningParsed(shellsyntax.ParseCommand(cmd), code)
+}
+
+// ExitMeaningParsed is ExitMeaning of a command parsed already.
+func ExitMeaningParsed(c *shellsyntax.Command, code int) (isError bool, message string) {
+	if code == 0 {
+		return false, ""
+	}
 	if code == 1 {
-		if m, ok := exitMeanings[lastProgram(cmd)]; ok {
+		if m, ok := exitMeanings[lastProgram(c)]; ok {
 			return false, m
 		}
 	}
@@ -41,12 +49,11 @@ func ExitMeaning(cmd string, code int) (isError bool, message string) {
 // lastProgram is the base name of the program whose status is the
 // command's: the last simple command of the last statement, following
 // pipelines and && / || lists to their right-hand side.
-func lastProgram(cmd string) string {
-	f, err := shellsyntax.Parse(cmd)
-	if err != nil || len(f.Stmts) == 0 {
+func lastProgram(c *shellsyntax.Command) string {
+	if c.Err != nil || len(c.File.Stmts) == 0 {
 		return ""
 	}
-	st := f.Stmts[len(f.Stmts)-1]
+	st := c.File.Stmts[len(c.File.Stmts)-1]
 	for {
 		if st.Negated || st.Background {
 			return ""

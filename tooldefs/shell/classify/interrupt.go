@@ -16,11 +16,16 @@ import (
 // command that does not parse is let finish, the fail-closed answer of
 // the seed's interruptBehavior.
 func FinishOnInterrupt(cmd string) bool {
-	_, cmds, err := commands(cmd)
-	if err != nil {
+	return FinishOnInterruptParsed(shellsyntax.ParseCommand(cmd))
+}
+
+// FinishOnInterruptParsed is FinishOnInterrupt of a command parsed
+// already.
+func FinishOnInterruptParsed(c *shellsyntax.Command) bool {
+	if c.Err != nil {
 		return true
 	}
-	for _, sc := range cmds {
+	for _, sc := range c.Cmds {
 		if runsSuiteOrBuild(unwrapArgs(sc.Args)) {
 			return true
 		}

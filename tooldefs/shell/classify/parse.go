@@ -11,19 +11,3 @@
 // construct the analysis does not understand, is neither read-only nor a
 // search/read.
 package classify
-
-import (
-	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/agentcore/agentcore/runtime/shellsyntax"
-)
-
-// commands parses cmd and returns its simple commands: what every
-// analysis here reads.
-func commands(cmd string) (*syntax.File, []shellsyntax.SimpleCommand, error) {
-	f, err := shellsyntax.Parse(cmd)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, shellsyntax.SimpleCommands(f), nil
-}

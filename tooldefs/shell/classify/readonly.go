@@ -30,15 +30,22 @@ func Classify(cmd string) Verdict {
 	if strings.TrimSpace(cmd) == "" {
 		return Verdict{Reason: "empty command"}
 	}
-	f, cmds, err := commands(cmd)
-	if err != nil {
-		return Verdict{Reason: "does not parse: " + err.Error()}
+	return ClassifyParsed(shellsyntax.ParseCommand(cmd))
+}
+
+// ClassifyParsed is Classify of a command parsed already.
+func ClassifyParsed(c *shellsyntax.Command) Verdict {
+	if strings.TrimSpace(c.Source) == "" {
+		return Verdict{Reason: "empty command"}
 	}
-	if reason := checkTree(f); reason != "" {
+	if c.Err != nil {
+		return Verdict{Reason: "does not parse: " + c.Err.Error()}
+	}
+	if reason := checkTree(c.File); reason != "" {
 		return Verdict{Reason: reason}
 	}
 	calls := 0
-	for _, sc := range cmds {
+	for _, sc := range c.Cmds {
 		calls++
 		if reason := checkSimple(sc); reason != "" {
 			return Verdict{Reason: reason}

@@ -44,13 +44,17 @@ func set(names ...string) map[string]bool {
 // is none of them. This says nothing about safety: awk is a "read" here but
 // not read-only.
 func IsSearchOrReadCommand(cmd string) SearchOrRead {
-	_, cmds, err := commands(cmd)
-	if err != nil {
+	return SearchOrReadParsed(shellsyntax.ParseCommand(cmd))
+}
+
+// SearchOrReadParsed is IsSearchOrReadCommand of a command parsed already.
+func SearchOrReadParsed(c *shellsyntax.Command) SearchOrRead {
+	if c.Err != nil {
 		return SearchOrRead{}
 	}
 	var out SearchOrRead
 	nonNeutral := false
-	for _, sc := range cmds {
+	for _, sc := range c.Cmds {
 		name := sc.Name()
 		if name == "" {
 			return SearchOrRead{}
@@ -86,11 +90,15 @@ func IsSearchOrReadCommand(cmd string) SearchOrRead {
 // permission prompt, not a safety boundary; an unparsable command is not
 // reported as destructive.
 func IsDestructive(cmd string) bool {
-	_, cmds, err := commands(cmd)
-	if err != nil {
+	return IsDestructiveParsed(shellsyntax.ParseCommand(cmd))
+}
+
+// IsDestructiveParsed is IsDestructive of a command parsed already.
+func IsDestructiveParsed(c *shellsyntax.Command) bool {
+	if c.Err != nil {
 		return false
 	}
-	for _, sc := range cmds {
+	for _, sc := range c.Cmds {
 		if destructive(sc) {
 			return true
 		}
