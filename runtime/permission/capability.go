@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agentcore/agentcore/runtime"
+	userask "github.com/agentcore/agentcore/runtime/ask"
 )
 
 // The capabilities a session's permission engine gives tools (see
@@ -23,13 +24,13 @@ type PlanMode interface {
 	Mode() Mode
 	SetMode(Mode)
 	ModeBeforePlan() Mode
-	Approve(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext, req AskRequest) (Answer, error)
+	Approve(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext, req userask.AskRequest) (userask.Answer, error)
 }
 
 // Questions is the capability of putting questions to the user
 // (AskUserQuestion).
 type Questions interface {
-	AskQuestions(ctx context.Context, qs []Question) ([]QuestionAnswer, error)
+	AskQuestions(ctx context.Context, qs []userask.Question) ([]userask.QuestionAnswer, error)
 }
 
 // TemporaryRules is the capability of allowing tools for a while (a

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -52,7 +53,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			o.Permissions.Mode = permission.ModeBypass
 		}
 		if o.Permissions.Asker == nil {
-			o.Permissions.Asker = permission.NonInteractive{}
+			o.Permissions.Asker = ask.NonInteractive{}
 		}
 		if o.CheckSandbox == nil {
 			o.CheckSandbox = func(*runtime.Sandbox) error { return shell.CheckSandbox("") }
@@ -234,7 +235,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 		It("runs a dangerouslyDisableSandbox command outside once the user approves it, asked even in bypassPermissions mode", func() {
 			target := filepath.Join(home, "outside")
-			asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+			asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 			s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 			res := bash(s, map[string]any{"command": "touch " + target, "dangerouslyDisableSandbox": true})
 			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
@@ -244,7 +245,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			Expect(reqs[len(reqs)-1].Message).To(ContainSubstring("outside the sandbox"))
 			Expect(reqs[len(reqs)-1].Suggestion).To(BeEmpty(), "no rule can remember it")
 
-			asker.answer = permission.AnswerDeny
+			asker.answer = ask.AnswerDeny
 			res = bash(s, map[string]any{"command": "touch " + target + "-2", "dangerouslyDisableSandbox": true})
 			Expect(res.IsError).To(BeTrue())
 			Expect(target + "-2").NotTo(BeAnExistingFile())
@@ -253,7 +254,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 	It("refuses dangerouslyDisableSandbox outright when allowUnsandboxedCommands is false", func() {
 		settings(`{"sandbox": {"enabled": true, "allowUnsandboxedCommands": false}}`)
-		asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+		asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 		s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 		res := bash(s, map[string]any{"command": "touch " + filepath.Join(home, "x"), "dangerouslyDisableSandbox": true})
 		Expect(res.IsError).To(BeTrue())

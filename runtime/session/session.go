@@ -35,12 +35,14 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
 
@@ -277,7 +279,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 // else the settings' sandbox object as a runtime.Sandbox, checked to run
 // here. Every failure stops the session; none falls back to running
 // commands unconfined.
-func openSandbox(set permission.SandboxSettings, o Options) (*runtime.Sandbox, error) {
+func openSandbox(set settings.SandboxSettings, o Options) (*runtime.Sandbox, error) {
 	if !o.Sandbox && !set.On() {
 		return nil, nil
 	}
@@ -586,7 +588,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		ag := s.agent
 		s.agentMu.Unlock()
 		if s.parent != nil && s.sub.Label != "" {
-			ctx = permission.WithAgent(ctx, s.sub.Label)
+			ctx = ask.WithAgent(ctx, s.sub.Label)
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
