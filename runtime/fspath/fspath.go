@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -74,15 +75,25 @@ func resolve(path string, depth int) (string, error) {
 }
 
 // Within reports whether path is root itself or inside it. Both must be
-// clean absolute paths.
+// clean absolute paths. On Windows names compare case-insensitively, as
+// NTFS does.
 func Within(path, root string) bool {
-	if path == root {
+	return within(path, root, filepath.Separator, runtime.GOOS == "windows")
+}
+
+// within is Within for paths separated by sep, ignoring case when fold.
+func within(path, root string, sep byte, fold bool) bool {
+	eq := func(a, b string) bool { return a == b }
+	if fold {
+		eq = strings.EqualFold
+	}
+	if eq(path, root) {
 		return true
 	}
-	if !strings.HasSuffix(root, string(filepath.Separator)) {
-		root += string(filepath.Separator)
+	if !strings.HasSuffix(root, string(sep)) {
+		root += string(sep)
 	}
-	return strings.HasPrefix(path, root)
+	return len(path) >= len(root) && eq(path[:len(root)], root)
 }
 
 // Confine checks that the absolute path lies inside one of roots once every

@@ -178,3 +178,15 @@ var _ = DescribeTable("Within",
 	Entry("anything under /", "/x/y", "/", true),
 	Entry("a root given with a trailing slash", "/a/b/c", "/a/b/", true),
 )
+
+var _ = DescribeTable("Within, by Windows rules",
+	func(path, root string, want bool) { Expect(fspath.WithinWindows(path, root)).To(Equal(want)) },
+	Entry("the root itself", `C:\a\b`, `C:\a\b`, true),
+	Entry("a child", `C:\a\b\c`, `C:\a\b`, true),
+	Entry("a child in another case", `c:\A\B\c`, `C:\a\b`, true),
+	Entry("the root in another case", `C:\A\B`, `c:\a\b`, true),
+	Entry("a sibling sharing the prefix", `C:\a\bc`, `C:\a\b`, false),
+	Entry("another drive", `D:\a\b\c`, `C:\a\b`, false),
+	Entry("anything under the drive root", `C:\x\y`, `C:\`, true),
+	Entry("a shorter path", `C:\a`, `C:\a\b`, false),
+)

@@ -342,7 +342,6 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte) answer {
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	procgroup.Own(cmd)
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
@@ -352,7 +351,10 @@ func (r *Runner) runOne(ctx context.Context, h Hook, stdin []byte) answer {
 	// A child that left the group and kept the pipes open must not hold
 	// the session.
 	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
+	err := procgroup.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	// The group may outlive bash (a backgrounded child): end it either way.
 	if cmd.Process != nil {
 		_ = procgroup.Kill(cmd.Process.Pid)

@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime/mcp"
+	"github.com/agentcore/agentcore/runtime/procgroup"
 )
 
 // badLog collects the Manager's log lines.
@@ -60,15 +60,16 @@ func pids(dir, name string) []int {
 	return out
 }
 
-// alive tells whether pid is a process that has not ended (a zombie
-// waiting for its reaper has ended).
+// alive tells whether pid is a process that has not ended (on Linux, a
+// zombie waiting for its reaper has ended).
 func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
+	if !procgroup.Alive(pid) {
 		return false
 	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return false
+		// No /proc (macOS, Windows), or the process ended meanwhile.
+		return procgroup.Alive(pid)
 	}
 	s := string(stat)
 	i := strings.LastIndexByte(s, ')')

@@ -52,7 +52,6 @@ type stdioTransport struct {
 // Connect starts the command (in a process group of its own) and
 // connects to its stdin and stdout.
 func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
-	procgroup.Own(t.cmd)
 	// A pipe of our own rather than StdoutPipe: Wait must not close the
 	// read end under the reader (a server may exit right after its last
 	// answer), and closing it unblocks the SDK's read loop.
@@ -67,7 +66,7 @@ func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
 		_ = w.Close()
 		return nil, err
 	}
-	err = t.cmd.Start()
+	err = procgroup.Start(t.cmd)
 	_ = w.Close() // the child holds its own copy
 	if err != nil {
 		_ = stdout.Close()

@@ -10,3 +10,8 @@ var (
 func MatchPath(pattern, abs, root, cwd, home string) bool {
 	return matchPath(pattern, abs, pathBase{root: root, cwd: cwd, home: home})
 }
+
+// MatchWindowsPath matches a path pattern by Windows rules, on any OS.
+func MatchWindowsPath(pattern, abs, root, cwd, home string) bool {
+	return matchWindowsPath(pattern, abs, pathBase{root: root, cwd: cwd, home: home})
+}

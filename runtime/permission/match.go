@@ -2,7 +2,7 @@ package permission
 
 import (
 	"net/url"
-	"path/filepath"
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -93,8 +93,67 @@ type pathBase struct {
 }
 
 // matchPath reports whether a gitignore-style pattern matches an absolute,
-// clean path (or a directory above it, as in gitignore).
+// clean path (or a directory above it, as in gitignore), by the rules of
+// this OS's paths.
 func matchPath(pattern, abs string, b pathBase) bool {
+	if windowsPaths {
+		return matchWindowsPath(pattern, abs, b)
+	}
+	return matchSlashPath(pattern, abs, b)
+}
+
+// matchWindowsPath is matchPath for Windows paths. As in Claude Code, a
+// path is matched in POSIX form: C:\Users\me becomes /c/Users/me (so
+// "//c/**/.env" is every .env on drive C) and \\server\share\x becomes
+// //server/share/x. A pattern may also be written the Windows way
+// (C:\Users\me\**, with either separator). Names compare
+// case-insensitively, as NTFS does.
+func matchWindowsPath(pattern, abs string, b pathBase) bool {
+	pattern = strings.TrimSpace(pattern)
+	if isDrivePath(pattern) {
+		dirOnly := strings.HasSuffix(pattern, `\`) || strings.HasSuffix(pattern, "/")
+		pattern = "/" + windowsSlash(pattern)
+		if dirOnly && !strings.HasSuffix(pattern, "/") {
+			pattern += "/"
+		}
+	} else {
+		pattern = strings.ReplaceAll(pattern, `\`, "/")
+	}
+	fold := func(p string) string { return strings.ToLower(windowsSlash(p)) }
+	return matchSlashPath(strings.ToLower(pattern), fold(abs),
+		pathBase{root: fold(b.root), cwd: fold(b.cwd), home: fold(b.home)})
+}
+
+// isDrivePath reports whether p starts with a drive letter and a
+// separator (C:\ or C:/).
+func isDrivePath(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') &&
+		('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z')
+}
+
+// windowsSlash is the POSIX form of a Windows path: C:\a\b is /c/a/b, a
+// UNC path \\host\share\a is //host/share/a, and a relative path keeps
+// its form with / separators.
+func windowsSlash(p string) string {
+	if isDrivePath(p) || len(p) == 2 && p[1] == ':' {
+		rest := strings.ReplaceAll(p[2:], `\`, "/")
+		if rest == "" {
+			rest = "/"
+		}
+		return "/" + strings.ToLower(p[:1]) + path.Clean(rest)
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	if p == "" {
+		return ""
+	}
+	if strings.HasPrefix(p, "//") {
+		return "/" + path.Clean(p[1:])
+	}
+	return path.Clean(p)
+}
+
+// matchSlashPath is matchPath over /-separated absolute paths.
+func matchSlashPath(pattern, abs string, b pathBase) bool {
 	pattern = strings.TrimSpace(pattern)
 	if pattern == "" {
 		return false
@@ -125,24 +184,40 @@ func matchPath(pattern, abs string, b pathBase) bool {
 	if !anchored {
 		pattern = "**/" + pattern
 	}
-	rel, err := filepath.Rel(base, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+	rel, ok := relSlash(base, abs)
+	if !ok {
 		return false
 	}
-	rel = filepath.ToSlash(rel)
 	if rel == "." {
 		return pattern == "**"
 	}
 	// The path itself, then each directory above it (gitignore: a matched
 	// directory covers everything beneath).
 	first := true
-	for p := rel; p != "." && p != "/" && p != ""; p = filepath.ToSlash(filepath.Dir(p)) {
+	for p := rel; p != "." && p != "/" && p != ""; p = path.Dir(p) {
 		if (!dirOnly || !first) && globMatch(pattern, p) {
 			return true
 		}
 		first = false
 	}
 	return false
+}
+
+// relSlash is abs relative to base ("." for base itself); ok is false
+// when abs is not base or beneath it.
+func relSlash(base, abs string) (rel string, ok bool) {
+	base, abs = path.Clean(base), path.Clean(abs)
+	if abs == base {
+		return ".", true
+	}
+	prefix := base
+	if !strings.HasSuffix(prefix, "/") {
+		prefix += "/"
+	}
+	if !strings.HasPrefix(abs, prefix) {
+		return "", false
+	}
+	return abs[len(prefix):], true
 }
 
 func globMatch(pattern, p string) bool {

@@ -19,3 +19,7 @@ func hardLinks(p string) uint64 {
 	}
 	return 0
 }
+
+// windowsPaths says whether paths follow Windows rules (drive letters, \,
+// case-insensitive names).
+const windowsPaths = false

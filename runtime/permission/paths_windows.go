@@ -31,3 +31,7 @@ func hardLinks(p string) uint64 {
 	}
 	return uint64(info.NumberOfLinks)
 }
+
+// windowsPaths says whether paths follow Windows rules (drive letters, \,
+// case-insensitive names).
+const windowsPaths = true

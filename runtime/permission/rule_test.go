@@ -104,6 +104,33 @@ var _ = Describe("rules", func() {
 		Entry("double star", "//**/id_rsa", "/a/b/c/id_rsa", true),
 	)
 
+	// Windows paths, matched by the Windows rules on every OS.
+	DescribeTable("Windows path patterns",
+		func(pattern, path string, want bool) {
+			root, cwd, home := `C:\proj`, `C:\proj\sub`, `C:\Users\u`
+			Expect(permission.MatchWindowsPath(pattern, path, root, cwd, home)).To(Equal(want))
+		},
+		Entry("// and the drive letter, as in Claude Code", "//c/**/.env", `C:\any\where\.env`, true),
+		Entry("another drive", "//d/**/.env", `C:\any\where\.env`, false),
+		Entry("a drive path with backslashes", `C:\Windows\**`, `C:\Windows\System32\x.dll`, true),
+		Entry("a drive path with slashes", `c:/windows/**`, `C:\Windows\System32\x.dll`, true),
+		Entry("a drive path elsewhere", `C:\Windows\**`, `C:\Users\u\x`, false),
+		Entry("names are case-insensitive", "/SRC/**", `C:\Proj\src\A.go`, true),
+		Entry("extension case-insensitive", "*.ENV", `C:\proj\sub\prod.env`, true),
+		Entry("/ is the project root", "/src/**", `C:\proj\src\a\b.go`, true),
+		Entry("/ is not the drive root", "/src/**", `C:\src\a.go`, false),
+		Entry("./ is the start directory", "./secrets/**", `C:\proj\sub\secrets\k`, true),
+		Entry("a relative pattern with backslashes", `src\*.go`, `C:\proj\sub\src\a.go`, true),
+		Entry("~/ is home", "~/.ssh/**", `C:\Users\U\.ssh\id_rsa`, true),
+		Entry("~\\ is home too", `~\.ssh\**`, `C:\Users\u\.ssh\id_rsa`, true),
+		Entry("a dir-only drive path", `C:\proj\build\`, `C:\proj\build\out.o`, true),
+		Entry("a dir-only drive path is not a file", `C:\proj\build\`, `C:\proj\build`, false),
+		Entry("a UNC path", "//server/share/**", `\\server\share\a.txt`, true),
+		Entry("a UNC path, other share", "//server/share/**", `\\server\other\a.txt`, false),
+		Entry("a prefix is not a parent", `C:\pro\**`, `C:\proj\a`, false),
+		Entry("outside the base", "src/**", `D:\proj\sub\src\a.go`, false),
+	)
+
 	DescribeTable("URL patterns",
 		func(pattern, u string, want bool) {
 			Expect(permission.MatchURL(pattern, u)).To(Equal(want))

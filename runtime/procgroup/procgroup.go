@@ -4,8 +4,10 @@
 //
 // On Unix a group is a POSIX process group (setpgid) and Terminate and
 // Kill send SIGTERM and SIGKILL to it. Windows has no process groups that
-// can be signalled: Own starts the command with CREATE_NEW_PROCESS_GROUP
-// (the console's Ctrl+C does not reach it) and Terminate and Kill end the
-// process and its descendants with taskkill /T /F, as Claude Code does
-// (tree-kill); a descendant whose parent already exited is not found.
+// can be signalled: Start runs the command in a Job object of its own
+// (started suspended, resumed once inside, so every descendant joins it)
+// and Terminate and Kill end the job; the job also ends when this process
+// does. A command started outside Start (Own, then its own Start) is
+// ended with taskkill /T /F, as Claude Code does (tree-kill), which misses
+// a descendant whose parent already exited.
 package procgroup

@@ -17,6 +17,12 @@ func Own(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 }
 
+// Start starts cmd as the leader of a process group of its own.
+func Start(cmd *exec.Cmd) error {
+	Own(cmd)
+	return cmd.Start()
+}
+
 // Terminate asks every process of the group led by pid to end (SIGTERM).
 func Terminate(pid int) error { return syscall.Kill(-pid, syscall.SIGTERM) }
 

@@ -29,10 +29,11 @@ import (
 // itself: a file-size limit, a private full tmpfs, a SIGKILL before the
 // rename.
 const (
-	faultChildEnv = "FILETOOL_FAULT"
-	faultDirEnv   = "FILETOOL_FAULT_DIR"
-	faultSizeEnv  = "FILETOOL_FAULT_SIZE"
+	faultDirEnv  = "FILETOOL_FAULT_DIR"
+	faultSizeEnv = "FILETOOL_FAULT_SIZE"
 )
+
+func init() { faultChildMain = faultChild }
 
 // faultReport is what a child tells the spec, as JSON on stdout.
 type faultReport struct {

@@ -1,5 +1,3 @@
-//go:build unix
-
 package bench
 
 import (
@@ -8,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,15 +13,6 @@ import (
 	"github.com/agentcore/agentcore/tooldefs/search/grepengine"
 	"github.com/agentcore/agentcore/tooldefs/search/walk"
 )
-
-// gorootSrc is $(go env GOROOT)/src, the large tree (~10k files).
-func gorootSrc() (string, error) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(strings.TrimSpace(string(out)), "src"), nil
-}
 
 // goroot is gorootSrc for a benchmark, which skips when go is missing.
 func goroot(b *testing.B) string {
@@ -110,15 +98,6 @@ func spawn(b *testing.B, cpu *time.Duration, dir, bin string, args ...string) in
 		*cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	return strings.Count(string(out), "\n")
-}
-
-// selfCPU is this process's user+system CPU time so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // measure runs f b.N times and reports, besides wall time, the CPU time

@@ -11,6 +11,15 @@ import (
 	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
+// gorootSrc is $(go env GOROOT)/src, the large tree (~10k files).
+func gorootSrc() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src"), nil
+}
+
 // The benchmarks compare timings, so they are only worth reading when
 // every query matches something and native and rg do the same work. These
 // specs check both on net/http, a small part of the tree the benchmarks

@@ -145,7 +145,7 @@ func direntNames(into, scratch []Dirent, names []byte, ends []int) []Dirent {
 
 func fromStat(st *syscall.Stat_t) FileInfo {
 	return FileInfo{
-		mode: st.Mode, size: st.Size, dev: st.Dev, ino: st.Ino, nlink: st.Nlink, uid: st.Uid, gid: st.Gid,
+		mode: st.Mode, size: st.Size, dev: st.Dev, ino: st.Ino, nlink: uint64(st.Nlink), uid: st.Uid, gid: st.Gid,
 		atime: st.Atim.Nano(), mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
 	}
 }
