@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -93,9 +94,16 @@ func Service[K any](tc *ToolContext) (K, bool) {
 
 type serviceKey[K any] struct{}
 
-// ErrNoSession is returned by SessionValue and OnClose for a context that
-// has no session: one built as a literal rather than by NewToolContext.
-var ErrNoSession = errors.New("the tool context has no session: make it with runtime.NewToolContext")
+// ErrNoSession is the one error of a tool context without a session: what
+// SessionValue and OnClose return for a context built as a literal rather
+// than by NewToolContext, and what Need's error wraps when no session
+// provides a capability.
+var ErrNoSession = errors.New("the tool context has no session")
+
+// errNoSessionState is SessionValue's and OnClose's ErrNoSession.
+func errNoSessionState() error {
+	return fmt.Errorf("%w: make it with runtime.NewToolContext", ErrNoSession)
+}
 
 // ErrSessionClosed is returned by SessionValue and OnClose once Close has
 // ended the session.
@@ -110,7 +118,7 @@ var ErrSessionClosed = errors.New("the session is closed")
 func SessionValue[K any](tc *ToolContext, create func() (K, func())) (K, error) {
 	var zero K
 	if tc == nil || tc.session == nil {
-		return zero, ErrNoSession
+		return zero, errNoSessionState()
 	}
 	s := tc.session
 	s.mu.Lock()
@@ -136,7 +144,7 @@ func SessionValue[K any](tc *ToolContext, create func() (K, func())) (K, error) 
 // does not run, when tc has no session or the session is already closed.
 func (tc *ToolContext) OnClose(f func()) error {
 	if tc == nil || tc.session == nil {
-		return ErrNoSession
+		return errNoSessionState()
 	}
 	s := tc.session
 	s.mu.Lock()

@@ -9,7 +9,6 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/pool"
-	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs/subagent"
 	"github.com/agentcore/agentcore/tooldefs/worktree"
 )
@@ -118,30 +117,44 @@ func (Agent) ValidateInput(ctx context.Context, in *AgentInput, tc *runtime.Tool
 	return err
 }
 
+// agentSession is what an Agent call needs of its session.
+type agentSession struct {
+	info    runtime.SessionInfo
+	subs    agent.Subagents
+	notices runtime.Conversation
+}
+
 // agentRequest resolves the call against tc's session.
-func agentRequest(ctx context.Context, in *AgentInput, tc *runtime.ToolContext, id string) (*session.Session, subagent.Request, error) {
-	sess, ok := session.Of(tc)
-	if !ok {
-		return nil, subagent.Request{}, subagent.ErrNoSession
+func agentRequest(ctx context.Context, in *AgentInput, tc *runtime.ToolContext, id string) (agentSession, subagent.Request, error) {
+	var sess agentSession
+	var err error
+	if sess.info, err = runtime.Need[runtime.SessionInfo](tc, AgentName); err != nil {
+		return sess, subagent.Request{}, err
 	}
-	if sess.Parent() != nil {
-		return nil, subagent.Request{}, session.ErrNestedSubagent
+	if sess.subs, err = runtime.Need[agent.Subagents](tc, AgentName); err != nil {
+		return sess, subagent.Request{}, err
+	}
+	if sess.notices, err = runtime.Need[runtime.Conversation](tc, AgentName); err != nil {
+		return sess, subagent.Request{}, err
+	}
+	if sess.info.IsSubagent() {
+		return sess, subagent.Request{}, agent.ErrNestedSubagent
 	}
 	if in.Isolation == "worktree" {
 		if _, err := worktree.FindRepo(ctx, tc.Cwd); err != nil {
-			return nil, subagent.Request{}, fmt.Errorf(`isolation "worktree": %w`, err)
+			return sess, subagent.Request{}, fmt.Errorf(`isolation "worktree": %w`, err)
 		}
 	}
-	types, _ := subagent.LoadTypes(sess.Dir(), sess.Home())
+	types, _ := subagent.LoadTypes(sess.info.Dir(), sess.info.Home())
 	types = subagent.WithHostTypes(types, tc)
 	var tools []runtime.Tool
 	if cat, ok := pool.CatalogFrom(tc); ok {
-		tools = cat.Tools() // the pool as the turn sees it; sess.Tools() could reassemble it mid-turn
+		tools = cat.Tools() // the pool as the turn sees it, not reassembled mid-turn
 	}
 	subagent.Remember(types, tools, AgentName)
 	t, err := subagent.FindType(types, in.SubagentType)
 	if err != nil {
-		return nil, subagent.Request{}, err
+		return sess, subagent.Request{}, err
 	}
 	return sess, subagent.Request{CallID: id, Description: in.Description, Prompt: in.Prompt, Type: t, Model: in.Model, Self: AgentName}, nil
 }
@@ -160,7 +173,7 @@ func (Agent) Call(ctx context.Context, in *AgentInput, c *runtime.Call) (AgentOu
 			return AgentOutput{}, err
 		}
 	}
-	child, err := subagent.Open(sess, c.Context, req)
+	child, err := subagent.Open(sess.subs, c.Context, req)
 	if err != nil {
 		_, _ = req.Worktree.Release()
 		return AgentOutput{}, err
@@ -172,7 +185,7 @@ func (Agent) Call(ctx context.Context, in *AgentInput, c *runtime.Call) (AgentOu
 			subagent.End(child, req, nil)
 			return AgentOutput{}, err
 		}
-		b, err := reg.Start(sess, child, req)
+		b, err := reg.Start(sess.subs, sess.notices, child, req)
 		if err != nil {
 			subagent.End(child, req, nil)
 			return AgentOutput{}, err

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/ask"
-	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/permission"
 )
 
 // AskUserQuestion asks the user multiple-choice questions to gather
@@ -78,8 +78,8 @@ type AskUserQuestionOutput struct {
 // ValidateInput refuses repeated questions and repeated labels, and a
 // call outside a session (there is nobody to ask).
 func (AskUserQuestion) ValidateInput(_ context.Context, in *AskUserQuestionInput, tc *runtime.ToolContext) error {
-	if _, ok := session.Of(tc); !ok {
-		return errors.New("AskUserQuestion needs a session (runtime/session) whose user it asks; run the tool in one")
+	if _, err := runtime.Need[permission.Questions](tc, "AskUserQuestion"); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for i, q := range in.Questions {
@@ -117,9 +117,9 @@ func (AskUserQuestion) CheckPermissions(context.Context, *AskUserQuestionInput, 
 // SDK host gets them over its protocol; a run nobody can answer fails
 // with ask.ErrNoUser.
 func (AskUserQuestion) Call(ctx context.Context, in *AskUserQuestionInput, c *runtime.Call) (AskUserQuestionOutput, error) {
-	s, ok := session.Of(c.Context)
-	if !ok {
-		return AskUserQuestionOutput{}, errors.New("AskUserQuestion needs a session whose user it asks")
+	user, err := runtime.Need[permission.Questions](c.Context, "AskUserQuestion")
+	if err != nil {
+		return AskUserQuestionOutput{}, err
 	}
 	qs := make([]ask.Question, len(in.Questions))
 	for i, q := range in.Questions {
@@ -128,7 +128,7 @@ func (AskUserQuestion) Call(ctx context.Context, in *AskUserQuestionInput, c *ru
 			qs[i].Options = append(qs[i].Options, ask.QuestionOption{Label: strings.TrimSpace(o.Label), Description: o.Description})
 		}
 	}
-	answers, err := s.Engine().AskQuestions(ctx, qs)
+	answers, err := user.AskQuestions(ctx, qs)
 	if err != nil {
 		return AskUserQuestionOutput{}, err
 	}

@@ -13,9 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
-	"github.com/agentcore/agentcore/runtime/session"
 )
 
 // CtxInspect shows what the current context costs, largest part first:
@@ -92,11 +92,15 @@ const ctxEstimateNote = "tokens are estimates: characters of the JSON sent / 4, 
 // Call reads the conversation, the definitions and the system prompt of
 // the session the call runs in. It changes nothing.
 func (CtxInspect) Call(_ context.Context, in *CtxInspectInput, c *runtime.Call) (CtxInspectOutput, error) {
-	s, ok := session.Of(c.Context)
-	if !ok {
-		return CtxInspectOutput{}, errors.New("CtxInspect needs a session to inspect; it runs only inside an agentcore session")
+	h, err := runtime.Need[agent.History](c.Context, "CtxInspect")
+	if err != nil {
+		return CtxInspectOutput{}, err
 	}
-	parts := ctxParts(s.Messages(), ctxPool(s, c.Context), pool.LoadedIn(c.Context), s.BaseSystem())
+	p, err := ctxPool(c.Context)
+	if err != nil {
+		return CtxInspectOutput{}, err
+	}
+	parts := ctxParts(h.Messages(), p, pool.LoadedIn(c.Context), h.BaseSystem())
 	out := CtxInspectOutput{}
 	for _, p := range parts {
 		switch p.Kind {
@@ -123,16 +127,16 @@ func (CtxInspect) Call(_ context.Context, in *CtxInspectInput, c *runtime.Call) 
 	return out, nil
 }
 
-// ctxPool is the pool this turn's tools come from: the one registered in
-// the call's context (reading it does not reassemble the session's pool
-// under a running turn), else the session's.
-func ctxPool(s *session.Session, tc *runtime.ToolContext) *pool.Pool {
+// ctxPool is the pool this turn's tools come from: the one the session
+// registered in the call's context (reading it does not reassemble the
+// session's pool under a running turn).
+func ctxPool(tc *runtime.ToolContext) (*pool.Pool, error) {
 	if cat, ok := pool.CatalogFrom(tc); ok {
 		if p, ok := cat.(*pool.Pool); ok {
-			return p
+			return p, nil
 		}
 	}
-	return s.Pool()
+	return nil, errors.New("CtxInspect needs the session's tool pool (pool.Provide), and the tool context has none")
 }
 
 // ctxKindMatches reports whether a part of kind passes the filter.

@@ -57,7 +57,7 @@ type EnterPlanModeOutput struct {
 // ValidateInput refuses a call outside a session or from a sub-agent,
 // whose switch would flip its parent's mode.
 func (EnterPlanMode) ValidateInput(_ context.Context, _ *EnterPlanModeInput, tc *runtime.ToolContext) error {
-	_, err := planmode.Session(tc, planmode.EnterName)
+	_, err := planmode.Need(tc, planmode.EnterName)
 	return err
 }
 
@@ -67,11 +67,11 @@ func (EnterPlanMode) ValidateInput(_ context.Context, _ *EnterPlanModeInput, tc 
 // the switch happen: a non-interactive run is refused, unless it started
 // in plan mode.
 func (EnterPlanMode) CheckPermissions(_ context.Context, _ *EnterPlanModeInput, tc *runtime.ToolContext) runtime.PermissionDecision {
-	s, err := planmode.Session(tc, planmode.EnterName)
+	pm, err := planmode.Need(tc, planmode.EnterName)
 	if err != nil {
 		return runtime.PermissionDecision{Behavior: runtime.Deny, Message: err.Error()}
 	}
-	if s.Engine().Mode() == permission.ModePlan {
+	if pm.Mode() == permission.ModePlan {
 		return runtime.PermissionDecision{Behavior: runtime.Allow}
 	}
 	return runtime.PermissionDecision{Behavior: runtime.Ask, Message: "Enter plan mode? The model wants to explore and design an approach first: until you approve its plan, only read-only tools run."}
@@ -80,11 +80,11 @@ func (EnterPlanMode) CheckPermissions(_ context.Context, _ *EnterPlanModeInput, 
 // Call switches the session to plan mode through a context modifier, so
 // the calls after this one are checked in plan mode.
 func (EnterPlanMode) Call(_ context.Context, _ *EnterPlanModeInput, c *runtime.Call) (EnterPlanModeOutput, error) {
-	s, err := planmode.Session(c.Context, planmode.EnterName)
+	pm, err := planmode.Need(c.Context, planmode.EnterName)
 	if err != nil {
 		return EnterPlanModeOutput{}, err
 	}
-	mode := s.Engine().Mode()
+	mode := pm.Mode()
 	if mode == permission.ModePlan {
 		return EnterPlanModeOutput{AlreadyOn: true}, nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/ask"
+	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/tooldefs/planmode"
 )
@@ -57,14 +58,14 @@ var errPlanNotApproved = errors.New("plan not approved")
 // ValidateInput refuses a call outside plan mode, outside a session, or
 // from a sub-agent, whose switch would flip its parent's mode.
 func (ExitPlanMode) ValidateInput(_ context.Context, _ *ExitPlanModeInput, tc *runtime.ToolContext) error {
-	s, err := planmode.Session(tc, planmode.ExitName)
+	pm, err := planmode.Need(tc, planmode.ExitName)
 	if err != nil {
 		return err
 	}
-	return inPlanMode(s.Engine())
+	return inPlanMode(pm)
 }
 
-func inPlanMode(e *permission.Engine) error {
+func inPlanMode(e permission.PlanMode) error {
 	if m := e.Mode(); m != permission.ModePlan {
 		return fmt.Errorf("you are not in plan mode (the permission mode is %s), so there is nothing to exit: if your plan was approved, implement it", m)
 	}
@@ -86,15 +87,18 @@ func (ExitPlanMode) CheckPermissions(context.Context, *ExitPlanModeInput, *runti
 // A No, or a run where nobody can answer, leaves the session in plan mode
 // and is an error result that tells the model what to do.
 func (ExitPlanMode) Call(ctx context.Context, in *ExitPlanModeInput, c *runtime.Call) (ExitPlanModeOutput, error) {
-	s, err := planmode.Session(c.Context, planmode.ExitName)
+	e, err := planmode.Need(c.Context, planmode.ExitName)
 	if err != nil {
 		return ExitPlanModeOutput{}, err
 	}
-	e := s.Engine()
 	if err := inPlanMode(e); err != nil {
 		return ExitPlanModeOutput{}, err
 	}
-	self := runtime.Lookup(s.Tools(), planmode.ExitName)
+	calls, err := runtime.Need[orchestrate.Runner](c.Context, planmode.ExitName)
+	if err != nil {
+		return ExitPlanModeOutput{}, err
+	}
+	self := runtime.Lookup(calls.Tools(), planmode.ExitName)
 	if self == nil {
 		return ExitPlanModeOutput{}, fmt.Errorf("%s is not among the session's tools, so its approval cannot be asked for: call it through the session", planmode.ExitName)
 	}

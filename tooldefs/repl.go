@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
-	"github.com/agentcore/agentcore/runtime/session"
 )
 
 // REPL runs a short script of tool calls and returns each call's result,
@@ -98,9 +97,9 @@ func (REPL) ValidateInput(ctx context.Context, in *REPLInput, tc *runtime.ToolCo
 	if ctx.Value(replKey{}) != nil {
 		return errNestedREPL
 	}
-	s, ok := session.Of(tc)
-	if !ok {
-		return errors.New("REPL needs a session to run calls in; it runs only inside an agentcore session")
+	s, err := runtime.Need[orchestrate.Runner](tc, "REPL")
+	if err != nil {
+		return err
 	}
 	tools := s.Tools()
 	plan := make([]replStep, len(in.Calls))
@@ -145,15 +144,15 @@ func (REPL) IsReadOnly(in *REPLInput) bool {
 	return true
 }
 
-// Call runs the script through the session's pipeline (session.Exec):
+// Call runs the script through the session's pipeline (orchestrate.Runner):
 // as one batch, or call by call when sequential.
 func (REPL) Call(ctx context.Context, in *REPLInput, c *runtime.Call) (REPLOutput, error) {
 	if ctx.Value(replKey{}) != nil {
 		return REPLOutput{}, errNestedREPL
 	}
-	s, ok := session.Of(c.Context)
-	if !ok {
-		return REPLOutput{}, errors.New("REPL needs a session to run calls in; it runs only inside an agentcore session")
+	s, err := runtime.Need[orchestrate.Runner](c.Context, "REPL")
+	if err != nil {
+		return REPLOutput{}, err
 	}
 	ctx = context.WithValue(ctx, replKey{}, true)
 	uses := make([]orchestrate.ToolUse, len(in.Calls))

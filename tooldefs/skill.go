@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/permission"
-	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs/skills"
 )
 
@@ -48,17 +47,37 @@ type SkillOutput struct {
 // ValidateInput refuses an unknown skill, listing the known ones, and
 // allowed-tools that are not rules.
 func (Skill) ValidateInput(_ context.Context, in *SkillInput, tc *runtime.ToolContext) error {
-	sess, ok := session.Of(tc)
-	if !ok {
-		return errSkillNoSession
+	sess, err := skillSessionOf(tc)
+	if err != nil {
+		return err
 	}
-	_, _, _, err := findSkill(sess, in)
+	_, _, _, err = findSkill(sess, in)
 	return err
 }
 
-var errSkillNoSession = fmt.Errorf("the Skill tool needs a session: run it in agentcore run or a session.Open session")
+// skillSession is what running a skill needs of the session: where it
+// is (the skills of its directory and the user's), the conversation the
+// skill's instructions join, and the rules its allowed-tools add.
+type skillSession struct {
+	runtime.SessionInfo
+	runtime.Conversation
+	permission.TemporaryRules
+}
 
-func findSkill(sess *session.Session, in *SkillInput) (skills.Skill, string, []permission.Rule, error) {
+func skillSessionOf(tc *runtime.ToolContext) (skillSession, error) {
+	var s skillSession
+	var err error
+	if s.SessionInfo, err = runtime.Need[runtime.SessionInfo](tc, SkillName); err != nil {
+		return s, err
+	}
+	if s.Conversation, err = runtime.Need[runtime.Conversation](tc, SkillName); err != nil {
+		return s, err
+	}
+	s.TemporaryRules, err = runtime.Need[permission.TemporaryRules](tc, SkillName)
+	return s, err
+}
+
+func findSkill(sess runtime.SessionInfo, in *SkillInput) (skills.Skill, string, []permission.Rule, error) {
 	all, _ := skills.Load(sess.Dir(), sess.Home())
 	s, body, err := skills.Find(all, in.Skill)
 	if err != nil {
@@ -81,11 +100,11 @@ func (Skill) CheckPermissions(context.Context, *SkillInput, *runtime.ToolContext
 // request carries them as a message of their own) and allows its tools
 // until the turn ends.
 func (Skill) Call(_ context.Context, in *SkillInput, c *runtime.Call) (SkillOutput, error) {
-	sess, ok := session.Of(c.Context)
-	if !ok {
-		return SkillOutput{}, errSkillNoSession
+	sess, err := skillSessionOf(c.Context)
+	if err != nil {
+		return SkillOutput{}, err
 	}
-	s, text, err := InvokeSkill(sess, in.Skill, in.Args)
+	s, text, err := invokeSkill(sess, in.Skill, in.Args)
 	if err != nil {
 		return SkillOutput{}, err
 	}
@@ -93,12 +112,20 @@ func (Skill) Call(_ context.Context, in *SkillInput, c *runtime.Call) (SkillOutp
 	return SkillOutput{Name: s.Name, Dir: s.Dir, AllowedTools: s.AllowedTools}, nil
 }
 
-// InvokeSkill launches the skill name in sess as the Skill tool does —
-// the interactive session's /NAME runs it the same way: it returns the
-// skill's instructions (its folder and args with them) as the text for
-// the conversation, and allows the tools the skill lists until the
-// running Run ends (the next one when none runs).
-func InvokeSkill(sess *session.Session, name, args string) (skills.Skill, string, error) {
+// InvokeSkill launches the skill name in the session of tc as the Skill
+// tool does — the interactive session's /NAME runs it the same way: it
+// returns the skill's instructions (its folder and args with them) as the
+// text for the conversation, and allows the tools the skill lists until
+// the running turn ends (the next one when none runs).
+func InvokeSkill(tc *runtime.ToolContext, name, args string) (skills.Skill, string, error) {
+	sess, err := skillSessionOf(tc)
+	if err != nil {
+		return skills.Skill{}, "", err
+	}
+	return invokeSkill(sess, name, args)
+}
+
+func invokeSkill(sess skillSession, name, args string) (skills.Skill, string, error) {
 	s, body, rules, err := findSkill(sess, &SkillInput{Skill: name})
 	if err != nil {
 		return s, "", err
@@ -108,7 +135,7 @@ func InvokeSkill(sess *session.Session, name, args string) (skills.Skill, string
 		text += "\n\nARGUMENTS: " + strings.TrimSpace(args)
 	}
 	if len(rules) > 0 {
-		sess.AfterRun(sess.Engine().AddTemporaryRules(rules, permission.Source("skill "+s.Name)))
+		sess.AfterRun(sess.AddTemporaryRules(rules, permission.Source("skill "+s.Name)))
 	}
 	return s, text + "\n</skill>", nil
 }

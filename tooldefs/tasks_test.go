@@ -174,7 +174,8 @@ var _ = Describe("TodoWrite and the Task tools", func() {
 		in, err := t.Decode(json.RawMessage(`{"todos":[]}`))
 		Expect(err).NotTo(HaveOccurred())
 		_, err = t.Call(context.Background(), in, runtime.NewCall("x", runtime.NewToolContext(dir), nil))
-		Expect(err).To(MatchError(tasklist.ErrNoSession))
+		Expect(err).To(MatchError(runtime.ErrNoSession))
+		Expect(err).To(MatchError(ContainSubstring("the task list needs a session")))
 	})
 })
 

@@ -75,6 +75,20 @@ var _ = Describe("the runtime's layering", func() {
 		}
 	})
 
+	// Tools see the capabilities the session provides (runtime.Need), not
+	// the session: runtime/session is for front ends.
+	It("imports runtime/session from no tooldefs package", func() {
+		for _, tags := range []string{"", "internal", "ant"} {
+			cmd := exec.Command("go", "list", "-tags", tags, "-deps", "./tooldefs/...")
+			cmd.Dir = repoRoot()
+			out, err := cmd.CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "%s", out)
+			Expect(strings.Fields(string(out))).To(ContainElement("github.com/agentcore/agentcore/runtime"), "tags %q: the listing is the tooldefs' dependencies", tags)
+			Expect(strings.Fields(string(out))).NotTo(ContainElement("github.com/agentcore/agentcore/runtime/session"),
+				"tags %q: ask the ToolContext for a capability (runtime.Need) instead", tags)
+		}
+	})
+
 	It("keeps the CLI off the sandbox's and the shell's packages: it reaches them through runtime and generated", func() {
 		// The session owns the sandbox (runtime/sandbox); the Bash tool's
 		// engine is the generated tool's business.

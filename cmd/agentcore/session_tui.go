@@ -304,7 +304,7 @@ func skillCommands(sess *session.Session) map[string]tui.Command {
 			help = "skill " + s.Name
 		}
 		cmds[s.Name] = tui.Command{Help: help, Run: func(args string) (string, string) {
-			_, text, err := tooldefs.InvokeSkill(sess, s.Name, args)
+			_, text, err := tooldefs.InvokeSkill(sess.ToolContext(), s.Name, args)
 			if err != nil {
 				return err.Error(), ""
 			}

@@ -70,7 +70,7 @@ func (s *Session) preToolUse(ctx context.Context, inv *runtime.Invocation, tc *r
 	if r.Stop {
 		// continue:false stops the session, as in Claude Code: the call
 		// does not run and the turn is interrupted.
-		s.Emit(agent.Event{Kind: agent.EventHook, Text: "PreToolUse hook stopped the session: " + nonEmpty(r.StopReason, "continue: false")})
+		s.emit(agent.Event{Kind: agent.EventHook, Text: "PreToolUse hook stopped the session: " + nonEmpty(r.StopReason, "continue: false")})
 		s.Interrupt()
 		return orchestrate.PreToolUseResult{Behavior: runtime.Deny, Message: fmt.Sprintf("PreToolUse:%s hook stopped the session: %s", name, nonEmpty(r.StopReason, "continue: false"))}
 	}
@@ -156,14 +156,14 @@ func (s *Session) sessionStart(ctx context.Context) {
 	r := s.hooks.Run(ctx, hooks.SessionStart, "startup", hooks.Input{"source": "startup"})
 	s.hookMessages(r)
 	for _, c := range r.Context {
-		s.Notify(c)
+		s.notify(c)
 	}
 }
 
 // hookMessages shows the user what the hooks said for them.
 func (s *Session) hookMessages(r hooks.Result) {
 	for _, m := range r.Messages {
-		s.Emit(agent.Event{Kind: agent.EventHook, Text: m})
+		s.emit(agent.Event{Kind: agent.EventHook, Text: m})
 	}
 }
 

@@ -46,7 +46,7 @@ func (s *Session) syncRoots() {
 func (s *Session) elicit(ctx context.Context, req ask.ElicitRequest) (ask.ElicitAnswer, error) {
 	ans, err := s.engine.Elicit(ctx, req)
 	if err == nil && ans.Reason != "" {
-		s.Notify("<system-reminder>\n" + ans.Reason + ".\n</system-reminder>")
+		s.notify("<system-reminder>\n" + ans.Reason + ".\n</system-reminder>")
 	}
 	return ans, err
 }

@@ -22,11 +22,11 @@ var _ = Describe("Session.Messages during a run", func() {
 			Name: "Peek", Description: "Peek counts the messages.",
 			Decode: func(json.RawMessage) (struct{}, error) { return struct{}{}, nil },
 			Call: func(_ context.Context, _ struct{}, c *runtime.Call) (runtime.Result, error) {
-				s, ok := session.Of(c.Context)
-				if !ok {
-					return runtime.ErrorResult("no session"), nil
+				h, err := runtime.Need[agent.History](c.Context, "Peek")
+				if err != nil {
+					return runtime.ErrorResult(err.Error()), nil
 				}
-				msgs := s.Messages()
+				msgs := h.Messages()
 				msgs = append(msgs[:0:0], msgs...) // the copy is the caller's to change
 				return runtime.Result{Content: []runtime.Block{runtime.TextBlock(fmt.Sprint(len(msgs)))}}, nil
 			},

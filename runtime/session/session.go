@@ -180,7 +180,7 @@ type Session struct {
 	// A sub-agent's session (Subagent) has a parent, a fixed pool and no
 	// MCP manager of its own.
 	parent *Session
-	sub    SubagentOptions
+	sub    agent.SubagentOptions
 
 	// hooks runs the settings' command hooks; nil when there are none.
 	hooks   *hooks.Runner
@@ -188,7 +188,7 @@ type Session struct {
 
 	noticeMu sync.Mutex
 	notices  []string
-	afterRun []func() // under noticeMu
+	afterRun []func() // atRunEnd's, under noticeMu
 
 	// history is the resumed conversation; transcript, when set, records
 	// the conversation (nil for a sub-agent).
@@ -241,7 +241,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.applySettingsEnv()
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
-	runtime.WithService(s.tc, s)
+	s.provide(s.tc)
 	secrets := engine.Settings().Sandbox.Secrets()
 	runtime.WithService(s.tc, &secrets)
 	// Grep and Glob leave out what a Read deny rule covers.
@@ -518,7 +518,7 @@ func (s *Session) announce(p *pool.Pool) {
 	}
 	s.announced = now
 	s.mu.Unlock()
-	s.Notify(toolsChanged(p, s.opts.Pool.SearchTool, added, removed))
+	s.notify(toolsChanged(p, s.opts.Pool.SearchTool, added, removed))
 }
 
 // toolsChanged is the notice of a change of the tool list.
@@ -599,10 +599,6 @@ func (s *Session) MCPWait() time.Duration { return s.opts.MCPWait }
 // sub-agent's: the directory it started in); the ToolContext's Cwd is
 // where the conversation's cd moved it since.
 func (s *Session) Dir() string { return s.opts.Dir }
-
-// BaseSystem returns Options.System: the system prompt without the
-// deferred tools' names System appends to it.
-func (s *Session) BaseSystem() string { return s.opts.System }
 
 // Engine returns the permission engine (to set an Asker, change the
 // mode, read the rules).

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -12,45 +11,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
 )
-
-// SubagentOptions describe a sub-agent: a conversation of its own, with
-// its own messages and ToolContext, that shares its parent's permission
-// engine (rules, mode, working directories, the asker), MCP servers and
-// model.
-type SubagentOptions struct {
-	// ID is the tool_use id of the Agent call that starts the sub-agent.
-	// Its events carry it as ParentToolUseID, and a replay provider plays
-	// the turns scripted for it.
-	ID string
-	// Label names the sub-agent in permission prompts, e.g.
-	// "Explore agent (find the tests)".
-	Label string
-	// Tools keeps the parent's tools the sub-agent may use; nil keeps
-	// them all. The tool that starts sub-agents should leave itself out:
-	// sub-agents do not start sub-agents.
-	Tools func(runtime.Tool) bool
-	// System is the sub-agent's system prompt.
-	System string
-	// Model, when set, is the model the sub-agent asks its parent's
-	// provider for (provider.ForSubagent).
-	Model string
-	// Dir is the sub-agent's working directory (a worktree); empty means
-	// the directory of the ToolContext it starts from.
-	Dir string
-	// MaxTurns caps the sub-agent's model requests; 0: the parent's cap.
-	MaxTurns int
-	// ReadOnly makes every call that is not read-only (IsReadOnly false
-	// for its input: a Bash command that writes) a denied call, whatever
-	// the rules and the mode say. Explore and Plan agents are read-only,
-	// which is what lets several of them run in parallel.
-	ReadOnly bool
-}
-
-// Of returns the session whose tools run in tc (the session registers
-// itself as a ToolContext service); false outside a session.
-func Of(tc *runtime.ToolContext) (*Session, bool) {
-	return runtime.Service[*Session](tc)
-}
 
 // ID returns the session's ID; a sub-agent has its parent's.
 func (s *Session) ID() string {
@@ -62,14 +22,6 @@ func (s *Session) ID() string {
 // Home returns the user's home directory the session uses.
 func (s *Session) Home() string { return s.opts.Home }
 
-// Parent returns the session that started this sub-agent, nil for a
-// top-level session.
-func (s *Session) Parent() *Session { return s.parent }
-
-// ErrNestedSubagent is Subagent's error on a sub-agent's session:
-// sub-agents do not start sub-agents.
-var ErrNestedSubagent = errors.New("a sub-agent cannot start another sub-agent; do the work yourself with your own tools")
-
 // Subagent returns a session for a sub-agent started from a call running
 // in tc (the Agent call's ToolContext): its working directory, working
 // directories, environment and services (the model, the summarizer) are
@@ -79,9 +31,9 @@ var ErrNestedSubagent = errors.New("a sub-agent cannot start another sub-agent; 
 // the search tool if kept). Run it with Run or Exec, and Close it: Close
 // ends what its tools started (background shells), not the parent's MCP
 // servers.
-func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session, error) {
+func (s *Session) Subagent(tc *runtime.ToolContext, o agent.SubagentOptions) (*Session, error) {
 	if s.parent != nil {
-		return nil, ErrNestedSubagent
+		return nil, agent.ErrNestedSubagent
 	}
 	if s.opts.Provider == nil {
 		return nil, ErrNoProvider
@@ -135,7 +87,7 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o SubagentOptions) (*Session
 		}
 		child.tc.Services[k] = v
 	}
-	runtime.WithService(child.tc, child)
+	child.provide(child.tc)
 	runtime.WithService(child.tc, pool.NewLoaded())
 	runtime.WithService(child.tc, prov)
 	child.assemble(nil)
@@ -164,36 +116,36 @@ func (s *Session) observe(ev agent.Event) {
 	s.sink.observe(ev)
 }
 
-// Emit hands ev to whoever ranges over the running Run, as if the loop
+// emit hands ev to whoever ranges over the running Run, as if the loop
 // had made it, and waits until it was handled; without a running Run it
 // is dropped. A background sub-agent reports its events this way, after
 // the call that started it has returned.
-func (s *Session) Emit(ev agent.Event) {
+func (s *Session) emit(ev agent.Event) {
 	if ev.At.IsZero() {
 		ev.At = time.Now()
 	}
 	s.sink.observe(ev)
 }
 
-// Notify queues text for the model: the next request of Run carries it
+// notify queues text for the model: the next request of Run carries it
 // as a text block of its last user message (agent.Config.Notices), as
 // Claude Code tells the model that a background task finished.
-func (s *Session) Notify(text string) {
+func (s *Session) notify(text string) {
 	s.noticeMu.Lock()
 	defer s.noticeMu.Unlock()
 	s.notices = append(s.notices, text)
 }
 
-// AfterRun registers f to run when the running Run ends — when none is
+// atRunEnd registers f to run when the running Run ends — when none is
 // running, the next one — or at Close: what holds "for the rest of the
 // turn" (a skill's allowed tools) is undone this way.
-func (s *Session) AfterRun(f func()) {
+func (s *Session) atRunEnd(f func()) {
 	s.noticeMu.Lock()
 	defer s.noticeMu.Unlock()
 	s.afterRun = append(s.afterRun, f)
 }
 
-// endRun runs the AfterRun functions, last registered first.
+// endRun runs the atRunEnd functions, last registered first.
 func (s *Session) endRun() {
 	s.noticeMu.Lock()
 	fs := s.afterRun

@@ -58,7 +58,7 @@ var _ = Describe("Subagent", func() {
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(s.Close)
 		Expect(runtime.Lookup(s.Tools(), "Echo").Description()).To(Equal("Echo repeats text. To change things, use Writer."))
-		child, err := s.Subagent(s.ToolContext(), session.SubagentOptions{ID: "call_1", Label: "reader",
+		child, err := s.Subagent(s.ToolContext(), agent.SubagentOptions{ID: "call_1", Label: "reader",
 			Tools: func(t runtime.Tool) bool { return t.Name() == "Echo" }})
 		Expect(err).NotTo(HaveOccurred())
 		defer child.Close()
@@ -69,22 +69,26 @@ var _ = Describe("Subagent", func() {
 		s := open(`{"blocks":[{"type":"text","text":"parent"}]}
 {"agent":"call_1","blocks":[{"type":"tool_use","id":"c1","name":"Echo","input":{"text":"hi"}}]}
 {"agent":"call_1","blocks":[{"type":"text","text":"child done"}]}`)
-		got, ok := session.Of(s.ToolContext())
-		Expect(ok).To(BeTrue())
-		Expect(got).To(BeIdenticalTo(s))
+		info, err := runtime.Need[runtime.SessionInfo](s.ToolContext(), "the spec")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(info.IsSubagent()).To(BeFalse())
 
-		child, err := s.Subagent(s.ToolContext(), session.SubagentOptions{ID: "call_1", Label: "test agent",
+		child, err := s.Subagent(s.ToolContext(), agent.SubagentOptions{ID: "call_1", Label: "test agent",
 			Tools: func(t runtime.Tool) bool { return t.Name() == "Echo" }, System: "be a child"})
 		Expect(err).NotTo(HaveOccurred())
 		defer child.Close()
-		Expect(child.Parent()).To(BeIdenticalTo(s))
 		Expect(child.ID()).To(Equal("parent-id"))
 		Expect(child.System()).To(Equal("be a child"))
 		Expect(names(child.Tools())).To(Equal([]string{"Echo"}))
 		Expect(child.ToolContext()).NotTo(BeIdenticalTo(s.ToolContext()))
 		Expect(child.ToolContext().FileState).NotTo(BeIdenticalTo(s.ToolContext().FileState))
-		me, _ := session.Of(child.ToolContext())
-		Expect(me).To(BeIdenticalTo(child))
+		me, err := runtime.Need[runtime.SessionInfo](child.ToolContext(), "the spec")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(me.IsSubagent()).To(BeTrue(), "the child's capabilities are its own, not the parent's it inherited")
+		Expect(me.Dir()).To(Equal(child.Dir()))
+		hist, err := runtime.Need[agent.History](child.ToolContext(), "the spec")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(hist.BaseSystem()).To(Equal("be a child"))
 
 		var parents []string
 		var out *agent.Outcome
@@ -100,14 +104,18 @@ var _ = Describe("Subagent", func() {
 		Expect(child.Messages()).To(HaveLen(4))
 		Expect(s.Messages()).To(BeEmpty(), "the parent's conversation is untouched")
 
-		_, err = child.Subagent(child.ToolContext(), session.SubagentOptions{ID: "x"})
-		Expect(err).To(MatchError(session.ErrNestedSubagent))
+		_, err = child.Subagent(child.ToolContext(), agent.SubagentOptions{ID: "x"})
+		Expect(err).To(MatchError(agent.ErrNestedSubagent))
+		subs, err := runtime.Need[agent.Subagents](child.ToolContext(), "the spec")
+		Expect(err).NotTo(HaveOccurred())
+		_, err = subs.StartSubagent(nil, agent.SubagentOptions{ID: "x"})
+		Expect(err).To(MatchError(agent.ErrNestedSubagent))
 	})
 
 	It("denies a read-only sub-agent's calls that are not read-only, whatever the mode", func() {
 		s := open(`{"blocks":[{"type":"text","text":"parent"}]}
 {"agent":"ro","blocks":[{"type":"text","text":"unused"}]}`)
-		child, err := s.Subagent(nil, session.SubagentOptions{ID: "ro", Label: "Explore agent (x)", ReadOnly: true})
+		child, err := s.Subagent(nil, agent.SubagentOptions{ID: "ro", Label: "Explore agent (x)", ReadOnly: true})
 		Expect(err).NotTo(HaveOccurred())
 		defer child.Close()
 		s.Engine().SetMode("bypassPermissions")
@@ -126,17 +134,21 @@ var _ = Describe("Subagent", func() {
 
 	It("fails clearly when the provider has no script for the sub-agent", func() {
 		s := open(`{"blocks":[{"type":"text","text":"parent"}]}`)
-		_, err := s.Subagent(nil, session.SubagentOptions{ID: "unscripted"})
+		_, err := s.Subagent(nil, agent.SubagentOptions{ID: "unscripted"})
 		Expect(err).To(MatchError(ContainSubstring("scripts no sub-agent for the Agent call unscripted")))
 	})
 
 	It("adds notices to the next request, and drops emitted events when no run is on", func() {
 		s := open(`{"blocks":[{"type":"text","text":"first"}]}
 {"blocks":[{"type":"text","text":"second"}]}`)
-		s.Emit(agent.Event{Kind: agent.EventText, Text: "nobody listens"}) // must not block
+		subs, err := runtime.Need[agent.Subagents](s.ToolContext(), "the spec")
+		Expect(err).NotTo(HaveOccurred())
+		subs.Emit(agent.Event{Kind: agent.EventText, Text: "nobody listens"}) // must not block
 		for range s.Run(ctx, "one") {
 		}
-		s.Notify("<task-notification>done</task-notification>")
+		notices, err := runtime.Need[runtime.Conversation](s.ToolContext(), "the spec")
+		Expect(err).NotTo(HaveOccurred())
+		notices.Notify("<task-notification>done</task-notification>")
 		for range s.Run(ctx, "two") {
 		}
 		msgs := s.Messages()

@@ -176,7 +176,7 @@ var _ = Describe("a session kept in the transcript store", func() {
 		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: model, Transcripts: store})
 		Expect(err).NotTo(HaveOccurred())
 		defer s.Close()
-		sub, err := s.Subagent(nil, session.SubagentOptions{})
+		sub, err := s.Subagent(nil, agent.SubagentOptions{})
 		Expect(err).NotTo(HaveOccurred())
 		defer sub.Close()
 		Expect(sub.Transcript()).To(BeNil())

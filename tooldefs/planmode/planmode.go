@@ -1,6 +1,7 @@
 // Package planmode holds what the EnterPlanMode and ExitPlanMode tools
-// share: their names, the session whose permission mode they switch, the
-// context modifier that switches it, and the short rendering of a plan.
+// share: their names, the permission mode they switch (the session's
+// permission.PlanMode capability), the context modifier that switches it,
+// and the short rendering of a plan.
 //
 // The permission mode lives in the session's permission engine
 // (permission.Engine.Mode); the tools change it only through a context
@@ -10,14 +11,12 @@
 package planmode
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/permission"
-	"github.com/agentcore/agentcore/runtime/session"
 )
 
 const (
@@ -27,30 +26,29 @@ const (
 	ExitName = "ExitPlanMode"
 )
 
-// ErrNoSession is the error of a plan-mode call made outside a session:
-// there is no permission mode to switch.
-var ErrNoSession = errors.New("plan mode needs a session (runtime/session) whose permission mode it switches; run the tool in one")
-
-// Session returns the session a call of tool runs in, refusing a
+// Need returns the permission mode a call of tool switches, refusing a
+// call outside a session (an error wrapping runtime.ErrNoSession) and a
 // sub-agent's call: a sub-agent shares its parent's permission engine, so
 // its plan-mode switch would flip the parent's mode.
-func Session(tc *runtime.ToolContext, tool string) (*session.Session, error) {
-	s, ok := session.Of(tc)
-	if !ok {
-		return nil, ErrNoSession
+func Need(tc *runtime.ToolContext, tool string) (permission.PlanMode, error) {
+	pm, err := runtime.Need[permission.PlanMode](tc, "plan mode")
+	if err != nil {
+		return nil, err
 	}
-	if s.Parent() != nil {
+	if info, err := runtime.Need[runtime.SessionInfo](tc, "plan mode"); err != nil {
+		return nil, err
+	} else if info.IsSubagent() {
 		return nil, fmt.Errorf("%s is for the main agent only: a sub-agent shares its parent's permission mode and cannot switch it; report your findings or plan in your final message instead", tool)
 	}
-	return s, nil
+	return pm, nil
 }
 
 // SetMode is the context modifier that puts the session of the context
 // it is applied to in mode m.
 func SetMode(m permission.Mode) runtime.ContextModifier {
 	return func(tc *runtime.ToolContext) {
-		if s, ok := session.Of(tc); ok {
-			s.Engine().SetMode(m)
+		if pm, ok := runtime.Service[permission.PlanMode](tc); ok {
+			pm.SetMode(m)
 		}
 	}
 }

@@ -28,11 +28,13 @@ var _ = Describe("Head", func() {
 	)
 })
 
-var _ = Describe("Session and SetMode", func() {
-	It("refuse a context without a session; SetMode leaves one alone", func() {
+var _ = Describe("Need and SetMode", func() {
+	It("refuse a context without a session, saying what is missing; SetMode leaves one alone", func() {
 		tc := runtime.NewToolContext(GinkgoT().TempDir())
-		_, err := planmode.Session(tc, planmode.EnterName)
-		Expect(err).To(MatchError(planmode.ErrNoSession))
+		_, err := planmode.Need(tc, planmode.EnterName)
+		Expect(err).To(MatchError(runtime.ErrNoSession))
+		Expect(err).To(MatchError(ContainSubstring("plan mode needs a session")))
+		Expect(err).To(MatchError(ContainSubstring("permission.PlanMode")))
 		Expect(func() { planmode.SetMode("plan")(tc) }).NotTo(Panic())
 	})
 })

@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
-	"github.com/agentcore/agentcore/runtime/session"
 )
 
 // Status is the state of a background sub-agent; the words are the
@@ -96,11 +95,12 @@ type Background struct {
 }
 
 // Start runs child in the background on req.Prompt, reporting its events
-// to parent (Session.Emit: they show nested under the Agent call while
-// the parent runs) and writing its transcript to a file. When it ends,
-// the parent is told at its next request (Session.Notify). The registry
-// owns child and ends it (End: its worktree too).
-func (r *Registry) Start(parent, child *session.Session, req Request) (*Background, error) {
+// to the parent session (parent.Emit: they show nested under the Agent
+// call while the parent runs) and writing its transcript to a file. When
+// it ends, the parent's model is told at its next request
+// (notices.Notify). The registry owns child and ends it (End: its
+// worktree too).
+func (r *Registry) Start(parent agent.Subagents, notices runtime.Conversation, child agent.Subagent, req Request) (*Background, error) {
 	r.mu.Lock()
 	r.seq++
 	id := IDPrefix + strconv.Itoa(r.seq)
@@ -144,7 +144,7 @@ func (r *Registry) Start(parent, child *session.Session, req Request) (*Backgrou
 		log.end(status, res)
 		f.Close()
 		if status != StatusKilled {
-			parent.Notify(notice(b, status))
+			notices.Notify(notice(b, status))
 		}
 	}()
 	return b, nil

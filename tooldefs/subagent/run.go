@@ -18,7 +18,6 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/provider"
-	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs/worktree"
 )
 
@@ -133,15 +132,10 @@ func IsReadOnlyType(name string) bool {
 	return err == nil && t.ReadOnly
 }
 
-// ErrNoSession is the error of an Agent call outside a session.
-var ErrNoSession = errors.New("the Agent tool needs a session: run it in agentcore run or a session.Open session")
-
-// Open opens the sub-agent's session for req, from the parent session
-// the Agent call runs in (tc is the call's ToolContext). Close it.
-func Open(parent *session.Session, tc *runtime.ToolContext, req Request) (*session.Session, error) {
-	if parent.Parent() != nil {
-		return nil, session.ErrNestedSubagent
-	}
+// Open starts the sub-agent for req from the session the Agent call runs
+// in (subs is its capability, tc the call's ToolContext); in a sub-agent's
+// session it fails with agent.ErrNestedSubagent. Close it (End).
+func Open(subs agent.Subagents, tc *runtime.ToolContext, req Request) (agent.Subagent, error) {
 	model := req.Model
 	if model == "" && req.Type.Model != "inherit" {
 		model = req.Type.Model
@@ -153,7 +147,7 @@ func Open(parent *session.Session, tc *runtime.ToolContext, req Request) (*sessi
 	if req.Worktree != nil {
 		dir = req.Worktree.Path
 	}
-	return parent.Subagent(tc, session.SubagentOptions{
+	return subs.StartSubagent(tc, agent.SubagentOptions{
 		ID:       req.CallID,
 		Label:    req.Label(),
 		Tools:    func(t runtime.Tool) bool { return req.Type.Allows(t, req.Self) },
@@ -164,10 +158,10 @@ func Open(parent *session.Session, tc *runtime.ToolContext, req Request) (*sessi
 	})
 }
 
-// End closes the sub-agent's session and, when it worked in a worktree,
+// End closes the sub-agent and, when it worked in a worktree,
 // removes the worktree if the sub-agent left nothing in it, and otherwise
 // keeps it and records in res (when not nil) where it is.
-func End(child *session.Session, req Request, res *Result) {
+func End(child agent.Subagent, req Request, res *Result) {
 	child.Close()
 	kept, err := req.Worktree.Release()
 	if (kept || err != nil) && res != nil {
@@ -219,7 +213,7 @@ func resultOf(o *agent.Outcome) Result {
 // Run runs the sub-agent on prompt until it ends, handing each of its
 // events (ParentToolUseID set) to report. A sub-agent that ended by an
 // error, an interrupt or ctx is an error saying so, with what it did.
-func Run(ctx context.Context, child *session.Session, prompt string, report func(agent.Event)) (Result, error) {
+func Run(ctx context.Context, child agent.Subagent, prompt string, report func(agent.Event)) (Result, error) {
 	var out *agent.Outcome
 	for ev := range child.Run(ctx, prompt) {
 		if report != nil {

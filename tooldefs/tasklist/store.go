@@ -16,7 +16,6 @@ import (
 	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/runtime/session"
 )
 
 // EnvEnableTasks switches between the two sets of tools, as Claude Code
@@ -41,9 +40,6 @@ const (
 	Completed  = "completed"
 )
 
-// ErrNoSession is the error of a tool call outside a session.
-var ErrNoSession = errors.New("the todo and task tools keep their list per session: run them in agentcore run or a session.Open session")
-
 // Store is one session's lists on disk.
 type Store struct {
 	// Dir holds todos.json, tasks.json and the lock file.
@@ -51,10 +47,11 @@ type Store struct {
 }
 
 // For returns the store of tc's session: <home>/.agentcore/tasks/<id>.
+// Outside a session it fails with an error wrapping runtime.ErrNoSession.
 func For(tc *runtime.ToolContext) (*Store, error) {
-	s, ok := session.Of(tc)
-	if !ok {
-		return nil, ErrNoSession
+	s, err := runtime.Need[runtime.SessionInfo](tc, "the task list")
+	if err != nil {
+		return nil, err
 	}
 	home := s.Home()
 	if home == "" {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/permission"
-	"github.com/agentcore/agentcore/runtime/session"
 )
 
 // Entered is a worktree a session moved into with EnterWorktree, and
@@ -113,7 +112,7 @@ func MoveBack(tc *runtime.ToolContext, e *Entered) {
 // where it goes on to the mode, which refuses calls that are not
 // read-only.
 func AllowUnlessPlan(tc *runtime.ToolContext) runtime.PermissionDecision {
-	if s, ok := session.Of(tc); ok && s.Engine().Mode() == permission.ModePlan {
+	if pm, ok := runtime.Service[permission.PlanMode](tc); ok && pm.Mode() == permission.ModePlan {
 		return runtime.PermissionDecision{Behavior: runtime.Passthrough}
 	}
 	return runtime.PermissionDecision{Behavior: runtime.Allow}
