@@ -154,7 +154,7 @@ FUZZTIME ?= 6s
 FUZZ_TARGETS := \
 	FuzzGeneratedDecoders:./gen FuzzDecode:./gen \
 	FuzzClassify:./tooldefs/shell/classify \
-	FuzzCheckShell:./runtime/permission FuzzParseRule:./runtime/permission FuzzReadSettingsFile:./runtime/permission \
+	FuzzCheckShell:./runtime/permission FuzzParseRule:./runtime/permission FuzzReadSettingsFile:./runtime/settings \
 	FuzzSimpleCommands:./runtime/shellsyntax FuzzConfine:./runtime/fspath \
 	FuzzDecodeObject:./runtime/mcp FuzzParseConfig:./runtime/mcp \
 	FuzzReplace:./tooldefs/editengine FuzzLineDiff:./tooldefs/editengine \

@@ -15,6 +15,7 @@ import (
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
@@ -25,11 +26,11 @@ import (
 // recordingAsker answers every ask with answer and remembers the requests.
 type recordingAsker struct {
 	mu     sync.Mutex
-	asked  []permission.AskRequest
-	answer permission.Answer
+	asked  []ask.AskRequest
+	answer ask.Answer
 }
 
-func (a *recordingAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a *recordingAsker) Ask(_ context.Context, req ask.AskRequest) (ask.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asked = append(a.asked, req)
@@ -91,7 +92,7 @@ var _ = Describe("Agent", func() {
 		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("alpha\nbeta\n"), 0o644)).To(Succeed())
 	})
 
-	open := func(script string, mode permission.Mode, asker permission.Asker) *session.Session {
+	open := func(script string, mode permission.Mode, asker ask.Asker) *session.Session {
 		GinkgoHelper()
 		return replaySession(dir, home, script, mode, asker)
 	}
@@ -193,7 +194,7 @@ var _ = Describe("Agent", func() {
 	})
 
 	It("asks the parent's asker for a sub-agent's call, naming the agent, and holds deny rules", func() {
-		asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+		asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 		s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"p1","name":"Agent","input":{"description":"Make a file","prompt":"x"}}]}
 {"agent":"p1","blocks":[{"type":"tool_use","id":"p1_b","name":"Bash","input":{"command":"touch asked.txt"}},{"type":"tool_use","id":"p1_r","name":"Bash","input":{"command":"rm -rf notes.txt"}}]}
@@ -334,7 +335,7 @@ func checkLeaks() {
 
 // replaySession opens a session in dir over every generated tool, played
 // by the replay scenario script at real speed; it closes with the spec.
-func replaySession(dir, home, script string, mode permission.Mode, asker permission.Asker) *session.Session {
+func replaySession(dir, home, script string, mode permission.Mode, asker ask.Asker) *session.Session {
 	GinkgoHelper()
 	sc, err := replay.Parse([]byte(script))
 	Expect(err).NotTo(HaveOccurred())

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/session"
 )
 
@@ -115,17 +115,17 @@ func (AskUserQuestion) CheckPermissions(context.Context, *AskUserQuestionInput, 
 // Call puts the questions to the user through the session's permission
 // engine (permission.Engine.AskQuestions): a terminal shows a picker, an
 // SDK host gets them over its protocol; a run nobody can answer fails
-// with permission.ErrNoUser.
+// with ask.ErrNoUser.
 func (AskUserQuestion) Call(ctx context.Context, in *AskUserQuestionInput, c *runtime.Call) (AskUserQuestionOutput, error) {
 	s, ok := session.Of(c.Context)
 	if !ok {
 		return AskUserQuestionOutput{}, errors.New("AskUserQuestion needs a session whose user it asks")
 	}
-	qs := make([]permission.Question, len(in.Questions))
+	qs := make([]ask.Question, len(in.Questions))
 	for i, q := range in.Questions {
-		qs[i] = permission.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
+		qs[i] = ask.Question{Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
 		for _, o := range q.Options {
-			qs[i].Options = append(qs[i].Options, permission.QuestionOption{Label: strings.TrimSpace(o.Label), Description: o.Description})
+			qs[i].Options = append(qs[i].Options, ask.QuestionOption{Label: strings.TrimSpace(o.Label), Description: o.Description})
 		}
 	}
 	answers, err := s.Engine().AskQuestions(ctx, qs)
@@ -170,9 +170,9 @@ func (AskUserQuestion) RenderResult(in *AskUserQuestionInput, out AskUserQuestio
 // RenderError says plainly that nobody could answer.
 func (AskUserQuestion) RenderError(_ *AskUserQuestionInput, err error) string {
 	switch {
-	case errors.Is(err, permission.ErrNoUser):
+	case errors.Is(err, ask.ErrNoUser):
 		return "No user to ask (non-interactive run)"
-	case errors.Is(err, permission.ErrNotAnswered):
+	case errors.Is(err, ask.ErrNotAnswered):
 		return "Not answered"
 	}
 	return err.Error()

@@ -12,6 +12,7 @@ import (
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -20,13 +21,13 @@ import (
 // questionAsker answers questions with fixed answers and keeps what it
 // was asked.
 type questionAsker struct {
-	permission.NonInteractive
-	answers []permission.QuestionAnswer
+	ask.NonInteractive
+	answers []ask.QuestionAnswer
 	err     error
-	asked   []permission.Question
+	asked   []ask.Question
 }
 
-func (a *questionAsker) AskQuestions(_ context.Context, _ string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
+func (a *questionAsker) AskQuestions(_ context.Context, _ string, qs []ask.Question) ([]ask.QuestionAnswer, error) {
 	a.asked = append(a.asked, qs...)
 	return a.answers, a.err
 }
@@ -34,7 +35,7 @@ func (a *questionAsker) AskQuestions(_ context.Context, _ string, qs []permissio
 var _ = Describe("AskUserQuestion", func() {
 	// call runs one AskUserQuestion call with input in a session whose
 	// asker is asker, and returns its result.
-	call := func(asker permission.Asker, input string) runtime.Result {
+	call := func(asker ask.Asker, input string) runtime.Result {
 		GinkgoHelper()
 		dir, home := GinkgoT().TempDir(), GinkgoT().TempDir()
 		sc, err := replay.Parse([]byte(`{"prompt":"ask"}
@@ -64,23 +65,23 @@ var _ = Describe("AskUserQuestion", func() {
 	two := `{"questions":[{"question":"Which library?","header":"Library","multiSelect":false,"options":[{"label":" cobra ","description":"most Go tools"},{"label":"kong","description":""}]},{"question":"Which checks?","header":"Checks","multiSelect":true,"options":[{"label":"vet","description":""},{"label":"race","description":""}]}]}`
 
 	It("puts the questions to the user and returns the answers as Claude Code words them", func() {
-		asker := &questionAsker{answers: []permission.QuestionAnswer{{Labels: []string{"cobra"}}, {Labels: []string{"vet", "race"}, Other: "staticcheck"}}}
+		asker := &questionAsker{answers: []ask.QuestionAnswer{{Labels: []string{"cobra"}}, {Labels: []string{"vet", "race"}, Other: "staticcheck"}}}
 		res := call(asker, two)
 		Expect(res.IsError).To(BeFalse(), res.Text())
 		Expect(res.Text()).To(Equal(`User has answered your questions: "Which library?"="cobra", "Which checks?"="vet, race, staticcheck". You can now continue with the user's answers in mind.`))
 		Expect(asker.asked).To(HaveLen(2))
-		Expect(asker.asked[0].Options[0]).To(Equal(permission.QuestionOption{Label: "cobra", Description: "most Go tools"}), "labels are trimmed")
+		Expect(asker.asked[0].Options[0]).To(Equal(ask.QuestionOption{Label: "cobra", Description: "most Go tools"}), "labels are trimmed")
 		Expect(asker.asked[1].MultiSelect).To(BeTrue())
 	})
 
 	It("fails, saying no user is present, in a non-interactive run", func() {
-		res := call(permission.NonInteractive{}, two)
+		res := call(ask.NonInteractive{}, two)
 		Expect(res.IsError).To(BeTrue())
 		Expect(res.Text()).To(ContainSubstring("no user is present to answer questions"))
 	})
 
 	It("fails when the user dismisses the questions", func() {
-		res := call(&questionAsker{err: permission.ErrNotAnswered}, two)
+		res := call(&questionAsker{err: ask.ErrNotAnswered}, two)
 		Expect(res.IsError).To(BeTrue())
 		Expect(res.Text()).To(ContainSubstring("dismissed the questions"))
 	})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 	"github.com/agentcore/agentcore/tooldefs/shell/classify"
@@ -191,11 +192,11 @@ func (Bash) ValidateInput(_ context.Context, in *BashInput, _ *runtime.ToolConte
 // sandbox.allowUnsandboxedCommands false it is refused outright. Any
 // other call is left to the rules and the mode.
 func (Bash) CheckPermissions(_ context.Context, in *BashInput, tc *runtime.ToolContext) runtime.PermissionDecision {
-	conf, on := runtime.Service[*runtime.Sandbox](tc)
-	if !in.DangerouslyDisableSandbox || !on || conf == nil {
+	sb, on := runtime.Service[*sandbox.Sandbox](tc)
+	if !in.DangerouslyDisableSandbox || !on || sb == nil {
 		return runtime.PermissionDecision{Behavior: runtime.Passthrough}
 	}
-	if !conf.AllowUnsandboxed {
+	if !sb.Config().AllowUnsandboxed {
 		return runtime.PermissionDecision{Behavior: runtime.Deny, Message: "dangerouslyDisableSandbox is refused: sandbox.allowUnsandboxedCommands is false in the settings, so every command runs inside the sandbox. Run the command without dangerouslyDisableSandbox, or ask the user to change the setting."}
 	}
 	return runtime.PermissionDecision{Behavior: runtime.Ask, EveryMode: true,
@@ -311,22 +312,27 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	return out, nil
 }
 
-// bashSandbox is the sandbox the call's command runs in: the session's
-// (shell.Confine), nil without one. The PATH directory of the built-in
-// grep and find, and the binary its links point to, stay visible when
-// they sit under the private /tmp.
-func bashSandbox(tc *runtime.ToolContext, in *BashInput, pathDir string) (*shell.Sandbox, error) {
-	sb := shell.Confine(tc)
-	if sb != nil && in.DangerouslyDisableSandbox {
+// bashSandbox is the confinement the call's command runs in: the
+// session's sandbox (the *sandbox.Sandbox capability of the tool
+// context) made for the call's working directories, nil without one. The
+// PATH directory of the built-in grep and find, and the binary its links
+// point to, stay visible when they sit under the private /tmp.
+func bashSandbox(tc *runtime.ToolContext, in *BashInput, pathDir string) (*sandbox.Spec, error) {
+	s, ok := runtime.Service[*sandbox.Sandbox](tc)
+	if !ok || s == nil {
+		return nil, nil
+	}
+	if in.DangerouslyDisableSandbox {
 		// The permission check asked the user (CheckPermissions); the
 		// setting is checked again for a caller that skipped it.
-		if conf, _ := runtime.Service[*runtime.Sandbox](tc); !conf.AllowUnsandboxed {
+		if !s.Config().AllowUnsandboxed {
 			return nil, errors.New("dangerouslyDisableSandbox is refused: sandbox.allowUnsandboxedCommands is false in the settings; run the command without it")
 		}
 		return nil, nil
 	}
-	if sb == nil || pathDir == "" {
-		return sb, nil
+	sb, err := s.Spec(tc.WorkingDirs)
+	if err != nil || pathDir == "" {
+		return sb, err
 	}
 	sb.ReadOnly = append(sb.ReadOnly, pathDir)
 	if entries, err := os.ReadDir(pathDir); err == nil {

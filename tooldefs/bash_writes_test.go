@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -34,7 +35,7 @@ var _ = Describe("Bash writes under a prefix rule", func() {
 		s, err := session.Open(context.Background(), session.Options{
 			Dir: dir, Home: dir, Tools: generated.AllBaseTools(),
 			Permissions: permission.Sources{
-				Mode: mode, Asker: permission.NonInteractive{},
+				Mode: mode, Asker: ask.NonInteractive{},
 				Rules: append([]permission.Rule{mustRule("Bash(echo:*)", runtime.Allow), mustRule("Bash(tee:*)", runtime.Allow)}, rules...),
 			},
 		})

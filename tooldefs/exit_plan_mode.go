@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/tooldefs/planmode"
 )
@@ -45,7 +46,7 @@ type ExitPlanModeOutput struct {
 }
 
 // acceptEditsLabel words the prompt's second yes, which ExitPlanMode maps
-// to acceptEdits mode (permission.AnswerAllowSession); the first yes
+// to acceptEdits mode (ask.AnswerAllowSession); the first yes
 // (AnswerAllowOnce) goes back to the mode before plan mode.
 const acceptEditsLabel = "Yes, and accept edits"
 
@@ -98,7 +99,7 @@ func (ExitPlanMode) Call(ctx context.Context, in *ExitPlanModeInput, c *runtime.
 		return ExitPlanModeOutput{}, fmt.Errorf("%s is not among the session's tools, so its approval cannot be asked for: call it through the session", planmode.ExitName)
 	}
 	back := e.ModeBeforePlan()
-	req := permission.AskRequest{
+	req := ask.AskRequest{
 		Message: fmt.Sprintf("Approve this plan and leave plan mode? Yes goes back to %s mode; No keeps the model planning.", back),
 		Detail:  in.Plan,
 	}
@@ -109,12 +110,12 @@ func (ExitPlanMode) Call(ctx context.Context, in *ExitPlanModeInput, c *runtime.
 	switch {
 	case err != nil:
 		return ExitPlanModeOutput{}, fmt.Errorf("%w: %w You are still in plan mode: only read-only tools run.", errPlanNotApproved, err)
-	case ans == permission.AnswerDeny:
+	case ans == ask.AnswerDeny:
 		return ExitPlanModeOutput{}, fmt.Errorf("%w: the user rejected the plan, so you are still in plan mode (only read-only tools run). Ask the user what to change, revise the plan, and call %s again with it.",
 			errPlanNotApproved, planmode.ExitName)
 	}
 	mode := back
-	if ans == permission.AnswerAllowSession {
+	if ans == ask.AnswerAllowSession {
 		mode = permission.ModeAcceptEdits
 	}
 	c.ModifyContext(planmode.SetMode(mode))

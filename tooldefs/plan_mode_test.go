@@ -13,6 +13,7 @@ import (
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -22,11 +23,11 @@ import (
 // keeps the requests.
 type toolAsker struct {
 	mu      sync.Mutex
-	answers map[string]permission.Answer
-	asked   []permission.AskRequest
+	answers map[string]ask.Answer
+	asked   []ask.AskRequest
 }
 
-func (a *toolAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a *toolAsker) Ask(_ context.Context, req ask.AskRequest) (ask.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asked = append(a.asked, req)
@@ -97,8 +98,8 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 {"blocks":[{"type":"text","text":"done"}]}`
 
 	DescribeTable("enter (the user agrees) → a write is refused in plan mode → the plan is approved → the write lands",
-		func(start permission.Mode, answer permission.Answer, after permission.Mode, asks []string) {
-			asker := &toolAsker{answers: map[string]permission.Answer{"EnterPlanMode": permission.AnswerAllowOnce, "ExitPlanMode": answer, "Write": permission.AnswerAllowOnce}}
+		func(start permission.Mode, answer ask.Answer, after permission.Mode, asks []string) {
+			asker := &toolAsker{answers: map[string]ask.Answer{"EnterPlanMode": ask.AnswerAllowOnce, "ExitPlanMode": answer, "Write": ask.AnswerAllowOnce}}
 			s := open(walk, permission.Sources{Mode: start, Asker: asker})
 			res := results(s)
 
@@ -114,7 +115,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 			Expect(s.Engine().Mode()).To(Equal(after))
 			Expect(asker.tools()).To(Equal(asks))
 
-			var exit permission.AskRequest
+			var exit ask.AskRequest
 			for _, r := range asker.asked {
 				if r.Tool == "ExitPlanMode" {
 					exit = r
@@ -125,16 +126,16 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 			Expect(exit.Message).To(ContainSubstring("Yes goes back to " + string(s.Engine().ModeBeforePlan()) + " mode"))
 		},
 		Entry("Yes goes back to the mode before plan mode (acceptEdits: the write needs nobody)",
-			permission.ModeAcceptEdits, permission.AnswerAllowOnce, permission.ModeAcceptEdits, []string{"EnterPlanMode", "ExitPlanMode"}),
+			permission.ModeAcceptEdits, ask.AnswerAllowOnce, permission.ModeAcceptEdits, []string{"EnterPlanMode", "ExitPlanMode"}),
 		Entry("Yes goes back to default mode (the write asks)",
-			permission.ModeDefault, permission.AnswerAllowOnce, permission.ModeDefault, []string{"EnterPlanMode", "ExitPlanMode", "Write"}),
+			permission.ModeDefault, ask.AnswerAllowOnce, permission.ModeDefault, []string{"EnterPlanMode", "ExitPlanMode", "Write"}),
 		Entry(`"Yes, and accept edits" switches to acceptEdits`,
-			permission.ModeDefault, permission.AnswerAllowSession, permission.ModeAcceptEdits, []string{"EnterPlanMode", "ExitPlanMode"}),
+			permission.ModeDefault, ask.AnswerAllowSession, permission.ModeAcceptEdits, []string{"EnterPlanMode", "ExitPlanMode"}),
 	)
 
 	It("offers accept edits as the second yes, unless the mode to go back to is acceptEdits already", func() {
 		for _, start := range []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits} {
-			asker := &toolAsker{answers: map[string]permission.Answer{"EnterPlanMode": permission.AnswerAllowOnce, "ExitPlanMode": permission.AnswerAllowOnce}}
+			asker := &toolAsker{answers: map[string]ask.Answer{"EnterPlanMode": ask.AnswerAllowOnce, "ExitPlanMode": ask.AnswerAllowOnce}}
 			s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
 {"blocks":[{"type":"tool_use","id":"exit","name":"ExitPlanMode","input":{"plan":"p"}}]}
@@ -151,7 +152,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 	})
 
 	It("keeps the session in plan mode when the user rejects the plan, and says so", func() {
-		asker := &toolAsker{answers: map[string]permission.Answer{"EnterPlanMode": permission.AnswerAllowOnce, "ExitPlanMode": permission.AnswerDeny}}
+		asker := &toolAsker{answers: map[string]ask.Answer{"EnterPlanMode": ask.AnswerAllowOnce, "ExitPlanMode": ask.AnswerDeny}}
 		s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
 {"blocks":[{"type":"tool_use","id":"exit","name":"ExitPlanMode","input":{"plan":"`+"# Add a greeting"+`"}}]}
@@ -168,7 +169,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 	})
 
 	It("stays out of plan mode when the user says no to entering it", func() {
-		asker := &toolAsker{answers: map[string]permission.Answer{}}
+		asker := &toolAsker{answers: map[string]ask.Answer{}}
 		s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
 {"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModeAcceptEdits, Asker: asker})
@@ -179,7 +180,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 	})
 
 	It("sees the new mode in the next call of the same response", func() {
-		asker := &toolAsker{answers: map[string]permission.Answer{"EnterPlanMode": permission.AnswerAllowOnce}}
+		asker := &toolAsker{answers: map[string]ask.Answer{"EnterPlanMode": ask.AnswerAllowOnce}}
 		s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}},{"type":"tool_use","id":"w","name":"Write","input":{"file_path":"`+hello+`","content":"hi\n"}}]}
 {"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModeAcceptEdits, Asker: asker})
@@ -194,7 +195,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 		It("refuses to enter plan mode", func() {
 			s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
-{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Asker: permission.NonInteractive{}})
+{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Asker: ask.NonInteractive{}})
 			res := results(s)
 			Expect(res["enter"].IsError).To(BeTrue())
 			Expect(res["enter"].Text()).To(ContainSubstring("Enter plan mode?"))
@@ -205,7 +206,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 		It("refuses to enter plan mode even when a rule allows EnterPlanMode: only a user can agree", func() {
 			s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
-{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Asker: permission.NonInteractive{}, Rules: []permission.Rule{mustRule("EnterPlanMode", runtime.Allow)}})
+{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Asker: ask.NonInteractive{}, Rules: []permission.Rule{mustRule("EnterPlanMode", runtime.Allow)}})
 			res := results(s)
 			Expect(res["enter"].IsError).To(BeTrue())
 			Expect(s.Engine().Mode()).To(Equal(permission.ModeDefault))
@@ -215,7 +216,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 			s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"enter","name":"EnterPlanMode","input":{}}]}
 {"blocks":[{"type":"tool_use","id":"exit","name":"ExitPlanMode","input":{"plan":"p"}}]}
-{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModePlan, Asker: permission.NonInteractive{}})
+{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModePlan, Asker: ask.NonInteractive{}})
 			res := results(s)
 			Expect(res["enter"].IsError).To(BeFalse(), res["enter"].Text())
 			Expect(res["enter"].Text()).To(HavePrefix("Plan mode is already on"))
@@ -229,7 +230,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 		It("approves the plan without asking when a rule allows ExitPlanMode, going back to default mode", func() {
 			s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"exit","name":"ExitPlanMode","input":{"plan":"p"}}]}
-{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModePlan, Asker: permission.NonInteractive{}, Rules: []permission.Rule{mustRule("ExitPlanMode", runtime.Allow)}})
+{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModePlan, Asker: ask.NonInteractive{}, Rules: []permission.Rule{mustRule("ExitPlanMode", runtime.Allow)}})
 			res := results(s)
 			Expect(res["exit"].IsError).To(BeFalse(), res["exit"].Text())
 			Expect(res["exit"].Text()).To(ContainSubstring("the permission mode is now default"))
@@ -239,7 +240,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 		It("refuses ExitPlanMode under a deny rule, which beats an allow rule", func() {
 			s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"exit","name":"ExitPlanMode","input":{"plan":"p"}}]}
-{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModePlan, Asker: permission.NonInteractive{},
+{"blocks":[{"type":"text","text":"done"}]}`, permission.Sources{Mode: permission.ModePlan, Asker: ask.NonInteractive{},
 				Rules: []permission.Rule{mustRule("ExitPlanMode", runtime.Allow), mustRule("ExitPlanMode", runtime.Deny)}})
 			res := results(s)
 			Expect(res["exit"].IsError).To(BeTrue())
@@ -258,7 +259,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 	})
 
 	It("keeps sub-agents from switching the mode they share with their parent", func() {
-		asker := &toolAsker{answers: map[string]permission.Answer{"EnterPlanMode": permission.AnswerAllowOnce, "ExitPlanMode": permission.AnswerAllowOnce}}
+		asker := &toolAsker{answers: map[string]ask.Answer{"EnterPlanMode": ask.AnswerAllowOnce, "ExitPlanMode": ask.AnswerAllowOnce}}
 		s := open(`{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"g","name":"Agent","input":{"description":"Plan it","prompt":"x"}},{"type":"tool_use","id":"e","name":"Agent","input":{"description":"Look","prompt":"x","subagent_type":"Explore"}}]}
 {"agent":"g","blocks":[{"type":"tool_use","id":"g_enter","name":"EnterPlanMode","input":{}},{"type":"tool_use","id":"g_exit","name":"ExitPlanMode","input":{"plan":"p"}}]}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -29,10 +30,10 @@ import (
 type replAsker struct {
 	mu     sync.Mutex
 	tools  []string
-	answer permission.Answer
+	answer ask.Answer
 }
 
-func (a *replAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a *replAsker) Ask(_ context.Context, req ask.AskRequest) (ask.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.tools = append(a.tools, req.Tool)
@@ -155,7 +156,7 @@ var _ = Describe("REPL (internal variants)", func() {
 
 	It("asks about a REPL that writes, then about the write itself", func() {
 		s := internalSession(dir, session.Options{})
-		asker := &replAsker{answer: permission.AnswerAllowOnce}
+		asker := &replAsker{answer: ask.AnswerAllowOnce}
 		s.Engine().SetAsker(asker)
 		rs := results(execOne(ctx, s, "REPL", script(read("a.txt"), write("new.txt", "hello"))))
 		Expect(rs[1].IsError).To(BeFalse(), rs[1].Text)
@@ -165,7 +166,7 @@ var _ = Describe("REPL (internal variants)", func() {
 
 	It("runs a read-only script without asking, and only a read-only one in plan mode", func() {
 		s := internalSession(dir, session.Options{Permissions: permission.Sources{Mode: permission.ModePlan}})
-		asker := &replAsker{answer: permission.AnswerDeny}
+		asker := &replAsker{answer: ask.AnswerDeny}
 		s.Engine().SetAsker(asker)
 		rs := results(execOne(ctx, s, "REPL", script(read("a.txt"), `{"name":"Bash","input":{"command":"ls"}}`)))
 		Expect(rs[0].IsError).To(BeFalse())

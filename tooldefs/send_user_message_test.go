@@ -12,6 +12,7 @@ import (
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -39,7 +40,7 @@ var _ = Describe("SendUserMessage", func() {
 		s, err := session.Open(context.Background(), session.Options{
 			Dir: dir, Home: home, Tools: generated.AllBaseTools(),
 			Provider: replay.New(sc, replay.Options{Speed: 0, Cwd: dir}),
-			Permissions: permission.Sources{Asker: permission.NonInteractive{}, Mode: permission.ModePlan,
+			Permissions: permission.Sources{Asker: ask.NonInteractive{}, Mode: permission.ModePlan,
 				ConfigDir: filepath.Join(home, ".agentcore")},
 		})
 		Expect(err).NotTo(HaveOccurred())

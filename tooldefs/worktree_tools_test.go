@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
 )
@@ -52,7 +53,7 @@ var _ = Describe("EnterWorktree and ExitWorktree", func() {
 		specGit(repo, "commit", "-q", "-m", "first")
 	})
 
-	open := func(dir, script string, mode permission.Mode, asker permission.Asker) *session.Session {
+	open := func(dir, script string, mode permission.Mode, asker ask.Asker) *session.Session {
 		GinkgoHelper()
 		return replaySession(dir, home, script, mode, asker)
 	}
@@ -169,7 +170,7 @@ var _ = Describe("EnterWorktree and ExitWorktree", func() {
 	})
 
 	It("asks only before discarding changes, and stays out in plan mode", func() {
-		asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+		asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 		s := open(repo, `{"prompt":"x"}
 {"blocks":[{"type":"tool_use","id":"e","name":"EnterWorktree","input":{"name":"ask"}}]}
 {"blocks":[{"type":"tool_use","id":"w","name":"Bash","input":{"command":"touch junk.txt"}}]}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime/memory"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 // newConfigCmd is agentcore config: what a session in this directory
@@ -126,7 +127,7 @@ func settingsKind(s permission.Source) string {
 		return "project"
 	case permission.SourceLocal:
 		return "local"
-	case permission.SourceFlagSettings:
+	case settings.SourceFlagSettings:
 		return "flag"
 	}
 	return string(s)

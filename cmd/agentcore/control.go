@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
@@ -512,13 +513,13 @@ func (c *controlChannel) request(ctx context.Context, req map[string]any) (contr
 type hostAsker struct{ c *controlChannel }
 
 // Ask is AskHost without the input and the message.
-func (a hostAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a hostAsker) Ask(ctx context.Context, req ask.AskRequest) (ask.Answer, error) {
 	r, err := a.AskHost(ctx, req)
 	return r.Answer, err
 }
 
 // AskHost sends a can_use_tool request.
-func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (permission.HostReply, error) {
+func (a hostAsker) AskHost(ctx context.Context, req ask.AskRequest) (ask.HostReply, error) {
 	input := req.Input
 	if len(input) == 0 {
 		input = json.RawMessage(`{}`)
@@ -526,7 +527,7 @@ func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (perm
 	r, err := a.c.request(ctx, map[string]any{"subtype": "can_use_tool", "tool_name": req.Tool, "input": input,
 		"tool_use_id": req.ToolUseID, "decision_reason": req.Message})
 	if err != nil {
-		return permission.HostReply{Answer: permission.AnswerDeny}, err
+		return ask.HostReply{Answer: ask.AnswerDeny}, err
 	}
 	var res struct {
 		Behavior     string          `json:"behavior"`
@@ -534,11 +535,11 @@ func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (perm
 		Message      string          `json:"message"`
 	}
 	if err := json.Unmarshal(r.Response, &res); err != nil {
-		return permission.HostReply{Answer: permission.AnswerDeny}, fmt.Errorf("the SDK host's can_use_tool answer is not a permission result: %v", err)
+		return ask.HostReply{Answer: ask.AnswerDeny}, fmt.Errorf("the SDK host's can_use_tool answer is not a permission result: %v", err)
 	}
 	switch res.Behavior {
 	case "allow":
-		reply := permission.HostReply{Answer: permission.AnswerAllowOnce}
+		reply := ask.HostReply{Answer: ask.AnswerAllowOnce}
 		if len(res.UpdatedInput) > 0 && string(res.UpdatedInput) != "null" {
 			reply.UpdatedInput = res.UpdatedInput
 		}
@@ -548,7 +549,7 @@ func (a hostAsker) AskHost(ctx context.Context, req permission.AskRequest) (perm
 		if msg == "" {
 			msg = "The SDK host denied " + req.Tool + "."
 		}
-		return permission.HostReply{Answer: permission.AnswerDeny, Message: msg}, nil
+		return ask.HostReply{Answer: ask.AnswerDeny, Message: msg}, nil
 	}
-	return permission.HostReply{Answer: permission.AnswerDeny}, fmt.Errorf("the SDK host answered can_use_tool with behavior %q; want allow or deny", res.Behavior)
+	return ask.HostReply{Answer: ask.AnswerDeny}, fmt.Errorf("the SDK host answered can_use_tool with behavior %q; want allow or deny", res.Behavior)
 }

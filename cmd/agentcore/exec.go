@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
-	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/render"
 )
 
@@ -124,7 +124,7 @@ func runExec(ctx context.Context, stdin io.Reader, out io.Writer, file string, o
 	}
 	defer s.Close()
 	// A script cannot answer a prompt: "ask" becomes a denied result.
-	s.Engine().SetAsker(permission.NonInteractive{})
+	s.Engine().SetAsker(ask.NonInteractive{})
 	ex := &orchestrate.Executor{Tools: s.Tools(), CanUseTool: s.Engine().CanUseTool, CallTimeout: o.timeout, AbandonAfter: o.abandon}
 	if deps.tools != nil {
 		ex.Tools = deps.tools

@@ -20,9 +20,9 @@ import (
 	"github.com/agentcore/agentcore/features"
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
-	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/session"
 )
@@ -215,7 +215,7 @@ func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport
 	}
 	src.Asker = elicitAsker{}
 	s, err := session.Open(ctx, session.Options{Dir: cwd, Tools: tools, Permissions: src,
-		Pool: pool.Options{Known: known}, CheckSandbox: checkSandbox})
+		Pool: pool.Options{Known: known}})
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport
 // elicitAsker asks the MCP client of a call for approval through
 // elicitation (a form with the decision), when that client declared the
 // capability; for other clients the call is denied with the rule that
-// would allow it (permission.ConditionalAsker).
+// would allow it (ask.ConditionalAsker).
 type elicitAsker struct{}
 
 // CanAsk reports whether the call's client supports elicitation.
@@ -246,7 +246,7 @@ const (
 )
 
 // Ask shows the request to the client's user as a one-field form.
-func (elicitAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (elicitAsker) Ask(ctx context.Context, req ask.AskRequest) (ask.Answer, error) {
 	choices := []string{elicitAllow}
 	if req.Suggestion != "" || req.AlwaysLabel != "" {
 		choices = append(choices, elicitAlways)
@@ -274,21 +274,21 @@ func (elicitAsker) Ask(ctx context.Context, req permission.AskRequest) (permissi
 		},
 	})
 	if errors.Is(err, mcp.ErrInputRequired) {
-		return permission.AnswerDeny, err // the call stops; the client answers and repeats it
+		return ask.AnswerDeny, err // the call stops; the client answers and repeats it
 	}
 	if err != nil {
-		return permission.AnswerDeny, fmt.Errorf("ask the MCP client: %w", err)
+		return ask.AnswerDeny, fmt.Errorf("ask the MCP client: %w", err)
 	}
 	if res.Action != "accept" {
-		return permission.AnswerDeny, nil
+		return ask.AnswerDeny, nil
 	}
 	switch res.Content["decision"] {
 	case elicitAllow:
-		return permission.AnswerAllowOnce, nil
+		return ask.AnswerAllowOnce, nil
 	case elicitAlways:
-		return permission.AnswerAllowSession, nil
+		return ask.AnswerAllowSession, nil
 	}
-	return permission.AnswerDeny, nil
+	return ask.AnswerDeny, nil
 }
 
 // pipelineRunner runs each MCP call as a one-call batch of the

@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/render"
 )
 
@@ -18,40 +18,40 @@ import (
 // description, WebFetch's URL), then the choices; ↑/↓ (or k/j) move, a
 // number picks, Enter picks the row under the cursor, Esc, n or Ctrl+C
 // deny (and the engine tells the model the user declined).
-func pickPermission(ctx context.Context, in *os.File, out io.Writer, req permission.AskRequest) (permission.Answer, error) {
+func pickPermission(ctx context.Context, in *os.File, out io.Writer, req ask.AskRequest) (ask.Answer, error) {
 	m := newPermissionPicker(req)
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	if _, err := p.Run(); err != nil {
 		if ctx.Err() != nil {
-			return permission.AnswerDeny, ctx.Err()
+			return ask.AnswerDeny, ctx.Err()
 		}
-		return permission.AnswerDeny, fmt.Errorf("show the permission picker: %w", err)
+		return ask.AnswerDeny, fmt.Errorf("show the permission picker: %w", err)
 	}
 	return m.answer, nil
 }
 
 // permissionPicker is the bubbletea model of pickPermission.
 type permissionPicker struct {
-	req     permission.AskRequest
+	req     ask.AskRequest
 	labels  []string
-	answers []permission.Answer
+	answers []ask.Answer
 	cursor  int
-	answer  permission.Answer
+	answer  ask.Answer
 	done    bool
 }
 
-func newPermissionPicker(req permission.AskRequest) *permissionPicker {
-	m := &permissionPicker{req: req, labels: []string{"Yes"}, answers: []permission.Answer{permission.AnswerAllowOnce}}
+func newPermissionPicker(req ask.AskRequest) *permissionPicker {
+	m := &permissionPicker{req: req, labels: []string{"Yes"}, answers: []ask.Answer{ask.AnswerAllowOnce}}
 	always := req.AlwaysLabel
 	if always == "" && req.Suggestion != "" {
 		always = fmt.Sprintf("Yes, and allow %s for this session", req.Suggestion)
 	}
 	if always != "" {
 		m.labels = append(m.labels, always)
-		m.answers = append(m.answers, permission.AnswerAllowSession)
+		m.answers = append(m.answers, ask.AnswerAllowSession)
 	}
 	m.labels = append(m.labels, "No, and tell the model what to do differently (Esc)")
-	m.answers = append(m.answers, permission.AnswerDeny)
+	m.answers = append(m.answers, ask.AnswerDeny)
 	return m
 }
 

@@ -5,11 +5,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/ask"
 )
 
 var _ = Describe("the permission picker", func() {
-	req := permission.AskRequest{Tool: "Edit", Use: "README.md", Detail: "-old\n+new", Suggestion: "Edit(README.md)"}
+	req := ask.AskRequest{Tool: "Edit", Use: "README.md", Detail: "-old\n+new", Suggestion: "Edit(README.md)"}
 	press := func(m *permissionPicker, keys ...tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		for _, k := range keys {
@@ -26,29 +26,29 @@ var _ = Describe("the permission picker", func() {
 		m := newPermissionPicker(req)
 		cmd := press(m, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyEnter})
 		Expect(cmd).NotTo(BeNil())
-		Expect(m.answer).To(Equal(permission.AnswerAllowSession))
+		Expect(m.answer).To(Equal(ask.AnswerAllowSession))
 	})
 	It("wraps upwards from the first row to No", func() {
 		m := newPermissionPicker(req)
 		press(m, tea.KeyPressMsg{Code: tea.KeyUp}, tea.KeyPressMsg{Code: tea.KeyEnter})
-		Expect(m.answer).To(Equal(permission.AnswerDeny))
+		Expect(m.answer).To(Equal(ask.AnswerDeny))
 	})
 	It("picks by number", func() {
 		m := newPermissionPicker(req)
 		press(m, tea.KeyPressMsg{Code: '1', Text: "1"})
 		Expect(m.done).To(BeTrue())
-		Expect(m.answer).To(Equal(permission.AnswerAllowOnce))
+		Expect(m.answer).To(Equal(ask.AnswerAllowOnce))
 	})
 	It("denies on Esc", func() {
 		m := newPermissionPicker(req)
 		press(m, tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyEscape})
 		Expect(m.done).To(BeTrue())
-		Expect(m.answer).To(Equal(permission.AnswerDeny))
+		Expect(m.answer).To(Equal(ask.AnswerDeny))
 	})
 	It("offers only Yes and No without a suggestion", func() {
-		m := newPermissionPicker(permission.AskRequest{Tool: "Bash", Use: "ls"})
+		m := newPermissionPicker(ask.AskRequest{Tool: "Bash", Use: "ls"})
 		Expect(m.labels).To(HaveLen(2))
 		press(m, tea.KeyPressMsg{Code: '2', Text: "2"})
-		Expect(m.answer).To(Equal(permission.AnswerDeny))
+		Expect(m.answer).To(Equal(ask.AnswerDeny))
 	})
 })

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/ask"
 )
 
 // askQuestions shows AskUserQuestion's questions on the terminal as a
@@ -19,7 +19,7 @@ import (
 // its option, Space toggles one of a multi-select question, Enter picks
 // (or submits the toggled ones), the last row "Other" takes the user's own
 // words, and Esc or Ctrl+C dismisses the questions (ErrNotAnswered).
-func askQuestions(ctx context.Context, in *os.File, out io.Writer, agent string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
+func askQuestions(ctx context.Context, in *os.File, out io.Writer, agent string, qs []ask.Question) ([]ask.QuestionAnswer, error) {
 	m := &questionPicker{qs: qs, agent: agent, toggled: map[int]bool{}}
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	if _, err := p.Run(); err != nil {
@@ -32,9 +32,9 @@ func askQuestions(ctx context.Context, in *os.File, out io.Writer, agent string,
 }
 
 // result is the answers, once the picker is over.
-func (m *questionPicker) result() ([]permission.QuestionAnswer, error) {
+func (m *questionPicker) result() ([]ask.QuestionAnswer, error) {
 	if m.dismissed {
-		return nil, permission.ErrNotAnswered
+		return nil, ask.ErrNotAnswered
 	}
 	if len(m.answers) != len(m.qs) {
 		return nil, errors.New("the question picker ended before every question was answered")
@@ -44,14 +44,14 @@ func (m *questionPicker) result() ([]permission.QuestionAnswer, error) {
 
 // questionPicker is the bubbletea model of askQuestions.
 type questionPicker struct {
-	qs      []permission.Question
+	qs      []ask.Question
 	agent   string
 	q       int          // the question shown
 	cursor  int          // the row under the cursor; len(options) is "Other"
 	toggled map[int]bool // a multi-select question's toggled rows
 	typing  bool         // the user is typing their own answer
 	text    []rune
-	answers []permission.QuestionAnswer
+	answers []ask.QuestionAnswer
 	// dismissed is set by Esc or Ctrl+C outside typing.
 	dismissed bool
 }
@@ -148,7 +148,7 @@ func (m *questionPicker) anyToggled() bool {
 // one, or quits after the last.
 func (m *questionPicker) answer() tea.Cmd {
 	q := m.qs[m.q]
-	var a permission.QuestionAnswer
+	var a ask.QuestionAnswer
 	for i, o := range q.Options {
 		if (q.MultiSelect && m.toggled[i]) || (!q.MultiSelect && !m.typing && i == m.cursor) {
 			a.Labels = append(a.Labels, o.Label)

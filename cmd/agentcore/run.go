@@ -20,9 +20,9 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/memory"
-	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
@@ -472,7 +472,7 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 		// The pickers need a terminal that takes styles; NO_COLOR, TERM=dumb
 		// or a stderr that is not a terminal keep the plain prompts.
 		tui := term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-		asker = &pausingAsker{r: r, p: permission.NewPrompt(in, os.Stderr), tui: tui}
+		asker = &pausingAsker{r: r, p: ask.NewPrompt(in, os.Stderr), tui: tui}
 		engine.SetAsker(asker)
 	}
 
@@ -654,7 +654,7 @@ func outcomeErr(out *agent.Outcome, maxTurns int) error {
 // AskUserQuestion's picker is on the terminal.
 type pausingAsker struct {
 	r *render.Renderer
-	p *permission.Prompt
+	p *ask.Prompt
 	// show, when set (the interactive session), shows a picker in place
 	// of the session's input box; release hands the terminal over for a
 	// plain prompt and returns how to take it back.
@@ -664,11 +664,11 @@ type pausingAsker struct {
 	tui bool
 }
 
-func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a *pausingAsker) Ask(ctx context.Context, req ask.AskRequest) (ask.Answer, error) {
 	if a.show != nil {
 		m := newPermissionPicker(req)
 		if err := a.show(ctx, pickerModal{m: m, done: func() bool { return m.done }}); err != nil {
-			return permission.AnswerDeny, err
+			return ask.AnswerDeny, err
 		}
 		return m.answer, nil
 	}
@@ -681,7 +681,7 @@ func (a *pausingAsker) Ask(ctx context.Context, req permission.AskRequest) (perm
 }
 
 // Elicit shows an MCP server's form or URL on the terminal.
-func (a *pausingAsker) Elicit(ctx context.Context, req permission.ElicitRequest) (permission.ElicitAnswer, error) {
+func (a *pausingAsker) Elicit(ctx context.Context, req ask.ElicitRequest) (ask.ElicitAnswer, error) {
 	if a.release != nil {
 		defer a.release()()
 	}
@@ -691,7 +691,7 @@ func (a *pausingAsker) Elicit(ctx context.Context, req permission.ElicitRequest)
 }
 
 // AskQuestions shows the questions as a picker on the terminal.
-func (a *pausingAsker) AskQuestions(ctx context.Context, agent string, qs []permission.Question) ([]permission.QuestionAnswer, error) {
+func (a *pausingAsker) AskQuestions(ctx context.Context, agent string, qs []ask.Question) ([]ask.QuestionAnswer, error) {
 	if a.show != nil {
 		m := &questionPicker{qs: qs, agent: agent, toggled: map[int]bool{}}
 		if err := a.show(ctx, pickerModal{m: m, done: func() bool { return m.dismissed || m.q >= len(m.qs) }}); err != nil {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime/tooltest"
 
-	"github.com/agentcore/agentcore/tooldefs/shell"
+	"github.com/agentcore/agentcore/runtime/sandbox"
 )
 
 // bashAPI is a Messages API on loopback that asks for one Bash call per
@@ -93,7 +93,7 @@ var _ = Describe("agentcore -p --sandbox", func() {
 		_, stderr, code := agentcoreIn(dir, home, []string{"PATH=" + GinkgoT().TempDir(), "ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + api.URL},
 			"-p", "touch it", "--model", "claude-fake-1", "--sandbox")
 		Expect(code).To(Equal(1))
-		Expect(stderr).To(ContainSubstring(shell.BwrapMissingHelp))
+		Expect(stderr).To(ContainSubstring(sandbox.BwrapMissingHelp))
 		Expect(results()).To(BeEmpty())
 		Expect(filepath.Join(dir, "unconfined")).NotTo(BeAnExistingFile())
 	})

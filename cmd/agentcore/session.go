@@ -15,9 +15,9 @@ import (
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
+	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/tooldefs"
-	"github.com/agentcore/agentcore/tooldefs/shell"
 	"github.com/agentcore/agentcore/tooldefs/skills"
 	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
@@ -126,10 +126,6 @@ func (f *sessionFlags) registerSandbox(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.sandbox, "sandbox", false, "run every Bash command inside a bubblewrap sandbox, as sandbox.enabled in the settings does (needs bwrap)")
 }
 
-// checkSandbox is the sessions' CheckSandbox: bubblewrap on PATH and able
-// to make its namespaces.
-func checkSandbox(*runtime.Sandbox) error { return shell.CheckSandbox("") }
-
 // The Claude Code defaults the pool is assembled with: simple mode keeps
 // Bash, Edit and Read; ToolSearch loads deferred tools.
 var (
@@ -168,12 +164,11 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 	}
 	tools := subagent.WithTypes(generated.AllBaseTools(), tooldefs.AgentName, types)
 	o := session.Options{
-		Sandbox:      f.sandbox,
-		CheckSandbox: checkSandbox,
-		Dir:          dir,
-		Tools:        skills.WithSkills(tools, tooldefs.SkillName, found),
-		Permissions:  src,
-		MCPOptions:   mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
+		Sandbox:     f.sandbox,
+		Dir:         dir,
+		Tools:       skills.WithSkills(tools, tooldefs.SkillName, found),
+		Permissions: src,
+		MCPOptions:  mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
 		Pool: pool.Options{Simple: f.simple, SimpleTools: simpleModeTools, SearchTool: searchTool,
 			Known: generated.LeftOutTools()},
 		DeferMode: func(setting string) (pool.DeferMode, error) {
@@ -225,7 +220,7 @@ func (f *sessionFlags) openSession(ctx context.Context, opts openOptions) (*sess
 // warnSandbox says on stderr what the session's sandbox does not do as
 // its settings ask.
 func warnSandbox(s *session.Session) {
-	if w := shell.NetworkWarning(s.Sandbox()); w != "" {
+	if w := sandbox.NetworkWarning(s.Sandbox().Config()); w != "" {
 		fmt.Fprintln(os.Stderr, "agentcore: warning:", w)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -41,7 +42,7 @@ type tuiBackend struct {
 	mode    func() string // the permission mode in force
 	// pick shows a picker in the input box's place and send prints; both
 	// set by runTUI.
-	pick func(qs []permission.Question) ([]permission.QuestionAnswer, error)
+	pick func(qs []ask.Question) ([]ask.QuestionAnswer, error)
 	send func(tea.Msg)
 }
 
@@ -158,7 +159,7 @@ func runTUI(be *tuiBackend, cwd string, asker *pausingAsker) error {
 	m.SetSend(p.Send)
 	asker.show = func(ctx context.Context, md tui.Modal) error { return tui.Show(ctx, p.Send, md) }
 	be.send = p.Send
-	be.pick = func(qs []permission.Question) ([]permission.QuestionAnswer, error) {
+	be.pick = func(qs []ask.Question) ([]ask.QuestionAnswer, error) {
 		m := &questionPicker{qs: qs, toggled: map[int]bool{}}
 		if err := tui.Show(context.Background(), p.Send, pickerModal{m: m, done: func() bool { return m.dismissed || m.q >= len(m.qs) }}); err != nil {
 			return nil, err
@@ -393,17 +394,17 @@ const pickSessions = 4
 // pickSession offers the directory's latest earlier sessions in a picker
 // and resumes the one picked ("Other" takes a typed ID).
 func (b *tuiBackend) pickSession(sess *session.Session, list []transcript.Info) {
-	q := permission.Question{Header: "Resume", Question: "Which session should this one become?"}
+	q := ask.Question{Header: "Resume", Question: "Which session should this one become?"}
 	for _, in := range list {
 		if in.ID == sess.ID() {
 			continue
 		}
-		q.Options = append(q.Options, permission.QuestionOption{Label: in.ID, Description: in.ModTime.Format("2006-01-02 15:04") + "  " + oneLine(in.Prompt, 60)})
+		q.Options = append(q.Options, ask.QuestionOption{Label: in.ID, Description: in.ModTime.Format("2006-01-02 15:04") + "  " + oneLine(in.Prompt, 60)})
 		if len(q.Options) == pickSessions {
 			break
 		}
 	}
-	answers, err := b.pick([]permission.Question{q})
+	answers, err := b.pick([]ask.Question{q})
 	if err != nil || len(answers) == 0 {
 		b.send(tui.Print("Kept this session."))
 		return

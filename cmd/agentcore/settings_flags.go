@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime/memory"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 // registerSettings adds Claude Code's settings flags.
@@ -19,7 +20,7 @@ func (f *permissionFlags) registerSettings(fl *pflag.FlagSet) {
 	fl.StringVar(&f.settings, "settings", "", "a settings file or a JSON string, read above the settings files (Claude Code's --settings)")
 	fl.Func("setting-sources", "the settings files to read: user, project and/or local, comma-separated (default all; --settings is always read)", func(v string) error {
 		f.settingSources = &v
-		_, err := permission.ParseSettingSources(v)
+		_, err := settings.ParseSettingSources(v)
 		return err
 	})
 }
@@ -28,7 +29,7 @@ func (f *permissionFlags) registerSettings(fl *pflag.FlagSet) {
 func (f *permissionFlags) settingsSources(src *permission.Sources) error {
 	src.SettingsFlag = f.settings
 	if f.settingSources != nil {
-		only, err := permission.ParseSettingSources(*f.settingSources)
+		only, err := settings.ParseSettingSources(*f.settingSources)
 		if err != nil {
 			return fmt.Errorf("--setting-sources: %w", err)
 		}
@@ -39,13 +40,13 @@ func (f *permissionFlags) settingsSources(src *permission.Sources) error {
 
 // readSettings reads the settings files the flags name, for what the
 // command line needs before the session opens: the env and the model.
-func (f *permissionFlags) readSettings(cwd string) ([]permission.SettingsFile, permission.Settings, error) {
+func (f *permissionFlags) readSettings(cwd string) ([]settings.SettingsFile, settings.Settings, error) {
 	src, err := f.sources()
 	if err != nil {
-		return nil, permission.Settings{}, err
+		return nil, settings.Settings{}, err
 	}
 	home, _ := os.UserHomeDir()
-	files, s, err := permission.ReadSettings(cwd, home, src)
+	files, s, err := settings.ReadSettings(cwd, home, src.Selection())
 	if err != nil {
 		return files, s, fmt.Errorf("settings: %w", err)
 	}
@@ -95,7 +96,7 @@ func (f *permissionFlags) memoryFiles(cwd string) ([]memory.File, error) {
 	if f.settingSources == nil {
 		return files, err
 	}
-	only, perr := permission.ParseSettingSources(*f.settingSources)
+	only, perr := settings.ParseSettingSources(*f.settingSources)
 	if perr != nil {
 		return nil, fmt.Errorf("--setting-sources: %w", perr)
 	}

@@ -16,7 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
@@ -29,7 +29,7 @@ import (
 
 // Elicitor answers a server's request for input (elicitation/create, form
 // or URL mode). req.Server names the server.
-type Elicitor func(ctx context.Context, req permission.ElicitRequest) (permission.ElicitAnswer, error)
+type Elicitor func(ctx context.Context, req ask.ElicitRequest) (ask.ElicitAnswer, error)
 
 // SamplingRequest is a server's sampling/createMessage, made a request to
 // the session's model: System is the server's system prompt, Messages
@@ -263,8 +263,8 @@ func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 	if err != nil {
 		return nil, err
 	}
-	res := &sdk.ElicitResult{Action: string(cmp.Or(ans.Action, permission.ElicitCancel))}
-	if ans.Action == permission.ElicitAccept && er.Mode == permission.ElicitForm {
+	res := &sdk.ElicitResult{Action: string(cmp.Or(ans.Action, ask.ElicitCancel))}
+	if ans.Action == ask.ElicitAccept && er.Mode == ask.ElicitForm {
 		// JSON's types (numbers as float64), which the SDK checks
 		// against the requested schema.
 		res.Content = map[string]any{}
@@ -282,13 +282,13 @@ func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 // permission engine's request: a form's fields from its flat JSON Schema
 // (required fields first, then by name: the order of the server's
 // properties does not survive decoding), or the URL.
-func ElicitRequestOf(server string, p *sdk.ElicitParams) (permission.ElicitRequest, error) {
+func ElicitRequestOf(server string, p *sdk.ElicitParams) (ask.ElicitRequest, error) {
 	if p == nil {
-		return permission.ElicitRequest{}, errors.New("elicitation request without parameters")
+		return ask.ElicitRequest{}, errors.New("elicitation request without parameters")
 	}
-	req := permission.ElicitRequest{Server: server, Message: p.Message, Mode: permission.ElicitForm}
+	req := ask.ElicitRequest{Server: server, Message: p.Message, Mode: ask.ElicitForm}
 	if p.Mode == "url" || (p.Mode == "" && p.URL != "") {
-		req.Mode, req.URL = permission.ElicitURL, p.URL
+		req.Mode, req.URL = ask.ElicitURL, p.URL
 		return req, nil
 	}
 	if p.RequestedSchema == nil {
@@ -312,7 +312,7 @@ func ElicitRequestOf(server string, p *sdk.ElicitParams) (permission.ElicitReque
 		}
 		req.Fields = append(req.Fields, f)
 	}
-	slices.SortFunc(req.Fields, func(a, b permission.FormField) int {
+	slices.SortFunc(req.Fields, func(a, b ask.FormField) int {
 		if a.Required != b.Required {
 			if a.Required {
 				return -1
@@ -352,38 +352,38 @@ type constTitle struct {
 }
 
 // choices lists the enum values of a schema with their labels.
-func (fs *fieldSchema) choices() []permission.Choice {
-	var out []permission.Choice
+func (fs *fieldSchema) choices() []ask.Choice {
+	var out []ask.Choice
 	for i, v := range fs.Enum {
-		c := permission.Choice{Value: v}
+		c := ask.Choice{Value: v}
 		if i < len(fs.EnumNames) {
 			c.Label = fs.EnumNames[i]
 		}
 		out = append(out, c)
 	}
 	for _, o := range append(slices.Clone(fs.OneOf), fs.AnyOf...) {
-		out = append(out, permission.Choice{Value: o.Const, Label: o.Title})
+		out = append(out, ask.Choice{Value: o.Const, Label: o.Title})
 	}
 	return out
 }
 
-func (fs fieldSchema) field(name string, required bool) (permission.FormField, error) {
-	f := permission.FormField{Name: name, Title: fs.Title, Description: fs.Description, Required: required, Format: fs.Format}
+func (fs fieldSchema) field(name string, required bool) (ask.FormField, error) {
+	f := ask.FormField{Name: name, Title: fs.Title, Description: fs.Description, Required: required, Format: fs.Format}
 	switch fs.Type {
 	case "string", "":
-		f.Kind, f.Min, f.Max = permission.FieldString, fs.MinLength, fs.MaxLength
+		f.Kind, f.Min, f.Max = ask.FieldString, fs.MinLength, fs.MaxLength
 		if f.Choices = fs.choices(); len(f.Choices) > 0 {
-			f.Kind, f.Min, f.Max = permission.FieldChoice, nil, nil
+			f.Kind, f.Min, f.Max = ask.FieldChoice, nil, nil
 		}
 	case "number", "integer":
-		f.Kind, f.Min, f.Max = permission.FieldKind(fs.Type), fs.Minimum, fs.Maximum
+		f.Kind, f.Min, f.Max = ask.FieldKind(fs.Type), fs.Minimum, fs.Maximum
 	case "boolean":
-		f.Kind = permission.FieldBoolean
+		f.Kind = ask.FieldBoolean
 	case "array":
 		if fs.Items == nil {
 			return f, errors.New("an array without items")
 		}
-		f.Kind, f.Min, f.Max = permission.FieldMultiChoice, fs.MinItems, fs.MaxItems
+		f.Kind, f.Min, f.Max = ask.FieldMultiChoice, fs.MinItems, fs.MaxItems
 		if f.Choices = fs.Items.choices(); len(f.Choices) == 0 {
 			return f, errors.New("an array whose items are not enum values")
 		}

@@ -10,8 +10,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/mcp"
-	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
@@ -20,18 +20,18 @@ var _ = Describe("the client's capabilities", func() {
 		var (
 			m        *mcp.Manager
 			mu       sync.Mutex
-			elicited []permission.ElicitRequest
+			elicited []ask.ElicitRequest
 			sampled  []mcp.SamplingRequest
-			answer   permission.ElicitAnswer
+			answer   ask.ElicitAnswer
 			dir      string
 		)
 		BeforeEach(func() {
 			dir = GinkgoT().TempDir()
 			elicited, sampled = nil, nil
-			answer = permission.ElicitAnswer{Action: permission.ElicitAccept, Content: map[string]any{"name": "Ada", "age": int64(36)}}
+			answer = ask.ElicitAnswer{Action: ask.ElicitAccept, Content: map[string]any{"name": "Ada", "age": int64(36)}}
 			m = start(map[string]mcp.ServerConfig{"ask": stdio(bins.Ask)}, mcp.Options{
 				Roots: []string{dir},
-				Elicit: func(_ context.Context, r permission.ElicitRequest) (permission.ElicitAnswer, error) {
+				Elicit: func(_ context.Context, r ask.ElicitRequest) (ask.ElicitAnswer, error) {
 					mu.Lock()
 					defer mu.Unlock()
 					elicited = append(elicited, r)
@@ -64,12 +64,12 @@ var _ = Describe("the client's capabilities", func() {
 			Expect(elicited[0].Message).To(Equal("Who are you?"))
 			Expect(elicited[0].Fields).To(HaveLen(2))
 			Expect(elicited[0].Fields[0].Name).To(Equal("name"), "required fields first")
-			Expect(elicited[0].Fields[1].Kind).To(Equal(permission.FieldInteger))
+			Expect(elicited[0].Fields[1].Kind).To(Equal(ask.FieldInteger))
 			Expect(*elicited[0].Fields[1].Max).To(Equal(150.0))
 		})
 
 		It("sends the reason of a decline in _meta", func() {
-			answer = permission.ElicitAnswer{Action: permission.ElicitDecline, Reason: "nobody is there"}
+			answer = ask.ElicitAnswer{Action: ask.ElicitDecline, Reason: "nobody is there"}
 			Expect(call(find(m, "mcp__ask__form"), `{}`).Text()).To(Equal("action=decline content=null meta=map[agentcore/declineReason:nobody is there]"))
 		})
 
@@ -103,26 +103,26 @@ var _ = Describe("the client's capabilities", func() {
 			return &sdk.ElicitParams{Message: "m", RequestedSchema: v}
 		}
 		DescribeTable("reads a property of a flat schema into a field",
-			func(prop string, want permission.FormField) {
+			func(prop string, want ask.FormField) {
 				r, err := mcp.ElicitRequestOf("s", schema(`{"type":"object","properties":{"f":`+prop+`}}`))
 				Expect(err).NotTo(HaveOccurred())
 				want.Name = "f"
-				Expect(r.Fields).To(Equal([]permission.FormField{want}))
+				Expect(r.Fields).To(Equal([]ask.FormField{want}))
 			},
 			Entry("a string with a format and length bounds", `{"type":"string","format":"email","minLength":3,"maxLength":9,"title":"E"}`,
-				permission.FormField{Kind: permission.FieldString, Format: "email", Min: ptr(3.0), Max: ptr(9.0), Title: "E"}),
+				ask.FormField{Kind: ask.FieldString, Format: "email", Min: ptr(3.0), Max: ptr(9.0), Title: "E"}),
 			Entry("an untitled enum", `{"type":"string","enum":["a","b"],"default":"b"}`,
-				permission.FormField{Kind: permission.FieldChoice, Choices: []permission.Choice{{Value: "a"}, {Value: "b"}}, Default: "b"}),
+				ask.FormField{Kind: ask.FieldChoice, Choices: []ask.Choice{{Value: "a"}, {Value: "b"}}, Default: "b"}),
 			Entry("a legacy titled enum", `{"type":"string","enum":["a","b"],"enumNames":["A","B"]}`,
-				permission.FormField{Kind: permission.FieldChoice, Choices: []permission.Choice{{Value: "a", Label: "A"}, {Value: "b", Label: "B"}}}),
+				ask.FormField{Kind: ask.FieldChoice, Choices: []ask.Choice{{Value: "a", Label: "A"}, {Value: "b", Label: "B"}}}),
 			Entry("a titled enum", `{"type":"string","oneOf":[{"const":"x","title":"X"}]}`,
-				permission.FormField{Kind: permission.FieldChoice, Choices: []permission.Choice{{Value: "x", Label: "X"}}}),
+				ask.FormField{Kind: ask.FieldChoice, Choices: []ask.Choice{{Value: "x", Label: "X"}}}),
 			Entry("a multi-select with bounds", `{"type":"array","minItems":1,"items":{"anyOf":[{"const":"x","title":"X"}]},"default":["x"]}`,
-				permission.FormField{Kind: permission.FieldMultiChoice, Min: ptr(1.0), Choices: []permission.Choice{{Value: "x", Label: "X"}}, Default: []string{"x"}}),
+				ask.FormField{Kind: ask.FieldMultiChoice, Min: ptr(1.0), Choices: []ask.Choice{{Value: "x", Label: "X"}}, Default: []string{"x"}}),
 			Entry("a number with bounds", `{"type":"number","minimum":0,"maximum":1,"default":0.5}`,
-				permission.FormField{Kind: permission.FieldNumber, Min: ptr(0.0), Max: ptr(1.0), Default: 0.5}),
+				ask.FormField{Kind: ask.FieldNumber, Min: ptr(0.0), Max: ptr(1.0), Default: 0.5}),
 			Entry("a boolean", `{"type":"boolean","description":"d"}`,
-				permission.FormField{Kind: permission.FieldBoolean, Description: "d"}),
+				ask.FormField{Kind: ask.FieldBoolean, Description: "d"}),
 		)
 		It("refuses a nested object, naming the property", func() {
 			_, err := mcp.ElicitRequestOf("s", schema(`{"type":"object","properties":{"o":{"type":"object"}}}`))
@@ -131,7 +131,7 @@ var _ = Describe("the client's capabilities", func() {
 		It("reads URL mode", func() {
 			r, err := mcp.ElicitRequestOf("s", &sdk.ElicitParams{Mode: "url", URL: "https://x.test/", Message: "go"})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(r).To(Equal(permission.ElicitRequest{Server: "s", Mode: permission.ElicitURL, URL: "https://x.test/", Message: "go"}))
+			Expect(r).To(Equal(ask.ElicitRequest{Server: "s", Mode: ask.ElicitURL, URL: "https://x.test/", Message: "go"}))
 		})
 	})
 

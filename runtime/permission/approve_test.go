@@ -3,24 +3,24 @@ package permission_test
 import (
 	"context"
 	"errors"
-	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
 // scriptedAsker answers every ask with answer (or fails with err) and
 // keeps the requests.
 type scriptedAsker struct {
-	asked  []permission.AskRequest
-	answer permission.Answer
+	asked  []ask.AskRequest
+	answer ask.Answer
 	err    error
 }
 
-func (a *scriptedAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a *scriptedAsker) Ask(_ context.Context, req ask.AskRequest) (ask.Answer, error) {
 	a.asked = append(a.asked, req)
 	return a.answer, a.err
 }
@@ -32,7 +32,7 @@ var _ = Describe("Approve", func() {
 		plan *fakeTool
 	)
 
-	engine := func(mode permission.Mode, asker permission.Asker, allow, deny, ask []string) *permission.Engine {
+	engine := func(mode permission.Mode, asker ask.Asker, allow, deny, ask []string) *permission.Engine {
 		GinkgoHelper()
 		dir := GinkgoT().TempDir()
 		e, err := permission.NewEngine(permission.Config{Cwd: dir, Home: GinkgoT().TempDir(), Mode: mode, Asker: asker,
@@ -49,12 +49,12 @@ var _ = Describe("Approve", func() {
 	})
 
 	It("asks the Asker with the request, filling in the tool, its use and the agent", func() {
-		asker := &scriptedAsker{answer: permission.AnswerAllowSession}
+		asker := &scriptedAsker{answer: ask.AnswerAllowSession}
 		e := engine(permission.ModePlan, asker, nil, nil, nil)
-		ans, err := e.Approve(permission.WithAgent(ctx, "Plan agent (x)"), plan, "the plan", tc,
-			permission.AskRequest{Message: "Approve?", Detail: "# Plan\n1. do it", AlwaysLabel: "Yes, and accept edits"})
+		ans, err := e.Approve(ask.WithAgent(ctx, "Plan agent (x)"), plan, "the plan", tc,
+			ask.AskRequest{Message: "Approve?", Detail: "# Plan\n1. do it", AlwaysLabel: "Yes, and accept edits"})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(ans).To(Equal(permission.AnswerAllowSession))
+		Expect(ans).To(Equal(ask.AnswerAllowSession))
 		Expect(asker.asked).To(HaveLen(1))
 		req := asker.asked[0]
 		Expect(req.Tool).To(Equal("Planner"))
@@ -65,7 +65,7 @@ var _ = Describe("Approve", func() {
 	})
 
 	It("puts a Previewer's preview of the call into CanUseTool's prompt", func() {
-		asker := &scriptedAsker{answer: permission.AnswerDeny}
+		asker := &scriptedAsker{answer: ask.AnswerDeny}
 		e := engine(permission.ModeDefault, asker, nil, nil, nil)
 		tool := &previewTool{fakeTool: fakeTool{name: "Changer"}}
 		d := e.CanUseTool(ctx, tool, "x", tc)
@@ -75,7 +75,7 @@ var _ = Describe("Approve", func() {
 	})
 
 	It("finds the preview of a tool the agent loop or the pool wrapped (Unwrap)", func() {
-		asker := &scriptedAsker{answer: permission.AnswerDeny}
+		asker := &scriptedAsker{answer: ask.AnswerDeny}
 		e := engine(permission.ModeDefault, asker, nil, nil, nil)
 		tool := &wrappedTool{Tool: &wrappedTool{Tool: &previewTool{fakeTool: fakeTool{name: "Changer"}}}}
 		e.CanUseTool(ctx, tool, "x", tc)
@@ -84,87 +84,62 @@ var _ = Describe("Approve", func() {
 	})
 
 	It("returns the user's No without an error", func() {
-		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerDeny}, nil, nil, nil)
-		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		e := engine(permission.ModePlan, &scriptedAsker{answer: ask.AnswerDeny}, nil, nil, nil)
+		ans, err := e.Approve(ctx, plan, "", tc, ask.AskRequest{})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(ans).To(Equal(permission.AnswerDeny))
+		Expect(ans).To(Equal(ask.AnswerDeny))
 	})
 
 	It("approves without asking when an allow rule names the tool", func() {
-		asker := &scriptedAsker{answer: permission.AnswerDeny}
+		asker := &scriptedAsker{answer: ask.AnswerDeny}
 		e := engine(permission.ModePlan, asker, []string{"Planner"}, nil, nil)
-		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		ans, err := e.Approve(ctx, plan, "", tc, ask.AskRequest{})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(ans).To(Equal(permission.AnswerAllowOnce))
+		Expect(ans).To(Equal(ask.AnswerAllowOnce))
 		Expect(asker.asked).To(BeEmpty())
 	})
 
 	It("asks when an ask rule matches, even with an allow rule", func() {
-		asker := &scriptedAsker{answer: permission.AnswerAllowOnce}
+		asker := &scriptedAsker{answer: ask.AnswerAllowOnce}
 		e := engine(permission.ModePlan, asker, []string{"Planner"}, nil, []string{"Planner"})
-		_, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
+		_, err := e.Approve(ctx, plan, "", tc, ask.AskRequest{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(asker.asked).To(HaveLen(1))
 	})
 
 	It("refuses on a deny rule, naming it", func() {
-		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerAllowOnce}, []string{"Planner"}, []string{"Planner"}, nil)
-		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
-		Expect(ans).To(Equal(permission.AnswerDeny))
+		e := engine(permission.ModePlan, &scriptedAsker{answer: ask.AnswerAllowOnce}, []string{"Planner"}, []string{"Planner"}, nil)
+		ans, err := e.Approve(ctx, plan, "", tc, ask.AskRequest{})
+		Expect(ans).To(Equal(ask.AnswerDeny))
 		Expect(err).To(MatchError(ContainSubstring("denied by the rule Planner")))
 	})
 
 	DescribeTable("refuses when nobody can answer, saying how to allow it",
-		func(mode permission.Mode, asker permission.Asker, why string) {
+		func(mode permission.Mode, asker ask.Asker, why string) {
 			e := engine(mode, asker, nil, nil, nil)
-			ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
-			Expect(ans).To(Equal(permission.AnswerDeny))
+			ans, err := e.Approve(ctx, plan, "", tc, ask.AskRequest{})
+			Expect(ans).To(Equal(ask.AnswerDeny))
 			Expect(err).To(MatchError(ContainSubstring("Planner needs the user's approval")))
 			Expect(err).To(MatchError(ContainSubstring(why)))
 			Expect(err).To(MatchError(HaveSuffix("To allow it, pass --allowedTools 'Planner'.")))
 		},
-		Entry("non-interactive", permission.ModePlan, permission.NonInteractive{}, "non-interactive"),
+		Entry("non-interactive", permission.ModePlan, ask.NonInteractive{}, "non-interactive"),
 		Entry("no asker", permission.ModePlan, nil, "non-interactive"),
-		Entry("dontAsk mode", permission.ModeDontAsk, &scriptedAsker{answer: permission.AnswerAllowOnce}, "dontAsk"),
+		Entry("dontAsk mode", permission.ModeDontAsk, &scriptedAsker{answer: ask.AnswerAllowOnce}, "dontAsk"),
 	)
 
 	It("reports a failed prompt as an error", func() {
 		e := engine(permission.ModePlan, &scriptedAsker{err: errors.New("terminal gone")}, nil, nil, nil)
-		ans, err := e.Approve(ctx, plan, "", tc, permission.AskRequest{})
-		Expect(ans).To(Equal(permission.AnswerDeny))
+		ans, err := e.Approve(ctx, plan, "", tc, ask.AskRequest{})
+		Expect(ans).To(Equal(ask.AnswerDeny))
 		Expect(err).To(MatchError(ContainSubstring("terminal gone")))
 	})
 
 	It("refuses without a tool", func() {
-		e := engine(permission.ModePlan, &scriptedAsker{answer: permission.AnswerAllowOnce}, nil, nil, nil)
-		_, err := e.Approve(ctx, nil, "", tc, permission.AskRequest{})
+		e := engine(permission.ModePlan, &scriptedAsker{answer: ask.AnswerAllowOnce}, nil, nil, nil)
+		_, err := e.Approve(ctx, nil, "", tc, ask.AskRequest{})
 		Expect(err).To(HaveOccurred())
 	})
-})
-
-var _ = Describe("Prompt", func() {
-	It("prints the request's detail and words choice 2 with its AlwaysLabel", func() {
-		var out strings.Builder
-		p := permission.NewPrompt(strings.NewReader("2\n"), &out)
-		ans, err := p.Ask(context.Background(), permission.AskRequest{Tool: "Planner", Use: "Add a flag",
-			Message: "Approve this plan?", Detail: "# Add a flag\n1. parse it\n2. test it\n", AlwaysLabel: "Yes, and accept edits"})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(ans).To(Equal(permission.AnswerAllowSession))
-		Expect(out.String()).To(Equal("\nPlanner: Add a flag\n  │ # Add a flag\n  │ 1. parse it\n  │ 2. test it\nApprove this plan?\n" +
-			"  1. Yes\n  2. Yes, and accept edits\n  3. No\nAllow? [1/2/3]: "))
-	})
-	DescribeTable("maps the answers with an AlwaysLabel",
-		func(answer string, want permission.Answer) {
-			p := permission.NewPrompt(strings.NewReader(answer+"\n"), &strings.Builder{})
-			got, err := p.Ask(context.Background(), permission.AskRequest{Tool: "Planner", AlwaysLabel: "Yes, and accept edits"})
-			Expect(err).NotTo(HaveOccurred())
-			Expect(got).To(Equal(want))
-		},
-		Entry("1", "1", permission.AnswerAllowOnce),
-		Entry("2", "2", permission.AnswerAllowSession),
-		Entry("3", "3", permission.AnswerDeny),
-		Entry("no", "no", permission.AnswerDeny),
-	)
 })
 
 var _ = Describe("ModeBeforePlan", func() {

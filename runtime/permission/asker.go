@@ -1,214 +1,16 @@
 package permission
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
+	userask "github.com/agentcore/agentcore/runtime/ask"
 )
-
-// Answer is the user's answer to a permission prompt.
-type Answer int
-
-const (
-	// AnswerDeny refuses the call.
-	AnswerDeny Answer = iota
-	// AnswerAllowOnce allows this call only.
-	AnswerAllowOnce
-	// AnswerAllowSession allows this call and adds Suggestion as an allow
-	// rule for the rest of the session.
-	AnswerAllowSession
-)
-
-// AskRequest is what a prompt shows.
-type AskRequest struct {
-	// Tool is the tool's name; Use its rendering of the call
-	// (e.g. the command or the path).
-	Tool, Use string
-	// Message says why approval is needed.
-	Message string
-	// Suggestion is the allow rule "always" would add; empty when the
-	// call cannot be covered by a rule, and "always" is not offered.
-	Suggestion string
-	// Agent names the sub-agent that makes the call (WithAgent), e.g.
-	// "Explore agent (find the tests)"; empty for the main agent.
-	Agent string
-	// Detail is longer text the prompt shows in full before the choices,
-	// e.g. the plan ExitPlanMode asks the user to approve, or what the
-	// call will do (runtime.Previewer: an edit's diff, a command in full).
-	Detail string
-	// AlwaysLabel, when set, words the second yes (AnswerAllowSession)
-	// instead of "Yes, and allow <Suggestion> for this session", and
-	// offers it without a Suggestion: for an Approve whose caller gives
-	// that answer its own meaning (ExitPlanMode: "Yes, and accept edits").
-	AlwaysLabel string
-	// ToolUseID is the call's tool_use id, and Input its input as JSON:
-	// what an Agent SDK host's canUseTool is shown.
-	ToolUseID string
-	Input     json.RawMessage
-}
-
-type agentKey struct{}
-
-// WithAgent marks ctx as a sub-agent's: the permission prompts of calls
-// made under it name label as the one asking. A sub-agent's calls go
-// through the same engine as its parent's (the same rules, mode and
-// working directories, the same Asker), so its prompts reach the user who
-// started it.
-func WithAgent(ctx context.Context, label string) context.Context {
-	return context.WithValue(ctx, agentKey{}, label)
-}
-
-// AgentOf returns the label WithAgent put on ctx, or "".
-func AgentOf(ctx context.Context) string {
-	s, _ := ctx.Value(agentKey{}).(string)
-	return s
-}
-
-// Asker answers "ask" decisions. CanUseTool calls it one request at a
-// time.
-type Asker interface {
-	Ask(ctx context.Context, req AskRequest) (Answer, error)
-}
-
-// HostAsker is an Asker whose answers carry more than yes or no: an
-// Agent SDK host's canUseTool allows with an updatedInput (the call runs
-// with it, decoded and validated again) or denies with a message for the
-// model.
-type HostAsker interface {
-	Asker
-	AskHost(ctx context.Context, req AskRequest) (HostReply, error)
-}
-
-// HostReply is a HostAsker's answer.
-type HostReply struct {
-	Answer Answer
-	// UpdatedInput, with an allow, replaces the call's input.
-	UpdatedInput json.RawMessage
-	// Message, with a deny, is what the model is told.
-	Message string
-}
-
-// ConditionalAsker is an Asker that can ask only sometimes: an MCP
-// server's, which asks the client of the call through elicitation when
-// that client supports it. When CanAsk is false the engine treats the
-// call as non-interactive (NonInteractive): it is denied, with a message
-// saying how to allow it.
-type ConditionalAsker interface {
-	Asker
-	CanAsk(ctx context.Context) bool
-}
-
-// canAsk reports whether asker can ask for the call of ctx.
-func canAsk(ctx context.Context, asker Asker) bool {
-	switch a := asker.(type) {
-	case nil, NonInteractive:
-		return false
-	case ConditionalAsker:
-		return a.CanAsk(ctx)
-	}
-	return true
-}
-
-// NonInteractive is the Asker of runs without a terminal: it denies, and
-// CanUseTool's message says how to allow the call.
-type NonInteractive struct{}
-
-// Ask always denies.
-func (NonInteractive) Ask(context.Context, AskRequest) (Answer, error) { return AnswerDeny, nil }
-
-// Prompt asks on a terminal (or any reader/writer pair, which makes it
-// testable with pipes and tmux):
-//
-//	Bash: git push origin main
-//	Bash with command "git push origin main" needs approval.
-//	  1. Yes
-//	  2. Yes, and allow Bash(git push origin main) for this session
-//	  3. No
-//	Allow? [1/2/3]:
-//
-// A request's Detail is printed between the first line and the message,
-// each line behind "  │ ", and its AlwaysLabel replaces the wording of
-// choice 2.
-//
-// Answers: 1, y or yes; 2, a or always; 3, n, no or an empty line; end of
-// input denies. An unknown answer asks again (three times at most).
-type Prompt struct {
-	in  *bufio.Reader
-	out io.Writer
-	mu  sync.Mutex
-}
-
-// NewPrompt returns a prompt reading answers from in and writing to out.
-func NewPrompt(in io.Reader, out io.Writer) *Prompt {
-	return &Prompt{in: bufio.NewReader(in), out: out}
-}
-
-// Ask shows the request and reads one answer.
-func (p *Prompt) Ask(ctx context.Context, req AskRequest) (Answer, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return AnswerDeny, err
-	}
-	head := req.Tool
-	if req.Use != "" {
-		head += ": " + req.Use
-	}
-	if req.Agent != "" {
-		head = req.Agent + " asks: " + head
-	}
-	fmt.Fprintf(p.out, "\n%s\n", head)
-	if detail := strings.TrimRight(req.Detail, "\n"); detail != "" {
-		for _, line := range strings.Split(detail, "\n") {
-			fmt.Fprintf(p.out, "  │ %s\n", line)
-		}
-	}
-	if req.Message != "" {
-		fmt.Fprintf(p.out, "%s\n", req.Message)
-	}
-	fmt.Fprintf(p.out, "  1. Yes\n")
-	always := req.AlwaysLabel
-	if always == "" && req.Suggestion != "" {
-		always = fmt.Sprintf("Yes, and allow %s for this session", req.Suggestion)
-	}
-	choices := "1/2"
-	if always != "" {
-		fmt.Fprintf(p.out, "  2. %s\n  3. No\n", always)
-		choices = "1/2/3"
-	} else {
-		fmt.Fprintf(p.out, "  2. No\n")
-	}
-	for attempt := 0; attempt < 3; attempt++ {
-		fmt.Fprintf(p.out, "Allow? [%s]: ", choices)
-		line, err := p.in.ReadString('\n')
-		if err != nil && line == "" {
-			fmt.Fprintln(p.out)
-			if err == io.EOF {
-				return AnswerDeny, nil
-			}
-			return AnswerDeny, fmt.Errorf("read permission answer: %w", err)
-		}
-		a := strings.ToLower(strings.TrimSpace(line))
-		switch {
-		case a == "1" || a == "y" || a == "yes":
-			return AnswerAllowOnce, nil
-		case always != "" && (a == "2" || a == "a" || a == "always"):
-			return AnswerAllowSession, nil
-		case a == "" || a == "n" || a == "no" || (always != "" && a == "3") || (always == "" && a == "2"):
-			return AnswerDeny, nil
-		}
-		fmt.Fprintf(p.out, "Please answer %s.\n", choices)
-	}
-	return AnswerDeny, nil
-}
 
 // CanUseTool is the orchestrator's permission hook: it runs Check and
 // resolves "ask" with the Asker — in dontAsk mode, or without an
@@ -229,7 +31,7 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if mode == ModeDontAsk {
 		return deny(d.Message + " Denied: dontAsk mode denies whatever no rule allows." + e.howToAllow(suggestion))
 	}
-	if !canAsk(ctx, asker) {
+	if !userask.CanAsk(ctx, asker) {
 		return deny(d.Message + " This run is non-interactive, so the call was denied." + e.howToAllow(suggestion))
 	}
 	// One prompt at a time; an earlier "always" may have settled this call.
@@ -238,7 +40,7 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if d, c, coverable = e.check(ctx, t, input, tc); d.Behavior != runtime.Ask {
 		return d
 	}
-	req := AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: AgentOf(ctx),
+	req := userask.AskRequest{Tool: t.Name(), Use: safeRenderUse(t, input), Message: d.Message, Agent: userask.AgentOf(ctx),
 		ToolUseID: runtime.ToolUseID(ctx), Detail: safePreview(t, input, tc)}
 	if b, err := json.Marshal(input); err == nil {
 		req.Input = b
@@ -246,10 +48,10 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 	if coverable {
 		req.Suggestion = c.suggestion()
 	}
-	var reply HostReply
+	var reply userask.HostReply
 	var err error
 	e.notifyAsk(ctx, req)
-	if ha, ok := asker.(HostAsker); ok {
+	if ha, ok := asker.(userask.HostAsker); ok {
 		reply, err = ha.AskHost(ctx, req)
 	} else {
 		reply.Answer, err = asker.Ask(ctx, req)
@@ -259,9 +61,9 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 		return deny(fmt.Sprintf("%s The permission prompt failed (%v), so the call was denied.", d.Message, err))
 	}
 	switch ans {
-	case AnswerAllowOnce:
+	case userask.AnswerAllowOnce:
 		return runtime.PermissionDecision{Behavior: runtime.Allow, UpdatedInput: updated}
-	case AnswerAllowSession:
+	case userask.AnswerAllowSession:
 		if r, err := ParseRule(req.Suggestion, runtime.Allow); err == nil && req.Suggestion != "" {
 			e.AddSessionRule(r)
 		}
@@ -288,26 +90,26 @@ func (e *Engine) CanUseTool(ctx context.Context, t runtime.Tool, input any, tc *
 // with an error that says how to allow the call; the user's No is
 // AnswerDeny without an error. The answer is the caller's to interpret:
 // AnswerAllowSession adds no rule.
-func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext, req AskRequest) (Answer, error) {
+func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *runtime.ToolContext, req userask.AskRequest) (userask.Answer, error) {
 	if t == nil {
-		return AnswerDeny, errors.New("no tool given to the approval")
+		return userask.AnswerDeny, errors.New("no tool given to the approval")
 	}
 	c, err := e.newCall(t, input, tc)
 	if err != nil {
-		return AnswerDeny, err
+		return userask.AnswerDeny, err
 	}
 	rules := e.Rules()
 	forced := false
 	for _, r := range rules {
 		switch {
 		case r.Behavior == runtime.Deny && e.matches(r, c):
-			return AnswerDeny, fmt.Errorf("%s%s has been denied by the rule %s.", t.Name(), c.describeTarget(), r.describe())
+			return userask.AnswerDeny, fmt.Errorf("%s%s has been denied by the rule %s.", t.Name(), c.describeTarget(), r.describe())
 		case r.Behavior == runtime.Ask && e.matches(r, c):
 			forced = true
 		}
 	}
 	if !forced && e.allowed(rules, c) {
-		return AnswerAllowOnce, nil
+		return userask.AnswerAllowOnce, nil
 	}
 	e.mu.RLock()
 	asker, mode := e.asker, e.mode
@@ -318,10 +120,10 @@ func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *run
 		how = e.howToAllow(c.suggestion())
 	}
 	if mode == ModeDontAsk {
-		return AnswerDeny, fmt.Errorf("%s, and dontAsk mode denies whatever no rule allows.%s", need, how)
+		return userask.AnswerDeny, fmt.Errorf("%s, and dontAsk mode denies whatever no rule allows.%s", need, how)
 	}
-	if !canAsk(ctx, asker) {
-		return AnswerDeny, fmt.Errorf("%s, and this run is non-interactive, so nobody could give it.%s", need, how)
+	if !userask.CanAsk(ctx, asker) {
+		return userask.AnswerDeny, fmt.Errorf("%s, and this run is non-interactive, so nobody could give it.%s", need, how)
 	}
 	e.askMu.Lock()
 	defer e.askMu.Unlock()
@@ -332,12 +134,12 @@ func (e *Engine) Approve(ctx context.Context, t runtime.Tool, input any, tc *run
 		req.Use = safeRenderUse(t, input)
 	}
 	if req.Agent == "" {
-		req.Agent = AgentOf(ctx)
+		req.Agent = userask.AgentOf(ctx)
 	}
 	e.notifyAsk(ctx, req)
 	ans, err := asker.Ask(ctx, req)
 	if err != nil {
-		return AnswerDeny, fmt.Errorf("%s, and the prompt failed: %w", need, err)
+		return userask.AnswerDeny, fmt.Errorf("%s, and the prompt failed: %w", need, err)
 	}
 	return ans, nil
 }
@@ -379,4 +181,54 @@ func hostOf(raw string) string {
 		return ""
 	}
 	return strings.ToLower(u.Hostname())
+}
+
+// Elicit puts req to the user through the engine's Asker, one prompt at
+// a time like permission prompts. A run nobody can answer (no Asker that
+// can elicit: a non-interactive run) declines, with a Reason that says
+// so. Like questions, elicitations are never settled by rules or modes.
+func (e *Engine) Elicit(ctx context.Context, req userask.ElicitRequest) (userask.ElicitAnswer, error) {
+	e.mu.RLock()
+	asker := e.asker
+	e.mu.RUnlock()
+	ea, ok := asker.(userask.ElicitAsker)
+	if !ok || !userask.CanAsk(ctx, asker) {
+		who := "an MCP server"
+		if req.Server != "" {
+			who = fmt.Sprintf("MCP server %q", req.Server)
+		}
+		return userask.ElicitAnswer{Action: userask.ElicitDecline, Reason: fmt.Sprintf(
+			"agentcore declined %s's request for input (%s mode) without asking: nobody can answer it in this run (it is non-interactive); run agentcore on a terminal to answer such requests",
+			who, req.EffectiveMode())}, nil
+	}
+	if req.Agent == "" {
+		req.Agent = userask.AgentOf(ctx)
+	}
+	e.askMu.Lock()
+	defer e.askMu.Unlock()
+	return ea.Elicit(ctx, req)
+}
+
+// AskQuestions puts qs to the user through the engine's Asker, one prompt
+// at a time like permission prompts, and returns the answers. Without an
+// Asker that can ask (QuestionAsker) it returns ErrNoUser. Questions are
+// never settled by rules or modes: only a person answers them.
+func (e *Engine) AskQuestions(ctx context.Context, qs []userask.Question) ([]userask.QuestionAnswer, error) {
+	e.mu.RLock()
+	asker := e.asker
+	e.mu.RUnlock()
+	qa, ok := asker.(userask.QuestionAsker)
+	if !ok || !userask.CanAsk(ctx, asker) {
+		return nil, userask.ErrNoUser
+	}
+	e.askMu.Lock()
+	defer e.askMu.Unlock()
+	answers, err := qa.AskQuestions(ctx, userask.AgentOf(ctx), qs)
+	if err != nil {
+		return nil, err
+	}
+	if len(answers) != len(qs) {
+		return nil, fmt.Errorf("the asker returned %d answers to %d questions", len(answers), len(qs))
+	}
+	return answers, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/tooltest"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
@@ -26,7 +27,7 @@ var _ = Describe("CanUseTool under concurrency", func() {
 		Expect(err).NotTo(HaveOccurred())
 		var out strings.Builder
 		// One answer only: if a second prompt appeared it would read EOF and deny.
-		e.SetAsker(permission.NewPrompt(strings.NewReader("2\n"), &out))
+		e.SetAsker(ask.NewPrompt(strings.NewReader("2\n"), &out))
 		tc := runtime.NewToolContext(dir)
 		var wg sync.WaitGroup
 		results := make([]runtime.Behavior, 16)
@@ -53,7 +54,7 @@ var _ = Describe("CanUseTool under concurrency", func() {
 		outR, outW, err := os.Pipe()
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { inR.Close(); inW.Close(); outR.Close(); outW.Close() })
-		e.SetAsker(permission.NewPrompt(inR, outW))
+		e.SetAsker(ask.NewPrompt(inR, outW))
 
 		// The "user": waits for the question, then answers no.
 		done := make(chan struct{})

@@ -3,8 +3,8 @@
 //
 // # Rules
 //
-// Rules come from settings files and command-line flags and use Claude
-// Code's syntax. A rule names a tool, optionally with content in
+// Rules come from settings files (read by runtime/settings) and
+// command-line flags and use Claude Code's syntax. A rule names a tool, optionally with content in
 // parentheses:
 //
 //	Bash                     every Bash call
@@ -51,16 +51,15 @@
 //  6. allow rules: allow
 //  7. otherwise: ask
 //
-// CanUseTool resolves "ask" with an Asker (a TTY prompt, or a deny in
-// non-interactive runs); dontAsk mode turns every "ask" into a deny.
+// CanUseTool resolves "ask" with an ask.Asker (runtime/ask: a TTY
+// prompt, or a deny in non-interactive runs); dontAsk mode turns every "ask" into a deny.
 //
 // # Use
 //
-//	engine, err := permission.Load(cwd, home, permission.Flags{
-//		AllowedTools: allowed, DisallowedTools: disallowed,
-//		PermissionMode: mode, AddDirs: dirs,
+//	engine, err := permission.Load(cwd, home, permission.Sources{
+//		SettingsFiles: true, Rules: rules, Mode: mode, AddDirs: dirs,
 //	})
-//	engine.SetAsker(permission.NewPrompt(os.Stdin, os.Stderr)) // or NonInteractive{}
+//	engine.SetAsker(ask.NewPrompt(os.Stdin, os.Stderr)) // or ask.NonInteractive{}
 //	executor.CanUseTool = engine.CanUseTool     // the orchestrator's hook
 //	poolOptions.DenyTool = engine.DeniesTool    // blanket denies hide tools
 //

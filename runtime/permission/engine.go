@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
+	userask "github.com/agentcore/agentcore/runtime/ask"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 // Sources are what Load builds a session's engine from besides the
@@ -23,7 +25,7 @@ type Sources struct {
 	// OnlySources, when not nil, limits the settings files read to these
 	// levels (SourceUser, SourceProject, SourceLocal): Claude Code's
 	// --setting-sources. nil reads all three.
-	OnlySources []Source
+	OnlySources []settings.Source
 	// SettingsFlag is Claude Code's --settings: a JSON object or the path
 	// of a settings file, read above the local settings whatever
 	// OnlySources says.
@@ -42,9 +44,15 @@ type Sources struct {
 	// Tools are the session's tools (see Engine.UseTools).
 	Tools []runtime.Tool
 	// Asker answers asks; nil denies them (see SetAsker).
-	Asker Asker
+	Asker userask.Asker
 	// Advice words the how-to-allow sentences of messages.
 	Advice Advice
+}
+
+// Selection is the settings part of src, as settings.ReadSettings takes it.
+func (src Sources) Selection() settings.Selection {
+	return settings.Selection{SettingsFiles: src.SettingsFiles, OnlySources: src.OnlySources,
+		SettingsFlag: src.SettingsFlag, ConfigDir: src.ConfigDir}
 }
 
 // Advice words the sentences that tell the user how to allow what was
@@ -93,11 +101,11 @@ type Config struct {
 	AddDirs []string
 	// Settings is the merged settings the rules came from, for callers
 	// that read other values (toolSearch).
-	Settings Settings
+	Settings settings.Settings
 	// Files are the settings files that were looked for.
-	Files []SettingsFile
+	Files []settings.SettingsFile
 	// Asker answers "ask" in CanUseTool; nil denies (NonInteractive).
-	Asker Asker
+	Asker userask.Asker
 	// Tools are the session's tools, as UseTools takes them. Without
 	// them a rule governs only the tool it names: Read(./secrets/**)
 	// would not stop Grep.
@@ -120,12 +128,12 @@ type Engine struct {
 	tempSeq   int
 	base      pathBase
 	addDirs   []string
-	settings  Settings
-	files     []SettingsFile
-	asker     Asker
+	settings  settings.Settings
+	files     []settings.SettingsFile
+	asker     userask.Asker
 	askMu     sync.Mutex
 	// notify is called before each prompt (SetAskNotifier).
-	notify func(context.Context, AskRequest)
+	notify func(context.Context, userask.AskRequest)
 	// families maps a tool name or alias to the permission family its
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
@@ -215,8 +223,8 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 		cwd = wd
 	}
 	cwd, _ = filepath.Abs(cwd)
-	root := ProjectRoot(cwd, home)
-	files, settings, err := ReadSettings(cwd, home, src)
+	root := settings.ProjectRoot(cwd, home)
+	files, merged, err := settings.ReadSettings(cwd, home, src.Selection())
 	if err != nil {
 		return nil, fmt.Errorf("permission settings: %w", err)
 	}
@@ -247,7 +255,7 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 		if f.Source == SourceUser {
 			sbBase = filepath.Dir(f.Path)
 		}
-		f.Settings.Sandbox.Filesystem = s.Sandbox.Filesystem.absolute(sbBase, home)
+		f.Settings.Sandbox.Filesystem = s.Sandbox.Filesystem.Absolute(sbBase, home)
 		for _, d := range s.Permissions.AdditionalDirectories {
 			d = expandHome(d, home)
 			if !filepath.IsAbs(d) {
@@ -258,14 +266,14 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 	}
 	// The sandbox paths were made absolute file by file above, each
 	// against its own base; merge them again.
-	settings.Sandbox = merged(files).Sandbox
+	merged.Sandbox = settings.Merge(files).Sandbox
 	rules = append(rules, src.Rules...)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("permission settings: %s", strings.Join(errs, "; "))
 	}
 	mode := src.Mode
 	if mode == "" {
-		m, err := ParseMode(settings.Permissions.DefaultMode)
+		m, err := ParseMode(merged.Permissions.DefaultMode)
 		if err != nil {
 			return nil, fmt.Errorf("permission settings: permissions.defaultMode: %w", err)
 		}
@@ -280,7 +288,7 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 	}
 	return NewEngine(Config{
 		Cwd: cwd, Root: root, Home: home, Mode: mode, Rules: rules,
-		AddDirs: addDirs, Settings: settings, Files: files,
+		AddDirs: addDirs, Settings: merged, Files: files,
 		Tools: src.Tools, Asker: src.Asker, Advice: src.Advice,
 	})
 }
@@ -318,7 +326,7 @@ func (e *Engine) ModeBeforePlan() Mode {
 }
 
 // SetAsker sets the handler for "ask" (nil: deny, as in non-interactive runs).
-func (e *Engine) SetAsker(a Asker) {
+func (e *Engine) SetAsker(a userask.Asker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.asker = a
@@ -328,14 +336,14 @@ func (e *Engine) SetAsker(a Asker) {
 // about a call, that is when the user (or the SDK host) is about to be
 // asked: the session runs Claude Code's Notification hooks there. f runs
 // under the prompt lock, before the prompt shows; nil removes it.
-func (e *Engine) SetAskNotifier(f func(ctx context.Context, req AskRequest)) {
+func (e *Engine) SetAskNotifier(f func(ctx context.Context, req userask.AskRequest)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.notify = f
 }
 
 // notifyAsk calls the notifier, if any.
-func (e *Engine) notifyAsk(ctx context.Context, req AskRequest) {
+func (e *Engine) notifyAsk(ctx context.Context, req userask.AskRequest) {
 	e.mu.RLock()
 	f := e.notify
 	e.mu.RUnlock()
@@ -345,10 +353,10 @@ func (e *Engine) notifyAsk(ctx context.Context, req AskRequest) {
 }
 
 // Settings returns the merged settings the engine was loaded from.
-func (e *Engine) Settings() Settings { return e.settings }
+func (e *Engine) Settings() settings.Settings { return e.settings }
 
 // Files returns the settings files that were looked for, found or not.
-func (e *Engine) Files() []SettingsFile { return e.files }
+func (e *Engine) Files() []settings.SettingsFile { return e.files }
 
 // Rules returns every rule: settings and flags, then session rules.
 func (e *Engine) Rules() []Rule {

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
@@ -289,7 +290,7 @@ var _ = Describe("Engine", func() {
 			})
 			It("is denied when nobody can be asked", func() {
 				e := newEngine(permission.ModeBypass, nil, nil, nil)
-				e.SetAsker(permission.NonInteractive{})
+				e.SetAsker(ask.NonInteractive{})
 				Expect(e.CanUseTool(ctx, writeTool(), "src/dangling", tc).Behavior).To(Equal(runtime.Deny))
 			})
 			It("keeps a shell redirection through it from being allowed by a rule", func() {
@@ -374,7 +375,7 @@ var _ = Describe("Engine", func() {
 		It("prompts and remembers 'always' for the session", func() {
 			var out strings.Builder
 			e := newEngine("", nil, nil, nil)
-			e.SetAsker(permission.NewPrompt(strings.NewReader("2\n"), &out))
+			e.SetAsker(ask.NewPrompt(strings.NewReader("2\n"), &out))
 			Expect(e.CanUseTool(ctx, bashTool(), "make build", tc).Behavior).To(Equal(runtime.Allow))
 			Expect(out.String()).To(ContainSubstring("Bash: make build"))
 			Expect(out.String()).To(ContainSubstring("2. Yes, and allow Bash(make build) for this session"))
@@ -385,7 +386,7 @@ var _ = Describe("Engine", func() {
 		It("allows once and asks again next time", func() {
 			var out strings.Builder
 			e := newEngine("", nil, nil, nil)
-			e.SetAsker(permission.NewPrompt(strings.NewReader("what\ny\nno\n"), &out))
+			e.SetAsker(ask.NewPrompt(strings.NewReader("what\ny\nno\n"), &out))
 			Expect(e.CanUseTool(ctx, bashTool(), "make", tc).Behavior).To(Equal(runtime.Allow))
 			Expect(out.String()).To(ContainSubstring("Please answer"))
 			d := e.CanUseTool(ctx, bashTool(), "make", tc)
@@ -395,18 +396,18 @@ var _ = Describe("Engine", func() {
 		It("offers no 'always' when a rule could not cover the call", func() {
 			var out strings.Builder
 			e := newEngine("", nil, nil, nil)
-			e.SetAsker(permission.NewPrompt(strings.NewReader("2\n"), &out))
+			e.SetAsker(ask.NewPrompt(strings.NewReader("2\n"), &out))
 			Expect(e.CanUseTool(ctx, bashTool(), "echo $(date)", tc).Behavior).To(Equal(runtime.Deny))
 			Expect(out.String()).NotTo(ContainSubstring("for this session"))
 		})
 		It("denies at end of input", func() {
 			e := newEngine("", nil, nil, nil)
-			e.SetAsker(permission.NewPrompt(strings.NewReader(""), &strings.Builder{}))
+			e.SetAsker(ask.NewPrompt(strings.NewReader(""), &strings.Builder{}))
 			Expect(e.CanUseTool(ctx, bashTool(), "make", tc).Behavior).To(Equal(runtime.Deny))
 		})
 		It("denies non-interactively with a rule to add", func() {
 			e := newEngine("", nil, nil, nil)
-			e.SetAsker(permission.NonInteractive{})
+			e.SetAsker(ask.NonInteractive{})
 			d := e.CanUseTool(ctx, bashTool(), "git push origin main", tc)
 			Expect(d.Behavior).To(Equal(runtime.Deny))
 			Expect(d.Message).To(ContainSubstring("non-interactive"))
@@ -415,7 +416,7 @@ var _ = Describe("Engine", func() {
 			Expect(d.Message).To(ContainSubstring("Edit(/" + outside + "/**)"))
 		})
 		It("words its advice as the front end says", func() {
-			e, err := permission.NewEngine(permission.Config{Cwd: work, Home: home, Tools: sessionTools(), Asker: permission.NonInteractive{},
+			e, err := permission.NewEngine(permission.Config{Cwd: work, Home: home, Tools: sessionTools(), Asker: ask.NonInteractive{},
 				Advice: permission.Advice{
 					AllowRule: func(rule string) string { return "pass --allowedTools '" + rule + "'" },
 					AddDir:    func(dir string) string { return "pass --add-dir " + dir },

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
@@ -32,7 +33,7 @@ func ExampleLoad() {
 		return
 	}
 	// Non-interactive: every "ask" becomes a deny that says how to allow it.
-	engine.SetAsker(permission.NonInteractive{})
+	engine.SetAsker(ask.NonInteractive{})
 
 	bash := &fakeTool{name: "Bash", kind: runtime.TargetCommand}
 	tc := runtime.NewToolContext(project)

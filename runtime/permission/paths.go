@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime/fspath"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 // ResolvePath makes p absolute (against cwd) and resolves every symlink on
@@ -60,15 +61,7 @@ func IsProtectedPath(p string) bool {
 }
 
 // expandHome replaces a leading ~ with home.
-func expandHome(p, home string) string {
-	if p == "~" {
-		return home
-	}
-	if strings.HasPrefix(p, "~/") {
-		return filepath.Join(home, p[2:])
-	}
-	return p
-}
+func expandHome(p, home string) string { return settings.ExpandHome(p, home) }
 
 // resolveDirs resolves every directory (symlinks included), dropping
 // duplicates and keeping order.

@@ -9,18 +9,19 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
 var _ = Describe("AskQuestions", func() {
-	questions := []permission.Question{
-		{Question: "Which library?", Header: "Library", Options: []permission.QuestionOption{
+	questions := []ask.Question{
+		{Question: "Which library?", Header: "Library", Options: []ask.QuestionOption{
 			{Label: "cobra", Description: "most Go tools"}, {Label: "urfave/cli"}}},
-		{Question: "Which checks?", Header: "Checks", MultiSelect: true, Options: []permission.QuestionOption{
+		{Question: "Which checks?", Header: "Checks", MultiSelect: true, Options: []ask.QuestionOption{
 			{Label: "vet"}, {Label: "lint"}, {Label: "race"}}},
 	}
 
-	engine := func(asker permission.Asker) *permission.Engine {
+	engine := func(asker ask.Asker) *permission.Engine {
 		GinkgoHelper()
 		e, err := permission.NewEngine(permission.Config{Cwd: GinkgoT().TempDir(), Home: GinkgoT().TempDir(), Asker: asker})
 		Expect(err).NotTo(HaveOccurred())
@@ -28,17 +29,17 @@ var _ = Describe("AskQuestions", func() {
 	}
 
 	It("is ErrNoUser in a non-interactive run, and for an Asker that cannot show questions", func() {
-		_, err := engine(permission.NonInteractive{}).AskQuestions(context.Background(), questions)
-		Expect(err).To(MatchError(permission.ErrNoUser))
+		_, err := engine(ask.NonInteractive{}).AskQuestions(context.Background(), questions)
+		Expect(err).To(MatchError(ask.ErrNoUser))
 		_, err = engine(&scriptedAsker{}).AskQuestions(context.Background(), questions)
-		Expect(err).To(MatchError(permission.ErrNoUser))
-		Expect(permission.ErrNoUser.Error()).To(ContainSubstring("no user is present"))
+		Expect(err).To(MatchError(ask.ErrNoUser))
+		Expect(ask.ErrNoUser.Error()).To(ContainSubstring("no user is present"))
 	})
 
 	DescribeTable("reads numbers, several for multi-select, Other and the user's own words on the prompt",
 		func(input string, want []string) {
 			var out bytes.Buffer
-			p := permission.NewPrompt(strings.NewReader(input), &out)
+			p := ask.NewPrompt(strings.NewReader(input), &out)
 			answers, err := engine(p).AskQuestions(context.Background(), questions)
 			Expect(err).NotTo(HaveOccurred())
 			var got []string
@@ -57,9 +58,9 @@ var _ = Describe("AskQuestions", func() {
 
 	It("is ErrNotAnswered at the end of input, and names the sub-agent that asks", func() {
 		var out bytes.Buffer
-		p := permission.NewPrompt(strings.NewReader("1\n"), &out)
-		_, err := p.AskQuestions(permission.WithAgent(context.Background(), "Plan agent"), "Plan agent", questions)
-		Expect(errors.Is(err, permission.ErrNotAnswered)).To(BeTrue())
+		p := ask.NewPrompt(strings.NewReader("1\n"), &out)
+		_, err := p.AskQuestions(ask.WithAgent(context.Background(), "Plan agent"), "Plan agent", questions)
+		Expect(errors.Is(err, ask.ErrNotAnswered)).To(BeTrue())
 		Expect(out.String()).To(HavePrefix("\nPlan agent asks:\n"))
 	})
 })

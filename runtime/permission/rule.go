@@ -5,18 +5,20 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
-// Source says where a rule came from, for messages and listings.
-type Source string
+// Source says where a rule came from, for messages and listings: a
+// settings level, the command line or the session (settings.Source).
+type Source = settings.Source
 
 // The sources of rules, from the lowest to the highest precedence.
 const (
-	SourceUser    Source = "user settings"
-	SourceProject Source = "project settings"
-	SourceLocal   Source = "local project settings"
-	SourceFlag    Source = "command line"
-	SourceSession Source = "this session"
+	SourceUser    = settings.SourceUser
+	SourceProject = settings.SourceProject
+	SourceLocal   = settings.SourceLocal
+	SourceFlag    = settings.SourceFlag
+	SourceSession = settings.SourceSession
 )
 
 // Rule is one parsed permission rule such as Bash(npm run test:*).

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
@@ -352,7 +353,7 @@ var _ = Describe("shell commands in bypassPermissions mode", func() {
 	})
 
 	It("denies in a non-interactive run", func() {
-		engine.SetAsker(permission.NonInteractive{})
+		engine.SetAsker(ask.NonInteractive{})
 		d := engine.CanUseTool(context.Background(), bash, "rm -rf .git", tc)
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 		Expect(d.Message).To(ContainSubstring(".git"))

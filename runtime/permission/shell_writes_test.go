@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 )
 
@@ -214,7 +215,7 @@ var _ = Describe("a shell line's writes", func() {
 
 	It("denies an asked write in a non-interactive run, offering no rule that would not cover it", func() {
 		e := engine(permission.ModeDefault, nil, nil)
-		e.SetAsker(permission.NonInteractive{})
+		e.SetAsker(ask.NonInteractive{})
 		d := e.CanUseTool(context.Background(), bashTool(), "echo hi > notes.txt", runtime.NewToolContext(dir))
 		Expect(d.Behavior).To(Equal(runtime.Deny))
 		Expect(d.Message).To(ContainSubstring("notes.txt"))

@@ -8,9 +8,10 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 // newHooks is the session's hook runner: the settings files' hooks and
@@ -24,7 +25,7 @@ func (s *Session) newHooks() *hooks.Runner {
 	return &hooks.Runner{
 		Config:     cfg,
 		Dir:        s.opts.Dir,
-		ProjectDir: permission.ProjectRoot(s.opts.Dir, s.opts.Home),
+		ProjectDir: settings.ProjectRoot(s.opts.Dir, s.opts.Home),
 		Current:    s.hookIdentity,
 		Mode:       func() string { return string(engine.Mode()) },
 		Env:        s.settingsEnvList(),
@@ -201,7 +202,7 @@ func nonEmpty(s, fallback string) string {
 // about to be shown (Claude Code's notification_type
 // "permission_prompt"; the matcher selects on that type). The prompt
 // waits for them: they are bounded by their timeouts.
-func (s *Session) notification(ctx context.Context, req permission.AskRequest) {
+func (s *Session) notification(ctx context.Context, req ask.AskRequest) {
 	if !s.hooks.Has(hooks.Notification) {
 		return
 	}

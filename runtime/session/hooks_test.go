@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -58,11 +59,11 @@ func shTool() runtime.Tool {
 // recordingAsker answers every ask with its answer and keeps the requests.
 type recordingAsker struct {
 	mu     sync.Mutex
-	answer permission.Answer
-	asked  []permission.AskRequest
+	answer ask.Answer
+	asked  []ask.AskRequest
 }
 
-func (a *recordingAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a *recordingAsker) Ask(_ context.Context, req ask.AskRequest) (ask.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asked = append(a.asked, req)
@@ -70,10 +71,10 @@ func (a *recordingAsker) Ask(_ context.Context, req permission.AskRequest) (perm
 }
 
 // requests returns the asks so far.
-func (a *recordingAsker) requests() []permission.AskRequest {
+func (a *recordingAsker) requests() []ask.AskRequest {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]permission.AskRequest(nil), a.asked...)
+	return append([]ask.AskRequest(nil), a.asked...)
 }
 
 var _ = Describe("Hooks from settings files", func() {
@@ -174,7 +175,7 @@ var _ = Describe("Hooks from settings files", func() {
 	It("asks by JSON even where an allow rule would allow, with the hook's reason in the prompt", func() {
 		settings(".claude/settings.json", "PreToolUse", "Sh", script("ask.sh",
 			`echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"touching files: sure?"}}'`), "")
-		asker := &recordingAsker{answer: permission.AnswerDeny}
+		asker := &recordingAsker{answer: ask.AnswerDeny}
 		src := allow("Sh")
 		src.Asker = asker
 		s := open(session.Options{Permissions: src})
@@ -182,7 +183,7 @@ var _ = Describe("Hooks from settings files", func() {
 		Expect(ev.Outcome).To(Equal(orchestrate.OutcomeRejected))
 		Expect(asker.asked).To(HaveLen(1))
 		Expect(asker.asked[0].Message).To(Equal("touching files: sure?"))
-		asker.answer = permission.AnswerAllowOnce
+		asker.answer = ask.AnswerAllowOnce
 		Expect(exec1(s, "Sh", `{"command":"touch ran"}`).Outcome).To(Equal(orchestrate.OutcomeOK))
 		Expect(marker()).To(BeAnExistingFile())
 	})

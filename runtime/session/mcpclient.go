@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -42,7 +43,7 @@ func (s *Session) syncRoots() {
 
 // elicit puts a server's request for input to the user; a run without one
 // declines it, and the model is told why with its next request.
-func (s *Session) elicit(ctx context.Context, req permission.ElicitRequest) (permission.ElicitAnswer, error) {
+func (s *Session) elicit(ctx context.Context, req ask.ElicitRequest) (ask.ElicitAnswer, error) {
 	ans, err := s.engine.Elicit(ctx, req)
 	if err == nil && ans.Reason != "" {
 		s.Notify("<system-reminder>\n" + ans.Reason + ".\n</system-reminder>")
@@ -64,7 +65,7 @@ func (s *Session) sample(ctx context.Context, req mcp.SamplingRequest) (mcp.Samp
 		return mcp.SamplingResult{}, ErrSamplingNoModel
 	}
 	rule := mcp.SamplingRule + "(" + req.Server + ")"
-	ask := permission.AskRequest{
+	areq := ask.AskRequest{
 		Tool: mcp.SamplingRule,
 		Use:  fmt.Sprintf("MCP server %q asks the model %s", req.Server, model.Name()),
 		Message: fmt.Sprintf("The server wants the session's model to answer the prompt below (sampling, up to %d tokens); nothing else of the conversation is sent. Allow it?",
@@ -72,14 +73,14 @@ func (s *Session) sample(ctx context.Context, req mcp.SamplingRequest) (mcp.Samp
 		Detail:     samplingDetail(req.Request),
 		Suggestion: rule,
 	}
-	ans, err := s.engine.Approve(ctx, mcp.SamplingGate, req.Server, s.tc, ask)
+	ans, err := s.engine.Approve(ctx, mcp.SamplingGate, req.Server, s.tc, areq)
 	if err != nil {
 		return mcp.SamplingResult{}, fmt.Errorf("agentcore refused the sampling request: %w", err)
 	}
 	switch ans {
-	case permission.AnswerDeny:
+	case ask.AnswerDeny:
 		return mcp.SamplingResult{}, fmt.Errorf("the user declined MCP server %q's sampling request", req.Server)
-	case permission.AnswerAllowSession:
+	case ask.AnswerAllowSession:
 		if r, err := permission.ParseRule(rule, runtime.Allow); err == nil {
 			s.engine.AddSessionRule(r)
 		}

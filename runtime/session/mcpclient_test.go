@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
@@ -27,31 +28,31 @@ import (
 // scriptedAsker answers permission prompts with answer and puts
 // elicitations to a real terminal Prompt reading the scripted input.
 type scriptedAsker struct {
-	answer permission.Answer
-	prompt *permission.Prompt
+	answer ask.Answer
+	prompt *ask.Prompt
 	out    *bytes.Buffer
 
 	mu   sync.Mutex
-	asks []permission.AskRequest
+	asks []ask.AskRequest
 }
 
-func newScriptedAsker(answer permission.Answer, input string) *scriptedAsker {
+func newScriptedAsker(answer ask.Answer, input string) *scriptedAsker {
 	out := &bytes.Buffer{}
-	return &scriptedAsker{answer: answer, prompt: permission.NewPrompt(strings.NewReader(input), out), out: out}
+	return &scriptedAsker{answer: answer, prompt: ask.NewPrompt(strings.NewReader(input), out), out: out}
 }
 
-func (a *scriptedAsker) Ask(_ context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (a *scriptedAsker) Ask(_ context.Context, req ask.AskRequest) (ask.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asks = append(a.asks, req)
 	return a.answer, nil
 }
 
-func (a *scriptedAsker) Elicit(ctx context.Context, req permission.ElicitRequest) (permission.ElicitAnswer, error) {
+func (a *scriptedAsker) Elicit(ctx context.Context, req ask.ElicitRequest) (ask.ElicitAnswer, error) {
 	return a.prompt.Elicit(ctx, req)
 }
 
-func (a *scriptedAsker) asked() []permission.AskRequest {
+func (a *scriptedAsker) asked() []ask.AskRequest {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return slices.Clone(a.asks)
@@ -192,7 +193,7 @@ var _ = Describe("the session as an MCP client", Label("node"), func() {
 	Describe("elicitation", func() {
 		It("puts a server's form to the user through the ask handler, typed as the schema says", func() {
 			// Required first (name), then by name.
-			asker := newScriptedAsker(permission.AnswerDeny, strings.Join([]string{
+			asker := newScriptedAsker(ask.AnswerDeny, strings.Join([]string{
 				"1",               // fill in the form
 				"Ada Lovelace",    // name
 				"",                // birthdate: optional, skipped
@@ -238,7 +239,7 @@ var _ = Describe("the session as an MCP client", Label("node"), func() {
 		})
 
 		It("shows a URL and says whether the user opened it", func() {
-			asker := newScriptedAsker(permission.AnswerDeny, "1\n")
+			asker := newScriptedAsker(ask.AnswerDeny, "1\n")
 			s := open(session.Options{Permissions: permission.Sources{Asker: asker, Rules: rules(runtime.Allow, "mcp__everything")}},
 				npmServer("everything", "mcp-server-everything"), "mcp__everything__trigger-url-elicitation")
 			res := exec(s, "mcp__everything__trigger-url-elicitation", `{"url":"https://example.com/consent","message":"Sign in to go on."}`)
@@ -275,7 +276,7 @@ var _ = Describe("the session as an MCP client", Label("node"), func() {
 		})
 
 		It("asks the user first, and an always answer allows the server for the session", func() {
-			asker := newScriptedAsker(permission.AnswerAllowSession, "")
+			asker := newScriptedAsker(ask.AnswerAllowSession, "")
 			twice := `{"name":"sampling"}
 {"blocks":[{"type":"tool_use","id":"s1","name":"mcp__everything__trigger-sampling-request","input":{"prompt":"first"}}]}
 {"blocks":[{"type":"text","text":"one"}]}
@@ -309,7 +310,7 @@ var _ = Describe("the session as an MCP client", Label("node"), func() {
 		})
 
 		It("is refused by a deny rule even when the user would approve", func() {
-			asker := newScriptedAsker(permission.AnswerAllowOnce, "")
+			asker := newScriptedAsker(ask.AnswerAllowOnce, "")
 			prov := scenario(`{"name":"sampling"}
 {"blocks":[{"type":"tool_use","id":"s1","name":"mcp__everything__trigger-sampling-request","input":{"prompt":"hi"}}]}
 {"blocks":[{"type":"text","text":"done"}]}`)

@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,11 +15,12 @@ import (
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/runtime/tooltest"
-	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
 // The Bash sandbox end to end: the settings of a temp project turn it on,
@@ -52,10 +54,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			o.Permissions.Mode = permission.ModeBypass
 		}
 		if o.Permissions.Asker == nil {
-			o.Permissions.Asker = permission.NonInteractive{}
-		}
-		if o.CheckSandbox == nil {
-			o.CheckSandbox = func(*runtime.Sandbox) error { return shell.CheckSandbox("") }
+			o.Permissions.Asker = ask.NonInteractive{}
 		}
 		s, err := session.Open(ctx, o)
 		if err == nil {
@@ -108,11 +107,11 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 		It("registers the confinement as a service, the settings files protected", func() {
 			s := open(session.Options{})
-			sb, ok := runtime.Service[*runtime.Sandbox](s.ToolContext())
+			sb, ok := runtime.Service[*sandbox.Sandbox](s.ToolContext())
 			Expect(ok).To(BeTrue())
 			Expect(s.Sandbox()).To(BeIdenticalTo(sb))
-			Expect(sb.Protected).To(ContainElements(".git/hooks", ".git/config", ".claude/settings.json"))
-			Expect(sb.AllowUnsandboxed).To(BeTrue())
+			Expect(sb.Config().Protected).To(ContainElements(".git/hooks", ".git/config", ".claude/settings.json"))
+			Expect(sb.Config().AllowUnsandboxed).To(BeTrue())
 		})
 
 		It("denies a write outside the working directory with an error that says the sandbox did", func() {
@@ -234,7 +233,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 		It("runs a dangerouslyDisableSandbox command outside once the user approves it, asked even in bypassPermissions mode", func() {
 			target := filepath.Join(home, "outside")
-			asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+			asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 			s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 			res := bash(s, map[string]any{"command": "touch " + target, "dangerouslyDisableSandbox": true})
 			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
@@ -244,7 +243,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			Expect(reqs[len(reqs)-1].Message).To(ContainSubstring("outside the sandbox"))
 			Expect(reqs[len(reqs)-1].Suggestion).To(BeEmpty(), "no rule can remember it")
 
-			asker.answer = permission.AnswerDeny
+			asker.answer = ask.AnswerDeny
 			res = bash(s, map[string]any{"command": "touch " + target + "-2", "dangerouslyDisableSandbox": true})
 			Expect(res.IsError).To(BeTrue())
 			Expect(target + "-2").NotTo(BeAnExistingFile())
@@ -253,7 +252,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 
 	It("refuses dangerouslyDisableSandbox outright when allowUnsandboxedCommands is false", func() {
 		settings(`{"sandbox": {"enabled": true, "allowUnsandboxedCommands": false}}`)
-		asker := &recordingAsker{answer: permission.AnswerAllowOnce}
+		asker := &recordingAsker{answer: ask.AnswerAllowOnce}
 		s := open(session.Options{Permissions: permission.Sources{Asker: asker}})
 		res := bash(s, map[string]any{"command": "touch " + filepath.Join(home, "x"), "dangerouslyDisableSandbox": true})
 		Expect(res.IsError).To(BeTrue())
@@ -300,7 +299,7 @@ var _ = Describe("The Bash sandbox in a session", func() {
 		port := listener()
 		settings(`{"sandbox": {"enabled": true, "network": {"allowedDomains": ["example.com"]}}}`)
 		s := open(session.Options{})
-		Expect(shell.NetworkWarning(s.Sandbox())).To(ContainSubstring("opens the whole network"))
+		Expect(sandbox.NetworkWarning(s.Sandbox().Config())).To(ContainSubstring("opens the whole network"))
 		res := run(s, "exec 3<>/dev/tcp/127.0.0.1/"+port)
 		Expect(res.IsError).To(BeFalse(), "%s", res.Text())
 	})
@@ -315,13 +314,12 @@ var _ = Describe("The Bash sandbox in a session", func() {
 		settings(`{"sandbox": {"enabled": true}}`)
 		GinkgoT().Setenv("PATH", GinkgoT().TempDir())
 		_, err := openWith(session.Options{})
-		Expect(err).To(MatchError(shell.BwrapMissingHelp))
+		Expect(err).To(MatchError(sandbox.BwrapMissingHelp))
 	})
 
-	It("fails at start when the sandbox is on and nothing checks it", func() {
+	It("fails at start with the options' own check's error", func() {
 		settings(`{"sandbox": {"enabled": true}}`)
-		_, err := session.Open(ctx, session.Options{Dir: dir, Home: home, Tools: generated.AllBaseTools(),
-			Permissions: permission.Sources{SettingsFiles: true, ConfigDir: filepath.Join(home, ".claude")}})
-		Expect(err).To(MatchError(ContainSubstring("Options.CheckSandbox is nil")))
+		_, err := openWith(session.Options{CheckSandbox: func(*sandbox.Config) error { return errors.New("no sandbox today") }})
+		Expect(err).To(MatchError("no sandbox today"))
 	})
 })

@@ -35,12 +35,15 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/sandbox"
+	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
 
@@ -139,15 +142,16 @@ type Options struct {
 
 	// Sandbox turns the sandbox on whatever the settings say (the CLI's
 	// --sandbox); the settings' sandbox.enabled turns it on too. A
-	// session with the sandbox on registers a *runtime.Sandbox service
-	// (Sandbox) that the tools running shell commands confine them with.
+	// session with the sandbox on owns a *sandbox.Sandbox (Sandbox),
+	// offered to tools as a service of the tool context, that the tools
+	// running shell commands confine them with; Close ends it.
 	Sandbox bool
 	// CheckSandbox checks, when the sandbox is on, that the confinement
-	// can run on this machine (tooldefs/shell.CheckSandbox: bubblewrap is
-	// installed and can make its namespaces); Open fails with its error.
-	// With the sandbox on and no CheckSandbox, Open fails too: a sandbox
-	// nobody checked is not one the user can rely on.
-	CheckSandbox func(*runtime.Sandbox) error
+	// can run on this machine; nil is sandbox.Check (bubblewrap is
+	// installed and can make its namespaces). Open fails with its error.
+	CheckSandbox func(*sandbox.Config) error
+	// SandboxOptions tune the session's sandbox (its network policy).
+	SandboxOptions sandbox.Options
 }
 
 // The transcript keeps each tool result as its call ends.
@@ -215,7 +219,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	sandbox, err := openSandbox(engine.Settings().Sandbox, o)
+	sb, err := openSandbox(engine.Settings().Sandbox, o)
 	if err != nil {
 		return nil, err
 	}
@@ -236,8 +240,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
-	if sandbox != nil {
-		runtime.WithService(s.tc, sandbox)
+	if sb != nil {
+		runtime.WithService(s.tc, sb)
+		_ = s.tc.OnClose(sb.Close)
 	}
 	if o.Provider != nil {
 		runtime.WithService[provider.Provider](s.tc, o.Provider)
@@ -273,31 +278,32 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	return s, nil
 }
 
-// openSandbox is the session's confinement: nil when the sandbox is off,
-// else the settings' sandbox object as a runtime.Sandbox, checked to run
-// here. Every failure stops the session; none falls back to running
-// commands unconfined.
-func openSandbox(set permission.SandboxSettings, o Options) (*runtime.Sandbox, error) {
+// openSandbox is the session's sandbox: nil when the sandbox is off,
+// else one made from the settings' sandbox object, checked to run here.
+// Every failure stops the session; none falls back to running commands
+// unconfined.
+func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, error) {
 	if !o.Sandbox && !set.On() {
 		return nil, nil
 	}
-	sb, err := set.Confinement()
+	conf, err := set.Confinement()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox settings: %w", err)
 	}
-	if o.CheckSandbox == nil {
-		return nil, errors.New("session: the sandbox is on but Options.CheckSandbox is nil: set it to the confinement's check (tooldefs/shell.CheckSandbox), or turn sandbox.enabled off")
+	check := o.CheckSandbox
+	if check == nil {
+		check = func(*sandbox.Config) error { return sandbox.Check(o.SandboxOptions.Bwrap) }
 	}
-	if err := o.CheckSandbox(sb); err != nil {
+	if err := check(conf); err != nil {
 		return nil, err
 	}
-	return sb, nil
+	return sandbox.New(conf, o.SandboxOptions), nil
 }
 
-// Sandbox returns the confinement of the session's shell commands, nil
-// when the sandbox is off.
-func (s *Session) Sandbox() *runtime.Sandbox {
-	sb, _ := runtime.Service[*runtime.Sandbox](s.tc)
+// Sandbox returns the sandbox of the session's shell commands, nil when
+// the sandbox is off.
+func (s *Session) Sandbox() *sandbox.Sandbox {
+	sb, _ := runtime.Service[*sandbox.Sandbox](s.tc)
 	return sb
 }
 
@@ -590,7 +596,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		ag := s.agent
 		s.agentMu.Unlock()
 		if s.parent != nil && s.sub.Label != "" {
-			ctx = permission.WithAgent(ctx, s.sub.Label)
+			ctx = ask.WithAgent(ctx, s.sub.Label)
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/session"
@@ -24,11 +25,11 @@ type notedAsker struct {
 	fileFirst bool
 }
 
-func (a *notedAsker) Ask(context.Context, permission.AskRequest) (permission.Answer, error) {
+func (a *notedAsker) Ask(context.Context, ask.AskRequest) (ask.Answer, error) {
 	a.asked++
 	_, err := os.Stat(a.file)
 	a.fileFirst = err == nil
-	return permission.AnswerDeny, nil
+	return ask.AnswerDeny, nil
 }
 
 var _ = Describe("Settings in a session", func() {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentcore/agentcore/runtime/sandbox"
 )
 
 // Status is the state of a background shell.
@@ -62,8 +64,8 @@ type BackgroundOptions struct {
 	KillGrace time.Duration
 	// TempDir is where the output file goes; "" means OutputDir().
 	TempDir string
-	// Sandbox, when set, runs the command inside bubblewrap.
-	Sandbox *Sandbox
+	// Sandbox, when set, runs the command inside the session's sandbox.
+	Sandbox *sandbox.Spec
 }
 
 // Task is one background shell.
@@ -119,13 +121,13 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 	t := &Task{
 		ID: id, Command: opts.Command, Description: opts.Description,
 		OutputPath: out.Name(), Started: time.Now(),
-		pid: p.pid, grace: opts.KillGrace,
+		pid: p.Pid, grace: opts.KillGrace,
 		done: make(chan struct{}), status: StatusRunning,
-		exited: p.done,
+		exited: p.Done(),
 	}
 	go func() {
-		<-p.done
-		code := p.code
+		<-p.Done()
+		code, _, _ := p.Exit()
 		t.mu.Lock()
 		t.exitCode = code
 		t.ended = time.Now()

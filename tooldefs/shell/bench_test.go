@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
@@ -40,7 +41,7 @@ func BenchmarkExecBaseline(b *testing.B) {
 }
 
 // BenchmarkRunEchoSandboxed is BenchmarkRunEcho in the session's
-// long-lived sandbox (shell.SessionSandbox: one bwrap for the whole run,
+// long-lived sandbox (sandbox.Sandbox: one bwrap for the whole run,
 // each command forked inside it), with the protected paths a session adds
 // (permission.SandboxProtected under the working directory, the ones that
 // exist bound read-only): the cost issue 15 bounds at 1.5×
@@ -69,16 +70,16 @@ func BenchmarkRunEchoSandboxedPerCommand(b *testing.B) {
 // by side are the steadier figure. ns/op is the five together. `make
 // bench` writes them to BENCHMARKS.md ("Bash cost").
 func BenchmarkRunEchoInterleaved(b *testing.B) {
-	if err := shell.CheckSandbox(""); err != nil {
+	if err := sandbox.Check(""); err != nil {
 		b.Skip("bwrap cannot run here: " + err.Error())
 	}
 	dir, tmp := b.TempDir(), b.TempDir()
 	session := protectedSandbox(b, dir)
-	session.Session = &shell.SessionSandbox{}
+	session.Session = &sandbox.Sandbox{}
 	b.Cleanup(session.Session.Close)
 	perCommand := protectedSandbox(b, dir)
 	ctx := context.Background()
-	run := func(sb *shell.Sandbox) {
+	run := func(sb *sandbox.Spec) {
 		res, err := shell.Run(ctx, shell.Options{Command: "echo hi", Dir: dir, TempDir: tmp, Sandbox: sb})
 		if err != nil || res.Output != "hi" {
 			b.Fatalf("%v %q", err, res.Output)
@@ -127,7 +128,7 @@ func BenchmarkRunEchoInterleaved(b *testing.B) {
 // protectedSandbox is a confinement of dir as a session makes it: dir
 // writable, and the protected paths a session adds under it
 // (permission.SandboxProtected), some of them existing.
-func protectedSandbox(b *testing.B, dir string) *shell.Sandbox {
+func protectedSandbox(b *testing.B, dir string) *sandbox.Spec {
 	for _, d := range []string{".git/hooks", ".claude"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			b.Fatal(err)
@@ -138,7 +139,7 @@ func protectedSandbox(b *testing.B, dir string) *shell.Sandbox {
 			b.Fatal(err)
 		}
 	}
-	sb := &shell.Sandbox{Writable: []string{dir}}
+	sb := &sandbox.Spec{Writable: []string{dir}}
 	for _, p := range []string{".git/hooks", ".git/config", ".mcp.json", ".claude/settings.json", ".claude/settings.local.json",
 		".agentcore/settings.json", ".agentcore/settings.local.json"} {
 		sb.Protected = append(sb.Protected, filepath.Join(dir, p))
@@ -154,13 +155,13 @@ func bwrapCommand(dir string) *exec.Cmd {
 }
 
 func benchSandboxed(b *testing.B, session bool) {
-	if err := shell.CheckSandbox(""); err != nil {
+	if err := sandbox.Check(""); err != nil {
 		b.Skip("bwrap cannot run here: " + err.Error())
 	}
 	dir, tmp := b.TempDir(), b.TempDir()
 	sb := protectedSandbox(b, dir)
 	if session {
-		sb.Session = &shell.SessionSandbox{}
+		sb.Session = &sandbox.Sandbox{}
 		b.Cleanup(sb.Session.Close)
 	}
 	ctx := context.Background()
@@ -182,7 +183,7 @@ func benchSandboxed(b *testing.B, session bool) {
 // baseline that shows what BenchmarkRunEchoSandboxed adds beyond bwrap
 // itself.
 func BenchmarkBwrapBaseline(b *testing.B) {
-	if err := shell.CheckSandbox(""); err != nil {
+	if err := sandbox.Check(""); err != nil {
 		b.Skip("bwrap cannot run here: " + err.Error())
 	}
 	dir := b.TempDir()

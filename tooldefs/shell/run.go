@@ -3,9 +3,8 @@
 // interleaved into one output file as a terminal would show them, long
 // output cut to its head and tail (the whole kept on disk), the final working
 // directory reported back, and a registry of background shells, one per
-// session (Background). A sandboxed command runs inside bubblewrap
-// (Sandbox): in the one sandbox its session keeps alive (SessionSandbox),
-// whose server is this program run again inside bwrap (see init).
+// session (Background). A sandboxed command runs in the confinement the
+// session's sandbox gives its call (runtime/sandbox's Spec).
 package shell
 
 import (
@@ -18,12 +17,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentcore/agentcore/runtime/procgroup"
+	"github.com/agentcore/agentcore/runtime/sandbox"
 )
 
 const (
@@ -68,8 +65,8 @@ type Options struct {
 	KillGrace time.Duration
 	// TempDir is where output files go; "" means OutputDir().
 	TempDir string
-	// Sandbox, when set, runs the command inside bubblewrap.
-	Sandbox *Sandbox
+	// Sandbox, when set, runs the command inside the session's sandbox.
+	Sandbox *sandbox.Spec
 }
 
 // Progress is a snapshot of a running command.
@@ -168,20 +165,20 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
-	case <-p.done:
+	case <-p.Done():
 	case <-timer.C:
 		res.TimedOut = true
-		killGroup(p.pid, p.done, opts.KillGrace)
+		killGroup(p.Pid, p.Done(), opts.KillGrace)
 	case <-ctx.Done():
 		res.Canceled = true
-		killGroup(p.pid, p.done, opts.KillGrace)
+		killGroup(p.Pid, p.Done(), opts.KillGrace)
 	}
 	stopProgress()
 	res.Duration = time.Since(start)
-	res.ExitCode = p.code
-	res.Cwd = p.cwd
-	if p.err != nil {
-		return res, p.err
+	var perr error
+	res.ExitCode, res.Cwd, perr = p.Exit()
+	if perr != nil {
+		return res, perr
 	}
 
 	st, err := readOutput(out, maxChars)
@@ -196,106 +193,53 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		res.FullOutputPath = out.Name()
 		res.Output = st.head + truncationNote(st, out.Name()) + st.tail
 	}
-	if note := sandboxNote(opts.Sandbox, res.ExitCode, st.head+st.tail+st.text); note != "" {
+	if note := opts.Sandbox.Note(res.ExitCode, st.head+st.tail+st.text); note != "" {
 		res.SandboxDenied = true
 		res.Output += note
 	}
 	return res, nil
 }
 
-// wrap makes the script bash runs: an EXIT trap that writes the final
-// working directory to cwdPath, then the command on the same line, so that
-// bash's line numbers in error messages stay those of the command.
-func wrap(command, cwdPath string) (string, error) {
-	q, err := syntax.Quote(cwdPath, syntax.LangBash)
-	if err != nil {
-		return "", fmt.Errorf("quote cwd file path: %w", err)
-	}
-	return "trap 'pwd -P >| " + strings.ReplaceAll(q, "'", `'\''`) + " 2>/dev/null' EXIT; " + command, nil
-}
-
-// proc is a started command: the pid of its process group's leader, and
-// done, closed once the leader has exited, after which code holds its
-// exit status (128+n when killed by signal n, -1 when unknown), cwd the
-// working directory it ended in when asked for, and err why the status is
-// unknown (a sandbox server that ended first).
-type proc struct {
-	pid  int
-	done chan struct{}
-	code int
-	cwd  string
-	err  error
-}
-
 // startCommand starts command in its own process group, stdout and stderr
-// sharing out, stdin at /dev/null: in the session's long-lived sandbox
-// when sb has one (SessionSandbox), in a bwrap of its own when sb has
-// none, unconfined when sb is nil. With wantCwd the command reports the
-// directory it ended in (proc.cwd).
-func startCommand(command, dir string, env []string, out *os.File, sb *Sandbox, wantCwd bool) (*proc, error) {
+// sharing out, stdin at /dev/null: in the sandbox sb when set, unconfined
+// when nil. With wantCwd the command reports the directory it ended in.
+func startCommand(command, dir string, env []string, out *os.File, sb *sandbox.Spec, wantCwd bool) (*sandbox.Process, error) {
+	env = append(os.Environ(), env...)
 	if sb != nil {
-		if err := sandboxUnsupported(); err != nil {
-			return nil, err // fail closed: never run unconfined
-		}
-	}
-	if sb != nil && sb.Session != nil {
-		return sb.Session.start(sb, request{Command: command, Dir: dir, Env: append(os.Environ(), env...), Cwd: wantCwd}, out)
+		return sb.Start(command, dir, env, out, wantCwd)
 	}
 	script, cwdPath := command, ""
 	if wantCwd {
 		cwdPath = strings.TrimSuffix(out.Name(), ".log") + ".cwd"
-		if sb != nil {
-			// bwrap binds only a path that exists.
-			if err := os.WriteFile(cwdPath, nil, 0o600); err != nil {
-				return nil, fmt.Errorf("create cwd file: %w", err)
-			}
-		}
 		var err error
-		if script, err = wrap(command, cwdPath); err != nil {
+		if script, err = sandbox.TrapCwd(command, cwdPath); err != nil {
 			return nil, err
 		}
 	}
-	var cmd *exec.Cmd
-	var stubs []string
-	if sb != nil {
-		var args []string
-		var extra []string
-		if cwdPath != "" {
-			extra = append(extra, cwdPath)
-		}
-		args, stubs = sb.args(script, dir, extra...)
-		cmd = exec.Command(sb.binary(), args...)
-	} else {
-		bash := bashPath()
-		cmd = exec.Command(bash, "-c", script)
-		if bash == "" {
-			cmd.Err = fmt.Errorf("bash: %w", exec.ErrNotFound)
-		}
-		cmd.Args[0] = "bash"
+	bash := bashPath()
+	cmd := exec.Command(bash, "-c", script)
+	if bash == "" {
+		cmd.Err = fmt.Errorf("bash: %w", exec.ErrNotFound)
 	}
+	cmd.Args[0] = "bash"
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = env
 	cmd.Stdout = out
 	cmd.Stderr = out
 	if err := procgroup.Start(cmd); err != nil {
-		if cwdPath != "" {
-			os.Remove(cwdPath)
-		}
-		removeStubs(stubs)
 		return nil, startError(err)
 	}
-	p := &proc{pid: cmd.Process.Pid, done: make(chan struct{})}
+	p := sandbox.NewProcess(cmd.Process.Pid)
 	go func() {
 		werr := cmd.Wait()
-		removeStubs(stubs)
-		p.code = exitCode(cmd, werr)
+		cwd := ""
 		if cwdPath != "" {
 			if b, err := os.ReadFile(cwdPath); err == nil {
-				p.cwd = strings.TrimRight(string(b), "\n")
+				cwd = strings.TrimRight(string(b), "\n")
 			}
 			os.Remove(cwdPath)
 		}
-		close(p.done)
+		p.End(sandbox.ExitCode(cmd, werr), cwd, nil)
 	}()
 	return p, nil
 }
@@ -410,22 +354,6 @@ func liveMember(pgid int) bool {
 		}
 	}
 	return false
-}
-
-func exitCode(cmd *exec.Cmd, werr error) int {
-	if cmd.ProcessState == nil {
-		return -1
-	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	if werr != nil {
-		var ee *exec.ExitError
-		if !errors.As(werr, &ee) {
-			return -1
-		}
-	}
-	return cmd.ProcessState.ExitCode()
 }
 
 // startProgress polls the output file and reports progress until the

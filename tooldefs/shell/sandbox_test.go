@@ -15,21 +15,22 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/runtime/tooltest"
 	"github.com/agentcore/agentcore/tooldefs/shell"
 )
 
-// needBwrap ends the spec when bwrap cannot run here (shell.CheckSandbox
+// needBwrap ends the spec when bwrap cannot run here (sandbox.Check
 // says why): a skip, or a failure when AGENTCORE_REQUIRE names bwrap.
 func needBwrap() {
-	if err := shell.CheckSandbox(""); err != nil {
+	if err := sandbox.Check(""); err != nil {
 		tooltest.Missing(tooltest.Bwrap, err.Error())
 	}
 }
 
 var _ = Describe("Sandbox", func() {
 	var dir, tmp string
-	var sb *shell.Sandbox
+	var sb *sandbox.Spec
 	run := func(cmd string) shell.Result {
 		res, err := shell.Run(context.Background(), shell.Options{Command: cmd, Dir: dir, TempDir: tmp, Sandbox: sb})
 		Expect(err).NotTo(HaveOccurred())
@@ -39,7 +40,7 @@ var _ = Describe("Sandbox", func() {
 		needBwrap()
 		dir, tmp = GinkgoT().TempDir(), GinkgoT().TempDir()
 		Expect(os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)).To(Succeed())
-		sb = &shell.Sandbox{Writable: []string{dir}, Protected: []string{filepath.Join(dir, ".git", "hooks")}}
+		sb = &sandbox.Spec{Writable: []string{dir}, Protected: []string{filepath.Join(dir, ".git", "hooks")}}
 	})
 
 	It("denies a write outside the working directory and says the sandbox did", func() {
@@ -121,8 +122,8 @@ var _ = Describe("Sandbox", func() {
 // being this test binary run again inside bwrap.
 var _ = Describe("Session sandbox", func() {
 	var dir, tmp string
-	var sb *shell.Sandbox
-	var ss *shell.SessionSandbox
+	var sb *sandbox.Spec
+	var ss *sandbox.Sandbox
 	run := func(cmd string) shell.Result {
 		res, err := shell.Run(context.Background(), shell.Options{Command: cmd, Dir: dir, TempDir: tmp, Sandbox: sb})
 		Expect(err).NotTo(HaveOccurred())
@@ -137,9 +138,9 @@ var _ = Describe("Session sandbox", func() {
 		needBwrap()
 		dir, tmp = GinkgoT().TempDir(), GinkgoT().TempDir()
 		Expect(os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)).To(Succeed())
-		ss = &shell.SessionSandbox{}
+		ss = &sandbox.Sandbox{}
 		DeferCleanup(ss.Close)
-		sb = &shell.Sandbox{Writable: []string{dir}, Session: ss,
+		sb = &sandbox.Spec{Writable: []string{dir}, Session: ss,
 			Protected: []string{filepath.Join(dir, ".git", "hooks"), filepath.Join(dir, ".git", "config"), filepath.Join(dir, ".mcp.json"),
 				filepath.Join(dir, ".claude", "settings.local.json")}}
 	})
@@ -257,7 +258,7 @@ var _ = Describe("Session sandbox", func() {
 	It("starts a new sandbox when the working directories change, and closes the old one", func() {
 		before := ppid()
 		other := GinkgoT().TempDir()
-		sb = &shell.Sandbox{Writable: []string{other}, Session: ss}
+		sb = &sandbox.Spec{Writable: []string{other}, Session: ss}
 		dir = other
 		res := run("echo $PPID; touch ./y")
 		Expect(res.ExitCode).To(Equal(0), res.Output)
@@ -310,7 +311,7 @@ var _ = Describe("Session sandbox", func() {
 		res := run(connect)
 		Expect(res.ExitCode).NotTo(Equal(0), "no network: %s", res.Output)
 		before := ppid()
-		sb = &shell.Sandbox{Writable: sb.Writable, Protected: sb.Protected, Network: true, Session: ss}
+		sb = &sandbox.Spec{Writable: sb.Writable, Protected: sb.Protected, Network: true, Session: ss}
 		res = run(connect)
 		Expect(res.ExitCode).To(Equal(0), res.Output)
 		Expect(firstLinePID(res.Output)).NotTo(Equal(before))

@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -173,26 +174,26 @@ func (st *sessionState) close() {
 type asker struct{ st *sessionState }
 
 // Ask answers a yes/no ask.
-func (k asker) Ask(ctx context.Context, req permission.AskRequest) (permission.Answer, error) {
+func (k asker) Ask(ctx context.Context, req ask.AskRequest) (ask.Answer, error) {
 	r, err := k.AskHost(ctx, req)
 	return r.Answer, err
 }
 
 // AskHost answers from the workflow's Answer for the call, or records the
 // ask and denies for this attempt (whose results are dropped).
-func (k asker) AskHost(_ context.Context, req permission.AskRequest) (permission.HostReply, error) {
+func (k asker) AskHost(_ context.Context, req ask.AskRequest) (ask.HostReply, error) {
 	st := k.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if a, ok := st.answers[req.ToolUseID]; ok {
 		if a.Behavior == "allow" {
-			return permission.HostReply{Answer: permission.AnswerAllowOnce, UpdatedInput: a.UpdatedInput}, nil
+			return ask.HostReply{Answer: ask.AnswerAllowOnce, UpdatedInput: a.UpdatedInput}, nil
 		}
-		return permission.HostReply{Answer: permission.AnswerDeny, Message: a.Message}, nil
+		return ask.HostReply{Answer: ask.AnswerDeny, Message: a.Message}, nil
 	}
 	st.pending = append(st.pending, Ask{ToolUseID: req.ToolUseID, ToolName: req.Tool, Input: req.Input,
 		Use: req.Use, Message: req.Message, Suggestion: req.Suggestion, Detail: req.Detail})
-	return permission.HostReply{Answer: permission.AnswerDeny, Message: "waiting for the user's approval"}, nil
+	return ask.HostReply{Answer: ask.AnswerDeny, Message: "waiting for the user's approval"}, nil
 }
 
 // state returns the session's state on this worker, opening it on first

@@ -1,15 +1,13 @@
-package runtime
+package sandbox
 
-// Sandbox is the confinement a session asks of the shell commands its
-// tools run (settings' sandbox.enabled, or the CLI's --sandbox). The
-// session registers it as a service (WithService); a tool that runs
-// commands and can confine them reads it with Service[*Sandbox] and runs
-// each command inside it, and a tool that cannot must refuse to run
-// rather than run unconfined. Without the service nothing is confined.
+// Config is the confinement a session asks of the shell commands its
+// tools run (settings' sandbox.enabled, or the CLI's --sandbox): the
+// model of what a command may write, read and reach. The session makes
+// its Sandbox from it (New).
 //
 // Paths are absolute. The working directories are always writable; the
 // lists add to them.
-type Sandbox struct {
+type Config struct {
 	// AllowWrite are paths writable beyond the working directories and
 	// a private /tmp.
 	AllowWrite []string
@@ -19,8 +17,7 @@ type Sandbox struct {
 	// (sandbox.filesystem.denyWrite).
 	Protected, DenyWrite []string
 	// DenyRead are paths hidden from commands; AllowRead are paths under
-	// them shown again. permission's Confinement refuses a non-empty
-	// DenyRead (nothing hides files yet), so both are empty there.
+	// them shown again.
 	DenyRead, AllowRead []string
 	// AllowedDomains are the hosts the settings allow
 	// (sandbox.network.allowedDomains); none means no network. A

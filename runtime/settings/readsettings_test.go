@@ -1,4 +1,4 @@
-package permission_test
+package settings_test
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 var _ = Describe("ReadSettings", func() {
@@ -29,7 +30,7 @@ var _ = Describe("ReadSettings", func() {
 	})
 
 	It("concatenates arrays without duplicates and takes each scalar from the highest level: local > project > user", func() {
-		files, s, err := permission.ReadSettings(project, home, permission.Sources{SettingsFiles: true})
+		files, s, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.Permissions.Allow).To(Equal([]string{"Read", "Grep"}))
 		Expect(s.Permissions.Deny).To(Equal([]string{"Bash(rm:*)", "WebFetch"}))
@@ -46,54 +47,54 @@ var _ = Describe("ReadSettings", func() {
 
 	It("lets agentcore's file win over Claude Code's at the same level", func() {
 		write(filepath.Join(project, ".agentcore", "settings.local.json"), `{"model": "agentcore-model"}`)
-		_, s, err := permission.ReadSettings(project, home, permission.Sources{SettingsFiles: true})
+		_, s, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.Model).To(Equal("agentcore-model"))
 	})
 
 	It("reads --settings above the local settings, as a JSON object or a file", func() {
-		_, s, err := permission.ReadSettings(project, home, permission.Sources{SettingsFiles: true,
+		_, s, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true,
 			SettingsFlag: `{"model": "flag-model", "permissions": {"ask": ["Edit"]}}`})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.Model).To(Equal("flag-model"))
 		Expect(s.Permissions.Ask).To(Equal([]string{"Edit"}))
 
 		write(filepath.Join(project, "ci.json"), `{"env": {"A": "flag"}}`)
-		files, s, err := permission.ReadSettings(project, home, permission.Sources{SettingsFiles: true, SettingsFlag: "ci.json"})
+		files, s, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true, SettingsFlag: "ci.json"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.Env["A"]).To(Equal("flag"))
 		last := files[len(files)-1]
-		Expect(last.Source).To(Equal(permission.SourceFlagSettings))
+		Expect(last.Source).To(Equal(settings.SourceFlagSettings))
 		Expect(last.Path).To(Equal(filepath.Join(project, "ci.json")))
 	})
 
 	It("refuses a --settings that is neither a file nor a JSON object, naming what to pass", func() {
-		_, _, err := permission.ReadSettings(project, home, permission.Sources{SettingsFiles: true, SettingsFlag: "missing.json"})
+		_, _, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true, SettingsFlag: "missing.json"})
 		Expect(err).To(MatchError(ContainSubstring("--settings missing.json")))
 		Expect(err).To(MatchError(ContainSubstring("pass an existing settings file or a JSON object")))
-		_, _, err = permission.ReadSettings(project, home, permission.Sources{SettingsFlag: `{"model": `})
+		_, _, err = settings.ReadSettings(project, home, settings.Selection{SettingsFlag: `{"model": `})
 		Expect(err).To(MatchError(ContainSubstring("--settings is not a valid settings object")))
 	})
 
 	It("reads only the levels --setting-sources names, and --settings whatever they are", func() {
-		only, err := permission.ParseSettingSources("user,local")
+		only, err := settings.ParseSettingSources("user,local")
 		Expect(err).NotTo(HaveOccurred())
-		files, s, err := permission.ReadSettings(project, home, permission.Sources{SettingsFiles: true, OnlySources: only})
+		files, s, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true, OnlySources: only})
 		Expect(err).NotTo(HaveOccurred())
 		for _, f := range files {
-			Expect(f.Source).NotTo(Equal(permission.SourceProject))
+			Expect(f.Source).NotTo(Equal(settings.SourceProject))
 		}
 		Expect(s.Permissions.Deny).To(Equal([]string{"Bash(rm:*)", "WebFetch"}))
 		Expect(s.Env).To(Equal(map[string]string{"A": "user", "B": "user"}))
 
-		none, err := permission.ParseSettingSources("")
+		none, err := settings.ParseSettingSources("")
 		Expect(err).NotTo(HaveOccurred())
-		files, s, err = permission.ReadSettings(project, home, permission.Sources{SettingsFiles: true, OnlySources: none, SettingsFlag: `{"model":"m"}`})
+		files, s, err = settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true, OnlySources: none, SettingsFlag: `{"model":"m"}`})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(files).To(HaveLen(1))
 		Expect(s.Model).To(Equal("m"))
 
-		_, err = permission.ParseSettingSources("user,policy")
+		_, err = settings.ParseSettingSources("user,policy")
 		Expect(err).To(MatchError(ContainSubstring(`unknown setting source "policy"`)))
 	})
 
@@ -102,7 +103,7 @@ var _ = Describe("ReadSettings", func() {
 		Expect(err).NotTo(HaveOccurred())
 		var names []string
 		for _, r := range e.Rules() {
-			if r.Source == permission.SourceFlagSettings {
+			if r.Source == settings.SourceFlagSettings {
 				names = append(names, r.String())
 			}
 		}

@@ -1,11 +1,11 @@
-package permission
+package settings
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/sandbox"
 )
 
 // SandboxProtected are the paths, relative to each working directory,
@@ -20,12 +20,12 @@ var SandboxProtected = []string{
 }
 
 // Confinement turns the sandbox settings into the session's
-// runtime.Sandbox. It refuses the keys it cannot honour instead of
+// sandbox.Config. It refuses the keys it cannot honour instead of
 // ignoring them: excludedCommands (agentcore runs no command outside the
 // sandbox without asking), a custom proxy port (httpProxyPort,
 // socksProxyPort), allowManagedDomainsOnly, filesystem.denyRead (nothing
 // is hidden). The error names each key.
-func (s SandboxSettings) Confinement() (*runtime.Sandbox, error) {
+func (s SandboxSettings) Confinement() (*sandbox.Config, error) {
 	var errs []string
 	if len(s.ExcludedCommands) > 0 {
 		errs = append(errs, fmt.Sprintf("sandbox.excludedCommands (%s) is not supported: agentcore runs a command outside the sandbox only when the call sets dangerouslyDisableSandbox and the user approves it; remove the key", strings.Join(s.ExcludedCommands, ", ")))
@@ -43,7 +43,7 @@ func (s SandboxSettings) Confinement() (*runtime.Sandbox, error) {
 		return nil, errors.New(strings.Join(errs, "; "))
 	}
 	fs := s.Filesystem
-	return &runtime.Sandbox{
+	return &sandbox.Config{
 		AllowWrite:       fs.AllowWrite,
 		Protected:        SandboxProtected,
 		DenyWrite:        fs.DenyWrite,

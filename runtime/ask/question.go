@@ -1,4 +1,4 @@
-package permission
+package ask
 
 import (
 	"context"
@@ -58,30 +58,6 @@ type QuestionAsker interface {
 // ErrNoUser is the error of AskQuestions in a run nobody can answer: a
 // non-interactive run, or an Asker that cannot show questions.
 var ErrNoUser = errors.New("no user is present to answer questions in this run (it is non-interactive); decide yourself with what you know, say which assumptions you made, or ask in your final message")
-
-// AskQuestions puts qs to the user through the engine's Asker, one prompt
-// at a time like permission prompts, and returns the answers. Without an
-// Asker that can ask (QuestionAsker) it returns ErrNoUser. Questions are
-// never settled by rules or modes: only a person answers them.
-func (e *Engine) AskQuestions(ctx context.Context, qs []Question) ([]QuestionAnswer, error) {
-	e.mu.RLock()
-	asker := e.asker
-	e.mu.RUnlock()
-	qa, ok := asker.(QuestionAsker)
-	if !ok || !canAsk(ctx, asker) {
-		return nil, ErrNoUser
-	}
-	e.askMu.Lock()
-	defer e.askMu.Unlock()
-	answers, err := qa.AskQuestions(ctx, AgentOf(ctx), qs)
-	if err != nil {
-		return nil, err
-	}
-	if len(answers) != len(qs) {
-		return nil, fmt.Errorf("the asker returned %d answers to %d questions", len(answers), len(qs))
-	}
-	return answers, nil
-}
 
 // ErrNotAnswered is the error of a question the user dismissed (Esc, or
 // the end of input) instead of answering.

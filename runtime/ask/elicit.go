@@ -1,4 +1,4 @@
-package permission
+package ask
 
 import (
 	"context"
@@ -119,39 +119,6 @@ type ElicitAsker interface {
 	Elicit(ctx context.Context, req ElicitRequest) (ElicitAnswer, error)
 }
 
-// Elicit puts req to the user through the engine's Asker, one prompt at
-// a time like permission prompts. A run nobody can answer (no Asker that
-// can elicit: a non-interactive run) declines, with a Reason that says
-// so. Like questions, elicitations are never settled by rules or modes.
-func (e *Engine) Elicit(ctx context.Context, req ElicitRequest) (ElicitAnswer, error) {
-	e.mu.RLock()
-	asker := e.asker
-	e.mu.RUnlock()
-	ea, ok := asker.(ElicitAsker)
-	if !ok || !canAsk(ctx, asker) {
-		who := "an MCP server"
-		if req.Server != "" {
-			who = fmt.Sprintf("MCP server %q", req.Server)
-		}
-		return ElicitAnswer{Action: ElicitDecline, Reason: fmt.Sprintf(
-			"agentcore declined %s's request for input (%s mode) without asking: nobody can answer it in this run (it is non-interactive); run agentcore on a terminal to answer such requests",
-			who, modeOf(req))}, nil
-	}
-	if req.Agent == "" {
-		req.Agent = AgentOf(ctx)
-	}
-	e.askMu.Lock()
-	defer e.askMu.Unlock()
-	return ea.Elicit(ctx, req)
-}
-
-func modeOf(req ElicitRequest) ElicitMode {
-	if req.Mode == "" {
-		return ElicitForm
-	}
-	return req.Mode
-}
-
 // Elicit shows an elicitation on the terminal. A form first asks whether
 // to fill it in, then asks each field in turn:
 //
@@ -184,7 +151,7 @@ func (p *Prompt) Elicit(ctx context.Context, req ElicitRequest) (ElicitAnswer, e
 	if req.Agent != "" {
 		who = req.Agent + ": " + who
 	}
-	url := modeOf(req) == ElicitURL
+	url := req.EffectiveMode() == ElicitURL
 	if url {
 		fmt.Fprintf(p.out, "\n%s asks you to open a URL:\n", who)
 	} else {
@@ -448,4 +415,12 @@ func parseField(f FormField, s string) (any, error) {
 		}
 	}
 	return s, nil
+}
+
+// EffectiveMode is req.Mode, or ElicitForm when it is unset.
+func (req ElicitRequest) EffectiveMode() ElicitMode {
+	if req.Mode == "" {
+		return ElicitForm
+	}
+	return req.Mode
 }

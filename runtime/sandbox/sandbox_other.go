@@ -1,6 +1,6 @@
 //go:build !linux
 
-package shell
+package sandbox
 
 import (
 	"fmt"
@@ -25,18 +25,16 @@ func osName() string {
 	return goruntime.GOOS
 }
 
-// SessionSandbox keeps the long-lived sandbox of one session; without a
-// sandbox on this OS every command it is asked to run fails. The zero
-// value is ready to use.
-type SessionSandbox struct{}
+// pool has no sandbox to keep on this OS.
+type pool struct{}
 
-func (ss *SessionSandbox) start(*Sandbox, request, *os.File) (*proc, error) {
+func (ss *Sandbox) start(*Spec, request, *os.File) (*Process, error) {
 	return nil, sandboxUnsupported()
 }
 
 // PIDs returns the pids of the session's sandbox servers and of the bwrap
 // processes around them: none on this OS.
-func (ss *SessionSandbox) PIDs() (servers, bwraps []int) { return nil, nil }
+func (ss *Sandbox) PIDs() (servers, bwraps []int) { return nil, nil }
 
 // Close ends every sandbox of the session: there is none on this OS.
-func (ss *SessionSandbox) Close() {}
+func (ss *Sandbox) Close() {}

@@ -1,4 +1,4 @@
-package shell
+package sandbox
 
 // sandboxUnsupported is nil: bubblewrap confines commands on Linux.
 func sandboxUnsupported() error { return nil }

@@ -1,4 +1,4 @@
-package shell
+package sandbox
 
 import (
 	"errors"
@@ -9,19 +9,18 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/agentcore/agentcore/runtime"
 )
 
-// Sandbox confines a command with bubblewrap (bwrap): the whole filesystem
-// bound read-only, the Writable directories bound read-write, a private
-// /tmp, the Protected paths bound read-only again over the writable ones,
-// and no network unless Network is set.
+// Spec is one command's confinement with bubblewrap (bwrap): the whole
+// filesystem bound read-only, the Writable directories bound read-write, a
+// private /tmp, the Protected paths bound read-only again over the
+// writable ones, and no network unless Network is set. A session's
+// Sandbox makes it for a call (Sandbox.Spec); Start runs a command in it.
 //
 // Network is all or nothing: bwrap has no per-host filter, so a sandbox
 // whose settings allow any host shares the host's network (see
 // RELIABILITY.md, "Bash sandbox").
-type Sandbox struct {
+type Spec struct {
 	// Writable are the working directories the command may write.
 	Writable []string
 	// Protected are paths kept read-only even inside Writable
@@ -34,19 +33,21 @@ type Sandbox struct {
 	Network bool
 	// Bwrap is the bwrap binary; "" means "bwrap" on PATH.
 	Bwrap string
+	// Env are KEY=VALUE pairs the network policy sets for the command.
+	Env []string
 	// Session, when set, runs the command in the session's long-lived
 	// sandbox with these mounts (started, or restarted when they changed,
 	// on first use); nil runs each command in a bwrap of its own.
-	Session *SessionSandbox
+	Session *Sandbox
 }
 
 // BwrapMissingHelp says how to install bubblewrap.
 const BwrapMissingHelp = "the Bash sandbox needs bubblewrap (bwrap) on PATH: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or turn sandbox.enabled off and drop --sandbox"
 
-// CheckSandbox reports whether bwrap is installed and can create its
+// Check reports whether bwrap is installed and can create its
 // namespaces on this machine; off Linux it says the sandbox is not
-// available here.
-func CheckSandbox(bwrap string) error {
+// available here. bwrap "" is "bwrap" on PATH.
+func Check(bwrap string) error {
 	if err := sandboxUnsupported(); err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func CheckSandbox(bwrap string) error {
 	}
 	out, err := exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "true").CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("bwrap is installed but cannot create namespaces here (%v: %s); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1)", err, strings.TrimSpace(string(out)))
+		return fmt.Errorf("bwrap is installed but cannot create namespaces here (%w: %s); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1)", err, strings.TrimSpace(string(out)))
 	}
 	return nil
 }
@@ -70,14 +71,14 @@ func CheckSandbox(bwrap string) error {
 // mount points to keep missing protected paths from being created (see
 // protectMissing); the caller removes them with removeStubs once the
 // command has ended.
-func (s *Sandbox) args(script, dir string, extraWritable ...string) (args, stubs []string) {
+func (s *Spec) args(script, dir string, extraWritable ...string) (args, stubs []string) {
 	a, stubs := s.mounts(extraWritable...)
 	return append(a, "--chdir", dir, "--", "bash", "-c", script), stubs
 }
 
 // mounts is the part of args that makes the sandbox: its namespaces and
 // mounts, without the command.
-func (s *Sandbox) mounts(extraWritable ...string) (args, stubs []string) {
+func (s *Spec) mounts(extraWritable ...string) (args, stubs []string) {
 	a := []string{"--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
 	if !s.Network {
 		a = append(a, "--unshare-net")
@@ -148,7 +149,7 @@ func protectMissing(p string, writable, readOnly []string) (stub, src string) {
 	if fi, err := os.Stat(filepath.Dir(first)); err != nil || !fi.IsDir() {
 		return "", "" // under a file: nothing can be created there
 	}
-	if !Within(filepath.Dir(first), writable) || Within(filepath.Dir(first), readOnly) {
+	if !within(filepath.Dir(first), writable) || within(filepath.Dir(first), readOnly) {
 		return "", ""
 	}
 	dir, file, err := empties()
@@ -228,69 +229,39 @@ func removeStubs(stubs []string) {
 	}
 }
 
-func (s *Sandbox) binary() string {
+func (s *Spec) binary() string {
 	if s.Bwrap != "" {
 		return s.Bwrap
 	}
 	return "bwrap"
 }
 
-// sandboxNote explains a sandboxed command's failure that the sandbox
-// caused, or returns "".
-func sandboxNote(s *Sandbox, exit int, output string) string {
-	if s == nil || exit == 0 {
-		return ""
-	}
-	switch {
-	case strings.Contains(output, "Read-only file system"):
-		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
-	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
-		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
-		strings.Contains(output, "Temporary failure in name resolution")):
-		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
-	}
-	return ""
-}
-
-// Confine is the Sandbox the commands of tc's session run in, nil when the
-// session has no sandbox (no *runtime.Sandbox service), kept alive for the
-// session (SessionSandbox, closed with it) when tc has one: the working
-// directories and the settings' AllowWrite writable; the confinement's
-// Protected paths inside each working directory and its DenyWrite
-// read-only; the network shared only when the settings allow some host
-// (bwrap cannot filter by host, see NetworkWarning).
-func Confine(tc *runtime.ToolContext) *Sandbox {
-	conf, ok := runtime.Service[*runtime.Sandbox](tc)
-	if !ok || conf == nil {
-		return nil
-	}
-	sb := &Sandbox{Network: len(conf.AllowedDomains) > 0}
-	if ss, err := runtime.SessionValue(tc, func() (*SessionSandbox, func()) {
-		ss := &SessionSandbox{}
-		return ss, ss.Close
-	}); err == nil {
-		sb.Session = ss
-	}
-	sb.Writable = append(append(sb.Writable, tc.WorkingDirs...), conf.AllowWrite...)
-	for _, d := range tc.WorkingDirs {
-		for _, p := range conf.Protected {
-			sb.Protected = append(sb.Protected, filepath.Join(d, p))
+// within reports whether path is one of roots or below one of them,
+// both compared as absolute paths with symlinks resolved where they exist.
+func within(path string, roots []string) bool {
+	p := physical(path)
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		rel, err := filepath.Rel(physical(r), p)
+		if err != nil {
+			continue
+		}
+		if rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)) {
+			return true
 		}
 	}
-	sb.Protected = append(sb.Protected, conf.DenyWrite...)
-	return sb
+	return false
 }
 
-// NetworkWarning says, for a confinement whose settings allow some hosts,
-// that the sandbox shares the whole network instead; "" when it allows
-// none (no network at all).
-func NetworkWarning(conf *runtime.Sandbox) string {
-	if conf == nil || len(conf.AllowedDomains) == 0 {
-		return ""
+func physical(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
 	}
-	w := fmt.Sprintf("sandbox.network.allowedDomains (%s) opens the whole network to sandboxed commands: bubblewrap cannot filter by host, so every host is reachable", strings.Join(conf.AllowedDomains, ", "))
-	if len(conf.DeniedDomains) > 0 {
-		w += fmt.Sprintf(", deniedDomains (%s) included", strings.Join(conf.DeniedDomains, ", "))
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
 	}
-	return w + "; remove allowedDomains to run commands without network"
+	return abs
 }

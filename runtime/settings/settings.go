@@ -1,4 +1,9 @@
-package permission
+// Package settings reads the whole application's settings files
+// (permissions, model, env, hooks, sandbox, MCP, tool search) in Claude
+// Code's layout: which files, in which precedence (user, project, local,
+// then --settings), how they merge, and --setting-sources. The permission
+// engine, the session and the CLI read what they need from the result.
+package settings
 
 import (
 	"bytes"
@@ -13,45 +18,6 @@ import (
 
 	"github.com/agentcore/agentcore/runtime/hooks"
 )
-
-// Mode is a permission mode, set by --permission-mode or
-// permissions.defaultMode.
-type Mode string
-
-// The permission modes.
-const (
-	// ModeDefault asks before anything that is not read-only.
-	ModeDefault Mode = "default"
-	// ModeAcceptEdits also allows file edits inside the working directories.
-	ModeAcceptEdits Mode = "acceptEdits"
-	// ModePlan denies every call that is not read-only.
-	ModePlan Mode = "plan"
-	// ModeBypass allows everything that deny rules, ask rules and the
-	// safety checks do not stop.
-	ModeBypass Mode = "bypassPermissions"
-	// ModeDontAsk denies whatever would be asked.
-	ModeDontAsk Mode = "dontAsk"
-)
-
-// Modes lists every mode, for help texts.
-var Modes = []Mode{ModeDefault, ModeAcceptEdits, ModePlan, ModeBypass, ModeDontAsk}
-
-// ParseMode parses a mode name (case-insensitive); "" is the default mode.
-func ParseMode(s string) (Mode, error) {
-	if strings.TrimSpace(s) == "" {
-		return ModeDefault, nil
-	}
-	for _, m := range Modes {
-		if strings.EqualFold(strings.TrimSpace(s), string(m)) {
-			return m, nil
-		}
-	}
-	names := make([]string, len(Modes))
-	for i, m := range Modes {
-		names[i] = string(m)
-	}
-	return "", fmt.Errorf("unknown permission mode %q: use one of %s", s, strings.Join(names, ", "))
-}
 
 // Settings is the part of a settings file agentcore's permissions and
 // pool read. Other keys are ignored: the file is shared with other
@@ -240,12 +206,12 @@ func ProjectRoot(cwd, home string) string {
 	return cwd
 }
 
-// merged combines settings files as Claude Code does: arrays (rule
+// Merge combines settings files as Claude Code does: arrays (rule
 // lists, directories) are concatenated without duplicates, hooks run from
 // every file; single values (defaultMode, model, toolSearch,
 // mcp.startupTimeoutMs, each env key, the sandbox's switches and ports)
 // come from the last file that sets them.
-func merged(files []SettingsFile) Settings {
+func Merge(files []SettingsFile) Settings {
 	var m Settings
 	for _, f := range files {
 		s := f.Settings
@@ -312,16 +278,16 @@ func (s SandboxSettings) merge(o SandboxSettings) SandboxSettings {
 	return s
 }
 
-// absolute makes the filesystem paths absolute against base ("~/"
+// Absolute makes the filesystem paths absolute against base ("~/"
 // against home).
-func (f SandboxFilesystem) absolute(base, home string) SandboxFilesystem {
+func (f SandboxFilesystem) Absolute(base, home string) SandboxFilesystem {
 	abs := func(ps []string) []string {
 		if ps == nil {
 			return nil
 		}
 		out := make([]string, len(ps))
 		for i, p := range ps {
-			p = expandHome(p, home)
+			p = ExpandHome(p, home)
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(base, p)
 			}
@@ -340,4 +306,15 @@ func appendNew(list, add []string) []string {
 		}
 	}
 	return list
+}
+
+// ExpandHome replaces a leading ~ with home.
+func ExpandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
 }

@@ -1,4 +1,4 @@
-package permission_test
+package settings_test
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 var _ = Describe("The sandbox settings", func() {
@@ -18,7 +19,7 @@ var _ = Describe("The sandbox settings", func() {
 		Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
 		Expect(os.WriteFile(path, []byte(body), 0o644)).To(Succeed())
 	}
-	load := func() permission.SandboxSettings {
+	load := func() settings.SandboxSettings {
 		GinkgoHelper()
 		e, err := permission.Load(project, home, permission.Sources{SettingsFiles: true, ConfigDir: filepath.Join(home, ".agentcore")})
 		Expect(err).NotTo(HaveOccurred())
@@ -54,7 +55,7 @@ var _ = Describe("The sandbox settings", func() {
 		Expect(sb.On()).To(BeTrue())
 		conf, err := sb.Confinement()
 		Expect(err).NotTo(HaveOccurred())
-		Expect(conf.Protected).To(Equal(permission.SandboxProtected))
+		Expect(conf.Protected).To(Equal(settings.SandboxProtected))
 		Expect(conf.AllowWrite).To(Equal([]string{filepath.Join(project, "out")}))
 		Expect(conf.DenyWrite).To(Equal([]string{filepath.Join(project, "secrets")}))
 		Expect(conf.AllowedDomains).To(Equal([]string{"a.example"}))

@@ -1,4 +1,4 @@
-package shell
+package sandbox
 
 // request is one command for the server.
 type request struct {

@@ -1,18 +1,18 @@
-package permission_test
+package settings_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 // FuzzReadSettingsFile feeds arbitrary bytes to the settings loader
 // through a real file: it must never panic, and a file it rejects returns
 // an error naming the file.
 //
-//	go test -run '^$' -fuzz FuzzReadSettingsFile -fuzztime 30s ./runtime/permission/
+//	go test -run '^$' -fuzz FuzzReadSettingsFile -fuzztime 30s ./runtime/settings/
 func FuzzReadSettingsFile(f *testing.F) {
 	for _, s := range []string{
 		``, ` `, `{}`, `null`, `[]`, `"x"`,
@@ -27,7 +27,7 @@ func FuzzReadSettingsFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, found, err := permission.ReadSettingsFile(path)
+		_, found, err := settings.ReadSettingsFile(path)
 		if !found {
 			t.Fatalf("an existing file reported missing")
 		}

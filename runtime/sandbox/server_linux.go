@@ -1,4 +1,4 @@
-package shell
+package sandbox
 
 import (
 	"bufio"
@@ -138,7 +138,7 @@ func serveOne(out, conn *os.File, cwdPath string, track func(pid int, on bool)) 
 	}
 	script := req.Command
 	if req.Cwd {
-		if script, err = wrap(req.Command, cwdPath); err != nil {
+		if script, err = TrapCwd(req.Command, cwdPath); err != nil {
 			out.Close()
 			answer(reply{Err: err.Error()})
 			return
@@ -156,7 +156,7 @@ func serveOne(out, conn *os.File, cwdPath string, track func(pid int, on bool)) 
 	answer(reply{Pid: cmd.Process.Pid})
 	werr := cmd.Wait()
 	track(cmd.Process.Pid, false)
-	r := reply{Exited: true, Code: exitCode(cmd, werr)}
+	r := reply{Exited: true, Code: ExitCode(cmd, werr)}
 	if req.Cwd {
 		if b, err := os.ReadFile(cwdPath); err == nil {
 			r.Cwd = strings.TrimRight(string(b), "\n")
@@ -198,14 +198,14 @@ func findBash(path string) string {
 	return "/bin/bash"
 }
 
-// SessionSandbox keeps the long-lived sandbox of one session (at most
+// pool keeps the long-lived sandboxes of one session (at most
 // maxServers at once; one that still runs commands is closed when they
 // end). A sandbox is started on the first command that
 // needs it and restarted, with the mounts made again, when the
 // confinement or the paths it protects have changed on disk; a server
 // that died is replaced by the next command. Commands of one sandbox share
 // its private /tmp. Close ends them all; the zero value is ready to use.
-type SessionSandbox struct {
+type pool struct {
 	mu      sync.Mutex
 	servers map[string]*server
 	open    []*server // every server not yet closed, retired ones included
@@ -241,7 +241,7 @@ type server struct {
 // start runs req in the session's sandbox for sb, starting or restarting
 // it as needed. The command never runs unconfined: an error means it did
 // not run.
-func (ss *SessionSandbox) start(sb *Sandbox, req request, out *os.File) (*proc, error) {
+func (ss *Sandbox) start(sb *Spec, req request, out *os.File) (*Process, error) {
 	for attempt := 0; ; attempt++ {
 		srv, err := ss.acquire(sb)
 		if err != nil {
@@ -260,7 +260,7 @@ func (ss *SessionSandbox) start(sb *Sandbox, req request, out *os.File) (*proc, 
 
 // PIDs returns the pids of the session's sandbox servers and of the bwrap
 // processes around them, for tests and diagnostics.
-func (ss *SessionSandbox) PIDs() (servers, bwraps []int) {
+func (ss *Sandbox) PIDs() (servers, bwraps []int) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	for _, s := range ss.open {
@@ -272,7 +272,7 @@ func (ss *SessionSandbox) PIDs() (servers, bwraps []int) {
 // Close ends every sandbox of the session: the commands still running in
 // them are killed, bwrap and its server exit, and the mount points made
 // for missing protected paths are removed. Later commands fail.
-func (ss *SessionSandbox) Close() {
+func (ss *Sandbox) Close() {
 	ss.mu.Lock()
 	ss.closed = true
 	open := slices.Clone(ss.open)
@@ -289,7 +289,7 @@ func (ss *SessionSandbox) Close() {
 }
 
 // acquire returns the live server for sb's confinement, counted in use.
-func (ss *SessionSandbox) acquire(sb *Sandbox) (*server, error) {
+func (ss *Sandbox) acquire(sb *Spec) (*server, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.closed {
@@ -340,7 +340,7 @@ func (ss *SessionSandbox) acquire(sb *Sandbox) (*server, error) {
 }
 
 // release ends one use of srv; dead says the server is gone.
-func (ss *SessionSandbox) release(srv *server, dead bool) {
+func (ss *Sandbox) release(srv *server, dead bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	srv.inflight--
@@ -357,7 +357,7 @@ func (ss *SessionSandbox) release(srv *server, dead bool) {
 }
 
 // retireLocked takes srv out of use; it closes once its commands ended.
-func (ss *SessionSandbox) retireLocked(srv *server) {
+func (ss *Sandbox) retireLocked(srv *server) {
 	if ss.servers[srv.key] == srv {
 		delete(ss.servers, srv.key)
 	}
@@ -367,7 +367,7 @@ func (ss *SessionSandbox) retireLocked(srv *server) {
 	}
 }
 
-func (ss *SessionSandbox) closeLocked(srv *server) {
+func (ss *Sandbox) closeLocked(srv *server) {
 	srv.close()
 	ss.open = slices.DeleteFunc(ss.open, func(s *server) bool { return s == srv })
 	ss.removeStubsLocked()
@@ -375,7 +375,7 @@ func (ss *SessionSandbox) closeLocked(srv *server) {
 
 // removeStubsLocked removes the mount points for missing protected paths
 // once no server that may have them mounted is left.
-func (ss *SessionSandbox) removeStubsLocked() {
+func (ss *Sandbox) removeStubsLocked() {
 	if len(ss.open) > 0 || len(ss.stubs) == 0 {
 		return
 	}
@@ -386,7 +386,7 @@ func (ss *SessionSandbox) removeStubsLocked() {
 }
 
 // key names sb's confinement: what it makes writable, protects and shows.
-func (s *Sandbox) key() string {
+func (s *Spec) key() string {
 	return strings.Join([]string{strings.Join(s.Writable, "\x00"), strings.Join(s.Protected, "\x00"),
 		strings.Join(s.ReadOnly, "\x00"), strconv.FormatBool(s.Network), s.Bwrap}, "\x01")
 }
@@ -396,7 +396,7 @@ func (s *Sandbox) key() string {
 // path is (or that it is missing). A sandbox made from another state binds
 // stale files or misses a protected path created since, so it is made
 // again.
-func (s *Sandbox) fingerprint() string {
+func (s *Spec) fingerprint() string {
 	var b strings.Builder
 	for _, p := range slices.Concat(s.Writable, s.ReadOnly) {
 		if _, err := os.Stat(p); err == nil {
@@ -418,13 +418,13 @@ func (s *Sandbox) fingerprint() string {
 
 // launch starts bwrap with sb's mounts and the server inside, and waits
 // for its hello. It returns the mount points bwrap made, also on error.
-func launch(sb *Sandbox) (*server, []string, error) {
+func launch(sb *Spec) (*server, []string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, nil, fmt.Errorf("start the session's sandbox: find this program to run inside it: %w", err)
 	}
 	args, stubs := sb.mounts()
-	if Within(exe, []string{"/tmp"}) {
+	if within(exe, []string{"/tmp"}) {
 		// go test and go run build under /tmp, which the sandbox
 		// replaces with its own.
 		args = append(args, "--ro-bind", exe, exe)
@@ -529,7 +529,7 @@ func parentOf(pid int) int {
 // run hands req to the server and returns once bash has started; done is
 // called once the command has ended (dead: the server went first). On
 // error, dead says the server is gone or unusable.
-func (s *server) run(req request, out *os.File, done func(dead bool)) (*proc, bool, error) {
+func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process, bool, error) {
 	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
@@ -588,20 +588,19 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*proc, bo
 		c.Close()
 		return nil, true, fmt.Errorf("the session's sandbox server reported pid %d, which is not its child; the next command starts a new sandbox", started.Pid)
 	}
-	p := &proc{pid: started.Pid, done: make(chan struct{}), code: -1}
+	p := NewProcess(started.Pid)
 	go func() {
-		defer close(p.done)
 		defer c.Close()
 		var ended reply
 		if err := readReply(r, &ended); err != nil || !ended.Exited {
 			// The server died under the command: end what is left of it.
-			_ = syscall.Kill(-p.pid, syscall.SIGKILL)
-			p.err = errors.New("the session's sandbox server ended while the command ran; the next command starts a new sandbox")
+			_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
 			done(true)
+			p.End(-1, "", errors.New("the session's sandbox server ended while the command ran; the next command starts a new sandbox"))
 			return
 		}
-		p.code, p.cwd = ended.Code, ended.Cwd
 		done(false)
+		p.End(ended.Code, ended.Cwd, nil)
 	}()
 	return p, false, nil
 }

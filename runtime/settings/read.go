@@ -1,4 +1,4 @@
-package permission
+package settings
 
 import (
 	"bytes"
@@ -11,6 +11,26 @@ import (
 	"slices"
 	"strings"
 )
+
+// Selection says which settings files a session reads (the settings
+// part of permission.Sources).
+type Selection struct {
+	// SettingsFiles reads the user's, the project's and the local settings
+	// files. The CLI does; a program embedding the engine chooses, as the
+	// Agent SDK's settingSources do.
+	SettingsFiles bool
+	// OnlySources, when not nil, limits the settings files read to these
+	// levels (SourceUser, SourceProject, SourceLocal): Claude Code's
+	// --setting-sources. nil reads all three.
+	OnlySources []Source
+	// SettingsFlag is Claude Code's --settings: a JSON object or the path
+	// of a settings file, read above the local settings whatever
+	// OnlySources says.
+	SettingsFlag string
+	// ConfigDir is the user's settings directory; empty means
+	// $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
+	ConfigDir string
+}
 
 // SourceFlagSettings marks the settings given with --settings (Claude
 // Code's flagSettings): above the local settings, below the flags.
@@ -67,10 +87,10 @@ func FlagSettings(value, cwd string) (SettingsFile, error) {
 }
 
 // ReadSettings reads the settings files of a session in cwd as src asks
-// (see Load for which files, in which order): every file looked for, in
+// (SettingsPaths says which files, in which order): every file looked for, in
 // precedence order, with its contents when found, and their merge. A
 // file that is not valid JSON is an error naming it.
-func ReadSettings(cwd, home string, src Sources) ([]SettingsFile, Settings, error) {
+func ReadSettings(cwd, home string, src Selection) ([]SettingsFile, Settings, error) {
 	var files []SettingsFile
 	if src.SettingsFiles {
 		for _, f := range SettingsPaths(settingsDirs(home, src), claudeConfigDir(home), ProjectRoot(cwd, home)) {
@@ -100,12 +120,12 @@ func ReadSettings(cwd, home string, src Sources) ([]SettingsFile, Settings, erro
 	if len(errs) > 0 {
 		return files, Settings{}, errors.New(strings.Join(errs, "; "))
 	}
-	return files, merged(files), nil
+	return files, Merge(files), nil
 }
 
 // settingsDirs is the user's agentcore directory: src.ConfigDir, else
 // $AGENTCORE_CONFIG_DIR, else HOME/.agentcore.
-func settingsDirs(home string, src Sources) string {
+func settingsDirs(home string, src Selection) string {
 	if src.ConfigDir != "" {
 		return src.ConfigDir
 	}

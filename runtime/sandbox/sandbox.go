@@ -1,0 +1,216 @@
+// Package sandbox confines the shell commands of a session: the
+// confinement model (Config, from the settings' sandbox object), the
+// session's Sandbox that keeps a long-lived bubblewrap around a small
+// server (this program run again, see the server in server_linux.go) and
+// forks each command inside it, and the check that the sandbox can run
+// here (Check).
+//
+// The session owns the Sandbox: it makes it from the settings (New),
+// hands it to tools through the tool context as a service
+// (runtime.Service[*sandbox.Sandbox]) and closes it with the session. A
+// tool that runs commands asks it for a call's Spec and starts the
+// command with Spec.Start; it never runs a command unconfined because the
+// sandbox failed.
+//
+// Every program that links this package can serve as the sandbox's
+// server: its init answers the hidden server argument before main runs.
+//
+// The network seam: what a sandboxed command may reach is the Network
+// policy's answer (Options.Network). The default shares the host's network
+// when the settings allow any host and none otherwise; a filtering proxy
+// plugs in there.
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentcore/agentcore/runtime/procgroup"
+)
+
+// Network decides what network a sandboxed command gets: the seam where
+// an egress policy (filtering proxies) plugs in.
+type Network interface {
+	// Egress is the network for commands confined by conf.
+	Egress(conf *Config) (Egress, error)
+}
+
+// Egress is what a Network policy gives a sandboxed command.
+type Egress struct {
+	// Share shares the host's network namespace; false gives the command
+	// a namespace of its own with only loopback.
+	Share bool
+	// Binds are host paths (Unix sockets of proxies) bound into the
+	// sandbox at the same path.
+	Binds []string
+	// Env are KEY=VALUE pairs set for the command (HTTP_PROXY…).
+	Env []string
+}
+
+// AllOrNothing is the default Network: the host's network when the
+// settings allow any host, none otherwise (bubblewrap cannot filter by
+// host; see NetworkWarning).
+type AllOrNothing struct{}
+
+// Egress shares the network when conf allows some host.
+func (AllOrNothing) Egress(conf *Config) (Egress, error) {
+	return Egress{Share: conf != nil && len(conf.AllowedDomains) > 0}, nil
+}
+
+// Options tune a Sandbox beyond its Config.
+type Options struct {
+	// Bwrap is the bubblewrap binary; "" is "bwrap" on PATH.
+	Bwrap string
+	// Network decides the commands' network; nil is AllOrNothing.
+	Network Network
+}
+
+// Sandbox is a session's sandbox: the confinement its settings ask for and
+// the long-lived bubblewrap its commands run in, started on the first
+// command. Close ends it with the session. The zero value confines by an
+// empty Config.
+type Sandbox struct {
+	conf *Config
+	opts Options
+	pool
+}
+
+// New returns the sandbox of a session confined by conf. It starts
+// nothing: the first command does.
+func New(conf *Config, opts Options) *Sandbox {
+	if conf == nil {
+		conf = &Config{}
+	}
+	if opts.Network == nil {
+		opts.Network = AllOrNothing{}
+	}
+	return &Sandbox{conf: conf, opts: opts}
+}
+
+// Config is the confinement the sandbox was made with.
+func (s *Sandbox) Config() *Config {
+	if s == nil || s.conf == nil {
+		return &Config{}
+	}
+	return s.conf
+}
+
+// Spec is the confinement of one command run from workingDirs: they and
+// the settings' AllowWrite writable; the Config's Protected paths inside
+// each working directory and its DenyWrite read-only; the network the
+// Network policy gives.
+func (s *Sandbox) Spec(workingDirs []string) (*Spec, error) {
+	conf := s.Config()
+	network := s.opts.Network
+	if network == nil {
+		network = AllOrNothing{}
+	}
+	eg, err := network.Egress(conf)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox network: %w", err)
+	}
+	sp := &Spec{Network: eg.Share, Bwrap: s.opts.Bwrap, Session: s}
+	sp.Writable = append(append(sp.Writable, workingDirs...), conf.AllowWrite...)
+	for _, d := range workingDirs {
+		for _, p := range conf.Protected {
+			sp.Protected = append(sp.Protected, filepath.Join(d, p))
+		}
+	}
+	sp.Protected = append(sp.Protected, conf.DenyWrite...)
+	sp.ReadOnly = append(sp.ReadOnly, eg.Binds...)
+	sp.Env = append(sp.Env, eg.Env...)
+	return sp, nil
+}
+
+// Start starts command with bash in dir, in its own process group, stdout
+// and stderr sharing out, stdin at /dev/null, env the whole environment:
+// in the session's long-lived sandbox when s has one (Session), in a
+// bwrap of its own when not. With wantCwd the command reports the
+// directory it ended in (Process.Exit). An error means the command did
+// not run: never unconfined.
+func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bool) (*Process, error) {
+	if err := sandboxUnsupported(); err != nil {
+		return nil, err // fail closed: never run unconfined
+	}
+	env = append(env, s.Env...)
+	if s.Session != nil {
+		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
+	}
+	script, cwdPath := command, ""
+	if wantCwd {
+		cwdPath = strings.TrimSuffix(out.Name(), ".log") + ".cwd"
+		// bwrap binds only a path that exists.
+		if err := os.WriteFile(cwdPath, nil, 0o600); err != nil {
+			return nil, fmt.Errorf("create cwd file: %w", err)
+		}
+		var err error
+		if script, err = TrapCwd(command, cwdPath); err != nil {
+			return nil, err
+		}
+	}
+	var extra []string
+	if cwdPath != "" {
+		extra = append(extra, cwdPath)
+	}
+	args, stubs := s.args(script, dir, extra...)
+	cmd := exec.Command(s.binary(), args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdout = out
+	cmd.Stderr = out
+	if err := procgroup.Start(cmd); err != nil {
+		if cwdPath != "" {
+			os.Remove(cwdPath)
+		}
+		removeStubs(stubs)
+		return nil, fmt.Errorf("start bwrap: %w", err)
+	}
+	p := NewProcess(cmd.Process.Pid)
+	go func() {
+		werr := cmd.Wait()
+		removeStubs(stubs)
+		cwd := ""
+		if cwdPath != "" {
+			if b, err := os.ReadFile(cwdPath); err == nil {
+				cwd = strings.TrimRight(string(b), "\n")
+			}
+			os.Remove(cwdPath)
+		}
+		p.End(ExitCode(cmd, werr), cwd, nil)
+	}()
+	return p, nil
+}
+
+// Note explains a sandboxed command's failure that the sandbox caused, or
+// returns "".
+func (s *Spec) Note(exit int, output string) string {
+	if s == nil || exit == 0 {
+		return ""
+	}
+	switch {
+	case strings.Contains(output, "Read-only file system"):
+		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
+	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
+		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
+		strings.Contains(output, "Temporary failure in name resolution")):
+		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
+	}
+	return ""
+}
+
+// NetworkWarning says, for a confinement whose settings allow some hosts,
+// that the sandbox shares the whole network instead; "" when it allows
+// none (no network at all).
+func NetworkWarning(conf *Config) string {
+	if conf == nil || len(conf.AllowedDomains) == 0 {
+		return ""
+	}
+	w := fmt.Sprintf("sandbox.network.allowedDomains (%s) opens the whole network to sandboxed commands: bubblewrap cannot filter by host, so every host is reachable", strings.Join(conf.AllowedDomains, ", "))
+	if len(conf.DeniedDomains) > 0 {
+		w += fmt.Sprintf(", deniedDomains (%s) included", strings.Join(conf.DeniedDomains, ", "))
+	}
+	return w + "; remove allowedDomains to run commands without network"
+}
