@@ -160,7 +160,7 @@ FUZZTIME ?= 6s
 FUZZ_TARGETS := \
 	FuzzGeneratedDecoders:./gen FuzzDecode:./gen \
 	FuzzClassify:./tooldefs/shell/classify \
-	FuzzCheckShell:./runtime/permission FuzzParseRule:./runtime/permission FuzzReadSettingsFile:./runtime/settings \
+	FuzzCheckShell:./runtime/permission FuzzParseRule:./runtime/permission FuzzReadSettingsFile:./runtime/settings FuzzJudge:./runtime/shellprog \
 	FuzzSimpleCommands:./runtime/shellsyntax FuzzConfine:./runtime/fspath \
 	FuzzDecodeObject:./runtime/mcp FuzzParseConfig:./runtime/mcp \
 	FuzzReplace:./tooldefs/editengine FuzzLineDiff:./tooldefs/editengine \

@@ -146,7 +146,7 @@ func (b *builder) descriptionConsts(t *Tool, c *candidate, pos token.Position) {
 			continue
 		}
 		if !token.IsExported(name) {
-			b.e.add(pos, "the description of %s links to [%s], an unexported constant; export it (the generated wrapper refers to it)", t.Name, name)
+			b.e.add(pos, "the description of %s links to [%s], an unexported constant; export it (the generated definition refers to it)", t.Name, name)
 			continue
 		}
 		if text := t.Description[last:loc[0]]; text != "" {

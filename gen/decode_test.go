@@ -56,10 +56,10 @@ func rangeOnly(err error) bool {
 
 // The golden scenarios' tools, as the test binary compiles them.
 var (
-	echoTool     runtime.Tool = &minimalgen.EchoTool{}
-	fileReadTool runtime.Tool = &markersgen.FileReadTool{}
-	fieldsTool   runtime.Tool = &fieldsgen.FieldsTool{}
-	methodsTool  runtime.Tool = &methodsgen.MethodsTool{}
+	echoTool     runtime.Tool = minimalgen.EchoTool()
+	fileReadTool runtime.Tool = markersgen.FileReadTool()
+	fieldsTool   runtime.Tool = fieldsgen.FieldsTool()
+	methodsTool  runtime.Tool = methodsgen.MethodsTool()
 	fixtureTools              = []runtime.Tool{echoTool, fileReadTool, fieldsTool, methodsTool}
 )
 
@@ -206,7 +206,7 @@ var _ = Describe("generated decoding", func() {
 	})
 })
 
-var _ = Describe("generated wrappers", func() {
+var _ = Describe("generated definitions", func() {
 	var tc *runtime.ToolContext
 	BeforeEach(func() {
 		tc = runtime.NewToolContext(GinkgoT().TempDir())

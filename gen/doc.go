@@ -1,6 +1,7 @@
 // Package gen is toolgen, agentcore's code generator, as a library. It turns
-// the annotated tool structs of the tooldefs package into runtime.Tool
-// wrappers, JSON schemas and one registry per build variant.
+// the annotated tool structs of the tooldefs package into one
+// runtime.Definition per tool, JSON schemas and one registry per build
+// variant.
 //
 // # Pipeline
 //
@@ -38,9 +39,13 @@
 // Emit writes, with github.com/dave/jennifer, one <tool>_tool.go per tool
 // carrying the tooldef file's //go:build line, the schema embedded from
 // schemas/<tool>.json (so a gated tool's schema is only in the binaries of
-// its variants), a Decode that parses and validates with the generated code
-// and runtime/jsonin (no reflection), and every optional behaviour taken from
-// the tooldef's method, else its marker, else the fail-closed default.
+// its variants), and a <Tool>Tool function returning runtime.Define of one
+// Definition literal: a Decode that parses and validates with the generated
+// code and runtime/jsonin (no reflection), the markers as fields, the
+// tooldef's methods as method values; what neither gives is left to the
+// defaults of runtime.ToolDefaults. A compile-time guard lists the methods
+// toolgen found, with their signatures, and another each input struct's
+// fields, so a changed tooldef breaks the build until toolgen runs again.
 // registry_<variant>.go holds each variant's AllBaseTools, sorted by name.
 // Output is deterministic: everything is sorted, no map is ranged over.
 //

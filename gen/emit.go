@@ -39,7 +39,7 @@ type EmitConfig struct {
 	Package string
 }
 
-// Emit renders the model: one wrapper per tool (with its schema embedded),
+// Emit renders the model: one definition per tool (with its schema embedded),
 // the schema files, one registry per variant and the package doc. It does
 // not touch the disk.
 func Emit(m *Model, cfg EmitConfig) (Files, error) {
@@ -108,7 +108,7 @@ func newFile(m *Model, pkg string) *jen.File {
 
 func docFile(m *Model, pkg string) *jen.File {
 	f := newFile(m, pkg)
-	f.PackageComment("Package " + pkg + " holds the runtime.Tool wrappers, JSON schemas and per-variant")
+	f.PackageComment("Package " + pkg + " holds the tool definitions, JSON schemas and per-variant")
 	f.PackageComment("registries that toolgen generates from " + m.PkgPath + ".")
 	f.PackageComment("Do not edit: change the tooldef and run `make generate`.")
 	return f
@@ -120,14 +120,14 @@ func registryFile(m *Model, v Variant, pkg string) *jen.File {
 	var names []string
 	// // AllBaseTools returns every tool of the external variant, sorted by name.
 	// func AllBaseTools() []runtime.Tool {
-	//	return []runtime.Tool{&GlobTool{}, &ReadTool{}}
+	//	return []runtime.Tool{GlobTool(), ReadTool()}
 	// }
 	f.Commentf("AllBaseTools returns every tool of the %s variant, sorted by name.", v.Name)
 	f.Func().Id("AllBaseTools").Params().Index().Qual(RuntimePath, "Tool").Block(
 		jen.Return(jen.Index().Qual(RuntimePath, "Tool").ValuesFunc(func(g *jen.Group) {
 			for _, t := range m.Tools {
 				if slices.Contains(t.Variants, v.Name) {
-					g.Line().Op("&").Id(wrapperName(t)).Values()
+					g.Line().Id(wrapperName(t)).Call()
 					names = append(names, strconv.Quote(t.Name))
 				}
 			}
@@ -153,29 +153,18 @@ func registryFile(m *Model, v Variant, pkg string) *jen.File {
 	return f
 }
 
+// wrapperName is the generated constructor of t: ReadTool.
 func wrapperName(t *Tool) string { return t.TypeName + "Tool" }
 
-// toolEmitter emits one tool's wrapper file.
+// toolEmitter emits one tool's file.
 type toolEmitter struct {
 	m   *Model
 	t   *Tool
-	in  jen.Code // *tooldefs.ReadInput
-	pre string   // prefix of the file's unexported names
+	pre string // prefix of the file's unexported names
 }
-
-func (e *toolEmitter) recv() *jen.Statement { return jen.Id("t").Op("*").Id(wrapperName(e.t)) }
-
-func (e *toolEmitter) anonRecv() *jen.Statement { return jen.Op("*").Id(wrapperName(e.t)) }
 
 func (e *toolEmitter) inType() *jen.Statement {
 	return jen.Op("*").Qual(e.t.Input.Ref.Pkg, e.t.Input.Ref.Name)
-}
-
-func (e *toolEmitter) def() *jen.Statement { return jen.Id("t").Dot("def") }
-
-// assertIn emits `in, ok := input.(*tooldefs.ReadInput)`.
-func (e *toolEmitter) assertIn(v string) *jen.Statement {
-	return jen.List(jen.Id("in"), jen.Id("ok")).Op(":=").Id(v).Assert(e.inType())
 }
 
 func toolFile(m *Model, t *Tool, pkg string) *jen.File {
@@ -183,15 +172,8 @@ func toolFile(m *Model, t *Tool, pkg string) *jen.File {
 	e := &toolEmitter{m: m, t: t, pre: lowerFirst(t.TypeName)}
 	f.Anon("embed")
 	e.schemaVar(f)
-	e.wrapperType(f)
-	e.identity(f)
-	e.flags(f)
-	e.decode(f)
-	e.checks(f)
-	e.call(f)
-	e.renders(f)
-	e.preview(f)
-	e.wrongInput(f)
+	e.constructor(f)
+	e.methodGuard(f)
 	for i := len(t.Structs) - 1; i >= 0; i-- {
 		e.structDecoder(f, t.Structs[i])
 	}
@@ -207,25 +189,6 @@ func (e *toolEmitter) schemaVar(f *jen.File) {
 	f.Commentf("%sSchema is the input JSON Schema of %s, embedded only in the variants that have it.", e.pre, e.t.Name)
 	f.Comment("//go:embed schemas/" + e.t.FileBase + ".json")
 	f.Var().Id(e.pre + "Schema").Index().Byte()
-}
-
-// wrapperType emits
-//
-//	// ReadTool is tooldefs.Read as a runtime.Tool.
-//	type ReadTool struct{ def tooldefs.Read }
-//
-//	var _ runtime.Tool = (*ReadTool)(nil)
-func (e *toolEmitter) wrapperType(f *jen.File) {
-	w := wrapperName(e.t)
-	f.Commentf("%s is %s.%s as a runtime.Tool.", w, path.Base(e.m.PkgPath), e.t.TypeName)
-	f.Type().Id(w).Struct(jen.Id("def").Qual(e.m.PkgPath, e.t.TypeName))
-	f.Var().Id("_").Qual(RuntimePath, "Tool").Op("=").Parens(jen.Op("*").Id(w)).Parens(jen.Nil())
-}
-
-// constMethod emits `func (*ReadTool) Name() string { return "Read" }`.
-func (e *toolEmitter) constMethod(f *jen.File, doc, name string, result, value jen.Code, params ...jen.Code) {
-	f.Comment(doc)
-	f.Func().Params(e.anonRecv()).Id(name).Params(params...).Add(result).Block(jen.Return(value))
 }
 
 // description is the description's value: a literal, or the literal
@@ -251,431 +214,192 @@ func (e *toolEmitter) description() jen.Code {
 	return jen.Add(codes...)
 }
 
-// identity emits Name, Aliases, Description, SearchHint and InputSchema.
-func (e *toolEmitter) identity(f *jen.File) {
+// constructor emits the tool's one definition: what the markers say and
+// the tooldef's methods, and nothing the defaults of runtime.ToolDefaults
+// already give.
+//
+//	// ReadTool returns tooldefs.Read as a runtime.Tool.
+//	func ReadTool() runtime.Tool {
+//		def := new(tooldefs.Read)
+//		return runtime.Define(runtime.Definition[*tooldefs.ReadInput]{
+//			Name:        "Read",
+//			Description: "Reads a file …",
+//			Schema:      readSchema,
+//			Decode: func(raw json.RawMessage) (*tooldefs.ReadInput, error) {
+//				return jsonin.Decode(raw, readDecodeReadInput)
+//			},
+//			Call:           runtime.OutputCall(def.Call, runtime.TextContent[string]),
+//			ReadOnly:       true,
+//			ValidateInput:  def.ValidateInput,
+//			RenderUse:      func(in *tooldefs.ReadInput) string { return in.FilePath },
+//		})
+//	}
+func (e *toolEmitter) constructor(f *jen.File) {
 	t := e.t
-	e.constMethod(f, "Name returns the tool's name.", "Name", jen.String(), jen.Lit(t.Name))
-	aliases := jen.Nil()
+	rt := func(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+	def := func(method string) *jen.Statement { return jen.Id("def").Dot(method) }
+	var fields []jen.Code
+	field := func(name string, v jen.Code) { fields = append(fields, jen.Line().Id(name).Op(":").Add(v)) }
+	flag := func(name string, on bool) {
+		if on {
+			field(name, jen.True())
+		}
+	}
+	method := func(name string) {
+		if t.Methods.has(name) {
+			field(name, def(name))
+		}
+	}
+
+	field("Name", jen.Lit(t.Name))
 	if len(t.Aliases) > 0 {
-		aliases = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		field("Aliases", jen.Index().String().ValuesFunc(func(g *jen.Group) {
 			for _, a := range t.Aliases {
 				g.Lit(a)
 			}
-		})
+		}))
 	}
-	e.constMethod(f, "Aliases returns the tool's older names.", "Aliases", jen.Index().String(), aliases)
-	e.constMethod(f, "Description returns the tool's description for the model.", "Description", jen.String(), e.description())
-	e.constMethod(f, "SearchHint returns the words ToolSearch scores besides the name.", "SearchHint", jen.String(), jen.Lit(t.SearchHint))
-	e.constMethod(f, "InputSchema returns the input JSON Schema; callers must not modify it.", "InputSchema",
-		jen.Qual(jsonPath, "RawMessage"), jen.Id(e.pre+"Schema"))
-}
-
-// flags emits IsEnabled, ShouldDefer, AlwaysLoad and Traits.
-func (e *toolEmitter) flags(f *jen.File) {
-	t := e.t
-	// func (t *ReadTool) IsEnabled() bool { return t.def.IsEnabled() }
-	f.Comment("IsEnabled reports whether the tool is switched on.")
-	if t.Methods.IsEnabled {
-		f.Func().Params(e.recv()).Id("IsEnabled").Params().Bool().Block(jen.Return(e.def().Dot("IsEnabled").Call()))
-	} else {
-		f.Func().Params(e.anonRecv()).Id("IsEnabled").Params().Bool().Block(jen.Return(jen.Lit(!t.Disabled)))
+	field("Description", e.description())
+	if t.SearchHint != "" {
+		field("SearchHint", jen.Lit(t.SearchHint))
 	}
-	e.constMethod(f, "ShouldDefer reports whether the definition waits for ToolSearch.", "ShouldDefer", jen.Bool(), jen.Lit(t.ShouldDefer))
-	e.constMethod(f, "AlwaysLoad reports whether the tool is never deferred.", "AlwaysLoad", jen.Bool(), jen.Lit(t.AlwaysLoad))
-	// runtime.Flag{Value: true} or runtime.Flag{InputDependent: true}
-	flag := func(method, marker bool) jen.Code {
-		d := jen.Dict{}
-		if method {
-			d[jen.Id("InputDependent")] = jen.True()
-		} else if marker {
-			d[jen.Id("Value")] = jen.True()
-		}
-		return jen.Qual(RuntimePath, "Flag").Values(d)
-	}
-	traits := jen.Dict{
-		jen.Id("ReadOnly"):        flag(t.Methods.IsReadOnly, t.ReadOnly),
-		jen.Id("ConcurrencySafe"): flag(t.Methods.IsConcurrencySafe, t.ConcurrencySafe),
-		jen.Id("Destructive"):     flag(t.Methods.IsDestructive, t.Destructive),
-	}
-	if t.InterruptCancel {
-		traits[jen.Id("Interrupt")] = jen.Qual(RuntimePath, "InterruptCancel")
-	}
-	if t.Methods.InterruptBehavior {
-		traits[jen.Id("InterruptDependent")] = jen.True()
-	}
-	if t.CancelsSiblingsOnError {
-		traits[jen.Id("CancelsSiblingsOnError")] = jen.True()
-	}
-	if t.PermissionFamily != "" {
-		traits[jen.Id("PermissionFamily")] = jen.Qual(RuntimePath, t.PermissionFamily)
-	}
-	if t.LocalOnly {
-		traits[jen.Id("LocalOnly")] = jen.True()
-	}
-	if t.AgentOnly {
-		traits[jen.Id("AgentOnly")] = jen.True()
-	}
-	e.constMethod(f, "Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.",
-		"Traits", jen.Qual(RuntimePath, "Traits"), jen.Qual(RuntimePath, "Traits").Values(traits))
-}
-
-// decode emits
-//
-//	func (*ReadTool) Decode(raw json.RawMessage) (any, error) {
-//		in := new(tooldefs.ReadInput)
-//		var d jsonin.Decoder
-//		d.Reset(raw)
-//		if err := readDecodeReadInput(&d, in); err != nil {
-//			return nil, err
-//		}
-//		if err := d.End(); err != nil {
-//			return nil, err
-//		}
-//		return in, nil
-//	}
-func (e *toolEmitter) decode(f *jen.File) {
-	f.Comment("Decode parses and validates the model's JSON input without reflection.")
-	f.Func().Params(e.anonRecv()).Id("Decode").Params(jen.Id("raw").Qual(jsonPath, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
-		jen.Id("in").Op(":=").New(jen.Qual(e.t.Input.Ref.Pkg, e.t.Input.Ref.Name)),
-		jen.Var().Id("d").Qual(jsoninPath, "Decoder"),
-		jen.Id("d").Dot("Reset").Call(jen.Id("raw")),
-		jen.If(jen.Err().Op(":=").Id(e.t.Input.Func).Call(jen.Op("&").Id("d"), jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err())),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("End").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("in"), jen.Nil()),
-	)
-}
-
-// inMethod is a wrapper method that takes the input: it calls the
-// tooldef's method when the tooldef has one, and returns a default
-// otherwise.
-type inMethod struct {
-	name, doc string
-	params    []param
-	// args are the tooldef method's arguments; result the return type.
-	args   []jen.Code
-	result jen.Code
-	// has says the tooldef defines the method.
-	has bool
-	// onBad is the answer for an input Decode did not return; dflt the
-	// answer without the tooldef's method.
-	onBad, dflt jen.Code
-	// anyInput says that without the method dflt is also the answer for a
-	// wrong input, so the wrapper does not look at its input.
-	anyInput bool
-}
-
-// inMethod emits m. With the tooldef's method:
-//
-//	func (t *ReadTool) IsReadOnly(input any) bool {
-//		in, ok := input.(*tooldefs.ReadInput)
-//		if !ok {
-//			return false
-//		}
-//		return t.def.IsReadOnly(in)
-//	}
-//
-// without it, `func (*ReadTool) IsDestructive(any) bool { return false }`
-// when anyInput, else
-//
-//	func (*ReadTool) IsReadOnly(input any) bool {
-//		if _, ok := input.(*tooldefs.ReadInput); !ok {
-//			return false
-//		}
-//		return true
-//	}
-func (e *toolEmitter) inMethod(f *jen.File, m inMethod) {
-	f.Comment(m.doc)
-	params := make([]jen.Code, len(m.params))
-	for i, p := range m.params {
-		params[i] = jen.Id(p.name).Add(p.typ())
-	}
+	field("Schema", jen.Id(e.pre+"Schema"))
+	field("Decode", jen.Func().Params(jen.Id("raw").Qual(jsonPath, "RawMessage")).Params(e.inType(), jen.Error()).Block(
+		jen.Return(jen.Qual(jsoninPath, "Decode").Call(jen.Id("raw"), jen.Id(t.Input.Func))),
+	))
+	var content jen.Code
 	switch {
-	case m.has:
-		f.Func().Params(e.recv()).Id(m.name).Params(params...).Add(m.result).Block(
-			e.assertIn("input"),
-			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(m.onBad)),
-			jen.Return(e.def().Dot(m.name).Call(m.args...)),
-		)
-	case m.anyInput:
-		blank := make([]jen.Code, len(m.params))
-		for i, p := range m.params {
-			blank[i] = jen.Id("_").Add(p.typ())
-		}
-		f.Func().Params(e.anonRecv()).Id(m.name).Params(blank...).Add(m.result).Block(jen.Return(m.dflt))
+	case t.Methods.ResultBlocks:
+		content = rt("BlocksContent").Call(def("ResultBlocks"))
+	case t.OutKind == OutText:
+		content = rt("TextContent").Index(typeCode(t.Output))
+	case t.OutKind == OutStringer:
+		content = rt("StringerContent").Index(typeCode(t.Output))
 	default:
-		f.Func().Params(e.anonRecv()).Id(m.name).Params(params...).Add(m.result).Block(
-			jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("input").Assert(e.inType()), jen.Op("!").Id("ok")).Block(jen.Return(m.onBad)),
-			jen.Return(m.dflt),
-		)
+		content = rt("JSONContent").Index(typeCode(t.Output))
 	}
-}
-
-// param is a method parameter: its name and a constructor of its type
-// (jennifer statements are mutable, so each use gets a fresh one).
-type param struct {
-	name string
-	typ  func() *jen.Statement
-}
-
-var (
-	ctxParam   = param{"ctx", func() *jen.Statement { return jen.Qual("context", "Context") }}
-	inputParam = param{"input", func() *jen.Statement { return jen.Any() }}
-	tcParam    = param{"tc", func() *jen.Statement { return jen.Op("*").Qual(RuntimePath, "ToolContext") }}
-)
-
-func (e *toolEmitter) wrongInputCall() *jen.Statement {
-	return jen.Id(e.pre + "WrongInput").Call(jen.Id("input"))
-}
-
-// checks emits ValidateInput, CheckPermissions, PermissionTarget, the
-// three scheduling flags, InterruptBehavior and UserFacingName.
-func (e *toolEmitter) checks(f *jen.File) {
-	t := e.t
-	ctxP, inP, tcP := ctxParam, inputParam, tcParam
-	in, ctx, tc := jen.Id("in"), jen.Id("ctx"), jen.Id("tc")
-	e.inMethod(f, inMethod{
-		name: "ValidateInput", doc: "ValidateInput checks that the input is meaningful.",
-		params: []param{ctxP, inP, tcP}, args: []jen.Code{ctx, in, tc}, result: jen.Error(),
-		has: t.Methods.ValidateInput, onBad: e.wrongInputCall(), dflt: jen.Nil(),
-	})
-	decision := func(b string, msg jen.Code) jen.Code {
-		d := jen.Dict{jen.Id("Behavior"): jen.Qual(RuntimePath, b)}
-		if msg != nil {
-			d[jen.Id("Message")] = msg
-		}
-		return jen.Qual(RuntimePath, "PermissionDecision").Values(d)
-	}
-	e.inMethod(f, inMethod{
-		name: "CheckPermissions", doc: "CheckPermissions is the tool's own permission check.",
-		params: []param{ctxP, inP, tcP}, args: []jen.Code{ctx, in, tc}, result: jen.Qual(RuntimePath, "PermissionDecision"),
-		has:   t.Methods.CheckPermissions,
-		onBad: decision("Deny", e.wrongInputCall().Dot("Error").Call()), dflt: decision("Passthrough", nil),
-	})
-	e.inMethod(f, inMethod{
-		name: "PermissionTarget", doc: "PermissionTarget is what permission rules for this tool match against.",
-		params: []param{inP}, args: []jen.Code{in}, result: jen.Qual(RuntimePath, "Target"),
-		has: t.Methods.PermissionTarget, onBad: jen.Qual(RuntimePath, "Target").Values(), dflt: jen.Qual(RuntimePath, "Target").Values(),
-		anyInput: true,
-	})
-	for _, fl := range []struct {
-		name, doc   string
-		has, marker bool
-	}{
-		{"IsConcurrencySafe", "IsConcurrencySafe reports whether the call may run beside others.", t.Methods.IsConcurrencySafe, t.ConcurrencySafe},
-		{"IsReadOnly", "IsReadOnly reports whether the call changes nothing.", t.Methods.IsReadOnly, t.ReadOnly},
-		{"IsDestructive", "IsDestructive reports whether the call irreversibly removes or overwrites something.", t.Methods.IsDestructive, t.Destructive},
-	} {
-		// Without the marker the answer is false for every input, a wrong
-		// one included.
-		e.inMethod(f, inMethod{
-			name: fl.name, doc: fl.doc, params: []param{inP}, args: []jen.Code{in}, result: jen.Bool(),
-			has: fl.has, onBad: jen.False(), dflt: jen.Lit(fl.marker), anyInput: !fl.marker,
-		})
-	}
-	ib := "InterruptBlock"
+	field("Call", rt("OutputCall").Call(def("Call"), content))
+	flag("ReadOnly", t.ReadOnly)
+	flag("ConcurrencySafe", t.ConcurrencySafe)
+	flag("Destructive", t.Destructive)
+	flag("Disabled", t.Disabled)
+	flag("ShouldDefer", t.ShouldDefer)
+	flag("AlwaysLoad", t.AlwaysLoad)
 	if t.InterruptCancel {
-		ib = "InterruptCancel"
+		field("Interrupt", rt("InterruptCancel"))
 	}
-	e.inMethod(f, inMethod{
-		name: "InterruptBehavior", doc: "InterruptBehavior says what a user interrupt does to this call while it runs.",
-		params: []param{inP}, args: []jen.Code{in}, result: jen.Qual(RuntimePath, "InterruptBehavior"),
-		has: t.Methods.InterruptBehavior, onBad: jen.Qual(RuntimePath, "InterruptBlock"), dflt: jen.Qual(RuntimePath, ib),
-		anyInput: !t.InterruptCancel,
-	})
-	ufn := t.Name
+	flag("CancelsSiblingsOnError", t.CancelsSiblingsOnError)
+	if t.PermissionFamily != "" {
+		field("PermissionFamily", rt(t.PermissionFamily))
+	}
+	flag("LocalOnly", t.LocalOnly)
+	flag("AgentOnly", t.AgentOnly)
 	if t.UserFacingName != "" {
-		ufn = t.UserFacingName
+		field("DisplayName", jen.Lit(t.UserFacingName))
 	}
-	e.inMethod(f, inMethod{
-		name: "UserFacingName", doc: "UserFacingName is the name shown to the user for this call.",
-		params: []param{inP}, args: []jen.Code{in}, result: jen.String(),
-		has: t.Methods.UserFacingName, onBad: jen.Lit(ufn), dflt: jen.Lit(ufn), anyInput: true,
-	})
-}
-
-// call emits
-//
-//	func (t *ReadTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-//		in, ok := input.(*tooldefs.ReadInput)
-//		if !ok {
-//			return runtime.Result{}, readWrongInput(input)
-//		}
-//		out, err := t.def.Call(ctx, in, call)
-//		if err != nil {
-//			return runtime.Result{}, err
-//		}
-//		content := t.def.ResultBlocks(out)
-//		return runtime.Result{Data: out, Content: content, Modifier: call.Modifier()}, nil
-//	}
-func (e *toolEmitter) call(f *jen.File) {
-	t := e.t
-	res := jen.Qual(RuntimePath, "Result")
-	f.Comment("Call runs the tool and turns its output into tool_result content.")
-	f.Func().Params(e.recv()).Id("Call").Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Any(), jen.Id("call").Op("*").Qual(RuntimePath, "Call"),
-	).Params(res, jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.Add(e.assertIn("input"))
-		g.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Qual(RuntimePath, "Result").Values(), e.wrongInputCall()))
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Add(e.def()).Dot("Call").Call(jen.Id("ctx"), jen.Id("in"), jen.Id("call"))
-		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(RuntimePath, "Result").Values(), jen.Err()))
-		text := func(s jen.Code) jen.Code {
-			return jen.Index().Qual(RuntimePath, "Block").Values(jen.Qual(RuntimePath, "TextBlock").Call(s))
-		}
-		switch {
-		case t.Methods.ResultBlocks:
-			g.Id("content").Op(":=").Add(e.def()).Dot("ResultBlocks").Call(jen.Id("out"))
-		case t.OutKind == OutText:
-			g.Id("content").Op(":=").Add(text(jen.String().Call(jen.Id("out"))))
-		case t.OutKind == OutStringer:
-			g.Id("content").Op(":=").Add(text(jen.Id("out").Dot("String").Call()))
-		default:
-			g.List(jen.Id("text"), jen.Err()).Op(":=").Qual(jsonPath, "Marshal").Call(jen.Id("out"))
-			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(RuntimePath, "Result").Values(),
-				jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": encode the output: %w"), jen.Err())))
-			g.Id("content").Op(":=").Add(text(jen.String().Call(jen.Id("text"))))
-		}
-		g.Return(jen.Qual(RuntimePath, "Result").Values(jen.Dict{
-			jen.Id("Data"):     jen.Id("out"),
-			jen.Id("Content"):  jen.Id("content"),
-			jen.Id("Modifier"): jen.Id("call").Dot("Modifier").Call(),
-		}), jen.Nil())
-	})
-}
-
-// preview emits, for a tooldef that has the method, runtime.Previewer's
-//
-//	func (t *EditTool) RenderPreview(input any, tc *runtime.ToolContext) string {
-//		in, ok := input.(*tooldefs.EditInput)
-//		if !ok {
-//			return ""
-//		}
-//		return t.def.RenderPreview(in, tc)
-//	}
-//
-// and nothing for the others: a tool without a preview is not a Previewer.
-func (e *toolEmitter) preview(f *jen.File) {
-	if !e.t.Methods.RenderPreview {
-		return
+	for _, name := range []string{"IsEnabled", "ValidateInput", "CheckPermissions", "PermissionTarget",
+		"IsConcurrencySafe", "IsReadOnly", "IsDestructive", "InterruptBehavior", "UserFacingName"} {
+		method(name)
 	}
-	e.inMethod(f, inMethod{
-		name: "RenderPreview", doc: "RenderPreview shows what the call will do, for its permission prompt.",
-		params: []param{inputParam, tcParam}, args: []jen.Code{jen.Id("in"), jen.Id("tc")}, result: jen.String(),
-		has: true, onBad: jen.Lit(""),
-	})
-}
-
-// renders emits the six render methods.
-func (e *toolEmitter) renders(f *jen.File) {
-	t := e.t
-	inP := jen.Id("input").Any()
-	in := jen.Id("in")
-	// RenderUse: the method, else the first required string parameter.
-	switch fl := t.RenderUseField; {
-	case t.Methods.RenderUse || fl == nil:
-		e.inMethod(f, inMethod{
-			name: "RenderUse", doc: "RenderUse is shown when the call starts.",
-			params: []param{inputParam}, args: []jen.Code{in}, result: jen.String(),
-			has: t.Methods.RenderUse, onBad: jen.Lit(""), dflt: jen.Lit(""), anyInput: true,
-		})
-	default:
+	// RenderUse: the method, else the first required string parameter
+	// (runtime.ToolDefaults says why), else the default.
+	if fl := t.RenderUseField; !t.Methods.RenderUse && fl != nil {
 		use := jen.Id("in").Dot(fl.GoName)
 		if fl.Type.Named != nil {
 			use = jen.String().Call(use)
 		}
-		// func (*ReadTool) RenderUse(input any) string {
-		//	in, ok := input.(*tooldefs.ReadInput)
-		//	if !ok { return "" }
-		//	return in.FilePath
-		// }
-		f.Comment("RenderUse is shown when the call starts: the " + fl.JSONName + " parameter.")
-		f.Func().Params(e.anonRecv()).Id("RenderUse").Params(inP).String().Block(
-			e.assertIn("input"),
-			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Lit(""))),
-			jen.Return(use),
-		)
+		field("RenderUse", jen.Func().Params(jen.Id("in").Add(e.inType())).String().Block(jen.Return(use)))
 	}
-	// func (t *ReadTool) RenderProgress(input any, progress any) string {
-	//	in, ok := input.(*tooldefs.ReadInput)
-	//	p, pok := progress.(P)
-	//	if !ok || !pok { return fmt.Sprint(progress) }
-	//	return t.def.RenderProgress(in, p)
-	// }
-	f.Comment("RenderProgress renders one progress value.")
+	method("RenderUse")
 	if t.Methods.RenderProgress {
-		f.Func().Params(e.recv()).Id("RenderProgress").Params(inP, jen.Id("progress").Any()).String().Block(
-			e.assertIn("input"),
-			jen.List(jen.Id("p"), jen.Id("pok")).Op(":=").Id("progress").Assert(typeCode(t.Progress)),
-			jen.If(jen.Op("!").Id("ok").Op("||").Op("!").Id("pok")).Block(jen.Return(jen.Qual("fmt", "Sprint").Call(jen.Id("progress")))),
-			jen.Return(e.def().Dot("RenderProgress").Call(jen.Id("in"), jen.Id("p"))),
-		)
-	} else {
-		f.Func().Params(e.anonRecv()).Id("RenderProgress").Params(jen.Id("_").Any(), jen.Id("progress").Any()).String().Block(
-			jen.Return(jen.Qual("fmt", "Sprint").Call(jen.Id("progress"))))
+		field("RenderProgress", rt("ProgressRender").Call(def("RenderProgress")))
 	}
-	f.Comment("RenderResult summarises a finished call.")
 	if t.Methods.RenderResult {
-		f.Func().Params(e.recv()).Id("RenderResult").Params(inP, jen.Id("result").Qual(RuntimePath, "Result")).String().Block(
-			e.assertIn("input"),
-			jen.List(jen.Id("out"), jen.Id("outOK")).Op(":=").Id("result").Dot("Data").Assert(typeCode(t.Output)),
-			jen.If(jen.Op("!").Id("ok").Op("||").Op("!").Id("outOK")).Block(jen.Return(jen.Lit("Done"))),
-			jen.Return(e.def().Dot("RenderResult").Call(jen.Id("in"), jen.Id("out"))),
-		)
-	} else {
-		f.Func().Params(e.anonRecv()).Id("RenderResult").Params(jen.Id("_").Any(), jen.Id("_").Qual(RuntimePath, "Result")).String().Block(
-			jen.Return(jen.Lit("Done")))
+		field("RenderResult", rt("OutputRender").Call(def("RenderResult")))
 	}
-	e.inMethod(f, inMethod{
-		name: "RenderRejected", doc: "RenderRejected is shown when permission was denied.",
-		params: []param{inputParam}, args: []jen.Code{in}, result: jen.String(),
-		has: t.Methods.RenderRejected, onBad: jen.Lit("Rejected"), dflt: jen.Lit("Rejected"), anyInput: true,
-	})
-	f.Comment("RenderError is shown when the call failed.")
-	errText := jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Lit("")))
-	if t.Methods.RenderError {
-		f.Func().Params(e.recv()).Id("RenderError").Params(inP, jen.Err().Error()).String().Block(
-			e.assertIn("input"),
-			jen.If(jen.Op("!").Id("ok")).Block(errText, jen.Return(jen.Err().Dot("Error").Call())),
-			jen.Return(e.def().Dot("RenderError").Call(jen.Id("in"), jen.Err())),
-		)
-	} else {
-		f.Func().Params(e.anonRecv()).Id("RenderError").Params(jen.Id("_").Any(), jen.Err().Error()).String().Block(
-			errText, jen.Return(jen.Err().Dot("Error").Call()))
+	for _, name := range []string{"RenderRejected", "RenderError", "RenderGrouped", "RenderPreview"} {
+		method(name)
 	}
-	// func (t *ReadTool) RenderGrouped(inputs []any) string { ... }
-	f.Comment("RenderGrouped renders several parallel calls of this tool.")
-	if t.Methods.RenderGrouped {
-		f.Func().Params(e.recv()).Id("RenderGrouped").Params(jen.Id("inputs").Index().Any()).String().Block(
-			jen.Id("ins").Op(":=").Make(jen.Index().Add(e.inType()), jen.Lit(0), jen.Len(jen.Id("inputs"))),
-			jen.For(jen.List(jen.Id("_"), jen.Id("input")).Op(":=").Range().Id("inputs")).Block(
-				jen.If(e.assertIn("input"), jen.Id("ok")).Block(jen.Id("ins").Op("=").Append(jen.Id("ins"), jen.Id("in"))),
-			),
-			jen.Return(e.def().Dot("RenderGrouped").Call(jen.Id("ins"))),
-		)
-	} else {
-		f.Func().Params(e.recv()).Id("RenderGrouped").Params(jen.Id("inputs").Index().Any()).String().Block(
-			jen.Id("lines").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Len(jen.Id("inputs"))),
-			jen.For(jen.List(jen.Id("_"), jen.Id("input")).Op(":=").Range().Id("inputs")).Block(
-				jen.Id("lines").Op("=").Append(jen.Id("lines"), jen.Id("t").Dot("RenderUse").Call(jen.Id("input"))),
-			),
-			jen.Return(jen.Qual("strings", "Join").Call(jen.Id("lines"), jen.Lit("\n"))),
-		)
-	}
+	fields = append(fields, jen.Line())
+
+	w := wrapperName(t)
+	f.Commentf("%s returns %s.%s as a runtime.Tool.", w, path.Base(e.m.PkgPath), t.TypeName)
+	f.Func().Id(w).Params().Qual(RuntimePath, "Tool").Block(
+		jen.Id("def").Op(":=").New(jen.Qual(e.m.PkgPath, t.TypeName)),
+		jen.Return(rt("Define").Call(rt("Definition").Index(e.inType()).Values(fields...))),
+	)
 }
 
-// wrongInput emits
+// methodGuard emits the methods toolgen found, with their signatures,
 //
-//	func readWrongInput(input any) error {
-//		return fmt.Errorf("Read: input is %T, not *tooldefs.ReadInput; pass the value Decode returned", input)
-//	}
-func (e *toolEmitter) wrongInput(f *jen.File) {
-	want := "*" + path.Base(e.t.Input.Ref.Pkg) + "." + e.t.Input.Ref.Name
-	f.Commentf("%sWrongInput is the error of an input Decode did not return.", e.pre)
-	f.Func().Id(e.pre + "WrongInput").Params(jen.Id("input").Any()).Error().Block(
-		jen.Return(jen.Qual("fmt", "Errorf").Call(
-			jen.Lit(e.t.Name+": input is %T, not "+want+"; pass the value Decode returned"), jen.Id("input"))),
-	)
+//	var _ interface {
+//		Call(context.Context, *tooldefs.ReadInput, *runtime.Call) (string, error)
+//		ValidateInput(context.Context, *tooldefs.ReadInput, *runtime.ToolContext) error
+//	} = (*tooldefs.Read)(nil)
+//
+// so that a removed or changed method breaks the build here, naming the
+// method, until toolgen runs again.
+func (e *toolEmitter) methodGuard(f *jen.File) {
+	t := e.t
+	sig := func(m methodSpec) jen.Code {
+		var ps, rs []jen.Code
+		for _, p := range m.params {
+			ps = append(ps, e.placeholder(p))
+		}
+		for _, r := range m.results {
+			rs = append(rs, e.placeholder(r))
+		}
+		s := jen.Id(m.name).Params(ps...)
+		if len(rs) == 1 {
+			return s.Add(rs[0])
+		}
+		return s.Params(rs...)
+	}
+	methods := []jen.Code{sig(callSpec)}
+	for _, m := range optionalMethods {
+		if *m.field(&t.Methods) {
+			methods = append(methods, sig(m))
+		}
+	}
+	f.Commentf("The methods toolgen found on %s: a changed one breaks the build here until toolgen runs again.", t.TypeName)
+	f.Var().Id("_").Interface(methods...).Op("=").Parens(jen.Op("*").Qual(e.m.PkgPath, t.TypeName)).Parens(jen.Nil())
+}
+
+// placeholder is the Go type a placeholder word of tooldefs/doc.go
+// stands for in this tool (methods.go's sigCtx, as code).
+func (e *toolEmitter) placeholder(word string) jen.Code {
+	rt := func(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+	switch word {
+	case "ctx":
+		return jen.Qual("context", "Context")
+	case "in":
+		return e.inType()
+	case "ins":
+		return jen.Index().Add(e.inType())
+	case "tc":
+		return jen.Op("*").Add(rt("ToolContext"))
+	case "c":
+		return jen.Op("*").Add(rt("Call"))
+	case "out":
+		return typeCode(e.t.Output)
+	case "p":
+		return typeCode(e.t.Progress)
+	case "err", "error":
+		return jen.Error()
+	case "bool":
+		return jen.Bool()
+	case "string":
+		return jen.String()
+	case "decision":
+		return rt("PermissionDecision")
+	case "target":
+		return rt("Target")
+	case "interrupt":
+		return rt("InterruptBehavior")
+	case "blocks":
+		return jen.Index().Add(rt("Block"))
+	}
+	panic("gen: unknown placeholder " + word)
 }
 
 // shapeGuards emits, per input struct whose fields are all exported,

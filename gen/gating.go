@@ -30,13 +30,13 @@ const GatingFile = "gating.json"
 // and the packages under the tooldefs directory that each reaches through
 // its imports, in the variants that do compile it. Remove every package the
 // kept code reaches: the tooldefs package as the variant compiles it, plus
-// the runtime and jsonin packages every generated wrapper imports. What is
+// the runtime and jsonin packages every generated tool file imports. What is
 // left is reached only from code the variant leaves out, so the variant's
 // binary must not contain it.
 //
 // Only packages under the tooldefs directory are banned: by the layering
 // (cmd → generated → tooldefs → runtime) nothing but tooldefs and the
-// wrappers generated from it may import them, so toolgen sees every user.
+// definitions generated from it may import them, so toolgen sees every user.
 // A package outside it, from the runtime or a library, may be imported by
 // the program for its own reasons (doublestar is reached only from Glob
 // among the tooldefs, yet runtime/permission uses it in every variant), so
@@ -101,7 +101,7 @@ type GatingTool struct {
 	// another tool has the same schema.
 	Schema string `json:"schema"`
 	// Symbols are the package-level names declared by the tool's file
-	// (Tooldefs) and by its generated wrapper file (Generated).
+	// (Tooldefs) and by its generated file (Generated).
 	Symbols GatingSymbols `json:"symbols"`
 	// Packages are the banned packages the tool's file reaches, in any
 	// variant that leaves the tool out.

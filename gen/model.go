@@ -40,8 +40,8 @@ type Tool struct {
 	// value in the first variant that has the tool.
 	Description string
 	// DescriptionParts is the description cut at its doc links to string
-	// constants, when it has any (else nil): the wrapper returns the
-	// literal parts joined with the constants, so that each variant gets
+	// constants, when it has any (else nil): the definition joins the
+	// literal parts with the constants, so that each variant gets
 	// the value it compiles (a constant declared in build-tagged files).
 	DescriptionParts []DescriptionPart
 	// SearchHint and UserFacingName are the markers' values, if given.
@@ -95,8 +95,8 @@ type DescriptionPart struct {
 }
 
 // Methods says which optional tooldef methods a tool defines (with the
-// signature tooldefs/doc.go documents); the wrapper calls each one it has
-// and uses the marker or the default for the others.
+// signature tooldefs/doc.go documents); the definition uses each one it has
+// and leaves the others to the marker or runtime.ToolDefaults.
 type Methods struct {
 	ValidateInput, CheckPermissions, PermissionTarget       bool
 	IsConcurrencySafe, IsReadOnly, IsDestructive, IsEnabled bool
@@ -173,7 +173,7 @@ type Struct struct {
 	// Func is the name of its generated decode function.
 	Func string
 	// Shape lists every field of the Go struct, in order, when all are
-	// exported and writable in generated code; the wrapper converts the
+	// exported and writable in generated code; the generated file converts the
 	// struct to it so a changed struct breaks the build until regenerated.
 	Shape []ShapeField
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	agent "github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/jsonin"
@@ -19,219 +18,48 @@ import (
 //go:embed schemas/agent.json
 var agentSchema []byte
 
-// AgentTool is tooldefs.Agent as a runtime.Tool.
-type AgentTool struct {
-	def tooldefs.Agent
+// AgentTool returns tooldefs.Agent as a runtime.Tool.
+func AgentTool() runtime.Tool {
+	def := new(tooldefs.Agent)
+	return runtime.Define(runtime.Definition[*tooldefs.AgentInput]{
+		Name:        "Agent",
+		Aliases:     []string{"Task"},
+		Description: "Agent launches a new agent to handle a complex, multi-step task\nautonomously: a sub-agent with its own conversation and context, its\nown type's tools and instructions, that works until it is done and\nanswers with one final message.\n\nWhen to use it:\n- open-ended searches across a codebase that may take several rounds of\nsearching and reading (\"where are errors from the API handled?\") — use\nan Explore agent, and keep your own context for the work itself;\n- designing an implementation plan before changing things — a Plan agent;\n- a self-contained task with a clear result — a general-purpose agent.\n\nWhen not to use it: to read one known file, to find a class or file by\nname, or for work inside two or three files you already know. Do those\nyourself.\n\nUsage notes:\n- Launch several agents at once whenever their tasks are independent: put\nseveral Agent calls in one message. Read-only agents (Explore, Plan) run in\nparallel.\n- The agent's final message is returned to you; the user does not see it.\nTell the user what matters from it.\n- Each agent starts fresh: it knows nothing of this conversation. Give it a\ncomplete, self-contained prompt: what to do, what you already know, and\nexactly what to report back. Say whether it should change code or only\nresearch.\n- run_in_background returns an agent ID at once; you are told when the\nagent finishes. TaskOutput (with that ID) reads its progress and result.\nTaskStop stops it.\n- isolation \"worktree\" runs the agent in a new git worktree of the\nrepository (its own checkout, on its own branch, from the last commit):\nremoved when the agent changes nothing, otherwise kept, and the result\nnames its path and branch.\n- A sub-agent cannot start other agents. Its calls go through the same\npermission rules as yours.\n- subagent_type picks the kind of agent: general-purpose (the default),\nExplore, Plan, or a custom type defined in .agentcore/agents/*.md or\n.claude/agents/*.md; the types available are listed below when known.",
+		SearchHint:  "launch a sub-agent for a multi-step task or a broad search",
+		Schema:      agentSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.AgentInput, error) {
+			return jsonin.Decode(raw, agentDecodeAgentInput)
+		},
+		Call:              runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		AlwaysLoad:        true,
+		Interrupt:         runtime.InterruptCancel,
+		AgentOnly:         true,
+		ValidateInput:     def.ValidateInput,
+		CheckPermissions:  def.CheckPermissions,
+		IsConcurrencySafe: def.IsConcurrencySafe,
+		IsReadOnly:        def.IsReadOnly,
+		UserFacingName:    def.UserFacingName,
+		RenderUse:         def.RenderUse,
+		RenderProgress:    runtime.ProgressRender(def.RenderProgress),
+		RenderResult:      runtime.OutputRender(def.RenderResult),
+		RenderGrouped:     def.RenderGrouped,
+	})
 }
 
-var _ runtime.Tool = (*AgentTool)(nil)
-
-// Name returns the tool's name.
-func (*AgentTool) Name() string {
-	return "Agent"
-}
-
-// Aliases returns the tool's older names.
-func (*AgentTool) Aliases() []string {
-	return []string{"Task"}
-}
-
-// Description returns the tool's description for the model.
-func (*AgentTool) Description() string {
-	return "Agent launches a new agent to handle a complex, multi-step task\nautonomously: a sub-agent with its own conversation and context, its\nown type's tools and instructions, that works until it is done and\nanswers with one final message.\n\nWhen to use it:\n- open-ended searches across a codebase that may take several rounds of\nsearching and reading (\"where are errors from the API handled?\") — use\nan Explore agent, and keep your own context for the work itself;\n- designing an implementation plan before changing things — a Plan agent;\n- a self-contained task with a clear result — a general-purpose agent.\n\nWhen not to use it: to read one known file, to find a class or file by\nname, or for work inside two or three files you already know. Do those\nyourself.\n\nUsage notes:\n- Launch several agents at once whenever their tasks are independent: put\nseveral Agent calls in one message. Read-only agents (Explore, Plan) run in\nparallel.\n- The agent's final message is returned to you; the user does not see it.\nTell the user what matters from it.\n- Each agent starts fresh: it knows nothing of this conversation. Give it a\ncomplete, self-contained prompt: what to do, what you already know, and\nexactly what to report back. Say whether it should change code or only\nresearch.\n- run_in_background returns an agent ID at once; you are told when the\nagent finishes. TaskOutput (with that ID) reads its progress and result.\nTaskStop stops it.\n- isolation \"worktree\" runs the agent in a new git worktree of the\nrepository (its own checkout, on its own branch, from the last commit):\nremoved when the agent changes nothing, otherwise kept, and the result\nnames its path and branch.\n- A sub-agent cannot start other agents. Its calls go through the same\npermission rules as yours.\n- subagent_type picks the kind of agent: general-purpose (the default),\nExplore, Plan, or a custom type defined in .agentcore/agents/*.md or\n.claude/agents/*.md; the types available are listed below when known."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*AgentTool) SearchHint() string {
-	return "launch a sub-agent for a multi-step task or a broad search"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*AgentTool) InputSchema() json.RawMessage {
-	return agentSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*AgentTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*AgentTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*AgentTool) AlwaysLoad() bool {
-	return true
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*AgentTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{InputDependent: true},
-		Destructive:     runtime.Flag{},
-		Interrupt:       runtime.InterruptCancel,
-		ReadOnly:        runtime.Flag{InputDependent: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*AgentTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.AgentInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := agentDecodeAgentInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *AgentTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.AgentInput)
-	if !ok {
-		return agentWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *AgentTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.AgentInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  agentWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*AgentTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (t *AgentTool) IsConcurrencySafe(input any) bool {
-	in, ok := input.(*tooldefs.AgentInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsConcurrencySafe(in)
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (t *AgentTool) IsReadOnly(input any) bool {
-	in, ok := input.(*tooldefs.AgentInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsReadOnly(in)
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*AgentTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*AgentTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	if _, ok := input.(*tooldefs.AgentInput); !ok {
-		return runtime.InterruptBlock
-	}
-	return runtime.InterruptCancel
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (t *AgentTool) UserFacingName(input any) string {
-	in, ok := input.(*tooldefs.AgentInput)
-	if !ok {
-		return "Agent"
-	}
-	return t.def.UserFacingName(in)
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *AgentTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.AgentInput)
-	if !ok {
-		return runtime.Result{}, agentWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *AgentTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.AgentInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (t *AgentTool) RenderProgress(input any, progress any) string {
-	in, ok := input.(*tooldefs.AgentInput)
-	p, pok := progress.(agent.Event)
-	if !ok || !pok {
-		return fmt.Sprint(progress)
-	}
-	return t.def.RenderProgress(in, p)
-}
-
-// RenderResult summarises a finished call.
-func (t *AgentTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.AgentInput)
-	out, outOK := result.Data.(tooldefs.AgentOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*AgentTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*AgentTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *AgentTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.AgentInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.AgentInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// agentWrongInput is the error of an input Decode did not return.
-func agentWrongInput(input any) error {
-	return fmt.Errorf("Agent: input is %T, not *tooldefs.AgentInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Agent: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.AgentInput, *runtime.Call) (tooldefs.AgentOutput, error)
+	ValidateInput(context.Context, *tooldefs.AgentInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.AgentInput, *runtime.ToolContext) runtime.PermissionDecision
+	IsConcurrencySafe(*tooldefs.AgentInput) bool
+	IsReadOnly(*tooldefs.AgentInput) bool
+	UserFacingName(*tooldefs.AgentInput) string
+	ResultBlocks(tooldefs.AgentOutput) []runtime.Block
+	RenderUse(*tooldefs.AgentInput) string
+	RenderProgress(*tooldefs.AgentInput, agent.Event) string
+	RenderResult(*tooldefs.AgentInput, tooldefs.AgentOutput) string
+	RenderGrouped([]*tooldefs.AgentInput) string
+} = (*tooldefs.Agent)(nil)
 
 // agentDecodeAgentInput reads a tooldefs.AgentInput object.
 func agentDecodeAgentInput(d *jsonin.Decoder, v *tooldefs.AgentInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,204 +17,40 @@ import (
 //go:embed schemas/ask_user_question.json
 var askUserQuestionSchema []byte
 
-// AskUserQuestionTool is tooldefs.AskUserQuestion as a runtime.Tool.
-type AskUserQuestionTool struct {
-	def tooldefs.AskUserQuestion
+// AskUserQuestionTool returns tooldefs.AskUserQuestion as a runtime.Tool.
+func AskUserQuestionTool() runtime.Tool {
+	def := new(tooldefs.AskUserQuestion)
+	return runtime.Define(runtime.Definition[*tooldefs.AskUserQuestionInput]{
+		Name:        "AskUserQuestion",
+		Description: "AskUserQuestion asks the user multiple-choice questions to gather\ninformation, clarify ambiguity, understand preferences, make decisions\nor offer them choices. Use it when you need the user's answer during\nthe work:\n1. to gather preferences or requirements;\n2. to clarify ambiguous instructions;\n3. to get decisions on implementation choices as you work;\n4. to offer choices about what direction to take.\n\nUsage notes:\n- Ask 1 to 4 questions at a time, each with 2 to 4 options and a short\nheader (at most 12 characters, e.g. \"Auth method\").\n- The user can always answer \"Other\" in their own words; do not add an\n\"Other\" option yourself.\n- Use multiSelect: true when more than one option may be chosen.\n- If you recommend an option, make it the first and add \"(Recommended)\"\nat the end of its label.\n- Do not use it to ask whether a plan is fine: in plan mode,\nExitPlanMode asks for the plan's approval.\n- In a run without a user (non-interactive), the call fails: decide\nyourself and say what you assumed.",
+		SearchHint:  "ask the user multiple-choice questions and get their answers",
+		Schema:      askUserQuestionSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.AskUserQuestionInput, error) {
+			return jsonin.Decode(raw, askUserQuestionDecodeAskUserQuestionInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:         true,
+		LocalOnly:        true,
+		AgentOnly:        true,
+		DisplayName:      "Question",
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderError:      def.RenderError,
+	})
 }
 
-var _ runtime.Tool = (*AskUserQuestionTool)(nil)
-
-// Name returns the tool's name.
-func (*AskUserQuestionTool) Name() string {
-	return "AskUserQuestion"
-}
-
-// Aliases returns the tool's older names.
-func (*AskUserQuestionTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*AskUserQuestionTool) Description() string {
-	return "AskUserQuestion asks the user multiple-choice questions to gather\ninformation, clarify ambiguity, understand preferences, make decisions\nor offer them choices. Use it when you need the user's answer during\nthe work:\n1. to gather preferences or requirements;\n2. to clarify ambiguous instructions;\n3. to get decisions on implementation choices as you work;\n4. to offer choices about what direction to take.\n\nUsage notes:\n- Ask 1 to 4 questions at a time, each with 2 to 4 options and a short\nheader (at most 12 characters, e.g. \"Auth method\").\n- The user can always answer \"Other\" in their own words; do not add an\n\"Other\" option yourself.\n- Use multiSelect: true when more than one option may be chosen.\n- If you recommend an option, make it the first and add \"(Recommended)\"\nat the end of its label.\n- Do not use it to ask whether a plan is fine: in plan mode,\nExitPlanMode asks for the plan's approval.\n- In a run without a user (non-interactive), the call fails: decide\nyourself and say what you assumed."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*AskUserQuestionTool) SearchHint() string {
-	return "ask the user multiple-choice questions and get their answers"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*AskUserQuestionTool) InputSchema() json.RawMessage {
-	return askUserQuestionSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*AskUserQuestionTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*AskUserQuestionTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*AskUserQuestionTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*AskUserQuestionTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*AskUserQuestionTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.AskUserQuestionInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := askUserQuestionDecodeAskUserQuestionInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *AskUserQuestionTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.AskUserQuestionInput)
-	if !ok {
-		return askUserQuestionWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *AskUserQuestionTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.AskUserQuestionInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  askUserQuestionWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*AskUserQuestionTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*AskUserQuestionTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*AskUserQuestionTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.AskUserQuestionInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*AskUserQuestionTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*AskUserQuestionTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*AskUserQuestionTool) UserFacingName(_ any) string {
-	return "Question"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *AskUserQuestionTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.AskUserQuestionInput)
-	if !ok {
-		return runtime.Result{}, askUserQuestionWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *AskUserQuestionTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.AskUserQuestionInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*AskUserQuestionTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *AskUserQuestionTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.AskUserQuestionInput)
-	out, outOK := result.Data.(tooldefs.AskUserQuestionOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*AskUserQuestionTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (t *AskUserQuestionTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.AskUserQuestionInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *AskUserQuestionTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// askUserQuestionWrongInput is the error of an input Decode did not return.
-func askUserQuestionWrongInput(input any) error {
-	return fmt.Errorf("AskUserQuestion: input is %T, not *tooldefs.AskUserQuestionInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on AskUserQuestion: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.AskUserQuestionInput, *runtime.Call) (tooldefs.AskUserQuestionOutput, error)
+	ValidateInput(context.Context, *tooldefs.AskUserQuestionInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.AskUserQuestionInput, *runtime.ToolContext) runtime.PermissionDecision
+	ResultBlocks(tooldefs.AskUserQuestionOutput) []runtime.Block
+	RenderUse(*tooldefs.AskUserQuestionInput) string
+	RenderResult(*tooldefs.AskUserQuestionInput, tooldefs.AskUserQuestionOutput) string
+	RenderError(*tooldefs.AskUserQuestionInput, error) string
+} = (*tooldefs.AskUserQuestion)(nil)
 
 // askUserQuestionDecodeAskUserQuestionInput reads a tooldefs.AskUserQuestionInput object.
 func askUserQuestionDecodeAskUserQuestionInput(d *jsonin.Decoder, v *tooldefs.AskUserQuestionInput) error {

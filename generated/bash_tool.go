@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -18,242 +17,56 @@ import (
 //go:embed schemas/bash.json
 var bashSchema []byte
 
-// BashTool is tooldefs.Bash as a runtime.Tool.
-type BashTool struct {
-	def tooldefs.Bash
-}
-
-var _ runtime.Tool = (*BashTool)(nil)
-
-// Name returns the tool's name.
-func (*BashTool) Name() string {
-	return "Bash"
-}
-
-// Aliases returns the tool's older names.
-func (*BashTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*BashTool) Description() string {
-	return "Bash runs a bash command and returns its output.\n\nThe working directory persists between commands (a cd carries over to\nthe next call, as long as it stays inside the working directories);\nshell variables, functions and aliases do not. Each command runs in a\nfresh, non-interactive bash with no input.\n\nUse it for terminal work: git, builds, tests, package managers, running\nprograms. " + tooldefs.BashSearchTools + "\n\nUsage:\n- Quote paths that contain spaces with double quotes: cd \"My Documents\".\n- Prefer absolute paths over cd, to keep the working directory stable.\n- timeout is in milliseconds, at most 600000 (10 minutes); without it a\ncommand is stopped after 120000 (2 minutes). A stopped command is killed\ntogether with every process it started.\n- stdout and stderr come back interleaved, as a terminal shows them.\nOutput over 30000 characters keeps its beginning and end; the whole\noutput is saved to a file whose path the result names. Read it with\nRead, or grep it.\n- A non-zero exit status makes the call fail with the output and the exit\ncode, except where the status is an answer: 1 from grep, rg, diff, find,\ntest or [ (no match, files differ…) as the last command.\n- run_in_background starts the command and returns at once with a task\nID and the file receiving its output. Do not add & to the command\nyourself. Read new output with TaskOutput, and stop the command with\nTaskStop.\n- To run independent commands, make several Bash calls in one response;\nchain dependent ones with && (or ; when later ones must run even if\nearlier ones fail). Do not separate commands with newlines.\n- Give a short description (5-10 words, active voice) of what the\ncommand does.\n- Never use interactive commands (git rebase -i, editors): there is no\ninput."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*BashTool) SearchHint() string {
-	return "run shell commands in bash"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*BashTool) InputSchema() json.RawMessage {
-	return bashSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*BashTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*BashTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*BashTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*BashTool) Traits() runtime.Traits {
-	return runtime.Traits{
+// BashTool returns tooldefs.Bash as a runtime.Tool.
+func BashTool() runtime.Tool {
+	def := new(tooldefs.Bash)
+	return runtime.Define(runtime.Definition[*tooldefs.BashInput]{
+		Name:        "Bash",
+		Description: "Bash runs a bash command and returns its output.\n\nThe working directory persists between commands (a cd carries over to\nthe next call, as long as it stays inside the working directories);\nshell variables, functions and aliases do not. Each command runs in a\nfresh, non-interactive bash with no input.\n\nUse it for terminal work: git, builds, tests, package managers, running\nprograms. " + tooldefs.BashSearchTools + "\n\nUsage:\n- Quote paths that contain spaces with double quotes: cd \"My Documents\".\n- Prefer absolute paths over cd, to keep the working directory stable.\n- timeout is in milliseconds, at most 600000 (10 minutes); without it a\ncommand is stopped after 120000 (2 minutes). A stopped command is killed\ntogether with every process it started.\n- stdout and stderr come back interleaved, as a terminal shows them.\nOutput over 30000 characters keeps its beginning and end; the whole\noutput is saved to a file whose path the result names. Read it with\nRead, or grep it.\n- A non-zero exit status makes the call fail with the output and the exit\ncode, except where the status is an answer: 1 from grep, rg, diff, find,\ntest or [ (no match, files differ…) as the last command.\n- run_in_background starts the command and returns at once with a task\nID and the file receiving its output. Do not add & to the command\nyourself. Read new output with TaskOutput, and stop the command with\nTaskStop.\n- To run independent commands, make several Bash calls in one response;\nchain dependent ones with && (or ; when later ones must run even if\nearlier ones fail). Do not separate commands with newlines.\n- Give a short description (5-10 words, active voice) of what the\ncommand does.\n- Never use interactive commands (git rebase -i, editors): there is no\ninput.",
+		SearchHint:  "run shell commands in bash",
+		Schema:      bashSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.BashInput, error) {
+			return jsonin.Decode(raw, bashDecodeBashInput)
+		},
+		Call:                   runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
 		CancelsSiblingsOnError: true,
-		ConcurrencySafe:        runtime.Flag{InputDependent: true},
-		Destructive:            runtime.Flag{InputDependent: true},
-		InterruptDependent:     true,
 		PermissionFamily:       runtime.FamilyCommand,
-		ReadOnly:               runtime.Flag{InputDependent: true},
-	}
+		ValidateInput:          def.ValidateInput,
+		CheckPermissions:       def.CheckPermissions,
+		PermissionTarget:       def.PermissionTarget,
+		IsConcurrencySafe:      def.IsConcurrencySafe,
+		IsReadOnly:             def.IsReadOnly,
+		IsDestructive:          def.IsDestructive,
+		InterruptBehavior:      def.InterruptBehavior,
+		RenderUse:              def.RenderUse,
+		RenderProgress:         runtime.ProgressRender(def.RenderProgress),
+		RenderResult:           runtime.OutputRender(def.RenderResult),
+		RenderRejected:         def.RenderRejected,
+		RenderError:            def.RenderError,
+		RenderGrouped:          def.RenderGrouped,
+		RenderPreview:          def.RenderPreview,
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*BashTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.BashInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := bashDecodeBashInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *BashTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return bashWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *BashTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  bashWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *BashTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (t *BashTool) IsConcurrencySafe(input any) bool {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsConcurrencySafe(in)
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (t *BashTool) IsReadOnly(input any) bool {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsReadOnly(in)
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *BashTool) IsDestructive(input any) bool {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsDestructive(in)
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (t *BashTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return runtime.InterruptBlock
-	}
-	return t.def.InterruptBehavior(in)
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*BashTool) UserFacingName(_ any) string {
-	return "Bash"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *BashTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return runtime.Result{}, bashWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *BashTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (t *BashTool) RenderProgress(input any, progress any) string {
-	in, ok := input.(*tooldefs.BashInput)
-	p, pok := progress.(tooldefs.BashProgress)
-	if !ok || !pok {
-		return fmt.Sprint(progress)
-	}
-	return t.def.RenderProgress(in, p)
-}
-
-// RenderResult summarises a finished call.
-func (t *BashTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.BashInput)
-	out, outOK := result.Data.(tooldefs.BashOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *BashTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *BashTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *BashTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.BashInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.BashInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// RenderPreview shows what the call will do, for its permission prompt.
-func (t *BashTool) RenderPreview(input any, tc *runtime.ToolContext) string {
-	in, ok := input.(*tooldefs.BashInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderPreview(in, tc)
-}
-
-// bashWrongInput is the error of an input Decode did not return.
-func bashWrongInput(input any) error {
-	return fmt.Errorf("Bash: input is %T, not *tooldefs.BashInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Bash: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.BashInput, *runtime.Call) (tooldefs.BashOutput, error)
+	ValidateInput(context.Context, *tooldefs.BashInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.BashInput, *runtime.ToolContext) runtime.PermissionDecision
+	PermissionTarget(*tooldefs.BashInput) runtime.Target
+	IsConcurrencySafe(*tooldefs.BashInput) bool
+	IsReadOnly(*tooldefs.BashInput) bool
+	IsDestructive(*tooldefs.BashInput) bool
+	InterruptBehavior(*tooldefs.BashInput) runtime.InterruptBehavior
+	ResultBlocks(tooldefs.BashOutput) []runtime.Block
+	RenderUse(*tooldefs.BashInput) string
+	RenderProgress(*tooldefs.BashInput, tooldefs.BashProgress) string
+	RenderResult(*tooldefs.BashInput, tooldefs.BashOutput) string
+	RenderRejected(*tooldefs.BashInput) string
+	RenderError(*tooldefs.BashInput, error) string
+	RenderGrouped([]*tooldefs.BashInput) string
+	RenderPreview(*tooldefs.BashInput, *runtime.ToolContext) string
+} = (*tooldefs.Bash)(nil)
 
 // bashDecodeBashInput reads a tooldefs.BashInput object.
 func bashDecodeBashInput(d *jsonin.Decoder, v *tooldefs.BashInput) error {

@@ -8,11 +8,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -21,203 +19,37 @@ import (
 //go:embed schemas/config.json
 var configSchema []byte
 
-// ConfigTool is tooldefs.Config as a runtime.Tool.
-type ConfigTool struct {
-	def tooldefs.Config
+// ConfigTool returns tooldefs.Config as a runtime.Tool.
+func ConfigTool() runtime.Tool {
+	def := new(tooldefs.Config)
+	return runtime.Define(runtime.Definition[*tooldefs.ConfigInput]{
+		Name:        "Config",
+		Description: "Config reads or changes one agentcore setting in the user's settings file\n(~/.agentcore/settings.json, or $AGENTCORE_CONFIG_DIR/settings.json).\nGive only \"setting\" to read its current value; give \"value\" too to change\nit. Known settings: model, outputStyle, permissions.defaultMode, theme,\ntoolSearch, verbose, webSearch.endpoint.",
+		SearchHint:  "read or change agentcore settings",
+		Schema:      configSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.ConfigInput, error) {
+			return jsonin.Decode(raw, configDecodeConfigInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		PermissionTarget: def.PermissionTarget,
+		IsReadOnly:       def.IsReadOnly,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*ConfigTool)(nil)
-
-// Name returns the tool's name.
-func (*ConfigTool) Name() string {
-	return "Config"
-}
-
-// Aliases returns the tool's older names.
-func (*ConfigTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*ConfigTool) Description() string {
-	return "Config reads or changes one agentcore setting in the user's settings file\n(~/.agentcore/settings.json, or $AGENTCORE_CONFIG_DIR/settings.json).\nGive only \"setting\" to read its current value; give \"value\" too to change\nit. Known settings: model, outputStyle, permissions.defaultMode, theme,\ntoolSearch, verbose, webSearch.endpoint."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*ConfigTool) SearchHint() string {
-	return "read or change agentcore settings"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*ConfigTool) InputSchema() json.RawMessage {
-	return configSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*ConfigTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*ConfigTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*ConfigTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*ConfigTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{InputDependent: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*ConfigTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.ConfigInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := configDecodeConfigInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *ConfigTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.ConfigInput)
-	if !ok {
-		return configWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*ConfigTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.ConfigInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  configWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *ConfigTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.ConfigInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*ConfigTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (t *ConfigTool) IsReadOnly(input any) bool {
-	in, ok := input.(*tooldefs.ConfigInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsReadOnly(in)
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*ConfigTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*ConfigTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*ConfigTool) UserFacingName(_ any) string {
-	return "Config"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *ConfigTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.ConfigInput)
-	if !ok {
-		return runtime.Result{}, configWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *ConfigTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.ConfigInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*ConfigTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *ConfigTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.ConfigInput)
-	out, outOK := result.Data.(tooldefs.ConfigOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*ConfigTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*ConfigTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *ConfigTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// configWrongInput is the error of an input Decode did not return.
-func configWrongInput(input any) error {
-	return fmt.Errorf("Config: input is %T, not *tooldefs.ConfigInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Config: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.ConfigInput, *runtime.Call) (tooldefs.ConfigOutput, error)
+	ValidateInput(context.Context, *tooldefs.ConfigInput, *runtime.ToolContext) error
+	PermissionTarget(*tooldefs.ConfigInput) runtime.Target
+	IsReadOnly(*tooldefs.ConfigInput) bool
+	ResultBlocks(tooldefs.ConfigOutput) []runtime.Block
+	RenderUse(*tooldefs.ConfigInput) string
+	RenderResult(*tooldefs.ConfigInput, tooldefs.ConfigOutput) string
+} = (*tooldefs.Config)(nil)
 
 // configDecodeConfigInput reads a tooldefs.ConfigInput object.
 func configDecodeConfigInput(d *jsonin.Decoder, v *tooldefs.ConfigInput) error {

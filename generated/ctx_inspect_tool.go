@@ -8,11 +8,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 )
 
 // ctxInspectSchema is the input JSON Schema of CtxInspect, embedded only in the variants that have it.
@@ -20,200 +18,33 @@ import (
 //go:embed schemas/ctx_inspect.json
 var ctxInspectSchema []byte
 
-// CtxInspectTool is tooldefs.CtxInspect as a runtime.Tool.
-type CtxInspectTool struct {
-	def tooldefs.CtxInspect
-}
-
-var _ runtime.Tool = (*CtxInspectTool)(nil)
-
-// Name returns the tool's name.
-func (*CtxInspectTool) Name() string {
-	return "CtxInspect"
-}
-
-// Aliases returns the tool's older names.
-func (*CtxInspectTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*CtxInspectTool) Description() string {
-	return "CtxInspect shows what the current context costs, largest part first:\neach message of the conversation (its role, turn and a short summary),\neach tool definition sent, the list of deferred tool names and the\nsystem prompt, with their tokens. Tokens are estimated, as the tool\npool estimates them to decide deferral (JSON characters / 4), not\ncounted by a tokenizer. It is for developing agents: finding what\nfills the context. limit keeps the N largest parts; kind keeps only\nmessages, tools (definitions and the deferred names) or system."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*CtxInspectTool) SearchHint() string {
-	return "token cost of the context messages tool definitions"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*CtxInspectTool) InputSchema() json.RawMessage {
-	return ctxInspectSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*CtxInspectTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*CtxInspectTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*CtxInspectTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*CtxInspectTool) Traits() runtime.Traits {
-	return runtime.Traits{
+// CtxInspectTool returns tooldefs.CtxInspect as a runtime.Tool.
+func CtxInspectTool() runtime.Tool {
+	def := new(tooldefs.CtxInspect)
+	return runtime.Define(runtime.Definition[*tooldefs.CtxInspectInput]{
+		Name:        "CtxInspect",
+		Description: "CtxInspect shows what the current context costs, largest part first:\neach message of the conversation (its role, turn and a short summary),\neach tool definition sent, the list of deferred tool names and the\nsystem prompt, with their tokens. Tokens are estimated, as the tool\npool estimates them to decide deferral (JSON characters / 4), not\ncounted by a tokenizer. It is for developing agents: finding what\nfills the context. limit keeps the N largest parts; kind keeps only\nmessages, tools (definitions and the deferred names) or system.",
+		SearchHint:  "token cost of the context messages tool definitions",
+		Schema:      ctxInspectSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.CtxInspectInput, error) {
+			return jsonin.Decode(raw, ctxInspectDecodeCtxInspectInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
 		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{Value: true},
-	}
+		RenderUse:       def.RenderUse,
+		RenderResult:    runtime.OutputRender(def.RenderResult),
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*CtxInspectTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.CtxInspectInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := ctxInspectDecodeCtxInspectInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*CtxInspectTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.CtxInspectInput); !ok {
-		return ctxInspectWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*CtxInspectTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.CtxInspectInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  ctxInspectWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*CtxInspectTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*CtxInspectTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.CtxInspectInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*CtxInspectTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.CtxInspectInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*CtxInspectTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*CtxInspectTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*CtxInspectTool) UserFacingName(_ any) string {
-	return "CtxInspect"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *CtxInspectTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.CtxInspectInput)
-	if !ok {
-		return runtime.Result{}, ctxInspectWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *CtxInspectTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.CtxInspectInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*CtxInspectTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *CtxInspectTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.CtxInspectInput)
-	out, outOK := result.Data.(tooldefs.CtxInspectOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*CtxInspectTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*CtxInspectTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *CtxInspectTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// ctxInspectWrongInput is the error of an input Decode did not return.
-func ctxInspectWrongInput(input any) error {
-	return fmt.Errorf("CtxInspect: input is %T, not *tooldefs.CtxInspectInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on CtxInspect: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.CtxInspectInput, *runtime.Call) (tooldefs.CtxInspectOutput, error)
+	ResultBlocks(tooldefs.CtxInspectOutput) []runtime.Block
+	RenderUse(*tooldefs.CtxInspectInput) string
+	RenderResult(*tooldefs.CtxInspectInput, tooldefs.CtxInspectOutput) string
+} = (*tooldefs.CtxInspect)(nil)
 
 // ctxInspectDecodeCtxInspectInput reads a tooldefs.CtxInspectInput object.
 func ctxInspectDecodeCtxInspectInput(d *jsonin.Decoder, v *tooldefs.CtxInspectInput) error {

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -18,227 +17,48 @@ import (
 //go:embed schemas/edit.json
 var editSchema []byte
 
-// EditTool is tooldefs.Edit as a runtime.Tool.
-type EditTool struct {
-	def tooldefs.Edit
-}
-
-var _ runtime.Tool = (*EditTool)(nil)
-
-// Name returns the tool's name.
-func (*EditTool) Name() string {
-	return "Edit"
-}
-
-// Aliases returns the tool's older names.
-func (*EditTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*EditTool) Description() string {
-	return "Edit performs exact string replacements in files.\n\nUsage:\n- Read the file with the Read tool before editing it: Edit refuses a file\nnot read yet, or changed since it was read.\n- When taking old_string from Read's output, keep the indentation exactly\nas it appears after the line number and tab; never include the line\nnumber or the tab.\n- The edit fails when old_string is not in the file (the error quotes the\nclosest region, to copy from), or when it occurs more than once: give\nmore surrounding context to make it unique, or set replace_all to change\nevery occurrence (e.g. to rename a variable).\n- new_string must differ from old_string.\n- Line endings and the file's permissions are kept; the write is atomic.\n- An empty old_string creates a new file with new_string as its content.\n- Prefer editing existing files to writing new ones.\n- For .ipynb notebooks use NotebookEdit."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*EditTool) SearchHint() string {
-	return "modify a file by replacing exact text"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*EditTool) InputSchema() json.RawMessage {
-	return editSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*EditTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*EditTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*EditTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*EditTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe:  runtime.Flag{},
-		Destructive:      runtime.Flag{InputDependent: true},
-		LocalOnly:        true,
+// EditTool returns tooldefs.Edit as a runtime.Tool.
+func EditTool() runtime.Tool {
+	def := new(tooldefs.Edit)
+	return runtime.Define(runtime.Definition[*tooldefs.EditInput]{
+		Name:        "Edit",
+		Description: "Edit performs exact string replacements in files.\n\nUsage:\n- Read the file with the Read tool before editing it: Edit refuses a file\nnot read yet, or changed since it was read.\n- When taking old_string from Read's output, keep the indentation exactly\nas it appears after the line number and tab; never include the line\nnumber or the tab.\n- The edit fails when old_string is not in the file (the error quotes the\nclosest region, to copy from), or when it occurs more than once: give\nmore surrounding context to make it unique, or set replace_all to change\nevery occurrence (e.g. to rename a variable).\n- new_string must differ from old_string.\n- Line endings and the file's permissions are kept; the write is atomic.\n- An empty old_string creates a new file with new_string as its content.\n- Prefer editing existing files to writing new ones.\n- For .ipynb notebooks use NotebookEdit.",
+		SearchHint:  "modify a file by replacing exact text",
+		Schema:      editSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.EditInput, error) {
+			return jsonin.Decode(raw, editDecodeEditInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
 		PermissionFamily: runtime.FamilyEditPath,
-		ReadOnly:         runtime.Flag{},
-	}
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		PermissionTarget: def.PermissionTarget,
+		IsDestructive:    def.IsDestructive,
+		UserFacingName:   def.UserFacingName,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderRejected:   def.RenderRejected,
+		RenderError:      def.RenderError,
+		RenderGrouped:    def.RenderGrouped,
+		RenderPreview:    def.RenderPreview,
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*EditTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.EditInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := editDecodeEditInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *EditTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return editWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*EditTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.EditInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  editWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *EditTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*EditTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*EditTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *EditTool) IsDestructive(input any) bool {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsDestructive(in)
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*EditTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (t *EditTool) UserFacingName(input any) string {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return "Edit"
-	}
-	return t.def.UserFacingName(in)
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *EditTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return runtime.Result{}, editWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *EditTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*EditTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *EditTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.EditInput)
-	out, outOK := result.Data.(tooldefs.EditOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *EditTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *EditTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *EditTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.EditInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.EditInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// RenderPreview shows what the call will do, for its permission prompt.
-func (t *EditTool) RenderPreview(input any, tc *runtime.ToolContext) string {
-	in, ok := input.(*tooldefs.EditInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderPreview(in, tc)
-}
-
-// editWrongInput is the error of an input Decode did not return.
-func editWrongInput(input any) error {
-	return fmt.Errorf("Edit: input is %T, not *tooldefs.EditInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Edit: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.EditInput, *runtime.Call) (tooldefs.EditOutput, error)
+	ValidateInput(context.Context, *tooldefs.EditInput, *runtime.ToolContext) error
+	PermissionTarget(*tooldefs.EditInput) runtime.Target
+	IsDestructive(*tooldefs.EditInput) bool
+	UserFacingName(*tooldefs.EditInput) string
+	ResultBlocks(tooldefs.EditOutput) []runtime.Block
+	RenderUse(*tooldefs.EditInput) string
+	RenderResult(*tooldefs.EditInput, tooldefs.EditOutput) string
+	RenderRejected(*tooldefs.EditInput) string
+	RenderError(*tooldefs.EditInput, error) string
+	RenderGrouped([]*tooldefs.EditInput) string
+	RenderPreview(*tooldefs.EditInput, *runtime.ToolContext) string
+} = (*tooldefs.Edit)(nil)
 
 // editDecodeEditInput reads a tooldefs.EditInput object.
 func editDecodeEditInput(d *jsonin.Decoder, v *tooldefs.EditInput) error {

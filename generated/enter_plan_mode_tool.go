@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 )
 
 // enterPlanModeSchema is the input JSON Schema of EnterPlanMode, embedded only in the variants that have it.
@@ -18,206 +16,39 @@ import (
 //go:embed schemas/enter_plan_mode.json
 var enterPlanModeSchema []byte
 
-// EnterPlanModeTool is tooldefs.EnterPlanMode as a runtime.Tool.
-type EnterPlanModeTool struct {
-	def tooldefs.EnterPlanMode
+// EnterPlanModeTool returns tooldefs.EnterPlanMode as a runtime.Tool.
+func EnterPlanModeTool() runtime.Tool {
+	def := new(tooldefs.EnterPlanMode)
+	return runtime.Define(runtime.Definition[*tooldefs.EnterPlanModeInput]{
+		Name:        "EnterPlanMode",
+		Description: "EnterPlanMode asks the user to switch the session to plan mode, where\nyou explore the code and design an approach before changing anything.\nUse it proactively before a non-trivial implementation task, so that the\nuser signs off on the approach before you write code:\n- a new feature, or a change to how existing code behaves;\n- a task with several reasonable approaches (an architectural choice, a\nlibrary to pick);\n- a change that will touch more than two or three files;\n- unclear requirements that you need to explore before you know the scope.\n\nSkip it for small, clear tasks (a typo, an obvious fix of a few lines, a\nchange the user specified in detail) and for pure research.\n\nIn plan mode only read-only tools run: calls that would change files or\nrun commands that write are refused. Explore, settle on an approach, then\npresent the plan with ExitPlanMode: it asks the user to approve the plan\nand ends plan mode.\n\nThe user has to agree to the switch. In a run without a user to ask it\nis refused, unless the run started in plan mode (then nothing changes).",
+		SearchHint:  "switch to plan mode: explore and design an approach before changing anything",
+		Schema:      enterPlanModeSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.EnterPlanModeInput, error) {
+			return jsonin.Decode(raw, enterPlanModeDecodeEnterPlanModeInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:         true,
+		ConcurrencySafe:  true,
+		AgentOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderRejected:   def.RenderRejected,
+	})
 }
 
-var _ runtime.Tool = (*EnterPlanModeTool)(nil)
-
-// Name returns the tool's name.
-func (*EnterPlanModeTool) Name() string {
-	return "EnterPlanMode"
-}
-
-// Aliases returns the tool's older names.
-func (*EnterPlanModeTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*EnterPlanModeTool) Description() string {
-	return "EnterPlanMode asks the user to switch the session to plan mode, where\nyou explore the code and design an approach before changing anything.\nUse it proactively before a non-trivial implementation task, so that the\nuser signs off on the approach before you write code:\n- a new feature, or a change to how existing code behaves;\n- a task with several reasonable approaches (an architectural choice, a\nlibrary to pick);\n- a change that will touch more than two or three files;\n- unclear requirements that you need to explore before you know the scope.\n\nSkip it for small, clear tasks (a typo, an obvious fix of a few lines, a\nchange the user specified in detail) and for pure research.\n\nIn plan mode only read-only tools run: calls that would change files or\nrun commands that write are refused. Explore, settle on an approach, then\npresent the plan with ExitPlanMode: it asks the user to approve the plan\nand ends plan mode.\n\nThe user has to agree to the switch. In a run without a user to ask it\nis refused, unless the run started in plan mode (then nothing changes)."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*EnterPlanModeTool) SearchHint() string {
-	return "switch to plan mode: explore and design an approach before changing anything"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*EnterPlanModeTool) InputSchema() json.RawMessage {
-	return enterPlanModeSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*EnterPlanModeTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*EnterPlanModeTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*EnterPlanModeTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*EnterPlanModeTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*EnterPlanModeTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.EnterPlanModeInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := enterPlanModeDecodeEnterPlanModeInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *EnterPlanModeTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.EnterPlanModeInput)
-	if !ok {
-		return enterPlanModeWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *EnterPlanModeTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.EnterPlanModeInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  enterPlanModeWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*EnterPlanModeTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*EnterPlanModeTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.EnterPlanModeInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*EnterPlanModeTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.EnterPlanModeInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*EnterPlanModeTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*EnterPlanModeTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*EnterPlanModeTool) UserFacingName(_ any) string {
-	return "EnterPlanMode"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *EnterPlanModeTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.EnterPlanModeInput)
-	if !ok {
-		return runtime.Result{}, enterPlanModeWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *EnterPlanModeTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.EnterPlanModeInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*EnterPlanModeTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *EnterPlanModeTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.EnterPlanModeInput)
-	out, outOK := result.Data.(tooldefs.EnterPlanModeOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *EnterPlanModeTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.EnterPlanModeInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (*EnterPlanModeTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *EnterPlanModeTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// enterPlanModeWrongInput is the error of an input Decode did not return.
-func enterPlanModeWrongInput(input any) error {
-	return fmt.Errorf("EnterPlanMode: input is %T, not *tooldefs.EnterPlanModeInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on EnterPlanMode: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.EnterPlanModeInput, *runtime.Call) (tooldefs.EnterPlanModeOutput, error)
+	ValidateInput(context.Context, *tooldefs.EnterPlanModeInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.EnterPlanModeInput, *runtime.ToolContext) runtime.PermissionDecision
+	ResultBlocks(tooldefs.EnterPlanModeOutput) []runtime.Block
+	RenderUse(*tooldefs.EnterPlanModeInput) string
+	RenderResult(*tooldefs.EnterPlanModeInput, tooldefs.EnterPlanModeOutput) string
+	RenderRejected(*tooldefs.EnterPlanModeInput) string
+} = (*tooldefs.EnterPlanMode)(nil)
 
 // enterPlanModeDecodeEnterPlanModeInput reads a tooldefs.EnterPlanModeInput object.
 func enterPlanModeDecodeEnterPlanModeInput(d *jsonin.Decoder, v *tooldefs.EnterPlanModeInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,196 +17,36 @@ import (
 //go:embed schemas/enter_worktree.json
 var enterWorktreeSchema []byte
 
-// EnterWorktreeTool is tooldefs.EnterWorktree as a runtime.Tool.
-type EnterWorktreeTool struct {
-	def tooldefs.EnterWorktree
+// EnterWorktreeTool returns tooldefs.EnterWorktree as a runtime.Tool.
+func EnterWorktreeTool() runtime.Tool {
+	def := new(tooldefs.EnterWorktree)
+	return runtime.Define(runtime.Definition[*tooldefs.EnterWorktreeInput]{
+		Name:        "EnterWorktree",
+		Description: "EnterWorktree creates an isolated git worktree and switches the\nsession into it.\n\nUse it ONLY when told to work in a worktree: the user says \"worktree\"\n(\"start a worktree\", \"work in a worktree\"), or the project's\ninstructions ask for one. To create or switch branches, or to fix a bug\nor build a feature, use git and the normal workflow instead.\n\nRequirements: the working directory is inside a git repository with at\nleast one commit, and the session is not in a worktree already.\n\nBehavior:\n- Creates a worktree in .agentcore/worktrees/<name> at the repository's\nroot, on a new branch agentcore/<name> from the current HEAD commit\n(uncommitted changes stay behind in the main checkout).\n- Moves the session's working directory into it: Bash, relative paths\nand file tools work there from now on.\n- Use ExitWorktree to leave it (keep it, or remove it). When the session\nends inside it, a worktree with nothing in it is removed, one with\nchanges or commits is kept.",
+		SearchHint:  "create an isolated git worktree and switch the session into it",
+		Schema:      enterWorktreeSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.EnterWorktreeInput, error) {
+			return jsonin.Decode(raw, enterWorktreeDecodeEnterWorktreeInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ShouldDefer:      true,
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*EnterWorktreeTool)(nil)
-
-// Name returns the tool's name.
-func (*EnterWorktreeTool) Name() string {
-	return "EnterWorktree"
-}
-
-// Aliases returns the tool's older names.
-func (*EnterWorktreeTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*EnterWorktreeTool) Description() string {
-	return "EnterWorktree creates an isolated git worktree and switches the\nsession into it.\n\nUse it ONLY when told to work in a worktree: the user says \"worktree\"\n(\"start a worktree\", \"work in a worktree\"), or the project's\ninstructions ask for one. To create or switch branches, or to fix a bug\nor build a feature, use git and the normal workflow instead.\n\nRequirements: the working directory is inside a git repository with at\nleast one commit, and the session is not in a worktree already.\n\nBehavior:\n- Creates a worktree in .agentcore/worktrees/<name> at the repository's\nroot, on a new branch agentcore/<name> from the current HEAD commit\n(uncommitted changes stay behind in the main checkout).\n- Moves the session's working directory into it: Bash, relative paths\nand file tools work there from now on.\n- Use ExitWorktree to leave it (keep it, or remove it). When the session\nends inside it, a worktree with nothing in it is removed, one with\nchanges or commits is kept."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*EnterWorktreeTool) SearchHint() string {
-	return "create an isolated git worktree and switch the session into it"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*EnterWorktreeTool) InputSchema() json.RawMessage {
-	return enterWorktreeSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*EnterWorktreeTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*EnterWorktreeTool) ShouldDefer() bool {
-	return true
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*EnterWorktreeTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*EnterWorktreeTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*EnterWorktreeTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.EnterWorktreeInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := enterWorktreeDecodeEnterWorktreeInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *EnterWorktreeTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.EnterWorktreeInput)
-	if !ok {
-		return enterWorktreeWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *EnterWorktreeTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.EnterWorktreeInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  enterWorktreeWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*EnterWorktreeTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*EnterWorktreeTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*EnterWorktreeTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*EnterWorktreeTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*EnterWorktreeTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*EnterWorktreeTool) UserFacingName(_ any) string {
-	return "EnterWorktree"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *EnterWorktreeTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.EnterWorktreeInput)
-	if !ok {
-		return runtime.Result{}, enterWorktreeWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *EnterWorktreeTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.EnterWorktreeInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*EnterWorktreeTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *EnterWorktreeTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.EnterWorktreeInput)
-	out, outOK := result.Data.(tooldefs.EnterWorktreeOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*EnterWorktreeTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*EnterWorktreeTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *EnterWorktreeTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// enterWorktreeWrongInput is the error of an input Decode did not return.
-func enterWorktreeWrongInput(input any) error {
-	return fmt.Errorf("EnterWorktree: input is %T, not *tooldefs.EnterWorktreeInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on EnterWorktree: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.EnterWorktreeInput, *runtime.Call) (tooldefs.EnterWorktreeOutput, error)
+	ValidateInput(context.Context, *tooldefs.EnterWorktreeInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.EnterWorktreeInput, *runtime.ToolContext) runtime.PermissionDecision
+	ResultBlocks(tooldefs.EnterWorktreeOutput) []runtime.Block
+	RenderUse(*tooldefs.EnterWorktreeInput) string
+	RenderResult(*tooldefs.EnterWorktreeInput, tooldefs.EnterWorktreeOutput) string
+} = (*tooldefs.EnterWorktree)(nil)
 
 // enterWorktreeDecodeEnterWorktreeInput reads a tooldefs.EnterWorktreeInput object.
 func enterWorktreeDecodeEnterWorktreeInput(d *jsonin.Decoder, v *tooldefs.EnterWorktreeInput) error {

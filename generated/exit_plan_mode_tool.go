@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,200 +17,37 @@ import (
 //go:embed schemas/exit_plan_mode.json
 var exitPlanModeSchema []byte
 
-// ExitPlanModeTool is tooldefs.ExitPlanMode as a runtime.Tool.
-type ExitPlanModeTool struct {
-	def tooldefs.ExitPlanMode
+// ExitPlanModeTool returns tooldefs.ExitPlanMode as a runtime.Tool.
+func ExitPlanModeTool() runtime.Tool {
+	def := new(tooldefs.ExitPlanMode)
+	return runtime.Define(runtime.Definition[*tooldefs.ExitPlanModeInput]{
+		Name:        "ExitPlanMode",
+		Description: "ExitPlanMode presents your plan to the user for approval and, once it\nis approved, ends plan mode so that you can implement it. Use it when you\nare in plan mode and have finished planning the implementation of a task\nthat requires writing code. Pass the plan in markdown and keep it\nconcise: the steps, the files to change, how you will check the result.\n\n- Only use it to plan code changes. For research (reading files,\nsearching, understanding how something works) do not call it.\n- Settle open questions before you call it; do not ask the user in a\nmessage whether the plan is fine: this tool is how you ask.\n- Approved: the result gives the permission mode now in force (the one\nbefore plan mode, or acceptEdits if the user chose it); implement the\nplan.\n- Rejected: you stay in plan mode. Ask the user what to change, revise\nthe plan and call ExitPlanMode again.",
+		SearchHint:  "present the plan for approval and leave plan mode",
+		Schema:      exitPlanModeSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.ExitPlanModeInput, error) {
+			return jsonin.Decode(raw, exitPlanModeDecodeExitPlanModeInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		AgentOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderError:      def.RenderError,
+	})
 }
 
-var _ runtime.Tool = (*ExitPlanModeTool)(nil)
-
-// Name returns the tool's name.
-func (*ExitPlanModeTool) Name() string {
-	return "ExitPlanMode"
-}
-
-// Aliases returns the tool's older names.
-func (*ExitPlanModeTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*ExitPlanModeTool) Description() string {
-	return "ExitPlanMode presents your plan to the user for approval and, once it\nis approved, ends plan mode so that you can implement it. Use it when you\nare in plan mode and have finished planning the implementation of a task\nthat requires writing code. Pass the plan in markdown and keep it\nconcise: the steps, the files to change, how you will check the result.\n\n- Only use it to plan code changes. For research (reading files,\nsearching, understanding how something works) do not call it.\n- Settle open questions before you call it; do not ask the user in a\nmessage whether the plan is fine: this tool is how you ask.\n- Approved: the result gives the permission mode now in force (the one\nbefore plan mode, or acceptEdits if the user chose it); implement the\nplan.\n- Rejected: you stay in plan mode. Ask the user what to change, revise\nthe plan and call ExitPlanMode again."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*ExitPlanModeTool) SearchHint() string {
-	return "present the plan for approval and leave plan mode"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*ExitPlanModeTool) InputSchema() json.RawMessage {
-	return exitPlanModeSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*ExitPlanModeTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*ExitPlanModeTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*ExitPlanModeTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*ExitPlanModeTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*ExitPlanModeTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.ExitPlanModeInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := exitPlanModeDecodeExitPlanModeInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *ExitPlanModeTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.ExitPlanModeInput)
-	if !ok {
-		return exitPlanModeWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *ExitPlanModeTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.ExitPlanModeInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  exitPlanModeWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*ExitPlanModeTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*ExitPlanModeTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*ExitPlanModeTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*ExitPlanModeTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*ExitPlanModeTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*ExitPlanModeTool) UserFacingName(_ any) string {
-	return "ExitPlanMode"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *ExitPlanModeTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.ExitPlanModeInput)
-	if !ok {
-		return runtime.Result{}, exitPlanModeWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *ExitPlanModeTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.ExitPlanModeInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*ExitPlanModeTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *ExitPlanModeTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.ExitPlanModeInput)
-	out, outOK := result.Data.(tooldefs.ExitPlanModeOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*ExitPlanModeTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (t *ExitPlanModeTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.ExitPlanModeInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *ExitPlanModeTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// exitPlanModeWrongInput is the error of an input Decode did not return.
-func exitPlanModeWrongInput(input any) error {
-	return fmt.Errorf("ExitPlanMode: input is %T, not *tooldefs.ExitPlanModeInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on ExitPlanMode: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.ExitPlanModeInput, *runtime.Call) (tooldefs.ExitPlanModeOutput, error)
+	ValidateInput(context.Context, *tooldefs.ExitPlanModeInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.ExitPlanModeInput, *runtime.ToolContext) runtime.PermissionDecision
+	ResultBlocks(tooldefs.ExitPlanModeOutput) []runtime.Block
+	RenderUse(*tooldefs.ExitPlanModeInput) string
+	RenderResult(*tooldefs.ExitPlanModeInput, tooldefs.ExitPlanModeOutput) string
+	RenderError(*tooldefs.ExitPlanModeInput, error) string
+} = (*tooldefs.ExitPlanMode)(nil)
 
 // exitPlanModeDecodeExitPlanModeInput reads a tooldefs.ExitPlanModeInput object.
 func exitPlanModeDecodeExitPlanModeInput(d *jsonin.Decoder, v *tooldefs.ExitPlanModeInput) error {

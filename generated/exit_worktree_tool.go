@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 )
 
 // exitWorktreeSchema is the input JSON Schema of ExitWorktree, embedded only in the variants that have it.
@@ -18,200 +16,38 @@ import (
 //go:embed schemas/exit_worktree.json
 var exitWorktreeSchema []byte
 
-// ExitWorktreeTool is tooldefs.ExitWorktree as a runtime.Tool.
-type ExitWorktreeTool struct {
-	def tooldefs.ExitWorktree
+// ExitWorktreeTool returns tooldefs.ExitWorktree as a runtime.Tool.
+func ExitWorktreeTool() runtime.Tool {
+	def := new(tooldefs.ExitWorktree)
+	return runtime.Define(runtime.Definition[*tooldefs.ExitWorktreeInput]{
+		Name:        "ExitWorktree",
+		Description: "ExitWorktree leaves the worktree EnterWorktree made in this session and\nreturns the session to the directory it was in before, keeping the\nworktree or removing it.\n\nScope: only a worktree EnterWorktree made in this session. Called\noutside one, it is an error and changes nothing; it never touches\nworktrees made by hand with git worktree add, or by earlier sessions.\n\nWhen to use it: when the user asks to leave, exit or finish the\nworktree, or to go back. Do not call it on your own initiative.\n\nParameters:\n- action \"keep\" leaves the worktree and its branch on disk, to come back\nto or merge later: use it when there is work to keep.\n- action \"remove\" deletes the worktree's directory and its branch. A\nbranch with commits of its own is never deleted: it stays, and the\nresult says so. A worktree with uncommitted changes or untracked files\nis not removed unless discard_changes is true; when the call fails\nlisting them, ask the user before calling again with discard_changes.",
+		SearchHint:  "leave the git worktree, keep or remove it",
+		Schema:      exitWorktreeSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.ExitWorktreeInput, error) {
+			return jsonin.Decode(raw, exitWorktreeDecodeExitWorktreeInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ShouldDefer:      true,
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		IsDestructive:    def.IsDestructive,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*ExitWorktreeTool)(nil)
-
-// Name returns the tool's name.
-func (*ExitWorktreeTool) Name() string {
-	return "ExitWorktree"
-}
-
-// Aliases returns the tool's older names.
-func (*ExitWorktreeTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*ExitWorktreeTool) Description() string {
-	return "ExitWorktree leaves the worktree EnterWorktree made in this session and\nreturns the session to the directory it was in before, keeping the\nworktree or removing it.\n\nScope: only a worktree EnterWorktree made in this session. Called\noutside one, it is an error and changes nothing; it never touches\nworktrees made by hand with git worktree add, or by earlier sessions.\n\nWhen to use it: when the user asks to leave, exit or finish the\nworktree, or to go back. Do not call it on your own initiative.\n\nParameters:\n- action \"keep\" leaves the worktree and its branch on disk, to come back\nto or merge later: use it when there is work to keep.\n- action \"remove\" deletes the worktree's directory and its branch. A\nbranch with commits of its own is never deleted: it stays, and the\nresult says so. A worktree with uncommitted changes or untracked files\nis not removed unless discard_changes is true; when the call fails\nlisting them, ask the user before calling again with discard_changes."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*ExitWorktreeTool) SearchHint() string {
-	return "leave the git worktree, keep or remove it"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*ExitWorktreeTool) InputSchema() json.RawMessage {
-	return exitWorktreeSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*ExitWorktreeTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*ExitWorktreeTool) ShouldDefer() bool {
-	return true
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*ExitWorktreeTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*ExitWorktreeTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{InputDependent: true},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*ExitWorktreeTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.ExitWorktreeInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := exitWorktreeDecodeExitWorktreeInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *ExitWorktreeTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.ExitWorktreeInput)
-	if !ok {
-		return exitWorktreeWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *ExitWorktreeTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.ExitWorktreeInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  exitWorktreeWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*ExitWorktreeTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*ExitWorktreeTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*ExitWorktreeTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *ExitWorktreeTool) IsDestructive(input any) bool {
-	in, ok := input.(*tooldefs.ExitWorktreeInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsDestructive(in)
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*ExitWorktreeTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*ExitWorktreeTool) UserFacingName(_ any) string {
-	return "ExitWorktree"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *ExitWorktreeTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.ExitWorktreeInput)
-	if !ok {
-		return runtime.Result{}, exitWorktreeWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *ExitWorktreeTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.ExitWorktreeInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*ExitWorktreeTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *ExitWorktreeTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.ExitWorktreeInput)
-	out, outOK := result.Data.(tooldefs.ExitWorktreeOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*ExitWorktreeTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*ExitWorktreeTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *ExitWorktreeTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// exitWorktreeWrongInput is the error of an input Decode did not return.
-func exitWorktreeWrongInput(input any) error {
-	return fmt.Errorf("ExitWorktree: input is %T, not *tooldefs.ExitWorktreeInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on ExitWorktree: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.ExitWorktreeInput, *runtime.Call) (tooldefs.ExitWorktreeOutput, error)
+	ValidateInput(context.Context, *tooldefs.ExitWorktreeInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.ExitWorktreeInput, *runtime.ToolContext) runtime.PermissionDecision
+	IsDestructive(*tooldefs.ExitWorktreeInput) bool
+	ResultBlocks(tooldefs.ExitWorktreeOutput) []runtime.Block
+	RenderUse(*tooldefs.ExitWorktreeInput) string
+	RenderResult(*tooldefs.ExitWorktreeInput, tooldefs.ExitWorktreeOutput) string
+} = (*tooldefs.ExitWorktree)(nil)
 
 // exitWorktreeDecodeExitWorktreeInput reads a tooldefs.ExitWorktreeInput object.
 func exitWorktreeDecodeExitWorktreeInput(d *jsonin.Decoder, v *tooldefs.ExitWorktreeInput) error {

@@ -8,7 +8,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -20,220 +19,46 @@ import (
 //go:embed schemas/glob.json
 var globSchema []byte
 
-// GlobTool is tooldefs.Glob as a runtime.Tool.
-type GlobTool struct {
-	def tooldefs.Glob
+// GlobTool returns tooldefs.Glob as a runtime.Tool.
+func GlobTool() runtime.Tool {
+	def := new(tooldefs.Glob)
+	return runtime.Define(runtime.Definition[*tooldefs.GlobInput]{
+		Name:        "Glob",
+		Description: "Glob is a fast file pattern matching tool that works with any codebase size.\n\n- Supports glob patterns like \"**/*.js\" or \"src/**/*.ts\"; `*` stays within a directory, `**` crosses directories, `{a,b}` gives alternatives.\n- Returns matching file paths sorted by modification time, newest first, at most 100.\n- Files ignored by .gitignore and version-control directories (.git, .hg…) are left out.\n- Use this tool when you need to find files by name patterns.\n- When you are doing an open-ended search that may require multiple rounds of globbing and grepping, use the Agent tool instead.\n- You can call several tools in one response: run searches that may be useful in parallel.",
+		SearchHint:  "find files by name pattern or wildcard",
+		Schema:      globSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.GlobInput, error) {
+			return jsonin.Decode(raw, globDecodeGlobInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:         true,
+		ConcurrencySafe:  true,
+		Interrupt:        runtime.InterruptCancel,
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		PermissionTarget: def.PermissionTarget,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderRejected:   def.RenderRejected,
+		RenderError:      def.RenderError,
+		RenderGrouped:    def.RenderGrouped,
+	})
 }
 
-var _ runtime.Tool = (*GlobTool)(nil)
-
-// Name returns the tool's name.
-func (*GlobTool) Name() string {
-	return "Glob"
-}
-
-// Aliases returns the tool's older names.
-func (*GlobTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*GlobTool) Description() string {
-	return "Glob is a fast file pattern matching tool that works with any codebase size.\n\n- Supports glob patterns like \"**/*.js\" or \"src/**/*.ts\"; `*` stays within a directory, `**` crosses directories, `{a,b}` gives alternatives.\n- Returns matching file paths sorted by modification time, newest first, at most 100.\n- Files ignored by .gitignore and version-control directories (.git, .hg…) are left out.\n- Use this tool when you need to find files by name patterns.\n- When you are doing an open-ended search that may require multiple rounds of globbing and grepping, use the Agent tool instead.\n- You can call several tools in one response: run searches that may be useful in parallel."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*GlobTool) SearchHint() string {
-	return "find files by name pattern or wildcard"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*GlobTool) InputSchema() json.RawMessage {
-	return globSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*GlobTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*GlobTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*GlobTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*GlobTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		Interrupt:       runtime.InterruptCancel,
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*GlobTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.GlobInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := globDecodeGlobInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *GlobTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.GlobInput)
-	if !ok {
-		return globWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *GlobTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.GlobInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  globWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *GlobTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.GlobInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*GlobTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.GlobInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*GlobTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.GlobInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*GlobTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*GlobTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	if _, ok := input.(*tooldefs.GlobInput); !ok {
-		return runtime.InterruptBlock
-	}
-	return runtime.InterruptCancel
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*GlobTool) UserFacingName(_ any) string {
-	return "Glob"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *GlobTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.GlobInput)
-	if !ok {
-		return runtime.Result{}, globWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *GlobTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.GlobInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*GlobTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *GlobTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.GlobInput)
-	out, outOK := result.Data.(tooldefs.GlobOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *GlobTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.GlobInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *GlobTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.GlobInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *GlobTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.GlobInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.GlobInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// globWrongInput is the error of an input Decode did not return.
-func globWrongInput(input any) error {
-	return fmt.Errorf("Glob: input is %T, not *tooldefs.GlobInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Glob: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.GlobInput, *runtime.Call) (tooldefs.GlobOutput, error)
+	ValidateInput(context.Context, *tooldefs.GlobInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.GlobInput, *runtime.ToolContext) runtime.PermissionDecision
+	PermissionTarget(*tooldefs.GlobInput) runtime.Target
+	ResultBlocks(tooldefs.GlobOutput) []runtime.Block
+	RenderUse(*tooldefs.GlobInput) string
+	RenderResult(*tooldefs.GlobInput, tooldefs.GlobOutput) string
+	RenderRejected(*tooldefs.GlobInput) string
+	RenderError(*tooldefs.GlobInput, error) string
+	RenderGrouped([]*tooldefs.GlobInput) string
+} = (*tooldefs.Glob)(nil)
 
 // globDecodeGlobInput reads a tooldefs.GlobInput object.
 func globDecodeGlobInput(d *jsonin.Decoder, v *tooldefs.GlobInput) error {

@@ -8,7 +8,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -19,220 +18,46 @@ import (
 //go:embed schemas/grep.json
 var grepSchema []byte
 
-// GrepTool is tooldefs.Grep as a runtime.Tool.
-type GrepTool struct {
-	def tooldefs.Grep
+// GrepTool returns tooldefs.Grep as a runtime.Tool.
+func GrepTool() runtime.Tool {
+	def := new(tooldefs.Grep)
+	return runtime.Define(runtime.Definition[*tooldefs.GrepInput]{
+		Name:        "Grep",
+		Description: "Grep is a powerful search tool with ripgrep's interface, built in (nothing to install).\n\nUsage:\n- ALWAYS use Grep for search tasks. NEVER invoke `grep` or `rg` as a Bash command. The Grep tool has been optimized for correct permissions and access.\n- Supports full regex syntax (RE2, e.g. \"log.*Error\", \"function\\s+\\w+\").\n- Filter files with the glob parameter (e.g. \"*.js\", \"**/*.tsx\") or the type parameter (e.g. \"js\", \"py\", \"rust\").\n- Output modes: \"content\" shows matching lines, \"files_with_matches\" shows only file paths (default, newest first), \"count\" shows match counts.\n- Use the Agent tool for open-ended searches requiring multiple rounds.\n- Pattern syntax: literal braces and parentheses need escaping (use `interface\\{\\}` to find `interface{}` in Go code).\n- Multiline matching: by default patterns match within single lines only. For cross-line patterns like `struct \\{[\\s\\S]*?field`, use `multiline: true`.\n- Files ignored by .gitignore, binary files and version-control directories are skipped.",
+		SearchHint:  "search file contents with regex (ripgrep)",
+		Schema:      grepSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.GrepInput, error) {
+			return jsonin.Decode(raw, grepDecodeGrepInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:         true,
+		ConcurrencySafe:  true,
+		Interrupt:        runtime.InterruptCancel,
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		PermissionTarget: def.PermissionTarget,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderRejected:   def.RenderRejected,
+		RenderError:      def.RenderError,
+		RenderGrouped:    def.RenderGrouped,
+	})
 }
 
-var _ runtime.Tool = (*GrepTool)(nil)
-
-// Name returns the tool's name.
-func (*GrepTool) Name() string {
-	return "Grep"
-}
-
-// Aliases returns the tool's older names.
-func (*GrepTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*GrepTool) Description() string {
-	return "Grep is a powerful search tool with ripgrep's interface, built in (nothing to install).\n\nUsage:\n- ALWAYS use Grep for search tasks. NEVER invoke `grep` or `rg` as a Bash command. The Grep tool has been optimized for correct permissions and access.\n- Supports full regex syntax (RE2, e.g. \"log.*Error\", \"function\\s+\\w+\").\n- Filter files with the glob parameter (e.g. \"*.js\", \"**/*.tsx\") or the type parameter (e.g. \"js\", \"py\", \"rust\").\n- Output modes: \"content\" shows matching lines, \"files_with_matches\" shows only file paths (default, newest first), \"count\" shows match counts.\n- Use the Agent tool for open-ended searches requiring multiple rounds.\n- Pattern syntax: literal braces and parentheses need escaping (use `interface\\{\\}` to find `interface{}` in Go code).\n- Multiline matching: by default patterns match within single lines only. For cross-line patterns like `struct \\{[\\s\\S]*?field`, use `multiline: true`.\n- Files ignored by .gitignore, binary files and version-control directories are skipped."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*GrepTool) SearchHint() string {
-	return "search file contents with regex (ripgrep)"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*GrepTool) InputSchema() json.RawMessage {
-	return grepSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*GrepTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*GrepTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*GrepTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*GrepTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		Interrupt:       runtime.InterruptCancel,
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*GrepTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.GrepInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := grepDecodeGrepInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *GrepTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.GrepInput)
-	if !ok {
-		return grepWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *GrepTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.GrepInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  grepWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *GrepTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.GrepInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*GrepTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.GrepInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*GrepTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.GrepInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*GrepTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*GrepTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	if _, ok := input.(*tooldefs.GrepInput); !ok {
-		return runtime.InterruptBlock
-	}
-	return runtime.InterruptCancel
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*GrepTool) UserFacingName(_ any) string {
-	return "Grep"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *GrepTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.GrepInput)
-	if !ok {
-		return runtime.Result{}, grepWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *GrepTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.GrepInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*GrepTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *GrepTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.GrepInput)
-	out, outOK := result.Data.(tooldefs.GrepOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *GrepTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.GrepInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *GrepTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.GrepInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *GrepTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.GrepInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.GrepInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// grepWrongInput is the error of an input Decode did not return.
-func grepWrongInput(input any) error {
-	return fmt.Errorf("Grep: input is %T, not *tooldefs.GrepInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Grep: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.GrepInput, *runtime.Call) (tooldefs.GrepOutput, error)
+	ValidateInput(context.Context, *tooldefs.GrepInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.GrepInput, *runtime.ToolContext) runtime.PermissionDecision
+	PermissionTarget(*tooldefs.GrepInput) runtime.Target
+	ResultBlocks(tooldefs.GrepOutput) []runtime.Block
+	RenderUse(*tooldefs.GrepInput) string
+	RenderResult(*tooldefs.GrepInput, tooldefs.GrepOutput) string
+	RenderRejected(*tooldefs.GrepInput) string
+	RenderError(*tooldefs.GrepInput, error) string
+	RenderGrouped([]*tooldefs.GrepInput) string
+} = (*tooldefs.Grep)(nil)
 
 // grepDecodeGrepInput reads a tooldefs.GrepInput object.
 func grepDecodeGrepInput(d *jsonin.Decoder, v *tooldefs.GrepInput) error {

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -18,213 +17,43 @@ import (
 //go:embed schemas/notebook_edit.json
 var notebookEditSchema []byte
 
-// NotebookEditTool is tooldefs.NotebookEdit as a runtime.Tool.
-type NotebookEditTool struct {
-	def tooldefs.NotebookEdit
+// NotebookEditTool returns tooldefs.NotebookEdit as a runtime.Tool.
+func NotebookEditTool() runtime.Tool {
+	def := new(tooldefs.NotebookEdit)
+	return runtime.Define(runtime.Definition[*tooldefs.NotebookEditInput]{
+		Name:        "NotebookEdit",
+		Description: "NotebookEdit replaces, inserts or deletes one cell of a Jupyter notebook\n(.ipynb), keeping the notebook valid with its metadata.\n\nUsage:\n- notebook_path must be an absolute path; Read the notebook first (the\nRead result shows each cell's id).\n- edit_mode replace (the default) sets the source of cell cell_id, and its\ntype when cell_type is given; a code cell's outputs are cleared.\n- edit_mode insert adds a new cell of type cell_type after cell_id, or at\nthe start when cell_id is omitted.\n- edit_mode delete removes cell cell_id.\n- Cells without an id can be named \"cell-N\", N being the 0-based index.",
+		SearchHint:  "edit a Jupyter notebook cell",
+		Schema:      notebookEditSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.NotebookEditInput, error) {
+			return jsonin.Decode(raw, notebookEditDecodeNotebookEditInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		PermissionTarget: def.PermissionTarget,
+		IsDestructive:    def.IsDestructive,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderRejected:   def.RenderRejected,
+		RenderError:      def.RenderError,
+		RenderGrouped:    def.RenderGrouped,
+	})
 }
 
-var _ runtime.Tool = (*NotebookEditTool)(nil)
-
-// Name returns the tool's name.
-func (*NotebookEditTool) Name() string {
-	return "NotebookEdit"
-}
-
-// Aliases returns the tool's older names.
-func (*NotebookEditTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*NotebookEditTool) Description() string {
-	return "NotebookEdit replaces, inserts or deletes one cell of a Jupyter notebook\n(.ipynb), keeping the notebook valid with its metadata.\n\nUsage:\n- notebook_path must be an absolute path; Read the notebook first (the\nRead result shows each cell's id).\n- edit_mode replace (the default) sets the source of cell cell_id, and its\ntype when cell_type is given; a code cell's outputs are cleared.\n- edit_mode insert adds a new cell of type cell_type after cell_id, or at\nthe start when cell_id is omitted.\n- edit_mode delete removes cell cell_id.\n- Cells without an id can be named \"cell-N\", N being the 0-based index."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*NotebookEditTool) SearchHint() string {
-	return "edit a Jupyter notebook cell"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*NotebookEditTool) InputSchema() json.RawMessage {
-	return notebookEditSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*NotebookEditTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*NotebookEditTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*NotebookEditTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*NotebookEditTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{InputDependent: true},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*NotebookEditTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.NotebookEditInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := notebookEditDecodeNotebookEditInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *NotebookEditTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	if !ok {
-		return notebookEditWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*NotebookEditTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.NotebookEditInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  notebookEditWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *NotebookEditTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*NotebookEditTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*NotebookEditTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (t *NotebookEditTool) IsDestructive(input any) bool {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsDestructive(in)
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*NotebookEditTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*NotebookEditTool) UserFacingName(_ any) string {
-	return "NotebookEdit"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *NotebookEditTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	if !ok {
-		return runtime.Result{}, notebookEditWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *NotebookEditTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*NotebookEditTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *NotebookEditTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	out, outOK := result.Data.(tooldefs.NotebookEditOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *NotebookEditTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *NotebookEditTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.NotebookEditInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *NotebookEditTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.NotebookEditInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.NotebookEditInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// notebookEditWrongInput is the error of an input Decode did not return.
-func notebookEditWrongInput(input any) error {
-	return fmt.Errorf("NotebookEdit: input is %T, not *tooldefs.NotebookEditInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on NotebookEdit: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.NotebookEditInput, *runtime.Call) (tooldefs.NotebookEditOutput, error)
+	ValidateInput(context.Context, *tooldefs.NotebookEditInput, *runtime.ToolContext) error
+	PermissionTarget(*tooldefs.NotebookEditInput) runtime.Target
+	IsDestructive(*tooldefs.NotebookEditInput) bool
+	ResultBlocks(tooldefs.NotebookEditOutput) []runtime.Block
+	RenderUse(*tooldefs.NotebookEditInput) string
+	RenderResult(*tooldefs.NotebookEditInput, tooldefs.NotebookEditOutput) string
+	RenderRejected(*tooldefs.NotebookEditInput) string
+	RenderError(*tooldefs.NotebookEditInput, error) string
+	RenderGrouped([]*tooldefs.NotebookEditInput) string
+} = (*tooldefs.NotebookEdit)(nil)
 
 // notebookEditDecodeNotebookEditInput reads a tooldefs.NotebookEditInput object.
 func notebookEditDecodeNotebookEditInput(d *jsonin.Decoder, v *tooldefs.NotebookEditInput) error {

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -18,216 +17,44 @@ import (
 //go:embed schemas/read.json
 var readSchema []byte
 
-// ReadTool is tooldefs.Read as a runtime.Tool.
-type ReadTool struct {
-	def tooldefs.Read
-}
-
-var _ runtime.Tool = (*ReadTool)(nil)
-
-// Name returns the tool's name.
-func (*ReadTool) Name() string {
-	return "Read"
-}
-
-// Aliases returns the tool's older names.
-func (*ReadTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*ReadTool) Description() string {
-	return "Read reads a file from the local filesystem.\n\nUsage:\n- file_path must be an absolute path, inside the working directories.\n- By default it reads up to 2000 lines from the start of the file. offset\n(the 1-based line to start at) and limit (how many lines) read part of a\nlong file; prefer reading the whole file when it is small enough.\n- Lines longer than 2000 characters are cut.\n- Lines come numbered: the line number, a tab, then the line exactly as in\nthe file. When editing, copy what follows the tab, never the number.\n- Images (PNG, JPEG, GIF, WebP) are returned as images, to be seen.\n- Jupyter notebooks (.ipynb) are returned as all their cells with outputs.\n- Binary files and directories are refused. List a directory with ls in\nBash, or with Glob.\n- Reading a file again when it has not changed answers briefly that the\nearlier result is still current.\n- You can call several tools in one response: read every file that may\nbe useful in parallel."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*ReadTool) SearchHint() string {
-	return "read a file, image or notebook with line numbers"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*ReadTool) InputSchema() json.RawMessage {
-	return readSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*ReadTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*ReadTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*ReadTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*ReadTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe:  runtime.Flag{Value: true},
-		Destructive:      runtime.Flag{},
-		LocalOnly:        true,
+// ReadTool returns tooldefs.Read as a runtime.Tool.
+func ReadTool() runtime.Tool {
+	def := new(tooldefs.Read)
+	return runtime.Define(runtime.Definition[*tooldefs.ReadInput]{
+		Name:        "Read",
+		Description: "Read reads a file from the local filesystem.\n\nUsage:\n- file_path must be an absolute path, inside the working directories.\n- By default it reads up to 2000 lines from the start of the file. offset\n(the 1-based line to start at) and limit (how many lines) read part of a\nlong file; prefer reading the whole file when it is small enough.\n- Lines longer than 2000 characters are cut.\n- Lines come numbered: the line number, a tab, then the line exactly as in\nthe file. When editing, copy what follows the tab, never the number.\n- Images (PNG, JPEG, GIF, WebP) are returned as images, to be seen.\n- Jupyter notebooks (.ipynb) are returned as all their cells with outputs.\n- Binary files and directories are refused. List a directory with ls in\nBash, or with Glob.\n- Reading a file again when it has not changed answers briefly that the\nearlier result is still current.\n- You can call several tools in one response: read every file that may\nbe useful in parallel.",
+		SearchHint:  "read a file, image or notebook with line numbers",
+		Schema:      readSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.ReadInput, error) {
+			return jsonin.Decode(raw, readDecodeReadInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:         true,
+		ConcurrencySafe:  true,
 		PermissionFamily: runtime.FamilyReadPath,
-		ReadOnly:         runtime.Flag{Value: true},
-	}
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		PermissionTarget: def.PermissionTarget,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderRejected:   def.RenderRejected,
+		RenderError:      def.RenderError,
+		RenderGrouped:    def.RenderGrouped,
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*ReadTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.ReadInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := readDecodeReadInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *ReadTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.ReadInput)
-	if !ok {
-		return readWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*ReadTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.ReadInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  readWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *ReadTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.ReadInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*ReadTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.ReadInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*ReadTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.ReadInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*ReadTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*ReadTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*ReadTool) UserFacingName(_ any) string {
-	return "Read"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *ReadTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.ReadInput)
-	if !ok {
-		return runtime.Result{}, readWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *ReadTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.ReadInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*ReadTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *ReadTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.ReadInput)
-	out, outOK := result.Data.(tooldefs.ReadOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *ReadTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.ReadInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *ReadTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.ReadInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *ReadTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.ReadInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.ReadInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// readWrongInput is the error of an input Decode did not return.
-func readWrongInput(input any) error {
-	return fmt.Errorf("Read: input is %T, not *tooldefs.ReadInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Read: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.ReadInput, *runtime.Call) (tooldefs.ReadOutput, error)
+	ValidateInput(context.Context, *tooldefs.ReadInput, *runtime.ToolContext) error
+	PermissionTarget(*tooldefs.ReadInput) runtime.Target
+	ResultBlocks(tooldefs.ReadOutput) []runtime.Block
+	RenderUse(*tooldefs.ReadInput) string
+	RenderResult(*tooldefs.ReadInput, tooldefs.ReadOutput) string
+	RenderRejected(*tooldefs.ReadInput) string
+	RenderError(*tooldefs.ReadInput, error) string
+	RenderGrouped([]*tooldefs.ReadInput) string
+} = (*tooldefs.Read)(nil)
 
 // readDecodeReadInput reads a tooldefs.ReadInput object.
 func readDecodeReadInput(d *jsonin.Decoder, v *tooldefs.ReadInput) error {

@@ -8,11 +8,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -21,203 +19,36 @@ import (
 //go:embed schemas/repl.json
 var rEPLSchema []byte
 
-// REPLTool is tooldefs.REPL as a runtime.Tool.
-type REPLTool struct {
-	def tooldefs.REPL
+// REPLTool returns tooldefs.REPL as a runtime.Tool.
+func REPLTool() runtime.Tool {
+	def := new(tooldefs.REPL)
+	return runtime.Define(runtime.Definition[*tooldefs.REPLInput]{
+		Name:        "REPL",
+		Description: "REPL runs a short script of tool calls and returns each call's result,\nin order. The calls go through the same pipeline as the calls you make\nyourself: input decoding and validation, the permission rules (each\ncall is checked as if you had made it, and may be asked about or\ndenied), and scheduling (consecutive calls that are safe to run in\nparallel do, unless sequential is set). It is for developing and\ntesting agents: replaying a sequence of calls, checking what tools\nreturn. A REPL call counts as read-only only when every call in it is.\nDeferred tools can be called without loading them first. REPL cannot\ncall REPL.",
+		SearchHint:  "run a script of tool calls and return their results",
+		Schema:      rEPLSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.REPLInput, error) {
+			return jsonin.Decode(raw, rEPLDecodeREPLInput)
+		},
+		Call:           runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ValidateInput:  def.ValidateInput,
+		IsReadOnly:     def.IsReadOnly,
+		RenderUse:      def.RenderUse,
+		RenderProgress: runtime.ProgressRender(def.RenderProgress),
+		RenderResult:   runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*REPLTool)(nil)
-
-// Name returns the tool's name.
-func (*REPLTool) Name() string {
-	return "REPL"
-}
-
-// Aliases returns the tool's older names.
-func (*REPLTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*REPLTool) Description() string {
-	return "REPL runs a short script of tool calls and returns each call's result,\nin order. The calls go through the same pipeline as the calls you make\nyourself: input decoding and validation, the permission rules (each\ncall is checked as if you had made it, and may be asked about or\ndenied), and scheduling (consecutive calls that are safe to run in\nparallel do, unless sequential is set). It is for developing and\ntesting agents: replaying a sequence of calls, checking what tools\nreturn. A REPL call counts as read-only only when every call in it is.\nDeferred tools can be called without loading them first. REPL cannot\ncall REPL."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*REPLTool) SearchHint() string {
-	return "run a script of tool calls and return their results"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*REPLTool) InputSchema() json.RawMessage {
-	return rEPLSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*REPLTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*REPLTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*REPLTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*REPLTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{InputDependent: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*REPLTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.REPLInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := rEPLDecodeREPLInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *REPLTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.REPLInput)
-	if !ok {
-		return rEPLWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*REPLTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.REPLInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  rEPLWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*REPLTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*REPLTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (t *REPLTool) IsReadOnly(input any) bool {
-	in, ok := input.(*tooldefs.REPLInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsReadOnly(in)
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*REPLTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*REPLTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*REPLTool) UserFacingName(_ any) string {
-	return "REPL"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *REPLTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.REPLInput)
-	if !ok {
-		return runtime.Result{}, rEPLWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *REPLTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.REPLInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (t *REPLTool) RenderProgress(input any, progress any) string {
-	in, ok := input.(*tooldefs.REPLInput)
-	p, pok := progress.(tooldefs.REPLProgress)
-	if !ok || !pok {
-		return fmt.Sprint(progress)
-	}
-	return t.def.RenderProgress(in, p)
-}
-
-// RenderResult summarises a finished call.
-func (t *REPLTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.REPLInput)
-	out, outOK := result.Data.(tooldefs.REPLOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*REPLTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*REPLTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *REPLTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// rEPLWrongInput is the error of an input Decode did not return.
-func rEPLWrongInput(input any) error {
-	return fmt.Errorf("REPL: input is %T, not *tooldefs.REPLInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on REPL: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.REPLInput, *runtime.Call) (tooldefs.REPLOutput, error)
+	ValidateInput(context.Context, *tooldefs.REPLInput, *runtime.ToolContext) error
+	IsReadOnly(*tooldefs.REPLInput) bool
+	ResultBlocks(tooldefs.REPLOutput) []runtime.Block
+	RenderUse(*tooldefs.REPLInput) string
+	RenderProgress(*tooldefs.REPLInput, tooldefs.REPLProgress) string
+	RenderResult(*tooldefs.REPLInput, tooldefs.REPLOutput) string
+} = (*tooldefs.REPL)(nil)
 
 // rEPLDecodeREPLInput reads a tooldefs.REPLInput object.
 func rEPLDecodeREPLInput(d *jsonin.Decoder, v *tooldefs.REPLInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,200 +17,38 @@ import (
 //go:embed schemas/send_user_message.json
 var sendUserMessageSchema []byte
 
-// SendUserMessageTool is tooldefs.SendUserMessage as a runtime.Tool.
-type SendUserMessageTool struct {
-	def tooldefs.SendUserMessage
+// SendUserMessageTool returns tooldefs.SendUserMessage as a runtime.Tool.
+func SendUserMessageTool() runtime.Tool {
+	def := new(tooldefs.SendUserMessage)
+	return runtime.Define(runtime.Definition[*tooldefs.SendUserMessageInput]{
+		Name:        "SendUserMessage",
+		Aliases:     []string{"Brief"},
+		Description: "SendUserMessage sends a message to the user, shown apart from your\nworking text. Use it for what the user has to see: the answer or\nresult of long work, a status update, a blocker, a question you cannot\ngo on without. Keep it short and self-contained; markdown is rendered.\nAttach files the user should look at (a log, a screenshot, a diff) by\npath: they are shown as links. The message reaches only the user; you\nget back a confirmation.",
+		SearchHint:  "send a message or status update to the user, with files attached",
+		Schema:      sendUserMessageSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.SendUserMessageInput, error) {
+			return jsonin.Decode(raw, sendUserMessageDecodeSendUserMessageInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:         true,
+		LocalOnly:        true,
+		AgentOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*SendUserMessageTool)(nil)
-
-// Name returns the tool's name.
-func (*SendUserMessageTool) Name() string {
-	return "SendUserMessage"
-}
-
-// Aliases returns the tool's older names.
-func (*SendUserMessageTool) Aliases() []string {
-	return []string{"Brief"}
-}
-
-// Description returns the tool's description for the model.
-func (*SendUserMessageTool) Description() string {
-	return "SendUserMessage sends a message to the user, shown apart from your\nworking text. Use it for what the user has to see: the answer or\nresult of long work, a status update, a blocker, a question you cannot\ngo on without. Keep it short and self-contained; markdown is rendered.\nAttach files the user should look at (a log, a screenshot, a diff) by\npath: they are shown as links. The message reaches only the user; you\nget back a confirmation."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*SendUserMessageTool) SearchHint() string {
-	return "send a message or status update to the user, with files attached"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*SendUserMessageTool) InputSchema() json.RawMessage {
-	return sendUserMessageSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*SendUserMessageTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*SendUserMessageTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*SendUserMessageTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*SendUserMessageTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*SendUserMessageTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.SendUserMessageInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := sendUserMessageDecodeSendUserMessageInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *SendUserMessageTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.SendUserMessageInput)
-	if !ok {
-		return sendUserMessageWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *SendUserMessageTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.SendUserMessageInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  sendUserMessageWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*SendUserMessageTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*SendUserMessageTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*SendUserMessageTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.SendUserMessageInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*SendUserMessageTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*SendUserMessageTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*SendUserMessageTool) UserFacingName(_ any) string {
-	return "SendUserMessage"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *SendUserMessageTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.SendUserMessageInput)
-	if !ok {
-		return runtime.Result{}, sendUserMessageWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *SendUserMessageTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.SendUserMessageInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*SendUserMessageTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *SendUserMessageTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.SendUserMessageInput)
-	out, outOK := result.Data.(tooldefs.SendUserMessageOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*SendUserMessageTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*SendUserMessageTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *SendUserMessageTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// sendUserMessageWrongInput is the error of an input Decode did not return.
-func sendUserMessageWrongInput(input any) error {
-	return fmt.Errorf("SendUserMessage: input is %T, not *tooldefs.SendUserMessageInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on SendUserMessage: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.SendUserMessageInput, *runtime.Call) (tooldefs.SendUserMessageOutput, error)
+	ValidateInput(context.Context, *tooldefs.SendUserMessageInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.SendUserMessageInput, *runtime.ToolContext) runtime.PermissionDecision
+	ResultBlocks(tooldefs.SendUserMessageOutput) []runtime.Block
+	RenderUse(*tooldefs.SendUserMessageInput) string
+	RenderResult(*tooldefs.SendUserMessageInput, tooldefs.SendUserMessageOutput) string
+} = (*tooldefs.SendUserMessage)(nil)
 
 // sendUserMessageDecodeSendUserMessageInput reads a tooldefs.SendUserMessageInput object.
 func sendUserMessageDecodeSendUserMessageInput(d *jsonin.Decoder, v *tooldefs.SendUserMessageInput) error {

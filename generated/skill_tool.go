@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,197 +17,37 @@ import (
 //go:embed schemas/skill.json
 var skillSchema []byte
 
-// SkillTool is tooldefs.Skill as a runtime.Tool.
-type SkillTool struct {
-	def tooldefs.Skill
+// SkillTool returns tooldefs.Skill as a runtime.Tool.
+func SkillTool() runtime.Tool {
+	def := new(tooldefs.Skill)
+	return runtime.Define(runtime.Definition[*tooldefs.SkillInput]{
+		Name:        "Skill",
+		Description: "Skill runs a skill: a folder of instructions (its SKILL.md) and files\nfor a kind of task. When a task matches a skill's description, invoke\nthe skill first: its instructions and the path of its folder are added\nto the conversation for you to follow, and the tools it lists as\nallowed need no approval for the rest of the turn. Pass the skill's\nname and, optionally, arguments for it. The skills available are\nlisted below.",
+		SearchHint:  "run an installed skill's instructions",
+		Schema:      skillSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.SkillInput, error) {
+			return jsonin.Decode(raw, skillDecodeSkillInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		AlwaysLoad:       true,
+		LocalOnly:        true,
+		AgentOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*SkillTool)(nil)
-
-// Name returns the tool's name.
-func (*SkillTool) Name() string {
-	return "Skill"
-}
-
-// Aliases returns the tool's older names.
-func (*SkillTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*SkillTool) Description() string {
-	return "Skill runs a skill: a folder of instructions (its SKILL.md) and files\nfor a kind of task. When a task matches a skill's description, invoke\nthe skill first: its instructions and the path of its folder are added\nto the conversation for you to follow, and the tools it lists as\nallowed need no approval for the rest of the turn. Pass the skill's\nname and, optionally, arguments for it. The skills available are\nlisted below."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*SkillTool) SearchHint() string {
-	return "run an installed skill's instructions"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*SkillTool) InputSchema() json.RawMessage {
-	return skillSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*SkillTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*SkillTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*SkillTool) AlwaysLoad() bool {
-	return true
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*SkillTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*SkillTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.SkillInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := skillDecodeSkillInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *SkillTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.SkillInput)
-	if !ok {
-		return skillWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *SkillTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.SkillInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  skillWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*SkillTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*SkillTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*SkillTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*SkillTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*SkillTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*SkillTool) UserFacingName(_ any) string {
-	return "Skill"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *SkillTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.SkillInput)
-	if !ok {
-		return runtime.Result{}, skillWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *SkillTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.SkillInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*SkillTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *SkillTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.SkillInput)
-	out, outOK := result.Data.(tooldefs.SkillOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*SkillTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*SkillTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *SkillTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// skillWrongInput is the error of an input Decode did not return.
-func skillWrongInput(input any) error {
-	return fmt.Errorf("Skill: input is %T, not *tooldefs.SkillInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Skill: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.SkillInput, *runtime.Call) (tooldefs.SkillOutput, error)
+	ValidateInput(context.Context, *tooldefs.SkillInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.SkillInput, *runtime.ToolContext) runtime.PermissionDecision
+	ResultBlocks(tooldefs.SkillOutput) []runtime.Block
+	RenderUse(*tooldefs.SkillInput) string
+	RenderResult(*tooldefs.SkillInput, tooldefs.SkillOutput) string
+} = (*tooldefs.Skill)(nil)
 
 // skillDecodeSkillInput reads a tooldefs.SkillInput object.
 func skillDecodeSkillInput(d *jsonin.Decoder, v *tooldefs.SkillInput) error {

@@ -6,12 +6,10 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
 	tasklist "github.com/agentcore/agentcore/tooldefs/tasklist"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -20,195 +18,35 @@ import (
 //go:embed schemas/task_create.json
 var taskCreateSchema []byte
 
-// TaskCreateTool is tooldefs.TaskCreate as a runtime.Tool.
-type TaskCreateTool struct {
-	def tooldefs.TaskCreate
+// TaskCreateTool returns tooldefs.TaskCreate as a runtime.Tool.
+func TaskCreateTool() runtime.Tool {
+	def := new(tooldefs.TaskCreate)
+	return runtime.Define(runtime.Definition[*tooldefs.TaskCreateInput]{
+		Name:        "TaskCreate",
+		Description: "TaskCreate adds a task to the session's task list, which the session's\nsub-agents share. Use it to plan multi-step work: one task per\ndistinct step, with a short imperative subject and a description of\nwhat done means. New tasks are pending; set dependencies and progress\nwith TaskUpdate, read them with TaskList and TaskGet.",
+		SearchHint:  "add a task to the shared task list",
+		Schema:      taskCreateSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.TaskCreateInput, error) {
+			return jsonin.Decode(raw, taskCreateDecodeTaskCreateInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		LocalOnly:        true,
+		IsEnabled:        def.IsEnabled,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*TaskCreateTool)(nil)
-
-// Name returns the tool's name.
-func (*TaskCreateTool) Name() string {
-	return "TaskCreate"
-}
-
-// Aliases returns the tool's older names.
-func (*TaskCreateTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*TaskCreateTool) Description() string {
-	return "TaskCreate adds a task to the session's task list, which the session's\nsub-agents share. Use it to plan multi-step work: one task per\ndistinct step, with a short imperative subject and a description of\nwhat done means. New tasks are pending; set dependencies and progress\nwith TaskUpdate, read them with TaskList and TaskGet."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*TaskCreateTool) SearchHint() string {
-	return "add a task to the shared task list"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*TaskCreateTool) InputSchema() json.RawMessage {
-	return taskCreateSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (t *TaskCreateTool) IsEnabled() bool {
-	return t.def.IsEnabled()
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*TaskCreateTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*TaskCreateTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*TaskCreateTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*TaskCreateTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.TaskCreateInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := taskCreateDecodeTaskCreateInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*TaskCreateTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.TaskCreateInput); !ok {
-		return taskCreateWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *TaskCreateTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.TaskCreateInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  taskCreateWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*TaskCreateTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*TaskCreateTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*TaskCreateTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TaskCreateTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*TaskCreateTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*TaskCreateTool) UserFacingName(_ any) string {
-	return "TaskCreate"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *TaskCreateTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.TaskCreateInput)
-	if !ok {
-		return runtime.Result{}, taskCreateWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *TaskCreateTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.TaskCreateInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*TaskCreateTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *TaskCreateTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.TaskCreateInput)
-	out, outOK := result.Data.(tasklist.Task)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*TaskCreateTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*TaskCreateTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *TaskCreateTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// taskCreateWrongInput is the error of an input Decode did not return.
-func taskCreateWrongInput(input any) error {
-	return fmt.Errorf("TaskCreate: input is %T, not *tooldefs.TaskCreateInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on TaskCreate: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.TaskCreateInput, *runtime.Call) (tasklist.Task, error)
+	CheckPermissions(context.Context, *tooldefs.TaskCreateInput, *runtime.ToolContext) runtime.PermissionDecision
+	IsEnabled() bool
+	ResultBlocks(tasklist.Task) []runtime.Block
+	RenderUse(*tooldefs.TaskCreateInput) string
+	RenderResult(*tooldefs.TaskCreateInput, tasklist.Task) string
+} = (*tooldefs.TaskCreate)(nil)
 
 // taskCreateDecodeTaskCreateInput reads a tooldefs.TaskCreateInput object.
 func taskCreateDecodeTaskCreateInput(d *jsonin.Decoder, v *tooldefs.TaskCreateInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,200 +17,35 @@ import (
 //go:embed schemas/task_get.json
 var taskGetSchema []byte
 
-// TaskGetTool is tooldefs.TaskGet as a runtime.Tool.
-type TaskGetTool struct {
-	def tooldefs.TaskGet
-}
-
-var _ runtime.Tool = (*TaskGetTool)(nil)
-
-// Name returns the tool's name.
-func (*TaskGetTool) Name() string {
-	return "TaskGet"
-}
-
-// Aliases returns the tool's older names.
-func (*TaskGetTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*TaskGetTool) Description() string {
-	return "TaskGet returns one task of the session's task list in full: subject,\ndescription, status, owner, and the tasks it blocks and is blocked by\n(with whether each blocker is still open). Read a task before starting\non it."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*TaskGetTool) SearchHint() string {
-	return "read one task of the shared task list"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*TaskGetTool) InputSchema() json.RawMessage {
-	return taskGetSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (t *TaskGetTool) IsEnabled() bool {
-	return t.def.IsEnabled()
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*TaskGetTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*TaskGetTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*TaskGetTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
+// TaskGetTool returns tooldefs.TaskGet as a runtime.Tool.
+func TaskGetTool() runtime.Tool {
+	def := new(tooldefs.TaskGet)
+	return runtime.Define(runtime.Definition[*tooldefs.TaskGetInput]{
+		Name:        "TaskGet",
+		Description: "TaskGet returns one task of the session's task list in full: subject,\ndescription, status, owner, and the tasks it blocks and is blocked by\n(with whether each blocker is still open). Read a task before starting\non it.",
+		SearchHint:  "read one task of the shared task list",
+		Schema:      taskGetSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.TaskGetInput, error) {
+			return jsonin.Decode(raw, taskGetDecodeTaskGetInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
 		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
+		IsEnabled:       def.IsEnabled,
+		RenderUse:       def.RenderUse,
+		RenderResult:    runtime.OutputRender(def.RenderResult),
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*TaskGetTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.TaskGetInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := taskGetDecodeTaskGetInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*TaskGetTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.TaskGetInput); !ok {
-		return taskGetWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*TaskGetTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.TaskGetInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  taskGetWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*TaskGetTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*TaskGetTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.TaskGetInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*TaskGetTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.TaskGetInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TaskGetTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*TaskGetTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*TaskGetTool) UserFacingName(_ any) string {
-	return "TaskGet"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *TaskGetTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.TaskGetInput)
-	if !ok {
-		return runtime.Result{}, taskGetWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *TaskGetTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.TaskGetInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*TaskGetTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *TaskGetTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.TaskGetInput)
-	out, outOK := result.Data.(tooldefs.TaskGetOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*TaskGetTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*TaskGetTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *TaskGetTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// taskGetWrongInput is the error of an input Decode did not return.
-func taskGetWrongInput(input any) error {
-	return fmt.Errorf("TaskGet: input is %T, not *tooldefs.TaskGetInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on TaskGet: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.TaskGetInput, *runtime.Call) (tooldefs.TaskGetOutput, error)
+	IsEnabled() bool
+	ResultBlocks(tooldefs.TaskGetOutput) []runtime.Block
+	RenderUse(*tooldefs.TaskGetInput) string
+	RenderResult(*tooldefs.TaskGetInput, tooldefs.TaskGetOutput) string
+} = (*tooldefs.TaskGet)(nil)
 
 // taskGetDecodeTaskGetInput reads a tooldefs.TaskGetInput object.
 func taskGetDecodeTaskGetInput(d *jsonin.Decoder, v *tooldefs.TaskGetInput) error {

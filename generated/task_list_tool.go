@@ -6,12 +6,10 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
 	tasklist "github.com/agentcore/agentcore/tooldefs/tasklist"
-	"strings"
 )
 
 // taskListSchema is the input JSON Schema of TaskList, embedded only in the variants that have it.
@@ -19,200 +17,35 @@ import (
 //go:embed schemas/task_list.json
 var taskListSchema []byte
 
-// TaskListTool is tooldefs.TaskList as a runtime.Tool.
-type TaskListTool struct {
-	def tooldefs.TaskList
-}
-
-var _ runtime.Tool = (*TaskListTool)(nil)
-
-// Name returns the tool's name.
-func (*TaskListTool) Name() string {
-	return "TaskList"
-}
-
-// Aliases returns the tool's older names.
-func (*TaskListTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*TaskListTool) Description() string {
-	return "TaskList lists every task of the session's task list — the list the\nsession's sub-agents share — with its status, owner and open blockers.\nUse it to find the next task to work on: a pending task without open\nblockers and without an owner."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*TaskListTool) SearchHint() string {
-	return "list the tasks of the shared task list"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*TaskListTool) InputSchema() json.RawMessage {
-	return taskListSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (t *TaskListTool) IsEnabled() bool {
-	return t.def.IsEnabled()
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*TaskListTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*TaskListTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*TaskListTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
+// TaskListTool returns tooldefs.TaskList as a runtime.Tool.
+func TaskListTool() runtime.Tool {
+	def := new(tooldefs.TaskList)
+	return runtime.Define(runtime.Definition[*tooldefs.TaskListInput]{
+		Name:        "TaskList",
+		Description: "TaskList lists every task of the session's task list — the list the\nsession's sub-agents share — with its status, owner and open blockers.\nUse it to find the next task to work on: a pending task without open\nblockers and without an owner.",
+		SearchHint:  "list the tasks of the shared task list",
+		Schema:      taskListSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.TaskListInput, error) {
+			return jsonin.Decode(raw, taskListDecodeTaskListInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
 		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
+		IsEnabled:       def.IsEnabled,
+		RenderUse:       def.RenderUse,
+		RenderResult:    runtime.OutputRender(def.RenderResult),
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*TaskListTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.TaskListInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := taskListDecodeTaskListInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*TaskListTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.TaskListInput); !ok {
-		return taskListWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*TaskListTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.TaskListInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  taskListWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*TaskListTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*TaskListTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.TaskListInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*TaskListTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.TaskListInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TaskListTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*TaskListTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*TaskListTool) UserFacingName(_ any) string {
-	return "TaskList"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *TaskListTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.TaskListInput)
-	if !ok {
-		return runtime.Result{}, taskListWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *TaskListTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.TaskListInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*TaskListTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *TaskListTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.TaskListInput)
-	out, outOK := result.Data.(tasklist.List)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*TaskListTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*TaskListTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *TaskListTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// taskListWrongInput is the error of an input Decode did not return.
-func taskListWrongInput(input any) error {
-	return fmt.Errorf("TaskList: input is %T, not *tooldefs.TaskListInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on TaskList: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.TaskListInput, *runtime.Call) (tasklist.List, error)
+	IsEnabled() bool
+	ResultBlocks(tasklist.List) []runtime.Block
+	RenderUse(*tooldefs.TaskListInput) string
+	RenderResult(*tooldefs.TaskListInput, tasklist.List) string
+} = (*tooldefs.TaskList)(nil)
 
 // taskListDecodeTaskListInput reads a tooldefs.TaskListInput object.
 func taskListDecodeTaskListInput(d *jsonin.Decoder, v *tooldefs.TaskListInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,201 +17,36 @@ import (
 //go:embed schemas/task_output.json
 var taskOutputSchema []byte
 
-// TaskOutputTool is tooldefs.TaskOutput as a runtime.Tool.
-type TaskOutputTool struct {
-	def tooldefs.TaskOutput
-}
-
-var _ runtime.Tool = (*TaskOutputTool)(nil)
-
-// Name returns the tool's name.
-func (*TaskOutputTool) Name() string {
-	return "TaskOutput"
-}
-
-// Aliases returns the tool's older names.
-func (*TaskOutputTool) Aliases() []string {
-	return []string{"BashOutput"}
-}
-
-// Description returns the tool's description for the model.
-func (*TaskOutputTool) Description() string {
-	return "TaskOutput retrieves output from a background task: a shell started by\nBash with run_in_background, or an agent started by Agent with\nrun_in_background.\n\n- Takes the task_id Bash or Agent returned (e.g. \"bash_1\", \"agent_1\").\n- Returns the output written since the previous TaskOutput call for the\nsame task, with the task's status (running, completed, failed, killed)\nand, once it ended, its exit code.\n- block (default true) waits for the task to finish, at most timeout\nmilliseconds (default 30000); block=false returns at once.\n- For an agent, the output is its transcript (what it said, the tools it\ncalled) and, once it ended, its final result.\n- The task's whole output is also in the file Bash or Agent named; Read\nit to see everything again."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*TaskOutputTool) SearchHint() string {
-	return "read output of a background shell task"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*TaskOutputTool) InputSchema() json.RawMessage {
-	return taskOutputSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*TaskOutputTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*TaskOutputTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*TaskOutputTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*TaskOutputTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
+// TaskOutputTool returns tooldefs.TaskOutput as a runtime.Tool.
+func TaskOutputTool() runtime.Tool {
+	def := new(tooldefs.TaskOutput)
+	return runtime.Define(runtime.Definition[*tooldefs.TaskOutputInput]{
+		Name:        "TaskOutput",
+		Aliases:     []string{"BashOutput"},
+		Description: "TaskOutput retrieves output from a background task: a shell started by\nBash with run_in_background, or an agent started by Agent with\nrun_in_background.\n\n- Takes the task_id Bash or Agent returned (e.g. \"bash_1\", \"agent_1\").\n- Returns the output written since the previous TaskOutput call for the\nsame task, with the task's status (running, completed, failed, killed)\nand, once it ended, its exit code.\n- block (default true) waits for the task to finish, at most timeout\nmilliseconds (default 30000); block=false returns at once.\n- For an agent, the output is its transcript (what it said, the tools it\ncalled) and, once it ended, its final result.\n- The task's whole output is also in the file Bash or Agent named; Read\nit to see everything again.",
+		SearchHint:  "read output of a background shell task",
+		Schema:      taskOutputSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.TaskOutputInput, error) {
+			return jsonin.Decode(raw, taskOutputDecodeTaskOutputInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
 		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
+		ValidateInput:   def.ValidateInput,
+		RenderUse:       def.RenderUse,
+		RenderResult:    runtime.OutputRender(def.RenderResult),
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*TaskOutputTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.TaskOutputInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := taskOutputDecodeTaskOutputInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *TaskOutputTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.TaskOutputInput)
-	if !ok {
-		return taskOutputWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*TaskOutputTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  taskOutputWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*TaskOutputTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*TaskOutputTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*TaskOutputTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.TaskOutputInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TaskOutputTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*TaskOutputTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*TaskOutputTool) UserFacingName(_ any) string {
-	return "TaskOutput"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *TaskOutputTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.TaskOutputInput)
-	if !ok {
-		return runtime.Result{}, taskOutputWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *TaskOutputTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.TaskOutputInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*TaskOutputTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *TaskOutputTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.TaskOutputInput)
-	out, outOK := result.Data.(tooldefs.TaskOutputResult)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*TaskOutputTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*TaskOutputTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *TaskOutputTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// taskOutputWrongInput is the error of an input Decode did not return.
-func taskOutputWrongInput(input any) error {
-	return fmt.Errorf("TaskOutput: input is %T, not *tooldefs.TaskOutputInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on TaskOutput: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.TaskOutputInput, *runtime.Call) (tooldefs.TaskOutputResult, error)
+	ValidateInput(context.Context, *tooldefs.TaskOutputInput, *runtime.ToolContext) error
+	ResultBlocks(tooldefs.TaskOutputResult) []runtime.Block
+	RenderUse(*tooldefs.TaskOutputInput) string
+	RenderResult(*tooldefs.TaskOutputInput, tooldefs.TaskOutputResult) string
+} = (*tooldefs.TaskOutput)(nil)
 
 // taskOutputDecodeTaskOutputInput reads a tooldefs.TaskOutputInput object.
 func taskOutputDecodeTaskOutputInput(d *jsonin.Decoder, v *tooldefs.TaskOutputInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 )
 
 // taskStopSchema is the input JSON Schema of TaskStop, embedded only in the variants that have it.
@@ -18,198 +16,35 @@ import (
 //go:embed schemas/task_stop.json
 var taskStopSchema []byte
 
-// TaskStopTool is tooldefs.TaskStop as a runtime.Tool.
-type TaskStopTool struct {
-	def tooldefs.TaskStop
+// TaskStopTool returns tooldefs.TaskStop as a runtime.Tool.
+func TaskStopTool() runtime.Tool {
+	def := new(tooldefs.TaskStop)
+	return runtime.Define(runtime.Definition[*tooldefs.TaskStopInput]{
+		Name:        "TaskStop",
+		Aliases:     []string{"KillShell"},
+		Description: "TaskStop stops a running background task: a shell started by Bash with\nrun_in_background, together with every process it started, or an agent\nstarted by Agent with run_in_background, whose running calls are\ncancelled.\n\n- Takes the task_id Bash or Agent returned (e.g. \"bash_1\", \"agent_1\").\n- Stopping a task that has already ended is an error that gives its\nstatus.",
+		SearchHint:  "stop a background shell task",
+		Schema:      taskStopSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.TaskStopInput, error) {
+			return jsonin.Decode(raw, taskStopDecodeTaskStopInput)
+		},
+		Call:          runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		Destructive:   true,
+		LocalOnly:     true,
+		ValidateInput: def.ValidateInput,
+		RenderUse:     def.RenderUse,
+		RenderResult:  runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*TaskStopTool)(nil)
-
-// Name returns the tool's name.
-func (*TaskStopTool) Name() string {
-	return "TaskStop"
-}
-
-// Aliases returns the tool's older names.
-func (*TaskStopTool) Aliases() []string {
-	return []string{"KillShell"}
-}
-
-// Description returns the tool's description for the model.
-func (*TaskStopTool) Description() string {
-	return "TaskStop stops a running background task: a shell started by Bash with\nrun_in_background, together with every process it started, or an agent\nstarted by Agent with run_in_background, whose running calls are\ncancelled.\n\n- Takes the task_id Bash or Agent returned (e.g. \"bash_1\", \"agent_1\").\n- Stopping a task that has already ended is an error that gives its\nstatus."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*TaskStopTool) SearchHint() string {
-	return "stop a background shell task"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*TaskStopTool) InputSchema() json.RawMessage {
-	return taskStopSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*TaskStopTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*TaskStopTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*TaskStopTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*TaskStopTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{Value: true},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*TaskStopTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.TaskStopInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := taskStopDecodeTaskStopInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *TaskStopTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.TaskStopInput)
-	if !ok {
-		return taskStopWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*TaskStopTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  taskStopWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*TaskStopTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*TaskStopTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*TaskStopTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TaskStopTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.TaskStopInput); !ok {
-		return false
-	}
-	return true
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*TaskStopTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*TaskStopTool) UserFacingName(_ any) string {
-	return "TaskStop"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *TaskStopTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.TaskStopInput)
-	if !ok {
-		return runtime.Result{}, taskStopWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *TaskStopTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.TaskStopInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*TaskStopTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *TaskStopTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.TaskStopInput)
-	out, outOK := result.Data.(tooldefs.TaskStopResult)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*TaskStopTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*TaskStopTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *TaskStopTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// taskStopWrongInput is the error of an input Decode did not return.
-func taskStopWrongInput(input any) error {
-	return fmt.Errorf("TaskStop: input is %T, not *tooldefs.TaskStopInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on TaskStop: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.TaskStopInput, *runtime.Call) (tooldefs.TaskStopResult, error)
+	ValidateInput(context.Context, *tooldefs.TaskStopInput, *runtime.ToolContext) error
+	ResultBlocks(tooldefs.TaskStopResult) []runtime.Block
+	RenderUse(*tooldefs.TaskStopInput) string
+	RenderResult(*tooldefs.TaskStopInput, tooldefs.TaskStopResult) string
+} = (*tooldefs.TaskStop)(nil)
 
 // taskStopDecodeTaskStopInput reads a tooldefs.TaskStopInput object.
 func taskStopDecodeTaskStopInput(d *jsonin.Decoder, v *tooldefs.TaskStopInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,195 +17,35 @@ import (
 //go:embed schemas/task_update.json
 var taskUpdateSchema []byte
 
-// TaskUpdateTool is tooldefs.TaskUpdate as a runtime.Tool.
-type TaskUpdateTool struct {
-	def tooldefs.TaskUpdate
+// TaskUpdateTool returns tooldefs.TaskUpdate as a runtime.Tool.
+func TaskUpdateTool() runtime.Tool {
+	def := new(tooldefs.TaskUpdate)
+	return runtime.Define(runtime.Definition[*tooldefs.TaskUpdateInput]{
+		Name:        "TaskUpdate",
+		Description: "TaskUpdate changes a task of the session's task list: its status, its\nsubject, description or activeForm, its owner, and its dependencies.\n\n- Set status in_progress when you start a task and completed when it is\nfully done. A task cannot start while a task it is blocked by is not\ncompleted: finish the blocker first.\n- addBlockedBy lists tasks this one waits for; addBlocks tasks that wait\nfor this one. Both sides are recorded; a cycle is refused.\n- Set owner to claim a task (e.g. a sub-agent's name) so others leave it.",
+		SearchHint:  "update a task's status, owner or dependencies",
+		Schema:      taskUpdateSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.TaskUpdateInput, error) {
+			return jsonin.Decode(raw, taskUpdateDecodeTaskUpdateInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		LocalOnly:        true,
+		IsEnabled:        def.IsEnabled,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*TaskUpdateTool)(nil)
-
-// Name returns the tool's name.
-func (*TaskUpdateTool) Name() string {
-	return "TaskUpdate"
-}
-
-// Aliases returns the tool's older names.
-func (*TaskUpdateTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*TaskUpdateTool) Description() string {
-	return "TaskUpdate changes a task of the session's task list: its status, its\nsubject, description or activeForm, its owner, and its dependencies.\n\n- Set status in_progress when you start a task and completed when it is\nfully done. A task cannot start while a task it is blocked by is not\ncompleted: finish the blocker first.\n- addBlockedBy lists tasks this one waits for; addBlocks tasks that wait\nfor this one. Both sides are recorded; a cycle is refused.\n- Set owner to claim a task (e.g. a sub-agent's name) so others leave it."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*TaskUpdateTool) SearchHint() string {
-	return "update a task's status, owner or dependencies"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*TaskUpdateTool) InputSchema() json.RawMessage {
-	return taskUpdateSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (t *TaskUpdateTool) IsEnabled() bool {
-	return t.def.IsEnabled()
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*TaskUpdateTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*TaskUpdateTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*TaskUpdateTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*TaskUpdateTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.TaskUpdateInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := taskUpdateDecodeTaskUpdateInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*TaskUpdateTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.TaskUpdateInput); !ok {
-		return taskUpdateWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *TaskUpdateTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.TaskUpdateInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  taskUpdateWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*TaskUpdateTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*TaskUpdateTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*TaskUpdateTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TaskUpdateTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*TaskUpdateTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*TaskUpdateTool) UserFacingName(_ any) string {
-	return "TaskUpdate"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *TaskUpdateTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.TaskUpdateInput)
-	if !ok {
-		return runtime.Result{}, taskUpdateWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *TaskUpdateTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.TaskUpdateInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*TaskUpdateTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *TaskUpdateTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.TaskUpdateInput)
-	out, outOK := result.Data.(tooldefs.TaskUpdateOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*TaskUpdateTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*TaskUpdateTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *TaskUpdateTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// taskUpdateWrongInput is the error of an input Decode did not return.
-func taskUpdateWrongInput(input any) error {
-	return fmt.Errorf("TaskUpdate: input is %T, not *tooldefs.TaskUpdateInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on TaskUpdate: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.TaskUpdateInput, *runtime.Call) (tooldefs.TaskUpdateOutput, error)
+	CheckPermissions(context.Context, *tooldefs.TaskUpdateInput, *runtime.ToolContext) runtime.PermissionDecision
+	IsEnabled() bool
+	ResultBlocks(tooldefs.TaskUpdateOutput) []runtime.Block
+	RenderUse(*tooldefs.TaskUpdateInput) string
+	RenderResult(*tooldefs.TaskUpdateInput, tooldefs.TaskUpdateOutput) string
+} = (*tooldefs.TaskUpdate)(nil)
 
 // taskUpdateDecodeTaskUpdateInput reads a tooldefs.TaskUpdateInput object.
 func taskUpdateDecodeTaskUpdateInput(d *jsonin.Decoder, v *tooldefs.TaskUpdateInput) error {

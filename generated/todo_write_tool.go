@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,196 +17,37 @@ import (
 //go:embed schemas/todo_write.json
 var todoWriteSchema []byte
 
-// TodoWriteTool is tooldefs.TodoWrite as a runtime.Tool.
-type TodoWriteTool struct {
-	def tooldefs.TodoWrite
+// TodoWriteTool returns tooldefs.TodoWrite as a runtime.Tool.
+func TodoWriteTool() runtime.Tool {
+	def := new(tooldefs.TodoWrite)
+	return runtime.Define(runtime.Definition[*tooldefs.TodoWriteInput]{
+		Name:        "TodoWrite",
+		Description: "TodoWrite creates and updates a structured todo list for the current\nsession: it tracks progress on multi-step work and shows the user what\nis being done.\n\nUse it for tasks of three or more distinct steps, when the user gives\nseveral things to do, and after new instructions arrive; not for a\nsingle trivial step. Send the whole list every time. Each item has\ncontent (what to do, imperative: \"Run the tests\"), activeForm (the same\nin the present continuous, shown while it runs: \"Running the tests\")\nand status: pending, in_progress or completed. Keep exactly one item\nin_progress while you work; mark an item completed as soon as it is\ndone (not in batches), and only when it is fully done — not when tests\nfail or the work is partial.",
+		SearchHint:  "track a todo list of the steps of the current work",
+		Schema:      todoWriteSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.TodoWriteInput, error) {
+			return jsonin.Decode(raw, todoWriteDecodeTodoWriteInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		LocalOnly:        true,
+		IsEnabled:        def.IsEnabled,
+		ValidateInput:    def.ValidateInput,
+		CheckPermissions: def.CheckPermissions,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*TodoWriteTool)(nil)
-
-// Name returns the tool's name.
-func (*TodoWriteTool) Name() string {
-	return "TodoWrite"
-}
-
-// Aliases returns the tool's older names.
-func (*TodoWriteTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*TodoWriteTool) Description() string {
-	return "TodoWrite creates and updates a structured todo list for the current\nsession: it tracks progress on multi-step work and shows the user what\nis being done.\n\nUse it for tasks of three or more distinct steps, when the user gives\nseveral things to do, and after new instructions arrive; not for a\nsingle trivial step. Send the whole list every time. Each item has\ncontent (what to do, imperative: \"Run the tests\"), activeForm (the same\nin the present continuous, shown while it runs: \"Running the tests\")\nand status: pending, in_progress or completed. Keep exactly one item\nin_progress while you work; mark an item completed as soon as it is\ndone (not in batches), and only when it is fully done — not when tests\nfail or the work is partial."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*TodoWriteTool) SearchHint() string {
-	return "track a todo list of the steps of the current work"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*TodoWriteTool) InputSchema() json.RawMessage {
-	return todoWriteSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (t *TodoWriteTool) IsEnabled() bool {
-	return t.def.IsEnabled()
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*TodoWriteTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*TodoWriteTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*TodoWriteTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*TodoWriteTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.TodoWriteInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := todoWriteDecodeTodoWriteInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *TodoWriteTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.TodoWriteInput)
-	if !ok {
-		return todoWriteWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *TodoWriteTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.TodoWriteInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  todoWriteWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*TodoWriteTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*TodoWriteTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*TodoWriteTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*TodoWriteTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*TodoWriteTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*TodoWriteTool) UserFacingName(_ any) string {
-	return "TodoWrite"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *TodoWriteTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.TodoWriteInput)
-	if !ok {
-		return runtime.Result{}, todoWriteWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *TodoWriteTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.TodoWriteInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*TodoWriteTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *TodoWriteTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.TodoWriteInput)
-	out, outOK := result.Data.(tooldefs.TodoWriteOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*TodoWriteTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*TodoWriteTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *TodoWriteTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// todoWriteWrongInput is the error of an input Decode did not return.
-func todoWriteWrongInput(input any) error {
-	return fmt.Errorf("TodoWrite: input is %T, not *tooldefs.TodoWriteInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on TodoWrite: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.TodoWriteInput, *runtime.Call) (tooldefs.TodoWriteOutput, error)
+	ValidateInput(context.Context, *tooldefs.TodoWriteInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.TodoWriteInput, *runtime.ToolContext) runtime.PermissionDecision
+	IsEnabled() bool
+	ResultBlocks(tooldefs.TodoWriteOutput) []runtime.Block
+	RenderUse(*tooldefs.TodoWriteInput) string
+	RenderResult(*tooldefs.TodoWriteInput, tooldefs.TodoWriteOutput) string
+} = (*tooldefs.TodoWrite)(nil)
 
 // todoWriteDecodeTodoWriteInput reads a tooldefs.TodoWriteInput object.
 func todoWriteDecodeTodoWriteInput(d *jsonin.Decoder, v *tooldefs.TodoWriteInput) error {

@@ -6,12 +6,10 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	pool "github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -20,201 +18,35 @@ import (
 //go:embed schemas/tool_search.json
 var toolSearchSchema []byte
 
-// ToolSearchTool is tooldefs.ToolSearch as a runtime.Tool.
-type ToolSearchTool struct {
-	def tooldefs.ToolSearch
-}
-
-var _ runtime.Tool = (*ToolSearchTool)(nil)
-
-// Name returns the tool's name.
-func (*ToolSearchTool) Name() string {
-	return "ToolSearch"
-}
-
-// Aliases returns the tool's older names.
-func (*ToolSearchTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*ToolSearchTool) Description() string {
-	return "ToolSearch loads deferred tools: tools listed by name in\n<available-deferred-tools> whose definitions were not sent. Call it\nbefore using one of them. Query \"select:Name1,Name2\" for exact names,\nor keywords (e.g. \"github issue\"); \"+term\" makes a term required.\nFound tools can be called from then on."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*ToolSearchTool) SearchHint() string {
-	return "find and load deferred tools"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*ToolSearchTool) InputSchema() json.RawMessage {
-	return toolSearchSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*ToolSearchTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*ToolSearchTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*ToolSearchTool) AlwaysLoad() bool {
-	return true
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*ToolSearchTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:       true,
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
+// ToolSearchTool returns tooldefs.ToolSearch as a runtime.Tool.
+func ToolSearchTool() runtime.Tool {
+	def := new(tooldefs.ToolSearch)
+	return runtime.Define(runtime.Definition[*tooldefs.ToolSearchInput]{
+		Name:        "ToolSearch",
+		Description: "ToolSearch loads deferred tools: tools listed by name in\n<available-deferred-tools> whose definitions were not sent. Call it\nbefore using one of them. Query \"select:Name1,Name2\" for exact names,\nor keywords (e.g. \"github issue\"); \"+term\" makes a term required.\nFound tools can be called from then on.",
+		SearchHint:  "find and load deferred tools",
+		Schema:      toolSearchSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.ToolSearchInput, error) {
+			return jsonin.Decode(raw, toolSearchDecodeToolSearchInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
+		AlwaysLoad:      true,
 		LocalOnly:       true,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
+		AgentOnly:       true,
+		RenderUse:       def.RenderUse,
+		RenderResult:    runtime.OutputRender(def.RenderResult),
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*ToolSearchTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.ToolSearchInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := toolSearchDecodeToolSearchInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*ToolSearchTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return toolSearchWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*ToolSearchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  toolSearchWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*ToolSearchTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*ToolSearchTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*ToolSearchTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.ToolSearchInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*ToolSearchTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*ToolSearchTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*ToolSearchTool) UserFacingName(_ any) string {
-	return "ToolSearch"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *ToolSearchTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.ToolSearchInput)
-	if !ok {
-		return runtime.Result{}, toolSearchWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *ToolSearchTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.ToolSearchInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*ToolSearchTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *ToolSearchTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.ToolSearchInput)
-	out, outOK := result.Data.(pool.SearchResult)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*ToolSearchTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*ToolSearchTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *ToolSearchTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// toolSearchWrongInput is the error of an input Decode did not return.
-func toolSearchWrongInput(input any) error {
-	return fmt.Errorf("ToolSearch: input is %T, not *tooldefs.ToolSearchInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on ToolSearch: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.ToolSearchInput, *runtime.Call) (pool.SearchResult, error)
+	ResultBlocks(pool.SearchResult) []runtime.Block
+	RenderUse(*tooldefs.ToolSearchInput) string
+	RenderResult(*tooldefs.ToolSearchInput, pool.SearchResult) string
+} = (*tooldefs.ToolSearch)(nil)
 
 // toolSearchDecodeToolSearchInput reads a tooldefs.ToolSearchInput object.
 func toolSearchDecodeToolSearchInput(d *jsonin.Decoder, v *tooldefs.ToolSearchInput) error {

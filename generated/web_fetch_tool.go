@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -18,220 +17,42 @@ import (
 //go:embed schemas/web_fetch.json
 var webFetchSchema []byte
 
-// WebFetchTool is tooldefs.WebFetch as a runtime.Tool.
-type WebFetchTool struct {
-	def tooldefs.WebFetch
-}
-
-var _ runtime.Tool = (*WebFetchTool)(nil)
-
-// Name returns the tool's name.
-func (*WebFetchTool) Name() string {
-	return "WebFetch"
-}
-
-// Aliases returns the tool's older names.
-func (*WebFetchTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*WebFetchTool) Description() string {
-	return "WebFetch fetches a URL and returns its content as Markdown, then applies\nthe prompt to it when a model is available to do so.\n\n- The URL must be a fully-formed http:// or https:// URL.\n- HTML is converted to Markdown; other text is returned as is. Pages over\n10 MB are refused and content is cut at 100 000 characters.\n- A redirect to a different host is reported, not followed: fetch the new\nURL with another WebFetch call if you trust it.\n- Results are cached for 15 minutes, so repeated fetches are cheap."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*WebFetchTool) SearchHint() string {
-	return "fetch a web page or URL as markdown"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*WebFetchTool) InputSchema() json.RawMessage {
-	return webFetchSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*WebFetchTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*WebFetchTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*WebFetchTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*WebFetchTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe:  runtime.Flag{Value: true},
-		Destructive:      runtime.Flag{},
+// WebFetchTool returns tooldefs.WebFetch as a runtime.Tool.
+func WebFetchTool() runtime.Tool {
+	def := new(tooldefs.WebFetch)
+	return runtime.Define(runtime.Definition[*tooldefs.WebFetchInput]{
+		Name:        "WebFetch",
+		Description: "WebFetch fetches a URL and returns its content as Markdown, then applies\nthe prompt to it when a model is available to do so.\n\n- The URL must be a fully-formed http:// or https:// URL.\n- HTML is converted to Markdown; other text is returned as is. Pages over\n10 MB are refused and content is cut at 100 000 characters.\n- A redirect to a different host is reported, not followed: fetch the new\nURL with another WebFetch call if you trust it.\n- Results are cached for 15 minutes, so repeated fetches are cheap.",
+		SearchHint:  "fetch a web page or URL as markdown",
+		Schema:      webFetchSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.WebFetchInput, error) {
+			return jsonin.Decode(raw, webFetchDecodeWebFetchInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:         true,
+		ConcurrencySafe:  true,
 		Interrupt:        runtime.InterruptCancel,
 		PermissionFamily: runtime.FamilyURL,
-		ReadOnly:         runtime.Flag{Value: true},
-	}
+		ValidateInput:    def.ValidateInput,
+		PermissionTarget: def.PermissionTarget,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderGrouped:    def.RenderGrouped,
+		RenderPreview:    def.RenderPreview,
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*WebFetchTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.WebFetchInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := webFetchDecodeWebFetchInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *WebFetchTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.WebFetchInput)
-	if !ok {
-		return webFetchWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*WebFetchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  webFetchWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *WebFetchTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.WebFetchInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*WebFetchTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*WebFetchTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*WebFetchTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*WebFetchTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	if _, ok := input.(*tooldefs.WebFetchInput); !ok {
-		return runtime.InterruptBlock
-	}
-	return runtime.InterruptCancel
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*WebFetchTool) UserFacingName(_ any) string {
-	return "WebFetch"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *WebFetchTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.WebFetchInput)
-	if !ok {
-		return runtime.Result{}, webFetchWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *WebFetchTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.WebFetchInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*WebFetchTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *WebFetchTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.WebFetchInput)
-	out, outOK := result.Data.(tooldefs.WebFetchOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*WebFetchTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*WebFetchTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *WebFetchTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.WebFetchInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.WebFetchInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// RenderPreview shows what the call will do, for its permission prompt.
-func (t *WebFetchTool) RenderPreview(input any, tc *runtime.ToolContext) string {
-	in, ok := input.(*tooldefs.WebFetchInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderPreview(in, tc)
-}
-
-// webFetchWrongInput is the error of an input Decode did not return.
-func webFetchWrongInput(input any) error {
-	return fmt.Errorf("WebFetch: input is %T, not *tooldefs.WebFetchInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on WebFetch: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.WebFetchInput, *runtime.Call) (tooldefs.WebFetchOutput, error)
+	ValidateInput(context.Context, *tooldefs.WebFetchInput, *runtime.ToolContext) error
+	PermissionTarget(*tooldefs.WebFetchInput) runtime.Target
+	ResultBlocks(tooldefs.WebFetchOutput) []runtime.Block
+	RenderUse(*tooldefs.WebFetchInput) string
+	RenderResult(*tooldefs.WebFetchInput, tooldefs.WebFetchOutput) string
+	RenderGrouped([]*tooldefs.WebFetchInput) string
+	RenderPreview(*tooldefs.WebFetchInput, *runtime.ToolContext) string
+} = (*tooldefs.WebFetch)(nil)
 
 // webFetchDecodeWebFetchInput reads a tooldefs.WebFetchInput object.
 func webFetchDecodeWebFetchInput(d *jsonin.Decoder, v *tooldefs.WebFetchInput) error {

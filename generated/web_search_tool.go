@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,204 +17,35 @@ import (
 //go:embed schemas/web_search.json
 var webSearchSchema []byte
 
-// WebSearchTool is tooldefs.WebSearch as a runtime.Tool.
-type WebSearchTool struct {
-	def tooldefs.WebSearch
-}
-
-var _ runtime.Tool = (*WebSearchTool)(nil)
-
-// Name returns the tool's name.
-func (*WebSearchTool) Name() string {
-	return "WebSearch"
-}
-
-// Aliases returns the tool's older names.
-func (*WebSearchTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*WebSearchTool) Description() string {
-	return "WebSearch searches the web and returns result titles, URLs and snippets.\nUse it for information beyond your knowledge, such as recent events or\ncurrent documentation. Restrict results with allowed_domains or exclude\nsites with blocked_domains (not both). Cite the URLs you use."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*WebSearchTool) SearchHint() string {
-	return "search the internet"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*WebSearchTool) InputSchema() json.RawMessage {
-	return webSearchSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*WebSearchTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*WebSearchTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*WebSearchTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*WebSearchTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
+// WebSearchTool returns tooldefs.WebSearch as a runtime.Tool.
+func WebSearchTool() runtime.Tool {
+	def := new(tooldefs.WebSearch)
+	return runtime.Define(runtime.Definition[*tooldefs.WebSearchInput]{
+		Name:        "WebSearch",
+		Description: "WebSearch searches the web and returns result titles, URLs and snippets.\nUse it for information beyond your knowledge, such as recent events or\ncurrent documentation. Restrict results with allowed_domains or exclude\nsites with blocked_domains (not both). Cite the URLs you use.",
+		SearchHint:  "search the internet",
+		Schema:      webSearchSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.WebSearchInput, error) {
+			return jsonin.Decode(raw, webSearchDecodeWebSearchInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
 		Interrupt:       runtime.InterruptCancel,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
+		ValidateInput:   def.ValidateInput,
+		RenderUse:       def.RenderUse,
+		RenderResult:    runtime.OutputRender(def.RenderResult),
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*WebSearchTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.WebSearchInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := webSearchDecodeWebSearchInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *WebSearchTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.WebSearchInput)
-	if !ok {
-		return webSearchWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*WebSearchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  webSearchWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*WebSearchTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*WebSearchTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*WebSearchTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*WebSearchTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*WebSearchTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	if _, ok := input.(*tooldefs.WebSearchInput); !ok {
-		return runtime.InterruptBlock
-	}
-	return runtime.InterruptCancel
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*WebSearchTool) UserFacingName(_ any) string {
-	return "WebSearch"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *WebSearchTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.WebSearchInput)
-	if !ok {
-		return runtime.Result{}, webSearchWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *WebSearchTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.WebSearchInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*WebSearchTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *WebSearchTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.WebSearchInput)
-	out, outOK := result.Data.(tooldefs.WebSearchOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*WebSearchTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*WebSearchTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *WebSearchTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// webSearchWrongInput is the error of an input Decode did not return.
-func webSearchWrongInput(input any) error {
-	return fmt.Errorf("WebSearch: input is %T, not *tooldefs.WebSearchInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on WebSearch: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.WebSearchInput, *runtime.Call) (tooldefs.WebSearchOutput, error)
+	ValidateInput(context.Context, *tooldefs.WebSearchInput, *runtime.ToolContext) error
+	ResultBlocks(tooldefs.WebSearchOutput) []runtime.Block
+	RenderUse(*tooldefs.WebSearchInput) string
+	RenderResult(*tooldefs.WebSearchInput, tooldefs.WebSearchOutput) string
+} = (*tooldefs.WebSearch)(nil)
 
 // webSearchDecodeWebSearchInput reads a tooldefs.WebSearchInput object.
 func webSearchDecodeWebSearchInput(d *jsonin.Decoder, v *tooldefs.WebSearchInput) error {

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
@@ -18,222 +17,45 @@ import (
 //go:embed schemas/write.json
 var writeSchema []byte
 
-// WriteTool is tooldefs.Write as a runtime.Tool.
-type WriteTool struct {
-	def tooldefs.Write
-}
-
-var _ runtime.Tool = (*WriteTool)(nil)
-
-// Name returns the tool's name.
-func (*WriteTool) Name() string {
-	return "Write"
-}
-
-// Aliases returns the tool's older names.
-func (*WriteTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*WriteTool) Description() string {
-	return "Write writes a file to the local filesystem, replacing it when it exists.\n\nUsage:\n- file_path must be an absolute path, inside the working directories;\nmissing parent directories are created.\n- To overwrite an existing file, Read it first: Write refuses a file not\nread yet, or changed since it was read.\n- The write is atomic and keeps an existing file's permissions.\n- Prefer Edit for changing part of an existing file; never create\ndocumentation files (*.md, README) unless asked to."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*WriteTool) SearchHint() string {
-	return "create or overwrite a file"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*WriteTool) InputSchema() json.RawMessage {
-	return writeSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*WriteTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*WriteTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*WriteTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*WriteTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe:  runtime.Flag{},
-		Destructive:      runtime.Flag{Value: true},
-		LocalOnly:        true,
+// WriteTool returns tooldefs.Write as a runtime.Tool.
+func WriteTool() runtime.Tool {
+	def := new(tooldefs.Write)
+	return runtime.Define(runtime.Definition[*tooldefs.WriteInput]{
+		Name:        "Write",
+		Description: "Write writes a file to the local filesystem, replacing it when it exists.\n\nUsage:\n- file_path must be an absolute path, inside the working directories;\nmissing parent directories are created.\n- To overwrite an existing file, Read it first: Write refuses a file not\nread yet, or changed since it was read.\n- The write is atomic and keeps an existing file's permissions.\n- Prefer Edit for changing part of an existing file; never create\ndocumentation files (*.md, README) unless asked to.",
+		SearchHint:  "create or overwrite a file",
+		Schema:      writeSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.WriteInput, error) {
+			return jsonin.Decode(raw, writeDecodeWriteInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		Destructive:      true,
 		PermissionFamily: runtime.FamilyEditPath,
-		ReadOnly:         runtime.Flag{},
-	}
+		LocalOnly:        true,
+		ValidateInput:    def.ValidateInput,
+		PermissionTarget: def.PermissionTarget,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+		RenderRejected:   def.RenderRejected,
+		RenderError:      def.RenderError,
+		RenderGrouped:    def.RenderGrouped,
+		RenderPreview:    def.RenderPreview,
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*WriteTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.WriteInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := writeDecodeWriteInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *WriteTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.WriteInput)
-	if !ok {
-		return writeWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*WriteTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.WriteInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  writeWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *WriteTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.WriteInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*WriteTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*WriteTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*WriteTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.WriteInput); !ok {
-		return false
-	}
-	return true
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*WriteTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*WriteTool) UserFacingName(_ any) string {
-	return "Write"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *WriteTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.WriteInput)
-	if !ok {
-		return runtime.Result{}, writeWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *WriteTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.WriteInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*WriteTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *WriteTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.WriteInput)
-	out, outOK := result.Data.(tooldefs.WriteOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *WriteTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.WriteInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *WriteTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.WriteInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *WriteTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.WriteInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.WriteInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// RenderPreview shows what the call will do, for its permission prompt.
-func (t *WriteTool) RenderPreview(input any, tc *runtime.ToolContext) string {
-	in, ok := input.(*tooldefs.WriteInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderPreview(in, tc)
-}
-
-// writeWrongInput is the error of an input Decode did not return.
-func writeWrongInput(input any) error {
-	return fmt.Errorf("Write: input is %T, not *tooldefs.WriteInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Write: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.WriteInput, *runtime.Call) (tooldefs.WriteOutput, error)
+	ValidateInput(context.Context, *tooldefs.WriteInput, *runtime.ToolContext) error
+	PermissionTarget(*tooldefs.WriteInput) runtime.Target
+	ResultBlocks(tooldefs.WriteOutput) []runtime.Block
+	RenderUse(*tooldefs.WriteInput) string
+	RenderResult(*tooldefs.WriteInput, tooldefs.WriteOutput) string
+	RenderRejected(*tooldefs.WriteInput) string
+	RenderError(*tooldefs.WriteInput, error) string
+	RenderGrouped([]*tooldefs.WriteInput) string
+	RenderPreview(*tooldefs.WriteInput, *runtime.ToolContext) string
+} = (*tooldefs.Write)(nil)
 
 // writeDecodeWriteInput reads a tooldefs.WriteInput object.
 func writeDecodeWriteInput(d *jsonin.Decoder, v *tooldefs.WriteInput) error {

@@ -8,20 +8,13 @@ import (
 	"strings"
 )
 
-// Definition describes a tool written by hand or made at run time (an MCP
-// server's tool, a test fake, a user's dynamic tool): [Define] turns it
-// into a complete [Tool]. It is the runtime's buildTool: Name, Description,
-// Schema, Decode and Call are the tool; every other field is optional, and
-// a field left zero gets the fail-closed default of DESIGN §2, the same
-// answer a generated tool gives for a tooldef that does not declare it:
-//
-//	Aliases nil, SearchHint ""          enabled, not deferred, not always loaded
-//	not concurrency-safe, not read-only, not destructive, interrupt = block
-//	ValidateInput accepts               CheckPermissions passthrough (the rules decide)
-//	PermissionTarget none               user-facing name = Name
-//	RenderUse ""                        RenderProgress fmt.Sprint(progress)
-//	RenderResult "Done"                 RenderRejected "Rejected"
-//	RenderError err.Error()             RenderGrouped one RenderUse per line
+// Definition is one tool: [Define] turns it into a complete [Tool]. It is
+// the runtime's buildTool, and the one shape every tool has: toolgen
+// writes one Definition literal per tooldef, and hand-written tools and
+// those made at run time (an MCP server's tool, a test fake, a user's
+// dynamic tool) write their own. Name, Description, Schema, Decode and
+// Call are the tool; every other field is optional, and a field left
+// zero gets its default from the one table, [ToolDefaults].
 //
 // The static fields (ReadOnly, Interrupt…) mirror the tooldef markers and
 // answer for every input. The per-input funcs (IsReadOnly,
@@ -29,10 +22,10 @@ import (
 // but only for In values: the value Decode returned, or In's zero value
 // for a nil input (the runtime renders a call whose input never decoded
 // with nil) unless In is a pointer type, whose zero value a func could not
-// read. Any other input gets the answer the tool gives without the func.
-// Where the input itself is needed, only a value Decode can return will
-// do: for anything else ValidateInput and Call fail and CheckPermissions
-// denies, as in generated tools.
+// read. Any other input gets the fail-closed default of [ToolDefaults],
+// never a static answer meant for the tool's own inputs. Where the input
+// itself is needed, only a value Decode can return will do: for anything
+// else ValidateInput and Call fail and CheckPermissions denies.
 type Definition[In any] struct {
 	// Name is the unique name the model calls the tool by. Required.
 	Name string
@@ -106,11 +99,15 @@ type Definition[In any] struct {
 	// RenderGrouped renders several parallel calls as one line; it gets the
 	// inputs that are In values.
 	RenderGrouped func(ins []In) string
+	// RenderPreview shows what the call will do, for its permission
+	// prompt (runtime.Previewer): an edit's diff, a command in full.
+	RenderPreview func(in In, tc *ToolContext) string
 }
 
-// Define returns the tool d describes, with the fail-closed default for
-// every field d leaves zero. It panics when Name, Decode or Call is
-// missing: those are the tool.
+// Define returns the tool d describes, with the default of
+// [ToolDefaults] for every field d leaves zero. It panics when Name,
+// Decode or Call is missing: those are the tool. The tool is a
+// [Previewer] whose RenderPreview is "" without d.RenderPreview.
 func Define[In any](d Definition[In]) Tool {
 	var missing []string
 	if d.Name == "" {
@@ -127,9 +124,6 @@ func Define[In any](d Definition[In]) Tool {
 	}
 	if d.Schema == nil {
 		d.Schema = json.RawMessage(`{"type":"object"}`)
-	}
-	if d.DisplayName == "" {
-		d.DisplayName = d.Name
 	}
 	flag := func(static bool, perInput bool) Flag {
 		if perInput {
@@ -168,6 +162,9 @@ type defined[In any] struct {
 	// interface type.
 	nilIsIn bool
 	inType  string
+	// own is the description before Refit fitted it; fitted says it did.
+	own    string
+	fitted bool
 }
 
 // in returns input as the funcs see it: an In, or false when it is none.
@@ -206,7 +203,10 @@ func (t *defined[In]) IsEnabled() bool {
 	if t.d.IsEnabled != nil {
 		return t.d.IsEnabled()
 	}
-	return !t.d.Disabled
+	if t.d.Disabled {
+		return false
+	}
+	return ToolDefaults{}.IsEnabled()
 }
 
 func (t *defined[In]) Decode(raw json.RawMessage) (any, error) {
@@ -225,7 +225,7 @@ func (t *defined[In]) ValidateInput(ctx context.Context, input any, tc *ToolCont
 	case t.d.ValidateInput != nil:
 		return t.d.ValidateInput(ctx, in, tc)
 	}
-	return nil
+	return ToolDefaults{}.ValidateInput(ctx, input, tc)
 }
 
 func (t *defined[In]) CheckPermissions(ctx context.Context, input any, tc *ToolContext) PermissionDecision {
@@ -243,32 +243,40 @@ func (t *defined[In]) PermissionTarget(input any) Target {
 	if in, ok := t.in(input); ok && t.d.PermissionTarget != nil {
 		return t.d.PermissionTarget(in)
 	}
-	return Target{}
+	return ToolDefaults{}.PermissionTarget(input)
 }
 
-// answer is a scheduling flag: the per-input func for an In, else the
-// static value.
-func (t *defined[In]) answer(input any, perInput func(In) bool, static bool) bool {
-	if in, ok := t.in(input); ok && perInput != nil {
+// answer is a scheduling flag: for an In, the per-input func, else the
+// static value; for any other input, dflt (the table's fail-closed one).
+func (t *defined[In]) answer(input any, perInput func(In) bool, static, dflt bool) bool {
+	in, ok := t.in(input)
+	switch {
+	case !ok:
+		return dflt
+	case perInput != nil:
 		return perInput(in)
 	}
 	return static
 }
 
 func (t *defined[In]) IsConcurrencySafe(input any) bool {
-	return t.answer(input, t.d.IsConcurrencySafe, t.d.ConcurrencySafe)
+	return t.answer(input, t.d.IsConcurrencySafe, t.d.ConcurrencySafe, ToolDefaults{}.IsConcurrencySafe(input))
 }
 
 func (t *defined[In]) IsReadOnly(input any) bool {
-	return t.answer(input, t.d.IsReadOnly, t.d.ReadOnly)
+	return t.answer(input, t.d.IsReadOnly, t.d.ReadOnly, ToolDefaults{}.IsReadOnly(input))
 }
 
 func (t *defined[In]) IsDestructive(input any) bool {
-	return t.answer(input, t.d.IsDestructive, t.d.Destructive)
+	return t.answer(input, t.d.IsDestructive, t.d.Destructive, ToolDefaults{}.IsDestructive(input))
 }
 
 func (t *defined[In]) InterruptBehavior(input any) InterruptBehavior {
-	if in, ok := t.in(input); ok && t.d.InterruptBehavior != nil {
+	in, ok := t.in(input)
+	switch {
+	case !ok:
+		return ToolDefaults{}.InterruptBehavior(input)
+	case t.d.InterruptBehavior != nil:
 		return t.d.InterruptBehavior(in)
 	}
 	return t.d.Interrupt
@@ -278,7 +286,10 @@ func (t *defined[In]) UserFacingName(input any) string {
 	if in, ok := t.in(input); ok && t.d.UserFacingName != nil {
 		return t.d.UserFacingName(in)
 	}
-	return t.d.DisplayName
+	if t.d.DisplayName != "" {
+		return t.d.DisplayName
+	}
+	return t.d.Name
 }
 
 func (t *defined[In]) Call(ctx context.Context, input any, call *Call) (Result, error) {
@@ -337,97 +348,47 @@ func (t *defined[In]) RenderGrouped(inputs []any) string {
 	return t.d.RenderGrouped(ins)
 }
 
-// ToolDefaults supplies the fail-closed defaults to a tool type that keeps
-// its own state and methods (a test fake configured by struct literal, a
-// simulated tool): embed it and write Name, Description, InputSchema,
-// Decode, Call, UserFacingName and RenderGrouped, plus whatever differs.
-// Prefer [Define] for a new tool; it needs no type.
-//
-// ToolDefaults leaves out UserFacingName and RenderGrouped on purpose: an
-// embedded value cannot see the outer tool's Name or RenderUse, so the
-// compiler asks for them (return the name; [RenderUses] is the default
-// grouped rendering). No method of ToolDefaults calls another, so
-// overriding one never leaves a default reading a stale answer; but
-// Traits is static, so override it too when you override a scheduling
-// answer (IsReadOnly, IsConcurrencySafe, IsDestructive, InterruptBehavior).
-type ToolDefaults struct{}
-
-// Aliases is none.
-func (ToolDefaults) Aliases() []string { return nil }
-
-// SearchHint is empty.
-func (ToolDefaults) SearchHint() string { return "" }
-
-// IsEnabled is true.
-func (ToolDefaults) IsEnabled() bool { return true }
-
-// ShouldDefer is false: the definition is sent up front.
-func (ToolDefaults) ShouldDefer() bool { return false }
-
-// AlwaysLoad is false.
-func (ToolDefaults) AlwaysLoad() bool { return false }
-
-// InterruptBehavior is block: an interrupt lets the call finish.
-func (ToolDefaults) InterruptBehavior(any) InterruptBehavior { return InterruptBlock }
-
-// Traits is the zero Traits: not read-only, not concurrency-safe, not
-// destructive, interrupt block, no sibling cancellation, no family.
-func (ToolDefaults) Traits() Traits { return Traits{} }
-
-// ValidateInput accepts every input.
-func (ToolDefaults) ValidateInput(context.Context, any, *ToolContext) error { return nil }
-
-// CheckPermissions is passthrough: the rules and the mode decide.
-func (ToolDefaults) CheckPermissions(context.Context, any, *ToolContext) PermissionDecision {
-	return PermissionDecision{Behavior: Passthrough}
-}
-
-// PermissionTarget is none: rules match the tool by name only.
-func (ToolDefaults) PermissionTarget(any) Target { return Target{} }
-
-// IsConcurrencySafe is false: the call runs alone.
-func (ToolDefaults) IsConcurrencySafe(any) bool { return false }
-
-// IsReadOnly is false: the call may change something.
-func (ToolDefaults) IsReadOnly(any) bool { return false }
-
-// IsDestructive is false.
-func (ToolDefaults) IsDestructive(any) bool { return false }
-
-// RenderUse is empty: the user sees the tool's name alone.
-func (ToolDefaults) RenderUse(any) string { return "" }
-
-// RenderProgress prints the progress value.
-func (ToolDefaults) RenderProgress(_ any, progress any) string { return fmt.Sprint(progress) }
-
-// RenderResult is "Done".
-func (ToolDefaults) RenderResult(any, Result) string { return "Done" }
-
-// RenderRejected is "Rejected".
-func (ToolDefaults) RenderRejected(any) string { return "Rejected" }
-
-// RenderError is the error's text; empty for a nil error.
-func (ToolDefaults) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
+// RenderPreview is the call's preview: d.RenderPreview for a value Decode
+// returned, else "" (none).
+func (t *defined[In]) RenderPreview(input any, tc *ToolContext) string {
+	if in, ok := t.decoded(input); ok && t.d.RenderPreview != nil {
+		return t.d.RenderPreview(in, tc)
 	}
-	return err.Error()
+	return ToolDefaults{}.RenderPreview(input, tc)
 }
 
-// RenderUses renders each input with r.RenderUse, one per line: the
-// default RenderGrouped, for tools that embed [ToolDefaults].
-func RenderUses(r Renderer, inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, r.RenderUse(input))
+// redescribe is t with another description: a copy, not a wrapper.
+// fitted says the description was fitted from own ([Refit]).
+func (t *defined[In]) redescribe(description, own string, fitted bool) Tool {
+	c := *t
+	c.d.Description, c.own, c.fitted = description, own, fitted
+	return &c
+}
+
+// ownDescription is the description before any [Refit].
+func (t *defined[In]) ownDescription() string {
+	if t.fitted {
+		return t.own
 	}
-	return strings.Join(lines, "\n")
+	return t.d.Description
 }
 
-// described is a tool with another description.
+// redescribable is a tool whose description [WithDescription] and
+// [Refit] change without wrapping it: a tool [Define] made, or the one
+// wrapper they put around any other tool.
+type redescribable interface {
+	Tool
+	redescribe(description, own string, fitted bool) Tool
+	ownDescription() string
+}
+
+// described is a tool [Define] did not make, with another description.
 type described struct {
 	Tool
 	description string
+	// own is the description before Refit fitted it; fitted says it did.
+	own    string
+	fitted bool
 }
 
 // Description is the replaced description.
@@ -436,10 +397,58 @@ func (d *described) Description() string { return d.description }
 // Unwrap returns the tool itself.
 func (d *described) Unwrap() Tool { return d.Tool }
 
+// RenderPreview is the tool's, "" when it has none.
+func (d *described) RenderPreview(input any, tc *ToolContext) string {
+	if p, ok := d.Tool.(Previewer); ok {
+		return p.RenderPreview(input, tc)
+	}
+	return ""
+}
+
+func (d *described) redescribe(description, own string, fitted bool) Tool {
+	return &described{Tool: d.Tool, description: description, own: own, fitted: fitted}
+}
+
+func (d *described) ownDescription() string {
+	if d.fitted {
+		return d.own
+	}
+	return d.description
+}
+
+// redescribable returns t as a redescribable: itself, or t wrapped once.
+func asRedescribable(t Tool) redescribable {
+	if r, ok := t.(redescribable); ok {
+		return r
+	}
+	return &described{Tool: t, description: t.Description()}
+}
+
 // WithDescription returns t with description in place of its own; every
 // other method is t's. Front ends use it to end a tool's description with
 // what only the session knows (the Agent tool's agent types, the Skill
-// tool's skills).
+// tool's skills). A tool [Define] made is copied with the new
+// description; any other tool is wrapped once: a tool WithDescription or
+// Refit returned is re-described, never wrapped again.
 func WithDescription(t Tool, description string) Tool {
-	return &described{Tool: t, description: description}
+	return asRedescribable(t).redescribe(description, "", false)
+}
+
+// Refit returns t with its description passed through fit, e.g. with the
+// sentences about absent tools taken out (the pool does this). Refit
+// starts from the tool's own description, the one it had before any
+// earlier Refit, so a tool fitted to one pool is fitted to another from
+// its own text. It returns t itself when the description stays as it is.
+// Like [WithDescription], it copies or wraps once.
+func Refit(t Tool, fit func(own string) string) Tool {
+	r := asRedescribable(t)
+	own := r.ownDescription()
+	d := fit(own)
+	switch {
+	case d == t.Description():
+		return t
+	case d == own:
+		return r.redescribe(own, "", false)
+	}
+	return r.redescribe(d, own, true)
 }

@@ -70,10 +70,11 @@ func (*embedded) Call(ctx context.Context, input any, call *runtime.Call) (runti
 func (t *embedded) UserFacingName(any) string         { return t.Name() }
 func (t *embedded) RenderGrouped(inputs []any) string { return runtime.RenderUses(t, inputs) }
 
-// documented are the fail-closed defaults of DESIGN §2, as runtime.Definition
-// documents them and as gen/emit.go emits them for a tooldef that declares
-// nothing (generated/*_tool.go): each entry asks a tool one question about
-// a valid input and gives the documented answer.
+// documented are the fail-closed defaults of DESIGN §2, as the one table,
+// runtime.ToolDefaults, documents them: a Define'd tool (every generated
+// tool is one) and a tool embedding ToolDefaults give them. Each entry
+// asks a tool one question about a valid input and gives the documented
+// answer.
 var documented = []struct {
 	method string
 	ask    func(t runtime.Tool, in any) any
@@ -101,6 +102,7 @@ var documented = []struct {
 	{"RenderError", func(t runtime.Tool, in any) any { return t.RenderError(in, errors.New("disk full")) }, "disk full"},
 	{"RenderError of nil", func(t runtime.Tool, in any) any { return t.RenderError(in, nil) }, ""},
 	{"RenderGrouped", func(t runtime.Tool, in any) any { return t.RenderGrouped([]any{in, in}) }, "\n"},
+	{"RenderPreview", func(t runtime.Tool, in any) any { return t.(runtime.Previewer).RenderPreview(in, nil) }, ""},
 }
 
 // decoded decodes a valid Echo input for t.
@@ -299,13 +301,13 @@ var _ = Describe("Define", func() {
 			})
 		})
 
-		It("gets the answers of a tool without the funcs, and fails, denies where the input is needed", func() {
+		It("gets the fail-closed defaults, and fails, denies where the input is needed", func() {
 			for _, bad := range []any{"hi", echoIn{Text: "hi"}, nil} {
 				By(fmt.Sprintf("%T", bad))
-				Expect(t.IsReadOnly(bad)).To(BeTrue(), "the static answer")
+				Expect(t.IsReadOnly(bad)).To(BeFalse(), "not the static answer, which is for the tool's own inputs")
 				Expect(t.IsConcurrencySafe(bad)).To(BeFalse())
 				Expect(t.IsDestructive(bad)).To(BeFalse())
-				Expect(t.InterruptBehavior(bad)).To(Equal(runtime.InterruptCancel), "the static answer")
+				Expect(t.InterruptBehavior(bad)).To(Equal(runtime.InterruptBlock), "not the static answer")
 				Expect(t.PermissionTarget(bad)).To(Equal(runtime.Target{}))
 				Expect(t.UserFacingName(bad)).To(Equal("Echo"))
 				Expect(t.RenderUse(bad)).To(Equal(""))

@@ -82,7 +82,10 @@ type Renderer interface {
 // for the call's permission prompt: the diff an edit will make, a command
 // in full with its description. Plain text; a preview that is a unified
 // diff's hunks (starting "@@ ") is coloured as one on a terminal. A tool
-// without a preview is asked about with its RenderUse.
+// that is not a Previewer, or whose RenderPreview is "" for the call, is
+// asked about with its RenderUse. The permission engine asks a tool for
+// this interface and nothing else: a tool that wraps another (the durable
+// journal) forwards RenderPreview to it.
 type Previewer interface {
 	RenderPreview(input any, tc *ToolContext) string
 }

@@ -108,6 +108,10 @@ type BashOutput struct {
 	Cwd string `json:"cwd,omitempty"`
 	// CwdNote says why the working directory was reset.
 	CwdNote string `json:"cwd_note,omitempty"`
+	// SandboxNote, on the session's first result, says that the settings
+	// turned the sandbox on but it could not start, so the command ran
+	// without it.
+	SandboxNote string `json:"sandbox_note,omitempty"`
 	// BackgroundTaskID and BackgroundOutputPath are set for
 	// run_in_background: the task and the file receiving its output.
 	BackgroundTaskID     string `json:"background_task_id,omitempty"`
@@ -245,9 +249,14 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	}
 	defer release()
 	env = bashWithPath(env, tc, pathDir)
-	sandbox, err := bashSandbox(tc, in, pathDir)
+	sb, err := bashSandbox(tc, in, pathDir)
 	if err != nil {
 		return BashOutput{}, err
+	}
+	unset := bashSecrets(tc).Unset(sb != nil)
+	var sandboxNote string
+	if off, ok := runtime.Service[*sandbox.Off](tc); ok && sb == nil {
+		sandboxNote = off.Notice()
 	}
 
 	if in.RunInBackground {
@@ -256,12 +265,12 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 			return BashOutput{}, fmt.Errorf("run_in_background: %w", err)
 		}
 		t, err := shells.Start(shell.BackgroundOptions{
-			Command: in.Command, Description: in.Description, Dir: dir, Env: env, Sandbox: sandbox,
+			Command: in.Command, Description: in.Description, Dir: dir, Env: env, Sandbox: sb, Unset: unset,
 		})
 		if err != nil {
 			return BashOutput{}, err
 		}
-		return BashOutput{BackgroundTaskID: t.ID, BackgroundOutputPath: t.OutputPath, CwdNote: note}, nil
+		return BashOutput{BackgroundTaskID: t.ID, BackgroundOutputPath: t.OutputPath, CwdNote: note, SandboxNote: sandboxNote}, nil
 	}
 
 	timeout := bashDefaultTimeout(tc)
@@ -273,7 +282,8 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		Dir:     dir,
 		Env:     env,
 		Timeout: timeout,
-		Sandbox: sandbox,
+		Sandbox: sb,
+		Unset:   unset,
 		OnProgress: func(p shell.Progress) {
 			c.Progress(BashProgress{
 				LastLines: p.LastLines, TotalLines: p.TotalLines, TotalBytes: p.TotalBytes,
@@ -290,7 +300,7 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	out := BashOutput{
 		Output: res.Output, Stdout: res.Output, ExitCode: res.ExitCode, DurationMs: res.Duration.Milliseconds(),
 		TotalLines: res.TotalLines, TotalChars: res.TotalChars,
-		Truncated: res.Truncated, FullOutputPath: res.FullOutputPath, CwdNote: note,
+		Truncated: res.Truncated, FullOutputPath: res.FullOutputPath, CwdNote: note, SandboxNote: sandboxNote,
 	}
 	if cwd, cwdNote := bashFollowCwd(tc, dir, res.Cwd, c); cwdNote != "" {
 		out.CwdNote = cwdNote
@@ -299,13 +309,13 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 	}
 	switch {
 	case res.TimedOut:
-		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, TimedOut: true, TimeoutMs: timeout.Milliseconds(), Note: out.CwdNote}
+		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, TimedOut: true, TimeoutMs: timeout.Milliseconds(), Note: joinNotes(out.CwdNote, out.SandboxNote)}
 	case res.Canceled:
-		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Canceled: true, Cause: ctx.Err(), Note: out.CwdNote}
+		return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Canceled: true, Cause: ctx.Err(), Note: joinNotes(out.CwdNote, out.SandboxNote)}
 	case res.ExitCode != 0:
 		isError, meaning := classify.ExitMeaning(in.Command, res.ExitCode)
 		if isError {
-			return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Note: out.CwdNote}
+			return out, &BashError{Output: res.Output, ExitCode: res.ExitCode, Note: joinNotes(out.CwdNote, out.SandboxNote)}
 		}
 		out.ExitNote = meaning
 	}
@@ -343,6 +353,19 @@ func bashSandbox(tc *runtime.ToolContext, in *BashInput, pathDir string) (*sandb
 		}
 	}
 	return sb, nil
+}
+
+// joinNotes joins the notes that are not empty, one a line.
+func joinNotes(notes ...string) string {
+	return strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "\n")
+}
+
+// bashSecrets says which variables the call's command runs without: the
+// session's (the *sandbox.Secrets capability), the agent's credentials
+// (sandbox.CredentialEnv) without one.
+func bashSecrets(tc *runtime.ToolContext) *sandbox.Secrets {
+	s, _ := runtime.Service[*sandbox.Secrets](tc)
+	return s
 }
 
 // bashDefaultTimeout is the timeout of a call that names none:
@@ -465,6 +488,9 @@ func (Bash) ResultBlocks(out BashOutput) []runtime.Block {
 	}
 	if out.CwdNote != "" {
 		parts = append(parts, out.CwdNote)
+	}
+	if out.SandboxNote != "" {
+		parts = append(parts, out.SandboxNote)
 	}
 	return []runtime.Block{runtime.TextBlock(strings.Join(parts, "\n"))}
 }

@@ -122,7 +122,7 @@ var _ = Describe("Bash's grep and find in the ant variant", func() {
 	})
 
 	It("describes grep and find as built in and names no Glob or Grep tool", func() {
-		d := (&generated.BashTool{}).Description()
+		d := generated.BashTool().Description()
 		Expect(d).To(ContainSubstring("To search, use grep and find in your commands"))
 		Expect(d).NotTo(MatchRegexp(`\b(Glob|Grep)\b`))
 		Expect(d).To(ContainSubstring("- Read to read files (not cat, head or tail)"))

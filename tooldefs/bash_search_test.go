@@ -33,7 +33,7 @@ var _ = Describe("Bash's grep and find outside the ant variant", func() {
 	})
 
 	It("point at Glob and Grep in Bash's description", func() {
-		d := (&generated.BashTool{}).Description()
+		d := generated.BashTool().Description()
 		Expect(d).To(ContainSubstring("- Glob to find files (not find or ls)\n- Grep to search contents (not grep or rg)\n"))
 		Expect(d).NotTo(ContainSubstring("built-in engines"))
 	})

@@ -1,6 +1,6 @@
 // Package tooldefs holds agentcore's tools, one file per tool. toolgen reads
-// this package (go/packages + go/types) and generates the runtime.Tool
-// wrappers, JSON schemas and per-variant registries into ../generated.
+// this package (go/packages + go/types) and generates one runtime.Definition
+// per tool, JSON schemas and per-variant registries into ../generated.
 //
 // # Defining a tool
 //
@@ -58,31 +58,36 @@
 //
 // # Optional behaviour
 //
+// toolgen writes one runtime.Definition per tool (generated/<tool>_tool.go).
 // Each optional behaviour comes from a method on the tool type when it has
-// one, from its marker otherwise, and else from the fail-closed default.
-// A marker and a method for the same behaviour is an error. In the
-// signatures below In is the input struct and Out the output type:
+// one, from its marker otherwise, and else from runtime.ToolDefaults, the
+// one table of defaults every tool shares (fail-closed: not
+// concurrency-safe, not read-only, interrupt block, passthrough). A marker
+// and a method for the same behaviour is an error. toolgen itself writes
+// two behaviours a tooldef need not: the result's content (text of a
+// string or Stringer Out, else Out as JSON) and RenderUse (the first
+// required string parameter, as Claude Code shows Read(src/main.go)). In
+// the signatures below In is the input struct and Out the output type:
 //
 //	Call(ctx context.Context, in *In, c *runtime.Call) (Out, error)                       required
-//	ValidateInput(ctx context.Context, in *In, tc *runtime.ToolContext) error             default: nil
+//	ValidateInput(ctx context.Context, in *In, tc *runtime.ToolContext) error
 //	CheckPermissions(ctx context.Context, in *In, tc *runtime.ToolContext) runtime.PermissionDecision
-//	                                                                                      default: Passthrough
-//	PermissionTarget(in *In) runtime.Target                                              default: TargetNone
-//	IsConcurrencySafe(in *In) bool           marker concurrencySafe                       default: false
-//	IsReadOnly(in *In) bool                  marker readOnly                              default: false
-//	IsDestructive(in *In) bool               marker destructive                           default: false
-//	IsEnabled() bool                         marker disabled                              default: true
+//	PermissionTarget(in *In) runtime.Target
+//	IsConcurrencySafe(in *In) bool           marker concurrencySafe
+//	IsReadOnly(in *In) bool                  marker readOnly
+//	IsDestructive(in *In) bool               marker destructive
+//	IsEnabled() bool                         marker disabled
 //	InterruptBehavior(in *In) runtime.InterruptBehavior
-//	                                         marker interrupt                             default: InterruptBlock
-//	UserFacingName(in *In) string            marker userFacingName                        default: the name
-//	ResultBlocks(out Out) []runtime.Block                     default: text of Out (string, Stringer or JSON)
-//	RenderUse(in *In) string                                  default: the first required string parameter
-//	RenderProgress(in *In, p P) string                        default: fmt.Sprint(p); P is the progress type
-//	RenderResult(in *In, out Out) string                      default: "Done"
-//	RenderRejected(in *In) string                             default: "Rejected"
-//	RenderError(in *In, err error) string                     default: err.Error()
-//	RenderGrouped(ins []*In) string                           default: one RenderUse per line
-//	RenderPreview(in *In, tc *runtime.ToolContext) string     default: none (the prompt shows RenderUse)
+//	                                         marker interrupt
+//	UserFacingName(in *In) string            marker userFacingName
+//	ResultBlocks(out Out) []runtime.Block    toolgen: text of Out (string, Stringer or JSON)
+//	RenderUse(in *In) string                 toolgen: the first required string parameter
+//	RenderProgress(in *In, p P) string       P is the progress type; other values get the default
+//	RenderResult(in *In, out Out) string
+//	RenderRejected(in *In) string
+//	RenderError(in *In, err error) string
+//	RenderGrouped(ins []*In) string
+//	RenderPreview(in *In, tc *runtime.ToolContext) string
 //
 // # Input fields
 //

@@ -67,7 +67,7 @@ var _ = Describe("ToolSearch", func() {
 	})
 
 	It("keeps its own definition under 500 tokens and is never deferred", func() {
-		ts := &generated.ToolSearchTool{}
+		ts := generated.ToolSearchTool()
 		n := pool.EstimateTokens(ts)
 		GinkgoWriter.Printf("ToolSearch definition: %d tokens (estimate)\n", n)
 		Expect(n).To(BeNumerically("<", 500))

@@ -223,4 +223,7 @@ func warnSandbox(s *session.Session) {
 	if w := sandbox.NetworkWarning(s.Sandbox().Config()); w != "" {
 		fmt.Fprintln(os.Stderr, "agentcore: warning:", w)
 	}
+	if why := s.SandboxOff(); why != nil {
+		fmt.Fprintln(os.Stderr, "agentcore: warning:", (&sandbox.Off{Why: why}).Warning())
+	}
 }

@@ -1,4 +1,4 @@
-// Command toolgen generates agentcore's tool wrappers, JSON schemas and
+// Command toolgen generates agentcore's tool definitions, JSON schemas and
 // per-variant registries from the tooldefs package.
 //
 // Usage:

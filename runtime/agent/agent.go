@@ -189,17 +189,14 @@ type Agent struct {
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
 	a := &Agent{cfg: cfg, tc: tc, messages: slices.Clone(cfg.History)}
 	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse, MaxConcurrency: cfg.MaxConcurrency}
+	a.exec.Observer = observer{a: a}
 	return a
 }
 
-// setTools makes tools the ones calls are looked up in, each observed for
-// its start and progress events. Only between turns: no call may run.
+// setTools makes tools the ones calls are looked up in. Only between
+// turns: no call may run.
 func (a *Agent) setTools(tools []runtime.Tool) {
-	wrapped := make([]runtime.Tool, len(tools))
-	for i, t := range tools {
-		wrapped[i] = &observed{Tool: t, a: a}
-	}
-	a.exec.Tools = wrapped
+	a.exec.Tools = tools
 }
 
 // Messages returns a copy of the conversation so far: the messages
@@ -812,7 +809,7 @@ func (s *turnState) drain() {
 
 func (s *turnState) handle(ev orchestrate.Event) {
 	if ev.Kind != orchestrate.EventResult {
-		return // progress is observed live, from the call itself
+		return // progress is observed live (observer)
 	}
 	s.results[ev.ID] = ev
 	if rr, ok := s.a.cfg.Recorder.(ResultRecorder); ok {
@@ -823,37 +820,25 @@ func (s *turnState) handle(ev orchestrate.Event) {
 	s.a.emit(Event{Kind: EventToolResult, Turn: s.turn, ID: ev.ID, Name: ev.Name, Tool: ev.Tool, Input: ev.Input, Call: &ev})
 }
 
-// observed wraps a tool to report when its calls start and what progress
-// they make, as it happens.
-type observed struct {
-	runtime.Tool
-	a *Agent
+// observer reports, as it happens, when the executor starts a call, what
+// progress it makes and when it ends (orchestrate.CallObserver).
+type observer struct{ a *Agent }
+
+// CallStarted emits EventToolStart.
+func (o observer) CallStarted(use orchestrate.ToolUse, t runtime.Tool, input any) {
+	o.a.emit(Event{Kind: EventToolStart, ID: use.ID, Name: t.Name(), Tool: t, Input: input})
 }
 
-// Unwrap returns the wrapped tool.
-func (o *observed) Unwrap() runtime.Tool { return o.Tool }
-
-// Call reports the start, forwards progress to the observer, and passes
-// context modifications through.
-func (o *observed) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	if call == nil {
-		return o.Tool.Call(ctx, input, call)
+// CallProgress emits EventToolProgress, or a sub-agent's event as its own.
+func (o observer) CallProgress(use orchestrate.ToolUse, t runtime.Tool, input any, p any) {
+	if sub, ok := p.(Event); ok && sub.ParentToolUseID != "" {
+		o.a.emit(sub)
+		return
 	}
-	name := o.Tool.Name()
-	o.a.emit(Event{Kind: EventToolStart, ID: call.ID, Name: name, Tool: o.Tool, Input: input})
-	inner := runtime.NewCall(call.ID, call.Context, func(p any) {
-		if sub, ok := p.(Event); ok && sub.ParentToolUseID != "" {
-			o.a.emit(sub) // a sub-agent's event, shown as its own
-		} else {
-			o.a.emit(Event{Kind: EventToolProgress, ID: call.ID, Name: name, Tool: o.Tool, Input: input, Progress: p})
-		}
-		call.Progress(p)
-	})
-	defer func() {
-		if m := inner.Modifier(); m != nil {
-			call.ModifyContext(m)
-		}
-		o.a.emit(Event{Kind: EventToolEnd, ID: call.ID, Name: name, Tool: o.Tool, Input: input})
-	}()
-	return o.Tool.Call(ctx, input, inner)
+	o.a.emit(Event{Kind: EventToolProgress, ID: use.ID, Name: t.Name(), Tool: t, Input: input, Progress: p})
+}
+
+// CallEnded emits EventToolEnd.
+func (o observer) CallEnded(use orchestrate.ToolUse, t runtime.Tool, input any) {
+	o.a.emit(Event{Kind: EventToolEnd, ID: use.ID, Name: t.Name(), Tool: t, Input: input})
 }

@@ -111,6 +111,13 @@ var _ = Describe("the loop against a fake Messages API through the SDK", func() 
 		Expect(results).To(HaveLen(2))
 		Expect(results[0].ID).To(Equal("toolu_a"))
 		Expect(results[1].ID).To(Equal("toolu_b"))
+		for _, k := range []agent.EventKind{agent.EventToolStart, agent.EventToolEnd, agent.EventToolResult} {
+			evs := rec.kinds(k)
+			Expect(evs).To(HaveLen(2))
+			for _, ev := range evs {
+				Expect(ev.Tool).To(BeIdenticalTo(read), "the events carry the tool itself: the agent wraps no tool")
+			}
+		}
 
 		reqs := api.Requests()
 		Expect(reqs).To(HaveLen(2))

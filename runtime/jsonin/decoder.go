@@ -138,6 +138,21 @@ func (d *Decoder) End() error {
 	return nil
 }
 
+// Decode reads data, one JSON object and nothing after it, into a new T
+// with decode (a generated struct decoder): a tool's whole Decode.
+func Decode[T any](data []byte, decode func(*Decoder, *T) error) (*T, error) {
+	v := new(T)
+	var d Decoder
+	d.Reset(data)
+	if err := decode(&d, v); err != nil {
+		return nil, err
+	}
+	if err := d.End(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // OpenObject consumes the '{' of an object; then call NextKey.
 func (d *Decoder) OpenObject() error {
 	d.skipWS()

@@ -72,6 +72,22 @@ type PostToolUseResult struct {
 	Context []string
 }
 
+// CallObserver watches calls run, live: the agent's tool start, progress
+// and end events. Its methods may be called from several goroutines at
+// once and must not block; tool is the tool the call resolved to, input
+// the decoded input Call gets.
+type CallObserver interface {
+	// CallStarted: Call is about to run (validation, hooks and the
+	// permission check passed).
+	CallStarted(use ToolUse, tool runtime.Tool, input any)
+	// CallProgress: the running call reported progress, before the
+	// executor queues it as an EventProgress.
+	CallProgress(use ToolUse, tool runtime.Tool, input any, progress any)
+	// CallEnded: Call returned (or panicked); its result is yielded later,
+	// in order.
+	CallEnded(use ToolUse, tool runtime.Tool, input any)
+}
+
 // AllowAll is the default CanUseToolFunc: every call may run.
 func AllowAll(context.Context, runtime.Tool, any, *runtime.ToolContext) runtime.PermissionDecision {
 	return runtime.PermissionDecision{Behavior: runtime.Allow}
@@ -89,6 +105,9 @@ type Executor struct {
 	// check and after a successful Call (Claude Code's hooks).
 	PreToolUse  PreToolUseFunc
 	PostToolUse PostToolUseFunc
+	// Observer, when set, is told as it happens when a call's Call
+	// starts, each progress value it reports, and when Call returned.
+	Observer CallObserver
 	// MaxConcurrency caps how many concurrency-safe calls run at once;
 	// 0 reads AGENTCORE_MAX_TOOL_USE_CONCURRENCY (unset, 0 or junk → 10).
 	MaxConcurrency int

@@ -185,7 +185,13 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	if err := context.Cause(ctx); err != nil {
 		return cancelled(p, err)
 	}
+	if e.Observer != nil {
+		e.Observer.CallStarted(p.use, p.tool, p.input)
+	}
 	res, err, panicked := invoke(ctx, p, call)
+	if e.Observer != nil {
+		e.Observer.CallEnded(p.use, p.tool, p.input)
+	}
 	if cause := context.Cause(ctx); cause != nil {
 		// Cancelled while running: whatever Call returned is superseded.
 		return cancelled(p, cause)

@@ -527,6 +527,9 @@ func (s *StreamingExecutor) flush() {
 }
 
 func (s *StreamingExecutor) onProgress(c *tracked, p any) {
+	if s.e.Observer != nil {
+		s.e.Observer.CallProgress(c.use, c.tool, c.input, p)
+	}
 	s.mu.Lock()
 	if s.discarded || c.state != StateExecuting {
 		s.mu.Unlock()

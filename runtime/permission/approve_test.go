@@ -74,13 +74,17 @@ var _ = Describe("Approve", func() {
 		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
 	})
 
-	It("finds the preview of a tool the agent loop or the pool wrapped (Unwrap)", func() {
+	It("asks the tool it gets for runtime.Previewer and unwraps nothing", func() {
 		asker := &scriptedAsker{answer: ask.AnswerDeny}
 		e := engine(permission.ModeDefault, asker, nil, nil, nil)
-		tool := &wrappedTool{Tool: &wrappedTool{Tool: &previewTool{fakeTool: fakeTool{name: "Changer"}}}}
-		e.CanUseTool(ctx, tool, "x", tc)
+		inner := &previewTool{fakeTool: fakeTool{name: "Changer"}}
+		e.CanUseTool(ctx, runtime.WithDescription(inner, "Changes x."), "x", tc)
 		Expect(asker.asked).To(HaveLen(1))
-		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"))
+		Expect(asker.asked[0].Detail).To(Equal("@@ -1 +1 @@\n-x\n+y"), "a described tool forwards its preview")
+
+		e.CanUseTool(ctx, &wrappedTool{Tool: inner}, "x", tc)
+		Expect(asker.asked).To(HaveLen(2))
+		Expect(asker.asked[1].Detail).To(BeEmpty(), "a wrapper that is no Previewer has no preview, whatever it wraps")
 	})
 
 	It("returns the user's No without an error", func() {
@@ -162,8 +166,8 @@ type previewTool struct{ fakeTool }
 
 func (*previewTool) RenderPreview(any, *runtime.ToolContext) string { return "@@ -1 +1 @@\n-x\n+y" }
 
-// wrappedTool wraps a tool as the agent loop's observer and the pool's
-// fitted descriptions do: it embeds it and unwraps to it.
+// wrappedTool wraps a tool without forwarding RenderPreview: it embeds it
+// and unwraps to it.
 type wrappedTool struct{ runtime.Tool }
 
 func (w *wrappedTool) Unwrap() runtime.Tool { return w.Tool }

@@ -152,18 +152,11 @@ func (e *Engine) howToAllow(suggestion string) string {
 }
 
 // safePreview is the tool's RenderPreview (runtime.Previewer), "" for a
-// tool without one; a panic gives "". It looks through the wrappers the
-// agent loop and the pool put around a tool (an Unwrap method), which
-// do not forward RenderPreview themselves.
+// tool without one; a panic gives "".
 func safePreview(t runtime.Tool, input any, tc *runtime.ToolContext) string {
 	p, ok := t.(runtime.Previewer)
-	for !ok {
-		w, isWrapper := t.(interface{ Unwrap() runtime.Tool })
-		if !isWrapper {
-			return ""
-		}
-		t = w.Unwrap()
-		p, ok = t.(runtime.Previewer)
+	if !ok {
+		return ""
 	}
 	s, _ := runtime.Guard("RenderPreview", func() string { return p.RenderPreview(input, tc) })
 	return s

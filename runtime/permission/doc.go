@@ -126,12 +126,31 @@
 //	curl -o/-c/-D/--trace/--stderr/--libcurl/--etag-save FILE, curl -O/-J (a name in
 //	--output-dir), curl -K (unknown), wget -O/-o/-a FILE, wget (a name in -P)
 //	tar -c/-r/-u -f FILE, tar -x (names in -C), tar -I/--to-command (unknown)
+//	tar --index-file/--listed-incremental FILE, xxd IN OUT, shuf -o FILE, zip ARCHIVE,
+//	ssh -E FILE, vim -w FILE, less -o FILE, and every other option or operand the
+//	programs table (runtime/shellprog) marks as writing a path
 //	xargs CMD, or a writer behind any wrapper, fed arguments at run time (unknown)
 //	/dev/null, /dev/stdout, /dev/stderr, /dev/stdin, /dev/tty, /dev/fd/N and
 //	fd duplications (2>&1, >&2, 3>&-) write no file and stay free
 //
 // A command not listed (make, python -c, npm…) may write anything; a
-// prefix rule for it allows whatever it does, as in Claude Code. A line
+// prefix rule for it allows whatever it does, as in Claude Code.
+//
+// # Options that run programs
+//
+// The programs table (runtime/shellprog, which the read-only verdict
+// reads too) says per program which options and operands read a path,
+// write one, run a program or reach the network. An allow rule for a
+// program lets it run; it does not let it start another: an option the
+// table says runs a program or reaches the network (git -c alias.x=!…,
+// git -c core.pager=…, --upload-pack, --exec, git grep -O, rg --pre, ssh
+// -o ProxyCommand, tar --to-command, sort --compress-program, zip -TT,
+// vim -c and +cmd, make --eval, npm --script-shell, wget -e) keeps every
+// prefix rule from covering the line, and so does an option the table
+// does not know of a program whose options it lists whole (git's global
+// options, sed, sort, uniq, shuf, xxd): the call asks, and the message
+// names the option. A deny or ask rule on "git <subcommand>" also meets
+// git with global options before the subcommand (git -C dir push). A line
 // whose classifier verdict is read-only but that writes is not read-only:
 // plan mode refuses it and default mode does not run it unasked.
 //

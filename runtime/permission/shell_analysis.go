@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentcore/agentcore/runtime/shellprog"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
@@ -271,6 +272,14 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 			form.argsFrom = argsFrom
 		}
 		inspectRunner(a, form, env, depth)
+		// An option that runs a program or reaches the network, or one the
+		// programs table cannot judge: no prefix rule for the program
+		// covers it (its writes are judged as writes, below).
+		if form.literal[0] {
+			if why := shellprog.Judge(form.words, form.literal, shellprog.Runs|shellprog.Network); why != "" {
+				a.taint("%s", why)
+			}
+		}
 		checkWrites(a, form, env, afterCd)
 		// env -C and sudo -D run the command in another directory.
 		if dir, ok := chdirOf(form); ok {

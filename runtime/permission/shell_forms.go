@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentcore/agentcore/runtime/shellprog"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
@@ -149,6 +150,10 @@ func denyForms(c shellCmd) []string {
 	add(c.text(true))
 	for _, u := range unwrapAll(c) {
 		add(u.text(false))
+		if g, ok := withoutGitGlobals(u); ok {
+			// "git -C dir push" meets a deny on "git push".
+			add(g.text(false))
+		}
 		if n := u.name(); strings.Contains(n, "/") && u.literal[0] {
 			v := u
 			v.words = append([]string{filepath.Base(n)}, u.words[1:]...)
@@ -256,4 +261,26 @@ func isEnvName(s string) bool {
 		}
 	}
 	return true
+}
+
+// withoutGitGlobals returns a git command without its global options
+// (-C dir, -c key=value, --git-dir=…), as the programs table reads them:
+// the form a deny rule on "git <subcommand>" is matched against.
+func withoutGitGlobals(c shellCmd) (shellCmd, bool) {
+	if len(c.words) < 3 || !c.literal[0] || filepath.Base(c.words[0]) != "git" {
+		return shellCmd{}, false
+	}
+	sub := shellprog.GitSubcommand(c.words, c.literal)
+	if sub <= 1 {
+		return shellCmd{}, false
+	}
+	out := c
+	out.words = append([]string{"git"}, c.words[sub:]...)
+	out.literal = append([]bool{true}, c.literal[sub:]...)
+	if len(c.shapes) > sub {
+		out.shapes = append([]wordShape{{}}, c.shapes[sub:]...)
+	} else {
+		out.shapes = nil
+	}
+	return out, true
 }

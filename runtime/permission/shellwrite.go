@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentcore/agentcore/runtime/fspath"
+	"github.com/agentcore/agentcore/runtime/shellprog"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
@@ -281,7 +282,7 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		}
 		return all(pa.pos, roleWrite), true
 	case "sed":
-		pa := parseArgs(c, "|-e|-f|-l|--expression|--file|--line-length|", "|-i|")
+		pa := parseArgs(c, withValue("sed"), "|-i|")
 		out := sedWrites(c, pa)
 		if pa.has("i", "in-place") {
 			files := pa.pos
@@ -301,7 +302,7 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		out := gitWrites(c)
 		return out, len(out) > 0
 	case "sort":
-		pa := parseArgs(c, "|-o|-k|-t|-S|-T|--output|--key|--field-separator|--buffer-size|--temporary-directory|--compress-program|--files0-from|--parallel|--batch-size|--random-source|", "")
+		pa := parseArgs(c, withValue("sort"), "")
 		out := optTargets(pa, "o", "output")
 		for name := range pa.opts {
 			if len(name) > 1 && name != "output" && strings.HasPrefix("output", name) {
@@ -316,20 +317,20 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		}
 		return out, len(out) > 0
 	case "uniq":
-		pa := parseArgs(c, "|-f|-s|-w|--skip-fields|--skip-chars|--check-chars|", "")
+		pa := parseArgs(c, withValue("uniq"), "")
 		if len(pa.pos) < 2 {
 			return nil, false
 		}
 		return []writeArg{{idx: pa.pos[1], role: roleWrite, by: "uniq (its second operand)"}}, true
 	case "tree":
-		pa := parseArgs(c, "|-o|-L|-P|-I|-H|-T|--filelimit|--charset|--timefmt|--sort|", "")
+		pa := parseArgs(c, withValue("tree"), "")
 		out := optTargets(pa, "o")
 		for i := range out {
 			out[i].by = "tree -o"
 		}
 		return out, len(out) > 0
 	case "time":
-		pa := parseArgs(c, "|-o|-f|--output|--format|", "")
+		pa := parseArgs(c, withValue("time"), "")
 		out := optTargets(pa, "o", "output")
 		for i := range out {
 			out[i].by = "time -o"
@@ -350,7 +351,7 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 	case "sponge":
 		return all(parseArgs(c, "", "").pos, roleWrite), true
 	case "rsync":
-		pa := parseArgs(c, "|-e|-f|-B|-T|--rsh|--filter|--exclude|--include|--exclude-from|--include-from|--files-from|--temp-dir|--backup-dir|--block-size|--rsync-path|--chmod|--log-file|", "")
+		pa := parseArgs(c, withValue("rsync"), "")
 		if len(pa.pos) < 2 {
 			return nil, true
 		}
@@ -363,7 +364,7 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		}
 		return []writeArg{{idx: pa.pos[len(pa.pos)-1], role: roleWrite, intoDir: srcs}}, true
 	case "curl":
-		pa := parseArgs(c, "|-o|--output|-d|--data|-H|--header|-X|--request|-u|--user|-A|--user-agent|-e|--referer|-b|--cookie|-c|--cookie-jar|-F|--form|-T|--upload-file|-x|--proxy|-m|--max-time|-w|--write-out|--url|-K|--config|-D|--dump-header|", "")
+		pa := parseArgs(c, withValue("curl"), "")
 		out := optTargets(pa, "o", "output", "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc")
 		if pa.has("O", "remote-name", "remote-name-all", "J", "remote-header-name") {
 			dir := "."
@@ -382,7 +383,7 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 		}
 		return out, true
 	case "wget":
-		pa := parseArgs(c, "|-O|--output-document|-o|--output-file|-a|--append-output|-P|--directory-prefix|-U|--user-agent|--header|-e|--execute|-t|--tries|-T|--timeout|", "")
+		pa := parseArgs(c, withValue("wget"), "")
 		out := optTargets(pa, "O", "output-document", "o", "output-file", "a", "append-output")
 		if !pa.has("O", "output-document") && !pa.has("spider") {
 			// Without -O, wget names the file after the URL.
@@ -412,7 +413,51 @@ func writeArgs(c shellCmd) ([]writeArg, bool) {
 	case "find":
 		return findWrites(c)
 	}
-	return nil, false
+	return tableWrites(c)
+}
+
+func mustTableWrites(c shellCmd) []writeArg {
+	out, _ := tableWrites(c)
+	return out
+}
+
+// withValue is the programs table's list of name's options that take a
+// value, in parseArgs's form.
+func withValue(name string) string { return shellprog.Lookup(name).WithValue() }
+
+// tableWrites returns the writes the programs table knows of a program
+// writeArgs has no case for (shuf -o, xxd's and uniq's second operand,
+// zip's archive, ssh -E, vim -w): options that write a named path, an
+// operand in a writing position, and options that write files they do
+// not name (as unknown writes).
+func tableWrites(c shellCmd) ([]writeArg, bool) {
+	name := filepath.Base(c.words[0])
+	p := shellprog.Lookup(name)
+	if p == nil {
+		return nil, false
+	}
+	s := p.Read(c.words, c.literal)
+	var out []writeArg
+	for _, u := range s.Uses {
+		if u.Option == nil {
+			continue
+		}
+		e := u.Option.EffectOf(u.Value)
+		switch {
+		case e&shellprog.WritesPath != 0 && u.ValueIdx >= 0:
+			out = append(out, writeArg{idx: u.ValueIdx, role: roleWrite, by: name + " " + u.Name})
+		case e&shellprog.WritesPath != 0 && u.Value != "" && u.Value != "-":
+			out = append(out, writeArg{idx: -1, text: u.Value, role: roleWrite, by: name + " " + u.Name})
+		case e&shellprog.Writes != 0:
+			out = append(out, writeArg{idx: -1, by: name + " " + u.Name, text: u.Value, unknown: name + " " + u.Name + " writes files it does not name"})
+		}
+	}
+	for n, i := range s.Operands {
+		if p.OperandEffect(n)&shellprog.WritesPath != 0 && c.words[i] != "-" {
+			out = append(out, writeArg{idx: i, role: roleWrite, by: name + " (its operand " + c.words[i] + ")"})
+		}
+	}
+	return out, len(out) > 0
 }
 
 // tarWrites returns what tar writes: the archive when it creates or
@@ -424,7 +469,7 @@ func tarWrites(c shellCmd) ([]writeArg, bool) {
 		// Old-style options: "tar xzf a.tar".
 		cc.words = append([]string{c.words[0], "-" + c.words[1]}, c.words[2:]...)
 	}
-	pa := parseArgs(cc, "|-f|-C|-T|-X|-b|-H|-K|-N|-V|-g|-L|-I|--file|--directory|--files-from|--exclude-from|--format|--label|--newer|--listed-incremental|--use-compress-program|--to-command|--info-script|--new-volume-script|--rsh-command|", "")
+	pa := parseArgs(cc, withValue("tar"), "")
 	var out []writeArg
 	if pa.has("I", "use-compress-program", "to-command", "info-script", "new-volume-script", "rsh-command", "F", "checkpoint-action") {
 		out = append(out, writeArg{idx: -1, by: "tar", text: strings.Join(c.words, " "), unknown: "tar runs a program given in its options, which may write anything"})
@@ -435,6 +480,13 @@ func tarWrites(c shellCmd) ([]writeArg, bool) {
 		for _, t := range targets {
 			t.by = "tar -f"
 			out = append(out, t)
+		}
+	}
+	// Options that name a file tar writes whatever the mode
+	// (--index-file, --listed-incremental), from the programs table.
+	for _, w := range mustTableWrites(c) {
+		if w.unknown == "" {
+			out = append(out, w)
 		}
 	}
 	if pa.has("x", "extract", "get") {

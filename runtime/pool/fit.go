@@ -161,22 +161,10 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
-// fitted is a pool tool whose description was fitted to the pool.
-type fitted struct {
-	runtime.Tool
-	description string
-}
-
-// Description is the fitted description.
-func (f *fitted) Description() string { return f.description }
-
-// Unwrap returns the tool itself.
-func (f *fitted) Unwrap() runtime.Tool { return f.Tool }
-
 // fit returns tools with each description fitted to them: known names the
 // tools may mention, and any of them not among tools is absent. A tool
 // fitted before (to another pool) is fitted again from its own
-// description.
+// description (runtime.Refit: a copy, or the tool's one wrapper).
 func fit(tools []runtime.Tool, known []string) []runtime.Tool {
 	present := map[string]bool{}
 	for _, t := range tools {
@@ -190,17 +178,12 @@ func fit(tools []runtime.Tool, known []string) []runtime.Tool {
 	}
 	out := make([]runtime.Tool, len(tools))
 	for i, t := range tools {
-		if f, ok := t.(*fitted); ok {
-			t = f.Tool
-		}
-		out[i] = t
-		if len(absent) == 0 {
-			continue
-		}
-		desc := t.Description()
-		if d := FitDescription(desc, absent); d != desc {
-			out[i] = &fitted{Tool: t, description: d}
-		}
+		out[i] = runtime.Refit(t, func(own string) string {
+			if len(absent) == 0 {
+				return own
+			}
+			return FitDescription(own, absent)
+		})
 	}
 	return out
 }

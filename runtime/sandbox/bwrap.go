@@ -33,6 +33,14 @@ type Spec struct {
 	Network bool
 	// Bwrap is the bwrap binary; "" means "bwrap" on PATH.
 	Bwrap string
+	// DenyRead are paths hidden from the command (credential files, the
+	// agent's own settings and sessions); AllowRead are paths under them
+	// shown again.
+	DenyRead, AllowRead []string
+	// Unset are environment variables removed before the command starts.
+	Unset []string
+	// Limits bound what one command may take.
+	Limits Limits
 	// Env are KEY=VALUE pairs the network policy sets for the command.
 	Env []string
 	// Session, when set, runs the command in the session's long-lived
@@ -79,7 +87,10 @@ func (s *Spec) args(script, dir string, extraWritable ...string) (args, stubs []
 // mounts is the part of args that makes the sandbox: its namespaces and
 // mounts, without the command.
 func (s *Spec) mounts(extraWritable ...string) (args, stubs []string) {
-	a := []string{"--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
+	// --cap-drop ALL: a command run by root keeps no capability (one
+	// run by another user has none anyway), so a hidden path's stand-in
+	// with mode 0 is unreadable to it too.
+	a := []string{"--die-with-parent", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
 	if !s.Network {
 		a = append(a, "--unshare-net")
 	}
@@ -122,7 +133,49 @@ func (s *Spec) mounts(extraWritable ...string) (args, stubs []string) {
 		stubs = append(stubs, stub)
 		a = append(a, "--ro-bind", src, stub)
 	}
-	return a, stubs
+	return append(a, s.hide(writable)...), stubs
+}
+
+// hide is the part of mounts that hides DenyRead from the command: a
+// directory becomes an empty read-only tmpfs (with the AllowRead paths
+// under it bound again), a file an empty one. Missing paths are skipped
+// (bwrap cannot mount over them), and so is a path that holds a writable
+// directory: hiding it would hide the working directory.
+func (s *Spec) hide(writable []string) []string {
+	var a []string
+	for _, p := range s.DenyRead {
+		fi, err := os.Stat(p)
+		if err != nil || within(p, s.AllowRead) {
+			continue
+		}
+		if slices.ContainsFunc(writable, func(w string) bool { return within(w, []string{p}) }) {
+			continue
+		}
+		shown := slices.ContainsFunc(s.AllowRead, func(allowed string) bool { return within(allowed, []string{p}) })
+		if dir, file, err := unreadables(); err == nil && !shown {
+			// Mode 0: opening anything there fails with "Permission denied".
+			if fi.IsDir() {
+				a = append(a, "--ro-bind", dir, p)
+			} else {
+				a = append(a, "--ro-bind", file, p)
+			}
+			continue
+		}
+		if !fi.IsDir() {
+			a = append(a, "--ro-bind", os.DevNull, p)
+			continue
+		}
+		a = append(a, "--tmpfs", p)
+		for _, allowed := range s.AllowRead {
+			if allowed != p && within(allowed, []string{p}) {
+				if _, err := os.Stat(allowed); err == nil {
+					a = append(a, "--ro-bind", allowed, allowed)
+				}
+			}
+		}
+		a = append(a, "--remount-ro", p)
+	}
+	return a
 }
 
 // protectMissing keeps a command from creating the protected path p, which
@@ -162,24 +215,42 @@ func protectMissing(p string, writable, readOnly []string) (stub, src string) {
 	return first, dir
 }
 
-var emptyOnce struct {
-	sync.Once
+var emptyCache struct {
+	sync.Mutex
 	dir, file string
-	err       error
 }
 
 // empties are an empty directory and an empty file that stand for
 // missing protected paths: a write to either, bound read-only, fails with
 // "Read-only file system" as a write to an existing protected path does.
 // They are made once per user, in the user's cache directory
-// (agentcore/sandbox-empty), and checked once per process: a directory
-// made per process in $TMPDIR would be left behind by every run, since
-// nothing can remove it when the process ends.
+// (agentcore/sandbox-empty), and checked once per process (again when
+// they went, or the cache directory moved): a directory made per process
+// in $TMPDIR would be left behind by every run, since nothing can remove
+// it when the process ends.
 func empties() (dir, file string, err error) {
-	emptyOnce.Do(func() {
-		emptyOnce.dir, emptyOnce.file, emptyOnce.err = makeEmpties()
-	})
-	return emptyOnce.dir, emptyOnce.file, emptyOnce.err
+	emptyCache.Lock()
+	defer emptyCache.Unlock()
+	if emptyCache.dir != "" && stillThere(emptyCache.dir, emptyCache.file) {
+		return emptyCache.dir, emptyCache.file, nil
+	}
+	dir, file, err = makeEmpties()
+	if err == nil {
+		emptyCache.dir, emptyCache.file = dir, file
+	}
+	return dir, file, err
+}
+
+// stillThere reports whether the stand-ins are where they were made and
+// the cache directory has not moved since.
+func stillThere(dir, file string) bool {
+	cache, err := os.UserCacheDir()
+	if err != nil || !strings.HasPrefix(dir, cache+string(filepath.Separator)) {
+		return false
+	}
+	_, derr := os.Lstat(dir)
+	_, ferr := os.Lstat(file)
+	return derr == nil && ferr == nil
 }
 
 // makeEmpties makes the empty directory and file, or checks the ones an
@@ -210,6 +281,54 @@ func makeEmpties() (dir, file string, err error) {
 	}
 	if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() || fi.Size() != 0 {
 		return "", "", fmt.Errorf("sandbox: %s is not an empty file: remove it", file)
+	}
+	return dir, file, nil
+}
+
+var unreadableCache struct {
+	sync.Mutex
+	dir, file string
+}
+
+// unreadables are a directory and a file with mode 0 that stand for
+// hidden paths: opening them, or anything under the directory, fails
+// with "Permission denied". Made once per user next to the empties.
+func unreadables() (dir, file string, err error) {
+	unreadableCache.Lock()
+	defer unreadableCache.Unlock()
+	if unreadableCache.dir != "" && stillThere(unreadableCache.dir, unreadableCache.file) {
+		return unreadableCache.dir, unreadableCache.file, nil
+	}
+	dir, file, err = makeUnreadables()
+	if err == nil {
+		unreadableCache.dir, unreadableCache.file = dir, file
+	}
+	return dir, file, err
+}
+
+func makeUnreadables() (dir, file string, err error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", "", fmt.Errorf("sandbox: a place for the stand-ins of hidden paths: %w", err)
+	}
+	base := filepath.Join(cache, "agentcore", "sandbox-empty")
+	dir, file = filepath.Join(base, "unreadable-dir"), filepath.Join(base, "unreadable-file")
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return "", "", fmt.Errorf("sandbox: %w", err)
+	}
+	if err := os.Mkdir(dir, 0); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", "", fmt.Errorf("sandbox: %w", err)
+	}
+	if f, err := os.OpenFile(file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrExist) {
+		return "", "", fmt.Errorf("sandbox: %w", err)
+	}
+	for _, p := range []string{dir, file} {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode().Perm() != 0 || fi.Mode()&os.ModeSymlink != 0 || (p == file && fi.Size() != 0) {
+			return "", "", fmt.Errorf("sandbox: %s is not an empty stand-in with mode 0: remove it", p)
+		}
 	}
 	return dir, file, nil
 }

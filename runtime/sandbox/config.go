@@ -16,9 +16,18 @@ type Config struct {
 	// .mcp.json); DenyWrite are absolute paths kept read-only
 	// (sandbox.filesystem.denyWrite).
 	Protected, DenyWrite []string
-	// DenyRead are paths hidden from commands; AllowRead are paths under
-	// them shown again.
+	// DenyRead are paths hidden from commands (with the credential files
+	// and the agent's own directories the session adds); AllowRead are
+	// paths under them shown again (sandbox.filesystem.allowRead).
 	DenyRead, AllowRead []string
+	// Secrets are the environment variables commands run without.
+	Secrets Secrets
+	// Limits bound what one command may take (sandbox.limits).
+	Limits Limits
+	// FailIfUnavailable refuses to run commands when the sandbox cannot
+	// start (sandbox.failIfUnavailable); without it the session runs them
+	// unconfined and its first result says so.
+	FailIfUnavailable bool
 	// AllowedDomains are the hosts the settings allow
 	// (sandbox.network.allowedDomains); none means no network. A
 	// confinement that cannot filter by host (bubblewrap) shares the whole

@@ -120,6 +120,8 @@ func (s *Sandbox) Spec(workingDirs []string) (*Spec, error) {
 		}
 	}
 	sp.Protected = append(sp.Protected, conf.DenyWrite...)
+	sp.DenyRead, sp.AllowRead = conf.DenyRead, conf.AllowRead
+	sp.Unset, sp.Limits = conf.Secrets.Unset(true), conf.Limits
 	sp.ReadOnly = append(sp.ReadOnly, eg.Binds...)
 	sp.Env = append(sp.Env, eg.Env...)
 	return sp, nil
@@ -135,7 +137,8 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 	if err := sandboxUnsupported(); err != nil {
 		return nil, err // fail closed: never run unconfined
 	}
-	env = append(env, s.Env...)
+	env = append(Scrub(env, s.Unset), s.Env...)
+	command = s.Limits.prefix() + command
 	if s.Session != nil {
 		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
 	}
@@ -190,13 +193,37 @@ func (s *Spec) Note(exit int, output string) string {
 	if s == nil || exit == 0 {
 		return ""
 	}
+	if n := s.Limits.note(output); n != "" {
+		return n
+	}
 	switch {
 	case strings.Contains(output, "Read-only file system"):
 		return "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
+	case s.hidden(output) != "":
+		return "\n[sandbox] the sandbox hides " + s.hidden(output) + ": credential files and the agent's own settings and sessions are unreadable inside it; list a path in sandbox.filesystem.allowRead to show it"
 	case !s.Network && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
 		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
 		strings.Contains(output, "Temporary failure in name resolution")):
 		return "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
+	}
+	return ""
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// hidden is the first hidden path output names, "" when none.
+func (s *Spec) hidden(output string) string {
+	for _, p := range s.DenyRead {
+		if strings.Contains(output, p) {
+			return p
+		}
 	}
 	return ""
 }

@@ -388,7 +388,8 @@ func (ss *Sandbox) removeStubsLocked() {
 // key names sb's confinement: what it makes writable, protects and shows.
 func (s *Spec) key() string {
 	return strings.Join([]string{strings.Join(s.Writable, "\x00"), strings.Join(s.Protected, "\x00"),
-		strings.Join(s.ReadOnly, "\x00"), strconv.FormatBool(s.Network), s.Bwrap}, "\x01")
+		strings.Join(s.ReadOnly, "\x00"), strconv.FormatBool(s.Network), s.Bwrap,
+		strings.Join(s.DenyRead, "\x00"), strings.Join(s.AllowRead, "\x00"), s.limits()}, "\x01")
 }
 
 // fingerprint is the state on disk that sb's mounts were made from:
@@ -398,7 +399,7 @@ func (s *Spec) key() string {
 // again.
 func (s *Spec) fingerprint() string {
 	var b strings.Builder
-	for _, p := range slices.Concat(s.Writable, s.ReadOnly) {
+	for _, p := range slices.Concat(s.Writable, s.ReadOnly, s.DenyRead, s.AllowRead) {
 		if _, err := os.Stat(p); err == nil {
 			b.WriteString("+")
 		} else {
@@ -461,6 +462,7 @@ func launch(sb *Spec) (*server, []string, error) {
 		}
 		return nil, stubs, fmt.Errorf("start the session's sandbox: %w", err)
 	}
+	theirs.Close() // bwrap has it: a bwrap that fails ends the wait for the hello
 	srv := &server{bwrap: cmd, ctl: ctl}
 	fail := func(why string) (*server, []string, error) {
 		srv.close()

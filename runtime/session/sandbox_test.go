@@ -250,6 +250,63 @@ var _ = Describe("The Bash sandbox in a session", func() {
 		})
 	})
 
+	Context("the agent's secrets", func() {
+		BeforeEach(func() {
+			GinkgoT().Setenv("ANTHROPIC_API_KEY", "sk-ant-secret-1")
+			GinkgoT().Setenv("OPENAI_API_KEY", "sk-openai-secret-2")
+			GinkgoT().Setenv("AWS_SECRET_ACCESS_KEY", "aws-secret-3")
+			GinkgoT().Setenv("GITHUB_TOKEN", "gh-secret-4")
+			GinkgoT().Setenv("AGENTCORE_HARMLESS", "harmless-5")
+			GinkgoT().Setenv("HOME", home)
+			Expect(os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)).To(Succeed())
+			Expect(os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("PRIVATE-KEY-6"), 0o600)).To(Succeed())
+			Expect(os.WriteFile(filepath.Join(home, ".ssh", "known_hosts"), []byte("KNOWN-HOSTS-7"), 0o644)).To(Succeed())
+			Expect(os.WriteFile(filepath.Join(home, ".netrc"), []byte("NETRC-8"), 0o600)).To(Succeed())
+			Expect(os.MkdirAll(filepath.Join(home, ".agentcore"), 0o700)).To(Succeed())
+			Expect(os.WriteFile(filepath.Join(home, ".agentcore", "settings.json"), []byte(`{"agent":"SETTINGS-9"}`), 0o600)).To(Succeed())
+		})
+
+		It("keeps the credentials out of env inside the sandbox, the settings' names too", func() {
+			settings(`{"sandbox": {"enabled": true, "credentials": {"env": ["GITHUB_TOKEN"], "keepEnv": ["OPENAI_API_KEY"]}}}`)
+			s := open(session.Options{})
+			res := run(s, "env")
+			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+			Expect(res.Text()).To(ContainSubstring("harmless-5"), "the rest of the environment is kept")
+			for _, secret := range []string{"ANTHROPIC_API_KEY", "sk-ant-secret-1", "sk-openai-secret-2", "aws-secret-3", "gh-secret-4"} {
+				Expect(res.Text()).NotTo(ContainSubstring(secret))
+			}
+		})
+
+		It("keeps them out of env outside the sandbox too, but for a name the settings keep", func() {
+			settings(`{"sandbox": {"credentials": {"env": ["GITHUB_TOKEN"], "keepEnv": ["OPENAI_API_KEY"]}}}`)
+			s := open(session.Options{})
+			Expect(s.Sandbox()).To(BeNil())
+			res := run(s, "env")
+			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+			Expect(res.Text()).To(And(ContainSubstring("harmless-5"), ContainSubstring("sk-openai-secret-2")))
+			for _, secret := range []string{"sk-ant-secret-1", "aws-secret-3", "gh-secret-4"} {
+				Expect(res.Text()).NotTo(ContainSubstring(secret))
+			}
+		})
+
+		It("refuses to read credential files and the agent's settings inside the sandbox, but for what allowRead shows", func() {
+			settings(`{"sandbox": {"enabled": true, "filesystem": {"allowRead": ["~/.ssh/known_hosts"]}}}`)
+			s := open(session.Options{})
+			res := run(s, "cat ~/.ssh/id_rsa")
+			Expect(res.IsError).To(BeTrue(), "%s", res.Text())
+			Expect(res.Text()).NotTo(ContainSubstring("PRIVATE-KEY-6"))
+			Expect(res.Text()).To(ContainSubstring("the sandbox hides " + filepath.Join(home, ".ssh")))
+			for _, f := range []string{"~/.netrc", "~/.agentcore/settings.json"} {
+				res = run(s, "cat "+f)
+				Expect(res.IsError).To(BeTrue(), "%s: %s", f, res.Text())
+				Expect(res.Text()).NotTo(Or(ContainSubstring("NETRC-8"), ContainSubstring("SETTINGS-9")))
+			}
+			res = run(s, "cat ~/.ssh/known_hosts")
+			Expect(res.IsError).To(BeFalse(), "%s", res.Text())
+			Expect(res.Text()).To(ContainSubstring("KNOWN-HOSTS-7"))
+		})
+	})
+
 	It("refuses dangerouslyDisableSandbox outright when allowUnsandboxedCommands is false", func() {
 		settings(`{"sandbox": {"enabled": true, "allowUnsandboxedCommands": false}}`)
 		asker := &recordingAsker{answer: ask.AnswerAllowOnce}
@@ -310,15 +367,43 @@ var _ = Describe("The Bash sandbox in a session", func() {
 		Expect(err).To(MatchError(And(ContainSubstring("sandbox.excludedCommands (docker)"), ContainSubstring("httpProxyPort"))))
 	})
 
-	It("fails at start, never falls back, when bwrap is not on PATH", func() {
-		settings(`{"sandbox": {"enabled": true}}`)
-		GinkgoT().Setenv("PATH", GinkgoT().TempDir())
-		_, err := openWith(session.Options{})
-		Expect(err).To(MatchError(sandbox.BwrapMissingHelp))
+	Context("when bwrap is not on PATH", func() {
+		BeforeEach(func() {
+			bin := GinkgoT().TempDir()
+			// bash stays reachable: the fallback runs commands with it.
+			Expect(os.Symlink("/bin/bash", filepath.Join(bin, "bash"))).To(Succeed())
+			GinkgoT().Setenv("PATH", bin)
+		})
+
+		It("fails at start with sandbox.failIfUnavailable, running nothing", func() {
+			settings(`{"sandbox": {"enabled": true, "failIfUnavailable": true}}`)
+			_, err := openWith(session.Options{})
+			Expect(err).To(MatchError(sandbox.BwrapMissingHelp))
+		})
+
+		It("fails at start when Options.Sandbox (--sandbox) asked for it", func() {
+			_, err := openWith(session.Options{Sandbox: true})
+			Expect(err).To(MatchError(sandbox.BwrapMissingHelp))
+		})
+
+		It("runs commands without it otherwise, and the first result says the sandbox is off and why", func() {
+			settings(`{"sandbox": {"enabled": true}}`)
+			s := open(session.Options{})
+			Expect(s.Sandbox()).To(BeNil())
+			Expect(s.SandboxOff()).To(MatchError(sandbox.BwrapMissingHelp))
+			first := run(s, "echo one; exit 3")
+			Expect(first.IsError).To(BeTrue())
+			Expect(first.Text()).To(And(ContainSubstring("one"), ContainSubstring("the sandbox is off, commands run without it"),
+				ContainSubstring("bubblewrap"), ContainSubstring("sandbox.failIfUnavailable")))
+			second := run(s, "echo two")
+			Expect(second.IsError).To(BeFalse(), "%s", second.Text())
+			Expect(second.Text()).To(ContainSubstring("two"))
+			Expect(second.Text()).NotTo(ContainSubstring("sandbox is off"), "said once, on the first result")
+		})
 	})
 
 	It("fails at start with the options' own check's error", func() {
-		settings(`{"sandbox": {"enabled": true}}`)
+		settings(`{"sandbox": {"enabled": true, "failIfUnavailable": true}}`)
 		_, err := openWith(session.Options{CheckSandbox: func(*sandbox.Config) error { return errors.New("no sandbox today") }})
 		Expect(err).To(MatchError("no sandbox today"))
 	})

@@ -219,7 +219,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb, err := openSandbox(engine.Settings().Sandbox, o)
+	sb, off, err := openSandbox(engine.Settings().Sandbox, o)
 	if err != nil {
 		return nil, err
 	}
@@ -240,9 +240,14 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	runtime.WithService(s.tc, s)
+	secrets := engine.Settings().Sandbox.Secrets()
+	runtime.WithService(s.tc, &secrets)
 	if sb != nil {
 		runtime.WithService(s.tc, sb)
 		_ = s.tc.OnClose(sb.Close)
+	}
+	if off != nil {
+		runtime.WithService(s.tc, off)
 	}
 	if o.Provider != nil {
 		runtime.WithService[provider.Provider](s.tc, o.Provider)
@@ -280,24 +285,57 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 
 // openSandbox is the session's sandbox: nil when the sandbox is off,
 // else one made from the settings' sandbox object, checked to run here.
-// Every failure stops the session; none falls back to running commands
-// unconfined.
-func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, error) {
+// Settings the sandbox cannot honour stop the session. A sandbox that
+// cannot run here stops it too when asked for by Options.Sandbox (the
+// CLI's --sandbox) or sandbox.failIfUnavailable; when only the settings'
+// sandbox.enabled asked for it, the session runs commands unconfined and
+// says so (the *sandbox.Off it returns).
+func openSandbox(set settings.SandboxSettings, o Options) (*sandbox.Sandbox, *sandbox.Off, error) {
 	if !o.Sandbox && !set.On() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	conf, err := set.Confinement()
 	if err != nil {
-		return nil, fmt.Errorf("sandbox settings: %w", err)
+		return nil, nil, fmt.Errorf("sandbox settings: %w", err)
 	}
 	check := o.CheckSandbox
 	if check == nil {
 		check = func(*sandbox.Config) error { return sandbox.Check(o.SandboxOptions.Bwrap) }
 	}
 	if err := check(conf); err != nil {
-		return nil, err
+		if o.Sandbox || conf.FailIfUnavailable {
+			return nil, nil, err
+		}
+		return nil, &sandbox.Off{Why: err}, nil
 	}
-	return sandbox.New(conf, o.SandboxOptions), nil
+	conf.DenyRead = append(hiddenPaths(o), conf.DenyRead...)
+	return sandbox.New(conf, o.SandboxOptions), nil, nil
+}
+
+// SandboxOff says why the sandbox the settings turned on could not start
+// (its commands run unconfined), nil when it runs or was not asked for.
+func (s *Session) SandboxOff() error {
+	if off, ok := runtime.Service[*sandbox.Off](s.tc); ok {
+		return off.Why
+	}
+	return nil
+}
+
+// hiddenPaths are the paths no sandboxed command reads unless the
+// settings' allowRead shows them: the user's credential files
+// (sandbox.CredentialFiles) and the agent's own settings and sessions.
+func hiddenPaths(o Options) []string {
+	paths := sandbox.CredentialFiles(o.Home)
+	if o.Home != "" {
+		paths = append(paths, filepath.Join(o.Home, ".claude"), filepath.Join(o.Home, ".claude.json"), filepath.Join(o.Home, ".agentcore"))
+	}
+	if d := o.Permissions.ConfigDir; d != "" && !slices.Contains(paths, d) {
+		paths = append(paths, d)
+	}
+	if o.Transcripts != nil && o.Transcripts.Root != "" {
+		paths = append(paths, o.Transcripts.Root)
+	}
+	return paths
 }
 
 // Sandbox returns the sandbox of the session's shell commands, nil when

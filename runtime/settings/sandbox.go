@@ -23,8 +23,9 @@ var SandboxProtected = []string{
 // sandbox.Config. It refuses the keys it cannot honour instead of
 // ignoring them: excludedCommands (agentcore runs no command outside the
 // sandbox without asking), a custom proxy port (httpProxyPort,
-// socksProxyPort), allowManagedDomainsOnly, filesystem.denyRead (nothing
-// is hidden). The error names each key.
+// socksProxyPort), allowManagedDomainsOnly, a negative limit. The error
+// names each key. The session adds the credential files and its own
+// directories to DenyRead.
 func (s SandboxSettings) Confinement() (*sandbox.Config, error) {
 	var errs []string
 	if len(s.ExcludedCommands) > 0 {
@@ -36,8 +37,8 @@ func (s SandboxSettings) Confinement() (*sandbox.Config, error) {
 	if s.Network.AllowManagedDomainsOnly != nil && *s.Network.AllowManagedDomainsOnly {
 		errs = append(errs, "sandbox.network.allowManagedDomainsOnly is not supported (agentcore reads no managed settings): remove it")
 	}
-	if len(s.Filesystem.DenyRead) > 0 {
-		errs = append(errs, fmt.Sprintf("sandbox.filesystem.denyRead (%s) is not supported: agentcore's sandbox hides no files, every command can read what the user can; remove the key", strings.Join(s.Filesystem.DenyRead, ", ")))
+	if s.Limits.MemoryMB < 0 || s.Limits.MaxProcesses < 0 {
+		errs = append(errs, fmt.Sprintf("sandbox.limits (memoryMB %d, maxProcesses %d) must not be negative: use 0, or leave the key out, for no bound", s.Limits.MemoryMB, s.Limits.MaxProcesses))
 	}
 	if len(errs) > 0 {
 		return nil, errors.New(strings.Join(errs, "; "))
@@ -52,5 +53,17 @@ func (s SandboxSettings) Confinement() (*sandbox.Config, error) {
 		AllowedDomains:   s.Network.AllowedDomains,
 		DeniedDomains:    s.Network.DeniedDomains,
 		AllowUnsandboxed: s.UnsandboxedAllowed(),
+		Secrets:          s.Secrets(),
+		Limits: sandbox.Limits{
+			MemoryBytes: s.Limits.MemoryMB << 20,
+			Processes:   s.Limits.MaxProcesses,
+		},
+		FailIfUnavailable: s.FailIfUnavailable != nil && *s.FailIfUnavailable,
 	}, nil
+}
+
+// Secrets is which environment variables commands run without
+// (sandbox.credentials), sandbox on or off.
+func (s SandboxSettings) Secrets() sandbox.Secrets {
+	return sandbox.Secrets{Env: s.Credentials.Env, Keep: s.Credentials.KeepEnv}
 }

@@ -68,19 +68,37 @@ var _ = Describe("The sandbox settings", func() {
 			write(filepath.Join(project, ".claude", "settings.json"), `{"sandbox": `+sandbox+`}`)
 			_, err := load().Confinement()
 			Expect(err).To(MatchError(ContainSubstring(key)))
-			Expect(err).To(MatchError(ContainSubstring("not supported")))
+			Expect(err).To(MatchError(Or(ContainSubstring("not supported"), ContainSubstring("must not be negative"))))
 		},
+		Entry("a negative limit", `{"enabled": true, "limits": {"maxProcesses": -1}}`, "sandbox.limits"),
 		Entry("excludedCommands", `{"enabled": true, "excludedCommands": ["docker"]}`, "sandbox.excludedCommands (docker)"),
 		Entry("httpProxyPort", `{"enabled": true, "network": {"httpProxyPort": 3128}}`, "httpProxyPort"),
 		Entry("socksProxyPort", `{"enabled": true, "network": {"socksProxyPort": 1080}}`, "socksProxyPort"),
 		Entry("allowManagedDomainsOnly", `{"enabled": true, "network": {"allowManagedDomainsOnly": true}}`, "allowManagedDomainsOnly"),
-		Entry("filesystem.denyRead", `{"enabled": true, "filesystem": {"denyRead": ["~/.ssh"]}}`, "sandbox.filesystem.denyRead"),
 	)
 
 	It("names every refused key at once", func() {
 		write(filepath.Join(project, ".claude", "settings.json"),
-			`{"sandbox": {"enabled": true, "excludedCommands": ["git"], "filesystem": {"denyRead": ["/x"]}}}`)
+			`{"sandbox": {"enabled": true, "excludedCommands": ["git"], "limits": {"memoryMB": -5}}}`)
 		_, err := load().Confinement()
-		Expect(err).To(MatchError(And(ContainSubstring("excludedCommands"), ContainSubstring("denyRead"))))
+		Expect(err).To(MatchError(And(ContainSubstring("excludedCommands"), ContainSubstring("memoryMB -5"))))
+	})
+
+	It("reads the hidden paths, the credentials, the limits and failIfUnavailable", func() {
+		write(filepath.Join(project, ".claude", "settings.json"), `{"sandbox": {"enabled": true, "failIfUnavailable": true,
+			"filesystem": {"denyRead": ["secrets"], "allowRead": ["~/.ssh/known_hosts"]},
+			"credentials": {"env": ["GITHUB_TOKEN"], "keepEnv": ["AWS_ACCESS_KEY_ID"]},
+			"limits": {"memoryMB": 64, "maxProcesses": 20}}}`)
+		conf, err := load().Confinement()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(conf.DenyRead).To(Equal([]string{filepath.Join(project, "secrets")}))
+		Expect(conf.AllowRead).To(HaveLen(1))
+		Expect(conf.AllowRead[0]).To(HaveSuffix(filepath.Join(".ssh", "known_hosts")))
+		Expect(conf.Secrets.Unset(true)).To(ContainElements("ANTHROPIC_API_KEY", "GITHUB_TOKEN", "AWS_ACCESS_KEY_ID"))
+		Expect(conf.Secrets.Unset(false)).To(ContainElements("ANTHROPIC_API_KEY", "GITHUB_TOKEN"))
+		Expect(conf.Secrets.Unset(false)).NotTo(ContainElement("AWS_ACCESS_KEY_ID"))
+		Expect(conf.Limits.MemoryBytes).To(Equal(int64(64 << 20)))
+		Expect(conf.Limits.Processes).To(Equal(20))
+		Expect(conf.FailIfUnavailable).To(BeTrue())
 	})
 })

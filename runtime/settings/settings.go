@@ -49,9 +49,9 @@ type Settings struct {
 type SandboxSettings struct {
 	// Enabled runs every Bash command inside the sandbox.
 	Enabled *bool `json:"enabled,omitempty"`
-	// FailIfUnavailable is Claude Code's switch to refuse to start
-	// without a working sandbox; agentcore always refuses (never a
-	// silent fallback), so the key is read and changes nothing.
+	// FailIfUnavailable refuses to run commands when the sandbox cannot
+	// start (Claude Code's name); without it the session runs them
+	// unconfined and its first result says the sandbox is off and why.
 	FailIfUnavailable *bool `json:"failIfUnavailable,omitempty"`
 	// AutoAllowBashIfSandboxed is Claude Code's auto-allow of sandboxed
 	// commands. agentcore keeps the regular permission checks for
@@ -72,6 +72,30 @@ type SandboxSettings struct {
 	Network SandboxNetwork `json:"network,omitzero"`
 	// Filesystem adds writable and read-only paths.
 	Filesystem SandboxFilesystem `json:"filesystem,omitzero"`
+	// Credentials are the environment variables kept from commands.
+	Credentials SandboxCredentials `json:"credentials,omitzero"`
+	// Limits bound what one sandboxed command may take.
+	Limits SandboxLimits `json:"limits,omitzero"`
+}
+
+// SandboxCredentials is the "sandbox.credentials" object: which
+// environment variables commands run without, beyond the agent's own
+// credentials (sandbox.CredentialEnv), sandbox on or off.
+type SandboxCredentials struct {
+	// Env are more names to remove ("GITHUB_TOKEN").
+	Env []string `json:"env,omitempty"`
+	// KeepEnv are names a command run outside the sandbox keeps; inside
+	// it none is kept.
+	KeepEnv []string `json:"keepEnv,omitempty"`
+}
+
+// SandboxLimits is the "sandbox.limits" object; zero means no bound.
+type SandboxLimits struct {
+	// MemoryMB bounds a sandboxed command's memory, in MiB.
+	MemoryMB int64 `json:"memoryMB,omitempty"`
+	// MaxProcesses bounds the processes a sandboxed command may have at
+	// once.
+	MaxProcesses int `json:"maxProcesses,omitempty"`
 }
 
 // SandboxNetwork is the "sandbox.network" object.
@@ -99,9 +123,9 @@ type SandboxFilesystem struct {
 	AllowWrite []string `json:"allowWrite,omitempty"`
 	// DenyWrite are paths read-only even inside writable ones.
 	DenyWrite []string `json:"denyWrite,omitempty"`
-	// DenyRead and AllowRead are Claude Code's read limits; agentcore's
-	// sandbox does not hide files yet, so a non-empty DenyRead is refused
-	// at start rather than ignored.
+	// DenyRead are paths hidden from sandboxed commands, beyond the
+	// credential files and the agent's own directories; AllowRead are
+	// paths under any of them shown again.
 	DenyRead  []string `json:"denyRead,omitempty"`
 	AllowRead []string `json:"allowRead,omitempty"`
 }
@@ -275,6 +299,14 @@ func (s SandboxSettings) merge(o SandboxSettings) SandboxSettings {
 	f.DenyWrite = appendNew(f.DenyWrite, of.DenyWrite)
 	f.DenyRead = appendNew(f.DenyRead, of.DenyRead)
 	f.AllowRead = appendNew(f.AllowRead, of.AllowRead)
+	s.Credentials.Env = appendNew(s.Credentials.Env, o.Credentials.Env)
+	s.Credentials.KeepEnv = appendNew(s.Credentials.KeepEnv, o.Credentials.KeepEnv)
+	if o.Limits.MemoryMB != 0 {
+		s.Limits.MemoryMB = o.Limits.MemoryMB
+	}
+	if o.Limits.MaxProcesses != 0 {
+		s.Limits.MaxProcesses = o.Limits.MaxProcesses
+	}
 	return s
 }
 

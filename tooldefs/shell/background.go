@@ -66,6 +66,8 @@ type BackgroundOptions struct {
 	TempDir string
 	// Sandbox, when set, runs the command inside the session's sandbox.
 	Sandbox *sandbox.Spec
+	// Unset are environment variables the command runs without.
+	Unset []string
 }
 
 // Task is one background shell.
@@ -113,7 +115,7 @@ func (r *Registry) Start(opts BackgroundOptions) (*Task, error) {
 		return nil, err
 	}
 	defer out.Close() // the child holds its own descriptor
-	p, err := startCommand(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox, false)
+	p, err := startCommand(opts.Command, opts.Dir, opts.Env, opts.Unset, out, opts.Sandbox, false)
 	if err != nil {
 		os.Remove(out.Name())
 		return nil, err

@@ -43,7 +43,7 @@ func BenchmarkExecBaseline(b *testing.B) {
 // BenchmarkRunEchoSandboxed is BenchmarkRunEcho in the session's
 // long-lived sandbox (sandbox.Sandbox: one bwrap for the whole run,
 // each command forked inside it), with the protected paths a session adds
-// (permission.SandboxProtected under the working directory, the ones that
+// (settings.SandboxProtected under the working directory, the ones that
 // exist bound read-only): the cost issue 15 bounds at 1.5×
 // BenchmarkRunEcho.
 func BenchmarkRunEchoSandboxed(b *testing.B) {
@@ -51,7 +51,7 @@ func BenchmarkRunEchoSandboxed(b *testing.B) {
 }
 
 // BenchmarkRunEchoSandboxedPerCommand is BenchmarkRunEchoSandboxed with a
-// bwrap of its own for each command (no SessionSandbox), as a session
+// bwrap of its own for each command (no session sandbox), as a session
 // without one runs.
 func BenchmarkRunEchoSandboxedPerCommand(b *testing.B) {
 	benchSandboxed(b, false)
@@ -127,7 +127,7 @@ func BenchmarkRunEchoInterleaved(b *testing.B) {
 
 // protectedSandbox is a confinement of dir as a session makes it: dir
 // writable, and the protected paths a session adds under it
-// (permission.SandboxProtected), some of them existing.
+// (settings.SandboxProtected), some of them existing.
 func protectedSandbox(b *testing.B, dir string) *sandbox.Spec {
 	for _, d := range []string{".git/hooks", ".claude"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {

@@ -67,6 +67,9 @@ type Options struct {
 	TempDir string
 	// Sandbox, when set, runs the command inside the session's sandbox.
 	Sandbox *sandbox.Spec
+	// Unset are environment variables the command runs without (the
+	// agent's credentials, sandbox.Secrets).
+	Unset []string
 }
 
 // Progress is a snapshot of a running command.
@@ -155,7 +158,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}()
 
 	start := time.Now()
-	p, err := startCommand(opts.Command, opts.Dir, opts.Env, out, opts.Sandbox, true)
+	p, err := startCommand(opts.Command, opts.Dir, opts.Env, opts.Unset, out, opts.Sandbox, true)
 	if err != nil {
 		return Result{}, err
 	}
@@ -201,10 +204,10 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 }
 
 // startCommand starts command in its own process group, stdout and stderr
-// sharing out, stdin at /dev/null: in the sandbox sb when set, unconfined
-// when nil. With wantCwd the command reports the directory it ended in.
-func startCommand(command, dir string, env []string, out *os.File, sb *sandbox.Spec, wantCwd bool) (*sandbox.Process, error) {
-	env = append(os.Environ(), env...)
+// sharing out, stdin at /dev/null, without the variables named in unset:
+// in the sandbox sb when set, unconfined when nil. With wantCwd the command reports the directory it ended in.
+func startCommand(command, dir string, env, unset []string, out *os.File, sb *sandbox.Spec, wantCwd bool) (*sandbox.Process, error) {
+	env = sandbox.Scrub(append(os.Environ(), env...), unset)
 	if sb != nil {
 		return sb.Start(command, dir, env, out, wantCwd)
 	}
@@ -227,6 +230,9 @@ func startCommand(command, dir string, env []string, out *os.File, sb *sandbox.S
 	cmd.Stdout = out
 	cmd.Stderr = out
 	if err := procgroup.Start(cmd); err != nil {
+		if cwdPath != "" {
+			os.Remove(cwdPath)
+		}
 		return nil, startError(err)
 	}
 	p := sandbox.NewProcess(cmd.Process.Pid)

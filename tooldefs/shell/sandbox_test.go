@@ -145,6 +145,31 @@ var _ = Describe("Session sandbox", func() {
 				filepath.Join(dir, ".claude", "settings.local.json")}}
 	})
 
+	It("stops a memory hog at sandbox.limits.memoryMB and says the limit did", func() {
+		sb.Limits = sandbox.Limits{MemoryBytes: 64 << 20}
+		res := run(`s=$(head -c 300000000 /dev/zero | tr '\0' a); echo "len=${#s}"`)
+		Expect(res.Output).NotTo(ContainSubstring("len=300000000"))
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command ran out of memory: sandbox.limits.memoryMB"))
+		sb.Limits = sandbox.Limits{}
+		res = run(`s=$(head -c 100000000 /dev/zero | tr '\0' a); echo "len=${#s}"`)
+		Expect(res.Output).To(ContainSubstring("len=100000000"), "without the limit the same command has the memory")
+	})
+
+	It("stops a fork bomb at sandbox.limits.maxProcesses and says the limit did", func() {
+		if os.Geteuid() == 0 {
+			// RLIMIT_NPROC does not bind root's processes (the kernel
+			// exempts the initial user namespace's root): bounding them
+			// needs a pids cgroup per command, not done yet.
+			Skip("the process limit is RLIMIT_NPROC, which does not bind root")
+		}
+		sb.Limits = sandbox.Limits{Processes: 30}
+		res, err := shell.Run(context.Background(), shell.Options{Command: `for i in $(seq 200); do sleep 60 & done; echo "started=$(jobs -p | wc -l)"`,
+			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 20 * time.Second, KillGrace: 100 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Output).NotTo(ContainSubstring("started=200"))
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command could not start more processes: sandbox.limits.maxProcesses is 30"))
+	})
+
 	It("denies a write to /etc with the sandbox's note and lets ./x be written", func() {
 		marker := tooltest.Marker("/etc", "sandbox")
 		res := run("touch " + marker)

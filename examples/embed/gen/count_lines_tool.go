@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/examples/embed/tools"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,199 +17,32 @@ import (
 //go:embed schemas/count_lines.json
 var countLinesSchema []byte
 
-// CountLinesTool is tools.CountLines as a runtime.Tool.
-type CountLinesTool struct {
-	def tools.CountLines
-}
-
-var _ runtime.Tool = (*CountLinesTool)(nil)
-
-// Name returns the tool's name.
-func (*CountLinesTool) Name() string {
-	return "CountLines"
-}
-
-// Aliases returns the tool's older names.
-func (*CountLinesTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*CountLinesTool) Description() string {
-	return "CountLines counts the lines of a text file."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*CountLinesTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*CountLinesTool) InputSchema() json.RawMessage {
-	return countLinesSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*CountLinesTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*CountLinesTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*CountLinesTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*CountLinesTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe:  runtime.Flag{Value: true},
-		Destructive:      runtime.Flag{},
+// CountLinesTool returns tools.CountLines as a runtime.Tool.
+func CountLinesTool() runtime.Tool {
+	def := new(tools.CountLines)
+	return runtime.Define(runtime.Definition[*tools.CountLinesInput]{
+		Name:        "CountLines",
+		Description: "CountLines counts the lines of a text file.",
+		Schema:      countLinesSchema,
+		Decode: func(raw json.RawMessage) (*tools.CountLinesInput, error) {
+			return jsonin.Decode(raw, countLinesDecodeCountLinesInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.TextContent[string]),
+		ReadOnly:         true,
+		ConcurrencySafe:  true,
 		PermissionFamily: runtime.FamilyReadPath,
-		ReadOnly:         runtime.Flag{Value: true},
-	}
+		PermissionTarget: def.PermissionTarget,
+		RenderUse: func(in *tools.CountLinesInput) string {
+			return in.Path
+		},
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*CountLinesTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tools.CountLinesInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := countLinesDecodeCountLinesInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*CountLinesTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tools.CountLinesInput); !ok {
-		return countLinesWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*CountLinesTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tools.CountLinesInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  countLinesWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *CountLinesTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tools.CountLinesInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*CountLinesTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tools.CountLinesInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*CountLinesTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tools.CountLinesInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*CountLinesTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*CountLinesTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*CountLinesTool) UserFacingName(_ any) string {
-	return "CountLines"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *CountLinesTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tools.CountLinesInput)
-	if !ok {
-		return runtime.Result{}, countLinesWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(string(out))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the path parameter.
-func (*CountLinesTool) RenderUse(input any) string {
-	in, ok := input.(*tools.CountLinesInput)
-	if !ok {
-		return ""
-	}
-	return in.Path
-}
-
-// RenderProgress renders one progress value.
-func (*CountLinesTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*CountLinesTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*CountLinesTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*CountLinesTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *CountLinesTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// countLinesWrongInput is the error of an input Decode did not return.
-func countLinesWrongInput(input any) error {
-	return fmt.Errorf("CountLines: input is %T, not *tools.CountLinesInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on CountLines: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tools.CountLinesInput, *runtime.Call) (string, error)
+	PermissionTarget(*tools.CountLinesInput) runtime.Target
+} = (*tools.CountLines)(nil)
 
 // countLinesDecodeCountLinesInput reads a tools.CountLinesInput object.
 func countLinesDecodeCountLinesInput(d *jsonin.Decoder, v *tools.CountLinesInput) error {

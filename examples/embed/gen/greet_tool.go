@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/examples/embed/tools"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,194 +17,29 @@ import (
 //go:embed schemas/greet.json
 var greetSchema []byte
 
-// GreetTool is tools.Greet as a runtime.Tool.
-type GreetTool struct {
-	def tools.Greet
+// GreetTool returns tools.Greet as a runtime.Tool.
+func GreetTool() runtime.Tool {
+	def := new(tools.Greet)
+	return runtime.Define(runtime.Definition[*tools.GreetInput]{
+		Name:        "Greet",
+		Description: "Greet says hello to someone by name.",
+		Schema:      greetSchema,
+		Decode: func(raw json.RawMessage) (*tools.GreetInput, error) {
+			return jsonin.Decode(raw, greetDecodeGreetInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.TextContent[string]),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
+		RenderUse: func(in *tools.GreetInput) string {
+			return in.Name
+		},
+	})
 }
 
-var _ runtime.Tool = (*GreetTool)(nil)
-
-// Name returns the tool's name.
-func (*GreetTool) Name() string {
-	return "Greet"
-}
-
-// Aliases returns the tool's older names.
-func (*GreetTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*GreetTool) Description() string {
-	return "Greet says hello to someone by name."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*GreetTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*GreetTool) InputSchema() json.RawMessage {
-	return greetSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*GreetTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*GreetTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*GreetTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*GreetTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*GreetTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tools.GreetInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := greetDecodeGreetInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*GreetTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tools.GreetInput); !ok {
-		return greetWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*GreetTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tools.GreetInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  greetWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*GreetTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*GreetTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tools.GreetInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*GreetTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tools.GreetInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*GreetTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*GreetTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*GreetTool) UserFacingName(_ any) string {
-	return "Greet"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *GreetTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tools.GreetInput)
-	if !ok {
-		return runtime.Result{}, greetWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(string(out))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the name parameter.
-func (*GreetTool) RenderUse(input any) string {
-	in, ok := input.(*tools.GreetInput)
-	if !ok {
-		return ""
-	}
-	return in.Name
-}
-
-// RenderProgress renders one progress value.
-func (*GreetTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*GreetTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*GreetTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*GreetTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *GreetTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// greetWrongInput is the error of an input Decode did not return.
-func greetWrongInput(input any) error {
-	return fmt.Errorf("Greet: input is %T, not *tools.GreetInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Greet: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tools.GreetInput, *runtime.Call) (string, error)
+} = (*tools.Greet)(nil)
 
 // greetDecodeGreetInput reads a tools.GreetInput object.
 func greetDecodeGreetInput(d *jsonin.Decoder, v *tools.GreetInput) error {

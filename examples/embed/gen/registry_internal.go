@@ -9,8 +9,8 @@ import "github.com/agentcore/agentcore/runtime"
 // AllBaseTools returns every tool of the internal variant, sorted by name.
 func AllBaseTools() []runtime.Tool {
 	return []runtime.Tool{
-		&CountLinesTool{},
-		&GreetTool{},
+		CountLinesTool(),
+		GreetTool(),
 	}
 }
 

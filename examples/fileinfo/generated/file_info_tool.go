@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/examples/fileinfo"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,207 +17,33 @@ import (
 //go:embed schemas/file_info.json
 var fileInfoSchema []byte
 
-// FileInfoTool is fileinfo.FileInfo as a runtime.Tool.
-type FileInfoTool struct {
-	def fileinfo.FileInfo
+// FileInfoTool returns fileinfo.FileInfo as a runtime.Tool.
+func FileInfoTool() runtime.Tool {
+	def := new(fileinfo.FileInfo)
+	return runtime.Define(runtime.Definition[*fileinfo.FileInfoInput]{
+		Name:        "FileInfo",
+		Description: "FileInfo returns the metadata of a file or directory: its size, kind,\npermissions, modification time and, for a symbolic link, its target.\nUse it instead of reading a file when you only need to know whether it\nexists, how big it is or when it changed.",
+		SearchHint:  "file size, permissions and modification time",
+		Schema:      fileInfoSchema,
+		Decode: func(raw json.RawMessage) (*fileinfo.FileInfoInput, error) {
+			return jsonin.Decode(raw, fileInfoDecodeFileInfoInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.JSONContent[fileinfo.FileInfoOutput]),
+		ReadOnly:         true,
+		ConcurrencySafe:  true,
+		PermissionTarget: def.PermissionTarget,
+		RenderUse:        def.RenderUse,
+		RenderResult:     runtime.OutputRender(def.RenderResult),
+	})
 }
 
-var _ runtime.Tool = (*FileInfoTool)(nil)
-
-// Name returns the tool's name.
-func (*FileInfoTool) Name() string {
-	return "FileInfo"
-}
-
-// Aliases returns the tool's older names.
-func (*FileInfoTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*FileInfoTool) Description() string {
-	return "FileInfo returns the metadata of a file or directory: its size, kind,\npermissions, modification time and, for a symbolic link, its target.\nUse it instead of reading a file when you only need to know whether it\nexists, how big it is or when it changed."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*FileInfoTool) SearchHint() string {
-	return "file size, permissions and modification time"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*FileInfoTool) InputSchema() json.RawMessage {
-	return fileInfoSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*FileInfoTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*FileInfoTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*FileInfoTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*FileInfoTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*FileInfoTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(fileinfo.FileInfoInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := fileInfoDecodeFileInfoInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*FileInfoTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
-		return fileInfoWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*FileInfoTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  fileInfoWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *FileInfoTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*fileinfo.FileInfoInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*FileInfoTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*FileInfoTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*fileinfo.FileInfoInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*FileInfoTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*FileInfoTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*FileInfoTool) UserFacingName(_ any) string {
-	return "FileInfo"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *FileInfoTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*fileinfo.FileInfoInput)
-	if !ok {
-		return runtime.Result{}, fileInfoWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	text, err := json.Marshal(out)
-	if err != nil {
-		return runtime.Result{}, fmt.Errorf("FileInfo: encode the output: %w", err)
-	}
-	content := []runtime.Block{runtime.TextBlock(string(text))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *FileInfoTool) RenderUse(input any) string {
-	in, ok := input.(*fileinfo.FileInfoInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (*FileInfoTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (t *FileInfoTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*fileinfo.FileInfoInput)
-	out, outOK := result.Data.(fileinfo.FileInfoOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (*FileInfoTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*FileInfoTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *FileInfoTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// fileInfoWrongInput is the error of an input Decode did not return.
-func fileInfoWrongInput(input any) error {
-	return fmt.Errorf("FileInfo: input is %T, not *fileinfo.FileInfoInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on FileInfo: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *fileinfo.FileInfoInput, *runtime.Call) (fileinfo.FileInfoOutput, error)
+	PermissionTarget(*fileinfo.FileInfoInput) runtime.Target
+	RenderUse(*fileinfo.FileInfoInput) string
+	RenderResult(*fileinfo.FileInfoInput, fileinfo.FileInfoOutput) string
+} = (*fileinfo.FileInfo)(nil)
 
 // fileInfoDecodeFileInfoInput reads a fileinfo.FileInfoInput object.
 func fileInfoDecodeFileInfoInput(d *jsonin.Decoder, v *fileinfo.FileInfoInput) error {

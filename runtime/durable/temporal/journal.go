@@ -86,6 +86,15 @@ type journaled struct {
 // Unwrap returns the wrapped tool.
 func (j *journaled) Unwrap() runtime.Tool { return j.Tool }
 
+// RenderPreview is the wrapped tool's (runtime.Previewer), "" without one:
+// the permission prompt asks the journaled tool for it.
+func (j *journaled) RenderPreview(input any, tc *runtime.ToolContext) string {
+	if p, ok := j.Tool.(runtime.Previewer); ok {
+		return p.RenderPreview(input, tc)
+	}
+	return ""
+}
+
 // Call answers from the journal, or runs the tool and journals its result.
 func (j *journaled) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
 	if call == nil || call.ID == "" {

@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 
+	"github.com/agentcore/agentcore/runtime/shellprog"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
@@ -30,15 +31,14 @@ func init() {
 	// printf -v and test -v evaluate array subscripts, which can run command
 	// substitutions; a $x argument could become -v at run time, so all
 	// arguments must be static.
-	allowlist["printf"] = bannedOptions(true, "v")
-	allowlist["test"] = bannedOptions(true, "v", "R")
-	allowlist["["] = bannedOptions(true, "v", "R")
-	allowlist["file"] = bannedOptions(true, "C", "compile")
-	allowlist["sort"] = bannedOptions(true, "o", "output", "compress-program")
-	allowlist["tree"] = bannedOptions(true, "o")
-	allowlist["rg"] = bannedOptions(true, "pre", "hostname-bin")
-	allowlist["uniq"] = checkUniq
-	allowlist["find"] = checkFind
+	// Programs with options that write or run something: the programs
+	// table (runtime/shellprog) says which, for the permission engine too.
+	// printf -v and test -v evaluate array subscripts, which can run
+	// command substitutions. All arguments must be static: a $x argument
+	// could become such an option at run time.
+	for _, name := range []string{"printf", "test", "[", "file", "sort", "tree", "rg", "uniq", "find", "shuf", "xxd"} {
+		allowlist[name] = fromTable(name)
+	}
 	allowlist["date"] = checkDate
 	allowlist["hostname"] = checkHostname
 	allowlist["env"] = noArgs
@@ -136,45 +136,22 @@ func matchOption(arg string, banned []string) string {
 	return ""
 }
 
-// checkUniq allows one operand: uniq's second operand is an output file.
-func checkUniq(args []shellsyntax.Word) string {
-	if why := requireStatic(args); why != "" {
-		return why
-	}
-	operands := 0
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case v == "-f" || v == "-s" || v == "-w" ||
-			v == "--skip-fields" || v == "--skip-chars" || v == "--check-chars":
-			i++ // the option's value
-		case strings.HasPrefix(v, "-") && v != "-":
-		default:
-			operands++
+// fromTable checks a program against the programs table: every argument
+// static, no option or operand that writes, runs a program or reaches the
+// network, and no option the table does not know of a program whose
+// options it lists whole.
+func fromTable(name string) argCheck {
+	return func(args []shellsyntax.Word) string {
+		if why := requireStatic(args); why != "" {
+			return why
 		}
-	}
-	if operands > 1 {
-		return "writes its output to a file (second operand of uniq)"
-	}
-	return ""
-}
-
-// findWriters are the find primaries that write files or run programs.
-var findWriters = map[string]bool{
-	"-exec": true, "-execdir": true, "-ok": true, "-okdir": true, "-delete": true,
-	"-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true,
-}
-
-func checkFind(args []shellsyntax.Word) string {
-	if why := requireStatic(args); why != "" {
-		return why
-	}
-	for _, a := range args {
-		if findWriters[a.Value] {
-			return "uses find " + a.Value
+		words := make([]string, 0, len(args)+1)
+		words = append(words, name)
+		for _, a := range args {
+			words = append(words, a.Value)
 		}
+		return shellprog.Judge(words, nil, shellprog.Everything)
 	}
-	return ""
 }
 
 // checkDate refuses setting the clock: -s/--set, or an operand that is not
@@ -220,9 +197,9 @@ func checkHostname(args []shellsyntax.Word) string {
 // programs from git's configuration, so they are not reading.
 var gitReaders = map[string]argCheck{
 	"status":    anyArgs,
-	"log":       bannedOptions(false, "output", "ext-diff", "textconv"),
-	"show":      bannedOptions(false, "output", "ext-diff", "textconv"),
-	"diff":      bannedOptions(false, "output", "ext-diff", "textconv"),
+	"log":       gitFromTable("log"),
+	"show":      gitFromTable("show"),
+	"diff":      gitFromTable("diff"),
 	"rev-parse": anyArgs,
 	"ls-files":  anyArgs,
 	"ls-tree":   anyArgs,
@@ -231,7 +208,7 @@ var gitReaders = map[string]argCheck{
 	"shortlog":  anyArgs,
 	"cat-file":  anyArgs,
 	"version":   anyArgs,
-	"grep":      bannedOptions(false, "O", "open-files-in-pager"),
+	"grep":      gitFromTable("grep"),
 	"branch":    checkGitBranchOrTag("d", "D", "m", "M", "c", "C", "f", "u", "delete", "move", "copy", "force", "set-upstream-to", "unset-upstream", "edit-description", "track", "no-track"),
 	"tag":       checkGitBranchOrTag("d", "a", "s", "u", "f", "m", "F", "e", "delete", "annotate", "sign", "local-user", "force", "message", "file", "edit"),
 	"remote":    checkGitRemote,
@@ -240,32 +217,36 @@ var gitReaders = map[string]argCheck{
 	"config":    checkGitConfig,
 }
 
-// checkGit allows git with harmless global options and a read-only
-// subcommand. All arguments must be static: git has options that write
-// (--output) or run programs (-c core.pager=…).
+// gitFromTable refuses the options of a git subcommand that the
+// programs table says write a file or run a program.
+func gitFromTable(sub string) argCheck {
+	return bannedOptions(false, shellprog.Lookup("git "+sub).Spellings(shellprog.WritesPath|shellprog.Writes|shellprog.Runs|shellprog.Network)...)
+}
+
+// checkGit allows git with global options the programs table finds
+// harmless and a read-only subcommand. All arguments must be static: git
+// has options that write (--output) or run programs (-c core.pager=…).
 func checkGit(args []shellsyntax.Word) string {
 	if why := requireStatic(args); why != "" {
 		return why
 	}
-	i := 0
-	for ; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case v == "--no-pager" || v == "--no-optional-locks" || v == "--version":
-		case v == "-C":
-			i++
-		case strings.HasPrefix(v, "-"):
-			return "uses the git option " + v
-		default:
-			sub := v
-			check, ok := gitReaders[sub]
-			if !ok {
-				return "git " + sub + " is not a read-only git command"
-			}
-			return check(args[i+1:])
-		}
+	words := make([]string, 0, len(args)+1)
+	words = append(words, "git")
+	for _, a := range args {
+		words = append(words, a.Value)
 	}
-	return "" // git --version, git -C dir
+	if why := shellprog.Judge(words, nil, shellprog.Everything); why != "" {
+		return why
+	}
+	i := shellprog.GitSubcommand(words, nil)
+	if i < 0 {
+		return "" // git --version, git -C dir
+	}
+	check, ok := gitReaders[words[i]]
+	if !ok {
+		return "git " + words[i] + " is not a read-only git command"
+	}
+	return check(args[i:])
 }
 
 // checkGitBranchOrTag allows listing: no banned option, and operands only

@@ -6,12 +6,10 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/fields/tooldefs"
 	shared "github.com/agentcore/agentcore/gen/testdata/fields/tooldefs/shared"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -20,192 +18,27 @@ import (
 //go:embed schemas/fields.json
 var fieldsSchema []byte
 
-// FieldsTool is tooldefs.Fields as a runtime.Tool.
-type FieldsTool struct {
-	def tooldefs.Fields
+// FieldsTool returns tooldefs.Fields as a runtime.Tool.
+func FieldsTool() runtime.Tool {
+	def := new(tooldefs.Fields)
+	return runtime.Define(runtime.Definition[*tooldefs.FieldsInput]{
+		Name:        "Fields",
+		Description: "Fields exercises every input field kind and jsonschema constraint\ntoolgen supports.",
+		Schema:      fieldsSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.FieldsInput, error) {
+			return jsonin.Decode(raw, fieldsDecodeFieldsInput)
+		},
+		Call: runtime.OutputCall(def.Call, runtime.JSONContent[tooldefs.FieldsOutput]),
+		RenderUse: func(in *tooldefs.FieldsInput) string {
+			return string(in.Mode)
+		},
+	})
 }
 
-var _ runtime.Tool = (*FieldsTool)(nil)
-
-// Name returns the tool's name.
-func (*FieldsTool) Name() string {
-	return "Fields"
-}
-
-// Aliases returns the tool's older names.
-func (*FieldsTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*FieldsTool) Description() string {
-	return "Fields exercises every input field kind and jsonschema constraint\ntoolgen supports."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*FieldsTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*FieldsTool) InputSchema() json.RawMessage {
-	return fieldsSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*FieldsTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*FieldsTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*FieldsTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*FieldsTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*FieldsTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.FieldsInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := fieldsDecodeFieldsInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*FieldsTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.FieldsInput); !ok {
-		return fieldsWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*FieldsTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.FieldsInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  fieldsWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*FieldsTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*FieldsTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*FieldsTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*FieldsTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*FieldsTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*FieldsTool) UserFacingName(_ any) string {
-	return "Fields"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *FieldsTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.FieldsInput)
-	if !ok {
-		return runtime.Result{}, fieldsWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	text, err := json.Marshal(out)
-	if err != nil {
-		return runtime.Result{}, fmt.Errorf("Fields: encode the output: %w", err)
-	}
-	content := []runtime.Block{runtime.TextBlock(string(text))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the mode parameter.
-func (*FieldsTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.FieldsInput)
-	if !ok {
-		return ""
-	}
-	return string(in.Mode)
-}
-
-// RenderProgress renders one progress value.
-func (*FieldsTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*FieldsTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*FieldsTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*FieldsTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *FieldsTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// fieldsWrongInput is the error of an input Decode did not return.
-func fieldsWrongInput(input any) error {
-	return fmt.Errorf("Fields: input is %T, not *tooldefs.FieldsInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Fields: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.FieldsInput, *runtime.Call) (tooldefs.FieldsOutput, error)
+} = (*tooldefs.Fields)(nil)
 
 // fieldsDecodeFieldsInput reads a tooldefs.FieldsInput object.
 func fieldsDecodeFieldsInput(d *jsonin.Decoder, v *tooldefs.FieldsInput) error {

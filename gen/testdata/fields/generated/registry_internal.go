@@ -9,7 +9,7 @@ import "github.com/agentcore/agentcore/runtime"
 // AllBaseTools returns every tool of the internal variant, sorted by name.
 func AllBaseTools() []runtime.Tool {
 	return []runtime.Tool{
-		&FieldsTool{},
+		FieldsTool(),
 	}
 }
 

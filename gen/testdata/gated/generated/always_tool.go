@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/gated/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 )
 
 // alwaysSchema is the input JSON Schema of Always, embedded only in the variants that have it.
@@ -18,187 +16,25 @@ import (
 //go:embed schemas/always.json
 var alwaysSchema []byte
 
-// AlwaysTool is tooldefs.Always as a runtime.Tool.
-type AlwaysTool struct {
-	def tooldefs.Always
+// AlwaysTool returns tooldefs.Always as a runtime.Tool.
+func AlwaysTool() runtime.Tool {
+	def := new(tooldefs.Always)
+	return runtime.Define(runtime.Definition[*tooldefs.AlwaysInput]{
+		Name:        "Always",
+		Description: "Always is in every variant. " + tooldefs.AlwaysNote,
+		Schema:      alwaysSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.AlwaysInput, error) {
+			return jsonin.Decode(raw, alwaysDecodeAlwaysInput)
+		},
+		Call:     runtime.OutputCall(def.Call, runtime.TextContent[string]),
+		ReadOnly: true,
+	})
 }
 
-var _ runtime.Tool = (*AlwaysTool)(nil)
-
-// Name returns the tool's name.
-func (*AlwaysTool) Name() string {
-	return "Always"
-}
-
-// Aliases returns the tool's older names.
-func (*AlwaysTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*AlwaysTool) Description() string {
-	return "Always is in every variant. " + tooldefs.AlwaysNote
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*AlwaysTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*AlwaysTool) InputSchema() json.RawMessage {
-	return alwaysSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*AlwaysTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*AlwaysTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*AlwaysTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*AlwaysTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{Value: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*AlwaysTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.AlwaysInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := alwaysDecodeAlwaysInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*AlwaysTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.AlwaysInput); !ok {
-		return alwaysWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*AlwaysTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.AlwaysInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  alwaysWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*AlwaysTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*AlwaysTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*AlwaysTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.AlwaysInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*AlwaysTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*AlwaysTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*AlwaysTool) UserFacingName(_ any) string {
-	return "Always"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *AlwaysTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.AlwaysInput)
-	if !ok {
-		return runtime.Result{}, alwaysWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(string(out))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (*AlwaysTool) RenderUse(_ any) string {
-	return ""
-}
-
-// RenderProgress renders one progress value.
-func (*AlwaysTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*AlwaysTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*AlwaysTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*AlwaysTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *AlwaysTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// alwaysWrongInput is the error of an input Decode did not return.
-func alwaysWrongInput(input any) error {
-	return fmt.Errorf("Always: input is %T, not *tooldefs.AlwaysInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Always: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.AlwaysInput, *runtime.Call) (string, error)
+} = (*tooldefs.Always)(nil)
 
 // alwaysDecodeAlwaysInput reads a tooldefs.AlwaysInput object.
 func alwaysDecodeAlwaysInput(d *jsonin.Decoder, v *tooldefs.AlwaysInput) error {

@@ -8,11 +8,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/gated/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 )
 
 // finderSchema is the input JSON Schema of Finder, embedded only in the variants that have it.
@@ -20,192 +18,28 @@ import (
 //go:embed schemas/finder.json
 var finderSchema []byte
 
-// FinderTool is tooldefs.Finder as a runtime.Tool.
-type FinderTool struct {
-	def tooldefs.Finder
+// FinderTool returns tooldefs.Finder as a runtime.Tool.
+func FinderTool() runtime.Tool {
+	def := new(tooldefs.Finder)
+	return runtime.Define(runtime.Definition[*tooldefs.FinderInput]{
+		Name:        "Finder",
+		Description: "Finder is absent from the ant variant.",
+		Schema:      finderSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.FinderInput, error) {
+			return jsonin.Decode(raw, finderDecodeFinderInput)
+		},
+		Call:       runtime.OutputCall(def.Call, runtime.JSONContent[[]string]),
+		AlwaysLoad: true,
+		RenderUse: func(in *tooldefs.FinderInput) string {
+			return in.Pattern
+		},
+	})
 }
 
-var _ runtime.Tool = (*FinderTool)(nil)
-
-// Name returns the tool's name.
-func (*FinderTool) Name() string {
-	return "Finder"
-}
-
-// Aliases returns the tool's older names.
-func (*FinderTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*FinderTool) Description() string {
-	return "Finder is absent from the ant variant."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*FinderTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*FinderTool) InputSchema() json.RawMessage {
-	return finderSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*FinderTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*FinderTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*FinderTool) AlwaysLoad() bool {
-	return true
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*FinderTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*FinderTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.FinderInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := finderDecodeFinderInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*FinderTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return finderWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*FinderTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.FinderInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  finderWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*FinderTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*FinderTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*FinderTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*FinderTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*FinderTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*FinderTool) UserFacingName(_ any) string {
-	return "Finder"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *FinderTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.FinderInput)
-	if !ok {
-		return runtime.Result{}, finderWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	text, err := json.Marshal(out)
-	if err != nil {
-		return runtime.Result{}, fmt.Errorf("Finder: encode the output: %w", err)
-	}
-	content := []runtime.Block{runtime.TextBlock(string(text))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the pattern parameter.
-func (*FinderTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.FinderInput)
-	if !ok {
-		return ""
-	}
-	return in.Pattern
-}
-
-// RenderProgress renders one progress value.
-func (*FinderTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*FinderTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*FinderTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*FinderTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *FinderTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// finderWrongInput is the error of an input Decode did not return.
-func finderWrongInput(input any) error {
-	return fmt.Errorf("Finder: input is %T, not *tooldefs.FinderInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Finder: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.FinderInput, *runtime.Call) ([]string, error)
+} = (*tooldefs.Finder)(nil)
 
 // finderDecodeFinderInput reads a tooldefs.FinderInput object.
 func finderDecodeFinderInput(d *jsonin.Decoder, v *tooldefs.FinderInput) error {

@@ -9,8 +9,8 @@ import "github.com/agentcore/agentcore/runtime"
 // AllBaseTools returns every tool of the ant variant, sorted by name.
 func AllBaseTools() []runtime.Tool {
 	return []runtime.Tool{
-		&AlwaysTool{},
-		&SecretTool{},
+		AlwaysTool(),
+		SecretTool(),
 	}
 }
 

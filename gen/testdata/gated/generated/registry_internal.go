@@ -9,9 +9,9 @@ import "github.com/agentcore/agentcore/runtime"
 // AllBaseTools returns every tool of the internal variant, sorted by name.
 func AllBaseTools() []runtime.Tool {
 	return []runtime.Tool{
-		&AlwaysTool{},
-		&FinderTool{},
-		&SecretTool{},
+		AlwaysTool(),
+		FinderTool(),
+		SecretTool(),
 	}
 }
 

@@ -8,11 +8,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/gated/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 )
 
 // secretSchema is the input JSON Schema of Secret, embedded only in the variants that have it.
@@ -20,184 +18,26 @@ import (
 //go:embed schemas/secret.json
 var secretSchema []byte
 
-// SecretTool is tooldefs.Secret as a runtime.Tool.
-type SecretTool struct {
-	def tooldefs.Secret
+// SecretTool returns tooldefs.Secret as a runtime.Tool.
+func SecretTool() runtime.Tool {
+	def := new(tooldefs.Secret)
+	return runtime.Define(runtime.Definition[*tooldefs.SecretInput]{
+		Name:        "Secret",
+		Description: "Secret is an internal-only tool; its description is a unique string:\nSECRET-TOOL-DESCRIPTION-7f3a.",
+		Schema:      secretSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.SecretInput, error) {
+			return jsonin.Decode(raw, secretDecodeSecretInput)
+		},
+		Call:        runtime.OutputCall(def.Call, runtime.StringerContent[tooldefs.SecretOutput]),
+		Disabled:    true,
+		DisplayName: "Secret thing",
+	})
 }
 
-var _ runtime.Tool = (*SecretTool)(nil)
-
-// Name returns the tool's name.
-func (*SecretTool) Name() string {
-	return "Secret"
-}
-
-// Aliases returns the tool's older names.
-func (*SecretTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*SecretTool) Description() string {
-	return "Secret is an internal-only tool; its description is a unique string:\nSECRET-TOOL-DESCRIPTION-7f3a."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*SecretTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*SecretTool) InputSchema() json.RawMessage {
-	return secretSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*SecretTool) IsEnabled() bool {
-	return false
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*SecretTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*SecretTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*SecretTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*SecretTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.SecretInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := secretDecodeSecretInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*SecretTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return secretWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*SecretTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.SecretInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  secretWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*SecretTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*SecretTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*SecretTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*SecretTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*SecretTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*SecretTool) UserFacingName(_ any) string {
-	return "Secret thing"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *SecretTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.SecretInput)
-	if !ok {
-		return runtime.Result{}, secretWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(out.String())}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (*SecretTool) RenderUse(_ any) string {
-	return ""
-}
-
-// RenderProgress renders one progress value.
-func (*SecretTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*SecretTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*SecretTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*SecretTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *SecretTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// secretWrongInput is the error of an input Decode did not return.
-func secretWrongInput(input any) error {
-	return fmt.Errorf("Secret: input is %T, not *tooldefs.SecretInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Secret: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.SecretInput, *runtime.Call) (tooldefs.SecretOutput, error)
+} = (*tooldefs.Secret)(nil)
 
 // secretDecodeSecretInput reads a tooldefs.SecretInput object.
 func secretDecodeSecretInput(d *jsonin.Decoder, v *tooldefs.SecretInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/markers/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -19,198 +17,32 @@ import (
 //go:embed schemas/file_read.json
 var fileReadSchema []byte
 
-// FileReadTool is tooldefs.FileRead as a runtime.Tool.
-type FileReadTool struct {
-	def tooldefs.FileRead
-}
-
-var _ runtime.Tool = (*FileReadTool)(nil)
-
-// Name returns the tool's name.
-func (*FileReadTool) Name() string {
-	return "FileRead"
-}
-
-// Aliases returns the tool's older names.
-func (*FileReadTool) Aliases() []string {
-	return []string{"ReadFile", "Cat"}
-}
-
-// Description returns the tool's description for the model.
-func (*FileReadTool) Description() string {
-	return "FileRead reads a text file and returns it with line numbers."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*FileReadTool) SearchHint() string {
-	return "read a file"
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*FileReadTool) InputSchema() json.RawMessage {
-	return fileReadSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*FileReadTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*FileReadTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*FileReadTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*FileReadTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{Value: true},
-		Destructive:     runtime.Flag{},
+// FileReadTool returns tooldefs.FileRead as a runtime.Tool.
+func FileReadTool() runtime.Tool {
+	def := new(tooldefs.FileRead)
+	return runtime.Define(runtime.Definition[*tooldefs.FileReadInput]{
+		Name:        "FileRead",
+		Aliases:     []string{"ReadFile", "Cat"},
+		Description: "FileRead reads a text file and returns it with line numbers.",
+		SearchHint:  "read a file",
+		Schema:      fileReadSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.FileReadInput, error) {
+			return jsonin.Decode(raw, fileReadDecodeFileReadInput)
+		},
+		Call:            runtime.OutputCall(def.Call, runtime.TextContent[string]),
+		ReadOnly:        true,
+		ConcurrencySafe: true,
 		Interrupt:       runtime.InterruptCancel,
-		ReadOnly:        runtime.Flag{Value: true},
-	}
+		RenderUse: func(in *tooldefs.FileReadInput) string {
+			return in.FilePath
+		},
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*FileReadTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.FileReadInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := fileReadDecodeFileReadInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*FileReadTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return fileReadWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*FileReadTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  fileReadWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*FileReadTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*FileReadTool) IsConcurrencySafe(input any) bool {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*FileReadTool) IsReadOnly(input any) bool {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return false
-	}
-	return true
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*FileReadTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*FileReadTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	if _, ok := input.(*tooldefs.FileReadInput); !ok {
-		return runtime.InterruptBlock
-	}
-	return runtime.InterruptCancel
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*FileReadTool) UserFacingName(_ any) string {
-	return "FileRead"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *FileReadTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.FileReadInput)
-	if !ok {
-		return runtime.Result{}, fileReadWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(string(out))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the file_path parameter.
-func (*FileReadTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.FileReadInput)
-	if !ok {
-		return ""
-	}
-	return in.FilePath
-}
-
-// RenderProgress renders one progress value.
-func (*FileReadTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*FileReadTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*FileReadTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*FileReadTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *FileReadTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// fileReadWrongInput is the error of an input Decode did not return.
-func fileReadWrongInput(input any) error {
-	return fmt.Errorf("FileRead: input is %T, not *tooldefs.FileReadInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on FileRead: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.FileReadInput, *runtime.Call) (string, error)
+} = (*tooldefs.FileRead)(nil)
 
 // fileReadDecodeFileReadInput reads a tooldefs.FileReadInput object.
 func fileReadDecodeFileReadInput(d *jsonin.Decoder, v *tooldefs.FileReadInput) error {

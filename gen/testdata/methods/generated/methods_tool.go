@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/methods/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
@@ -17,229 +16,53 @@ import (
 //go:embed schemas/methods.json
 var methodsSchema []byte
 
-// MethodsTool is tooldefs.Methods as a runtime.Tool.
-type MethodsTool struct {
-	def tooldefs.Methods
+// MethodsTool returns tooldefs.Methods as a runtime.Tool.
+func MethodsTool() runtime.Tool {
+	def := new(tooldefs.Methods)
+	return runtime.Define(runtime.Definition[*tooldefs.MethodsInput]{
+		Name:        "Methods",
+		Description: "Methods defines every optional method, so each behaviour comes from the\ntooldef rather than from a marker or the fail-closed default.",
+		Schema:      methodsSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.MethodsInput, error) {
+			return jsonin.Decode(raw, methodsDecodeMethodsInput)
+		},
+		Call:              runtime.OutputCall(def.Call, runtime.BlocksContent(def.ResultBlocks)),
+		Destructive:       true,
+		ShouldDefer:       true,
+		IsEnabled:         def.IsEnabled,
+		ValidateInput:     def.ValidateInput,
+		CheckPermissions:  def.CheckPermissions,
+		PermissionTarget:  def.PermissionTarget,
+		IsConcurrencySafe: def.IsConcurrencySafe,
+		IsReadOnly:        def.IsReadOnly,
+		UserFacingName:    def.UserFacingName,
+		RenderUse:         def.RenderUse,
+		RenderProgress:    runtime.ProgressRender(def.RenderProgress),
+		RenderResult:      runtime.OutputRender(def.RenderResult),
+		RenderRejected:    def.RenderRejected,
+		RenderError:       def.RenderError,
+		RenderGrouped:     def.RenderGrouped,
+	})
 }
 
-var _ runtime.Tool = (*MethodsTool)(nil)
-
-// Name returns the tool's name.
-func (*MethodsTool) Name() string {
-	return "Methods"
-}
-
-// Aliases returns the tool's older names.
-func (*MethodsTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*MethodsTool) Description() string {
-	return "Methods defines every optional method, so each behaviour comes from the\ntooldef rather than from a marker or the fail-closed default."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*MethodsTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*MethodsTool) InputSchema() json.RawMessage {
-	return methodsSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (t *MethodsTool) IsEnabled() bool {
-	return t.def.IsEnabled()
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*MethodsTool) ShouldDefer() bool {
-	return true
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*MethodsTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*MethodsTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{InputDependent: true},
-		Destructive:     runtime.Flag{Value: true},
-		ReadOnly:        runtime.Flag{InputDependent: true},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*MethodsTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.MethodsInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := methodsDecodeMethodsInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (t *MethodsTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return methodsWrongInput(input)
-	}
-	return t.def.ValidateInput(ctx, in, tc)
-}
-
-// CheckPermissions is the tool's own permission check.
-func (t *MethodsTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  methodsWrongInput(input).Error(),
-		}
-	}
-	return t.def.CheckPermissions(ctx, in, tc)
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (t *MethodsTool) PermissionTarget(input any) runtime.Target {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return runtime.Target{}
-	}
-	return t.def.PermissionTarget(in)
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (t *MethodsTool) IsConcurrencySafe(input any) bool {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsConcurrencySafe(in)
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (t *MethodsTool) IsReadOnly(input any) bool {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return false
-	}
-	return t.def.IsReadOnly(in)
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*MethodsTool) IsDestructive(input any) bool {
-	if _, ok := input.(*tooldefs.MethodsInput); !ok {
-		return false
-	}
-	return true
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*MethodsTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (t *MethodsTool) UserFacingName(input any) string {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return "Methods"
-	}
-	return t.def.UserFacingName(in)
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *MethodsTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return runtime.Result{}, methodsWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := t.def.ResultBlocks(out)
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts.
-func (t *MethodsTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return ""
-	}
-	return t.def.RenderUse(in)
-}
-
-// RenderProgress renders one progress value.
-func (t *MethodsTool) RenderProgress(input any, progress any) string {
-	in, ok := input.(*tooldefs.MethodsInput)
-	p, pok := progress.(tooldefs.MethodsProgress)
-	if !ok || !pok {
-		return fmt.Sprint(progress)
-	}
-	return t.def.RenderProgress(in, p)
-}
-
-// RenderResult summarises a finished call.
-func (t *MethodsTool) RenderResult(input any, result runtime.Result) string {
-	in, ok := input.(*tooldefs.MethodsInput)
-	out, outOK := result.Data.(tooldefs.MethodsOutput)
-	if !ok || !outOK {
-		return "Done"
-	}
-	return t.def.RenderResult(in, out)
-}
-
-// RenderRejected is shown when permission was denied.
-func (t *MethodsTool) RenderRejected(input any) string {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		return "Rejected"
-	}
-	return t.def.RenderRejected(in)
-}
-
-// RenderError is shown when the call failed.
-func (t *MethodsTool) RenderError(input any, err error) string {
-	in, ok := input.(*tooldefs.MethodsInput)
-	if !ok {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	return t.def.RenderError(in, err)
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *MethodsTool) RenderGrouped(inputs []any) string {
-	ins := make([]*tooldefs.MethodsInput, 0, len(inputs))
-	for _, input := range inputs {
-		if in, ok := input.(*tooldefs.MethodsInput); ok {
-			ins = append(ins, in)
-		}
-	}
-	return t.def.RenderGrouped(ins)
-}
-
-// methodsWrongInput is the error of an input Decode did not return.
-func methodsWrongInput(input any) error {
-	return fmt.Errorf("Methods: input is %T, not *tooldefs.MethodsInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Methods: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.MethodsInput, *runtime.Call) (tooldefs.MethodsOutput, error)
+	ValidateInput(context.Context, *tooldefs.MethodsInput, *runtime.ToolContext) error
+	CheckPermissions(context.Context, *tooldefs.MethodsInput, *runtime.ToolContext) runtime.PermissionDecision
+	PermissionTarget(*tooldefs.MethodsInput) runtime.Target
+	IsConcurrencySafe(*tooldefs.MethodsInput) bool
+	IsReadOnly(*tooldefs.MethodsInput) bool
+	IsEnabled() bool
+	UserFacingName(*tooldefs.MethodsInput) string
+	ResultBlocks(tooldefs.MethodsOutput) []runtime.Block
+	RenderUse(*tooldefs.MethodsInput) string
+	RenderProgress(*tooldefs.MethodsInput, tooldefs.MethodsProgress) string
+	RenderResult(*tooldefs.MethodsInput, tooldefs.MethodsOutput) string
+	RenderRejected(*tooldefs.MethodsInput) string
+	RenderError(*tooldefs.MethodsInput, error) string
+	RenderGrouped([]*tooldefs.MethodsInput) string
+} = (*tooldefs.Methods)(nil)
 
 // methodsDecodeMethodsInput reads a tooldefs.MethodsInput object.
 func methodsDecodeMethodsInput(d *jsonin.Decoder, v *tooldefs.MethodsInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/minimal/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 )
 
 // echoSchema is the input JSON Schema of Echo, embedded only in the variants that have it.
@@ -18,188 +16,27 @@ import (
 //go:embed schemas/echo.json
 var echoSchema []byte
 
-// EchoTool is tooldefs.Echo as a runtime.Tool.
-type EchoTool struct {
-	def tooldefs.Echo
+// EchoTool returns tooldefs.Echo as a runtime.Tool.
+func EchoTool() runtime.Tool {
+	def := new(tooldefs.Echo)
+	return runtime.Define(runtime.Definition[*tooldefs.EchoInput]{
+		Name:        "Echo",
+		Description: "Echo returns its text: a tool with a name and nothing else, so every\nbehaviour is the fail-closed default.",
+		Schema:      echoSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.EchoInput, error) {
+			return jsonin.Decode(raw, echoDecodeEchoInput)
+		},
+		Call: runtime.OutputCall(def.Call, runtime.TextContent[string]),
+		RenderUse: func(in *tooldefs.EchoInput) string {
+			return in.Text
+		},
+	})
 }
 
-var _ runtime.Tool = (*EchoTool)(nil)
-
-// Name returns the tool's name.
-func (*EchoTool) Name() string {
-	return "Echo"
-}
-
-// Aliases returns the tool's older names.
-func (*EchoTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*EchoTool) Description() string {
-	return "Echo returns its text: a tool with a name and nothing else, so every\nbehaviour is the fail-closed default."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*EchoTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*EchoTool) InputSchema() json.RawMessage {
-	return echoSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*EchoTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*EchoTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*EchoTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*EchoTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe: runtime.Flag{},
-		Destructive:     runtime.Flag{},
-		ReadOnly:        runtime.Flag{},
-	}
-}
-
-// Decode parses and validates the model's JSON input without reflection.
-func (*EchoTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.EchoInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := echoDecodeEchoInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*EchoTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.EchoInput); !ok {
-		return echoWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*EchoTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.EchoInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  echoWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*EchoTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*EchoTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*EchoTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*EchoTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*EchoTool) InterruptBehavior(_ any) runtime.InterruptBehavior {
-	return runtime.InterruptBlock
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*EchoTool) UserFacingName(_ any) string {
-	return "Echo"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *EchoTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.EchoInput)
-	if !ok {
-		return runtime.Result{}, echoWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(string(out))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the text parameter.
-func (*EchoTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.EchoInput)
-	if !ok {
-		return ""
-	}
-	return in.Text
-}
-
-// RenderProgress renders one progress value.
-func (*EchoTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*EchoTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*EchoTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*EchoTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *EchoTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// echoWrongInput is the error of an input Decode did not return.
-func echoWrongInput(input any) error {
-	return fmt.Errorf("Echo: input is %T, not *tooldefs.EchoInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Echo: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.EchoInput, *runtime.Call) (string, error)
+} = (*tooldefs.Echo)(nil)
 
 // echoDecodeEchoInput reads a tooldefs.EchoInput object.
 func echoDecodeEchoInput(d *jsonin.Decoder, v *tooldefs.EchoInput) error {

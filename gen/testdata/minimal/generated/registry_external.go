@@ -9,7 +9,7 @@ import "github.com/agentcore/agentcore/runtime"
 // AllBaseTools returns every tool of the external variant, sorted by name.
 func AllBaseTools() []runtime.Tool {
 	return []runtime.Tool{
-		&EchoTool{},
+		EchoTool(),
 	}
 }
 

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/traits/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 )
 
 // fetchSchema is the input JSON Schema of Fetch, embedded only in the variants that have it.
@@ -18,193 +16,29 @@ import (
 //go:embed schemas/fetch.json
 var fetchSchema []byte
 
-// FetchTool is tooldefs.Fetch as a runtime.Tool.
-type FetchTool struct {
-	def tooldefs.Fetch
-}
-
-var _ runtime.Tool = (*FetchTool)(nil)
-
-// Name returns the tool's name.
-func (*FetchTool) Name() string {
-	return "Fetch"
-}
-
-// Aliases returns the tool's older names.
-func (*FetchTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*FetchTool) Description() string {
-	return "Fetch fetches a URL; an interrupt cancels every call, and its rules\ngovern every URL fetch."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*FetchTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*FetchTool) InputSchema() json.RawMessage {
-	return fetchSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*FetchTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*FetchTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*FetchTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*FetchTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		ConcurrencySafe:  runtime.Flag{},
-		Destructive:      runtime.Flag{},
+// FetchTool returns tooldefs.Fetch as a runtime.Tool.
+func FetchTool() runtime.Tool {
+	def := new(tooldefs.Fetch)
+	return runtime.Define(runtime.Definition[*tooldefs.FetchInput]{
+		Name:        "Fetch",
+		Description: "Fetch fetches a URL; an interrupt cancels every call, and its rules\ngovern every URL fetch.",
+		Schema:      fetchSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.FetchInput, error) {
+			return jsonin.Decode(raw, fetchDecodeFetchInput)
+		},
+		Call:             runtime.OutputCall(def.Call, runtime.TextContent[string]),
 		Interrupt:        runtime.InterruptCancel,
 		PermissionFamily: runtime.FamilyURL,
-		ReadOnly:         runtime.Flag{},
-	}
+		RenderUse: func(in *tooldefs.FetchInput) string {
+			return in.URL
+		},
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*FetchTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.FetchInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := fetchDecodeFetchInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*FetchTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.FetchInput); !ok {
-		return fetchWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*FetchTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.FetchInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  fetchWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*FetchTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*FetchTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*FetchTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*FetchTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (*FetchTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	if _, ok := input.(*tooldefs.FetchInput); !ok {
-		return runtime.InterruptBlock
-	}
-	return runtime.InterruptCancel
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*FetchTool) UserFacingName(_ any) string {
-	return "Fetch"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *FetchTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.FetchInput)
-	if !ok {
-		return runtime.Result{}, fetchWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(string(out))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the url parameter.
-func (*FetchTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.FetchInput)
-	if !ok {
-		return ""
-	}
-	return in.URL
-}
-
-// RenderProgress renders one progress value.
-func (*FetchTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*FetchTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*FetchTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*FetchTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *FetchTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// fetchWrongInput is the error of an input Decode did not return.
-func fetchWrongInput(input any) error {
-	return fmt.Errorf("Fetch: input is %T, not *tooldefs.FetchInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Fetch: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.FetchInput, *runtime.Call) (string, error)
+} = (*tooldefs.Fetch)(nil)
 
 // fetchDecodeFetchInput reads a tooldefs.FetchInput object.
 func fetchDecodeFetchInput(d *jsonin.Decoder, v *tooldefs.FetchInput) error {

@@ -6,11 +6,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"github.com/agentcore/agentcore/gen/testdata/traits/tooldefs"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
-	"strings"
 )
 
 // shellSchema is the input JSON Schema of Shell, embedded only in the variants that have it.
@@ -18,197 +16,33 @@ import (
 //go:embed schemas/shell.json
 var shellSchema []byte
 
-// ShellTool is tooldefs.Shell as a runtime.Tool.
-type ShellTool struct {
-	def tooldefs.Shell
-}
-
-var _ runtime.Tool = (*ShellTool)(nil)
-
-// Name returns the tool's name.
-func (*ShellTool) Name() string {
-	return "Shell"
-}
-
-// Aliases returns the tool's older names.
-func (*ShellTool) Aliases() []string {
-	return nil
-}
-
-// Description returns the tool's description for the model.
-func (*ShellTool) Description() string {
-	return "Shell runs a command. Its errors cancel the sibling calls, its rules\ngovern every command, and it decides per input whether an interrupt\ncancels it."
-}
-
-// SearchHint returns the words ToolSearch scores besides the name.
-func (*ShellTool) SearchHint() string {
-	return ""
-}
-
-// InputSchema returns the input JSON Schema; callers must not modify it.
-func (*ShellTool) InputSchema() json.RawMessage {
-	return shellSchema
-}
-
-// IsEnabled reports whether the tool is switched on.
-func (*ShellTool) IsEnabled() bool {
-	return true
-}
-
-// ShouldDefer reports whether the definition waits for ToolSearch.
-func (*ShellTool) ShouldDefer() bool {
-	return false
-}
-
-// AlwaysLoad reports whether the tool is never deferred.
-func (*ShellTool) AlwaysLoad() bool {
-	return false
-}
-
-// Traits describes the tool statically: scheduling flags, interrupt behaviour, sibling cancellation, permission family.
-func (*ShellTool) Traits() runtime.Traits {
-	return runtime.Traits{
-		AgentOnly:              true,
+// ShellTool returns tooldefs.Shell as a runtime.Tool.
+func ShellTool() runtime.Tool {
+	def := new(tooldefs.Shell)
+	return runtime.Define(runtime.Definition[*tooldefs.ShellInput]{
+		Name:        "Shell",
+		Description: "Shell runs a command. Its errors cancel the sibling calls, its rules\ngovern every command, and it decides per input whether an interrupt\ncancels it.",
+		Schema:      shellSchema,
+		Decode: func(raw json.RawMessage) (*tooldefs.ShellInput, error) {
+			return jsonin.Decode(raw, shellDecodeShellInput)
+		},
+		Call:                   runtime.OutputCall(def.Call, runtime.TextContent[string]),
 		CancelsSiblingsOnError: true,
-		ConcurrencySafe:        runtime.Flag{},
-		Destructive:            runtime.Flag{},
-		InterruptDependent:     true,
-		LocalOnly:              true,
 		PermissionFamily:       runtime.FamilyCommand,
-		ReadOnly:               runtime.Flag{},
-	}
+		LocalOnly:              true,
+		AgentOnly:              true,
+		InterruptBehavior:      def.InterruptBehavior,
+		RenderUse: func(in *tooldefs.ShellInput) string {
+			return in.Command
+		},
+	})
 }
 
-// Decode parses and validates the model's JSON input without reflection.
-func (*ShellTool) Decode(raw json.RawMessage) (any, error) {
-	in := new(tooldefs.ShellInput)
-	var d jsonin.Decoder
-	d.Reset(raw)
-	if err := shellDecodeShellInput(&d, in); err != nil {
-		return nil, err
-	}
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// ValidateInput checks that the input is meaningful.
-func (*ShellTool) ValidateInput(ctx context.Context, input any, tc *runtime.ToolContext) error {
-	if _, ok := input.(*tooldefs.ShellInput); !ok {
-		return shellWrongInput(input)
-	}
-	return nil
-}
-
-// CheckPermissions is the tool's own permission check.
-func (*ShellTool) CheckPermissions(ctx context.Context, input any, tc *runtime.ToolContext) runtime.PermissionDecision {
-	if _, ok := input.(*tooldefs.ShellInput); !ok {
-		return runtime.PermissionDecision{
-			Behavior: runtime.Deny,
-			Message:  shellWrongInput(input).Error(),
-		}
-	}
-	return runtime.PermissionDecision{Behavior: runtime.Passthrough}
-}
-
-// PermissionTarget is what permission rules for this tool match against.
-func (*ShellTool) PermissionTarget(_ any) runtime.Target {
-	return runtime.Target{}
-}
-
-// IsConcurrencySafe reports whether the call may run beside others.
-func (*ShellTool) IsConcurrencySafe(_ any) bool {
-	return false
-}
-
-// IsReadOnly reports whether the call changes nothing.
-func (*ShellTool) IsReadOnly(_ any) bool {
-	return false
-}
-
-// IsDestructive reports whether the call irreversibly removes or overwrites something.
-func (*ShellTool) IsDestructive(_ any) bool {
-	return false
-}
-
-// InterruptBehavior says what a user interrupt does to this call while it runs.
-func (t *ShellTool) InterruptBehavior(input any) runtime.InterruptBehavior {
-	in, ok := input.(*tooldefs.ShellInput)
-	if !ok {
-		return runtime.InterruptBlock
-	}
-	return t.def.InterruptBehavior(in)
-}
-
-// UserFacingName is the name shown to the user for this call.
-func (*ShellTool) UserFacingName(_ any) string {
-	return "Shell"
-}
-
-// Call runs the tool and turns its output into tool_result content.
-func (t *ShellTool) Call(ctx context.Context, input any, call *runtime.Call) (runtime.Result, error) {
-	in, ok := input.(*tooldefs.ShellInput)
-	if !ok {
-		return runtime.Result{}, shellWrongInput(input)
-	}
-	out, err := t.def.Call(ctx, in, call)
-	if err != nil {
-		return runtime.Result{}, err
-	}
-	content := []runtime.Block{runtime.TextBlock(string(out))}
-	return runtime.Result{
-		Content:  content,
-		Data:     out,
-		Modifier: call.Modifier(),
-	}, nil
-}
-
-// RenderUse is shown when the call starts: the command parameter.
-func (*ShellTool) RenderUse(input any) string {
-	in, ok := input.(*tooldefs.ShellInput)
-	if !ok {
-		return ""
-	}
-	return in.Command
-}
-
-// RenderProgress renders one progress value.
-func (*ShellTool) RenderProgress(_ any, progress any) string {
-	return fmt.Sprint(progress)
-}
-
-// RenderResult summarises a finished call.
-func (*ShellTool) RenderResult(_ any, _ runtime.Result) string {
-	return "Done"
-}
-
-// RenderRejected is shown when permission was denied.
-func (*ShellTool) RenderRejected(_ any) string {
-	return "Rejected"
-}
-
-// RenderError is shown when the call failed.
-func (*ShellTool) RenderError(_ any, err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// RenderGrouped renders several parallel calls of this tool.
-func (t *ShellTool) RenderGrouped(inputs []any) string {
-	lines := make([]string, 0, len(inputs))
-	for _, input := range inputs {
-		lines = append(lines, t.RenderUse(input))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// shellWrongInput is the error of an input Decode did not return.
-func shellWrongInput(input any) error {
-	return fmt.Errorf("Shell: input is %T, not *tooldefs.ShellInput; pass the value Decode returned", input)
-}
+// The methods toolgen found on Shell: a changed one breaks the build here until toolgen runs again.
+var _ interface {
+	Call(context.Context, *tooldefs.ShellInput, *runtime.Call) (string, error)
+	InterruptBehavior(*tooldefs.ShellInput) runtime.InterruptBehavior
+} = (*tooldefs.Shell)(nil)
 
 // shellDecodeShellInput reads a tooldefs.ShellInput object.
 func shellDecodeShellInput(d *jsonin.Decoder, v *tooldefs.ShellInput) error {
