@@ -18,7 +18,7 @@ GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-o
 REPORTS ?= .ci/reports
 report_flags = --json-report=$(1).json --output-dir=$(REPORTS)
 
-.PHONY: all generate check-generated embed build release test test-% test-durable test-durable-e2e bench run run-agents run-tour vet cross clean
+.PHONY: all generate check-generated embed build release test test-% test-durable test-durable-e2e bench run run-agents run-tour vet cross smoke-windows clean
 
 all: build
 
@@ -85,6 +85,12 @@ cross:
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -tags "$$t" ./... || exit 1; \
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags "$$t" ./... || exit 1; \
 	done; done
+
+## smoke-windows: the windows/amd64 binary under Wine (apt-get install
+## wine64; with Wine < 8.13 also binutils-mingw-w64-x86-64): version, tools
+## --json and an exec batch of Write, Edit, Read, Glob and Grep, checked
+smoke-windows:
+	.ci/smoke-windows
 
 ## test: every Ginkgo suite, for every variant, with the race detector
 test: vet $(addprefix test-,$(VARIANTS))

@@ -180,8 +180,7 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 	cmd.Env = env
 	cmd.Stdout = out
 	cmd.Stderr = out
-	procgroup.Own(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := procgroup.Start(cmd); err != nil {
 		if cwdPath != "" {
 			os.Remove(cwdPath)
 		}
