@@ -105,7 +105,7 @@ func (p *Policy) decide(ctx context.Context, host string) ([]netip.Addr, error) 
 			return nil, &Denied{Host: host, Reason: "it is not in sandbox.network.allowedDomains (" + err.Error() + "); add it to sandbox.network.allowedDomains to allow it"}
 		}
 		if !ok {
-			return nil, &Denied{Host: host, Reason: "the user refused it; add it to sandbox.network.allowedDomains to allow it"}
+			return nil, &Denied{Host: host, Reason: "it is not in sandbox.network.allowedDomains and the permission prompt refused it; add it to sandbox.network.allowedDomains to allow it"}
 		}
 	}
 	if isLit {

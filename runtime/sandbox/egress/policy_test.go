@@ -121,7 +121,7 @@ var _ = Describe("Policy", func() {
 			_, err := p.Decide(context.Background(), "api.example.com")
 			Expect(err).NotTo(HaveOccurred())
 			d := denied(p.Decide(context.Background(), "intranet.example"))
-			Expect(d.Reason).To(ContainSubstring("the user refused it"))
+			Expect(d.Reason).To(ContainSubstring("the permission prompt refused it"))
 		}
 		Expect(asked.Load()).To(BeEquivalentTo(2))
 	})

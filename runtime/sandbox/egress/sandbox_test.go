@@ -189,7 +189,7 @@ var _ = Describe("A sandboxed command's network", Ordered, func() {
 			Expect(out).To(ContainSubstring("private, loopback or link-local"))
 			_, out = run("curl -sS --max-time 20 http://unknown-no.test:" + port(deny) + "/")
 			Expect(out).NotTo(ContainSubstring("LEAKED"))
-			Expect(out).To(ContainSubstring("the user refused it"))
+			Expect(out).To(ContainSubstring("the permission prompt refused it"))
 		}
 		Expect(asked).To(Equal([]string{"unknown-yes.test", "unknown-no.test"}))
 	})
