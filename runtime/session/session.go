@@ -362,7 +362,7 @@ func networkAsker(engine *permission.Engine) egress.AskFunc {
 		if a == nil {
 			return false, errors.New("nobody can be asked in a non-interactive run")
 		}
-		ans, err := a.Ask(ctx, ask.AskRequest{Tool: "Bash", Use: "network access to " + host,
+		ans, err := a.Ask(ctx, ask.AskRequest{Tool: "Sandbox network", Use: host,
 			Message: "A sandboxed command wants to reach " + host + ", which sandbox.network.allowedDomains does not list"})
 		if err != nil {
 			return false, err
