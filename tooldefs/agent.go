@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/agents"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/tooldefs/subagent"
 	"github.com/agentcore/agentcore/tooldefs/worktree"
@@ -96,11 +97,11 @@ type AgentOutput struct {
 // IsConcurrencySafe is true when the agent can only read: several
 // Explore or Plan agents run side by side; agents that may write run one
 // at a time, as the seed's table has it for every Agent call.
-func (Agent) IsConcurrencySafe(in *AgentInput) bool { return subagent.IsReadOnlyType(in.SubagentType) }
+func (Agent) IsConcurrencySafe(in *AgentInput) bool { return agents.IsReadOnlyType(in.SubagentType) }
 
 // IsReadOnly is true for the same agents: every call they make is
 // read-only.
-func (Agent) IsReadOnly(in *AgentInput) bool { return subagent.IsReadOnlyType(in.SubagentType) }
+func (Agent) IsReadOnly(in *AgentInput) bool { return agents.IsReadOnlyType(in.SubagentType) }
 
 // CheckPermissions allows the call itself: starting an agent changes
 // nothing, and each call the agent makes is checked on its own, against
@@ -145,14 +146,14 @@ func agentRequest(ctx context.Context, in *AgentInput, tc *runtime.ToolContext, 
 			return sess, subagent.Request{}, fmt.Errorf(`isolation "worktree": %w`, err)
 		}
 	}
-	types, _ := subagent.LoadTypes(sess.info.Dir(), sess.info.Home())
-	types = subagent.WithHostTypes(types, tc)
+	types, _ := agents.LoadTypes(sess.info.Dir(), sess.info.Home())
+	types = agents.WithHostTypes(types, tc)
 	var tools []runtime.Tool
 	if cat, ok := pool.CatalogFrom(tc); ok {
 		tools = cat.Tools() // the pool as the turn sees it, not reassembled mid-turn
 	}
-	subagent.Remember(types, tools, AgentName)
-	t, err := subagent.FindType(types, in.SubagentType)
+	agents.Remember(types, tools, AgentName)
+	t, err := agents.FindType(types, in.SubagentType)
 	if err != nil {
 		return sess, subagent.Request{}, err
 	}

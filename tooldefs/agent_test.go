@@ -15,6 +15,7 @@ import (
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/agents"
 	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -273,7 +274,7 @@ var _ = Describe("Agent", func() {
 		Expect(os.MkdirAll(filepath.Join(dir, ".claude", "agents"), 0o755)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(dir, ".claude", "agents", "reviewer.md"),
 			[]byte("---\nname: reviewer\ndescription: Reviews files\ntools: Read, TaskOutput\n---\nYou review files.\n"), 0o644)).To(Succeed())
-		types, errs := subagent.LoadTypes(dir, home)
+		types, errs := agents.LoadTypes(dir, home)
 		Expect(errs).To(BeEmpty())
 		sc, err := replay.Parse([]byte(`{"prompt":"review"}
 {"blocks":[{"type":"tool_use","id":"r1","name":"Agent","input":{"description":"Review notes","prompt":"x","subagent_type":"reviewer"}},{"type":"tool_use","id":"r2","name":"Agent","input":{"description":"Review again","prompt":"y","subagent_type":"reviewer"}}]}
@@ -283,7 +284,7 @@ var _ = Describe("Agent", func() {
 {"agent":"r2","blocks":[{"type":"text","text":"reviewed too"}]}
 {"blocks":[{"type":"text","text":"done"}]}`))
 		Expect(err).NotTo(HaveOccurred())
-		tools := subagent.WithTypes(generated.AllBaseTools(), "Agent", types)
+		tools := agents.WithTypes(generated.AllBaseTools(), "Agent", types)
 		Expect(runtime.Lookup(tools, "Agent").Description()).To(ContainSubstring("- reviewer: Reviews files (Tools: Read, TaskOutput)"))
 		s, err := session.Open(context.Background(), session.Options{Dir: dir, Home: home, Tools: tools,
 			Provider: replay.New(sc, replay.Options{Speed: 1, Cwd: dir}), Permissions: permission.Sources{ConfigDir: filepath.Join(home, ".agentcore")}})

@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
-	"github.com/agentcore/agentcore/runtime/permission"
-	"github.com/agentcore/agentcore/tooldefs/skills"
+	"github.com/agentcore/agentcore/runtime/skills"
 )
 
 // Skill runs a skill: a folder of instructions (its SKILL.md) and files
@@ -47,47 +46,12 @@ type SkillOutput struct {
 // ValidateInput refuses an unknown skill, listing the known ones, and
 // allowed-tools that are not rules.
 func (Skill) ValidateInput(_ context.Context, in *SkillInput, tc *runtime.ToolContext) error {
-	sess, err := skillSessionOf(tc)
+	sess, err := skills.SessionOf(tc, SkillName)
 	if err != nil {
 		return err
 	}
-	_, _, _, err = findSkill(sess, in)
+	_, _, _, err = skills.Resolve(sess, in.Skill)
 	return err
-}
-
-// skillSession is what running a skill needs of the session: where it
-// is (the skills of its directory and the user's), the conversation the
-// skill's instructions join, and the rules its allowed-tools add.
-type skillSession struct {
-	runtime.SessionInfo
-	runtime.Conversation
-	permission.TemporaryRules
-}
-
-func skillSessionOf(tc *runtime.ToolContext) (skillSession, error) {
-	var s skillSession
-	var err error
-	if s.SessionInfo, err = runtime.Need[runtime.SessionInfo](tc, SkillName); err != nil {
-		return s, err
-	}
-	if s.Conversation, err = runtime.Need[runtime.Conversation](tc, SkillName); err != nil {
-		return s, err
-	}
-	s.TemporaryRules, err = runtime.Need[permission.TemporaryRules](tc, SkillName)
-	return s, err
-}
-
-func findSkill(sess runtime.SessionInfo, in *SkillInput) (skills.Skill, string, []permission.Rule, error) {
-	all, _ := skills.Load(sess.Dir(), sess.Home())
-	s, body, err := skills.Find(all, in.Skill)
-	if err != nil {
-		return s, "", nil, err
-	}
-	rules, err := permission.ParseRules(s.AllowedTools, runtime.Allow, permission.Source("skill "+s.Name), s.Path)
-	if err != nil {
-		return s, "", nil, fmt.Errorf("skill %s: allowed-tools: %w", s.Name, err)
-	}
-	return s, body, rules, nil
 }
 
 // CheckPermissions allows the call: it only reads the skill's file; the
@@ -100,44 +64,16 @@ func (Skill) CheckPermissions(context.Context, *SkillInput, *runtime.ToolContext
 // request carries them as a message of their own) and allows its tools
 // until the turn ends.
 func (Skill) Call(_ context.Context, in *SkillInput, c *runtime.Call) (SkillOutput, error) {
-	sess, err := skillSessionOf(c.Context)
+	sess, err := skills.SessionOf(c.Context, SkillName)
 	if err != nil {
 		return SkillOutput{}, err
 	}
-	s, text, err := invokeSkill(sess, in.Skill, in.Args)
+	s, text, err := sess.Invoke(in.Skill, in.Args)
 	if err != nil {
 		return SkillOutput{}, err
 	}
 	sess.Notify(text)
 	return SkillOutput{Name: s.Name, Dir: s.Dir, AllowedTools: s.AllowedTools}, nil
-}
-
-// InvokeSkill launches the skill name in the session of tc as the Skill
-// tool does — the interactive session's /NAME runs it the same way: it
-// returns the skill's instructions (its folder and args with them) as the
-// text for the conversation, and allows the tools the skill lists until
-// the running turn ends (the next one when none runs).
-func InvokeSkill(tc *runtime.ToolContext, name, args string) (skills.Skill, string, error) {
-	sess, err := skillSessionOf(tc)
-	if err != nil {
-		return skills.Skill{}, "", err
-	}
-	return invokeSkill(sess, name, args)
-}
-
-func invokeSkill(sess skillSession, name, args string) (skills.Skill, string, error) {
-	s, body, rules, err := findSkill(sess, &SkillInput{Skill: name})
-	if err != nil {
-		return s, "", err
-	}
-	text := fmt.Sprintf("<skill name=%q>\nBase directory for this skill: %s\n\n%s", s.Name, s.Dir, strings.TrimSpace(body))
-	if strings.TrimSpace(args) != "" {
-		text += "\n\nARGUMENTS: " + strings.TrimSpace(args)
-	}
-	if len(rules) > 0 {
-		sess.AfterRun(sess.AddTemporaryRules(rules, permission.Source("skill "+s.Name)))
-	}
-	return s, text + "\n</skill>", nil
 }
 
 // ResultBlocks says the skill is launched and where its instructions are.

@@ -16,7 +16,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/session"
-	"github.com/agentcore/agentcore/tooldefs/skills"
+	"github.com/agentcore/agentcore/runtime/skills"
 )
 
 var _ = Describe("Skill", func() {

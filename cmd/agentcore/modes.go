@@ -15,12 +15,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/agents"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
 	"github.com/agentcore/agentcore/runtime/sdkproto"
 	"github.com/agentcore/agentcore/runtime/session"
-	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
 
 // The four modes of agentcore run, one function each, each returning
@@ -53,7 +53,7 @@ type runSession struct {
 	recorder *replay.Recorder
 	control  *sdkproto.Channel // the Agent SDK host, in stream-json input
 	// hostAgents are the SDK host's agent types (its initialize's).
-	hostAgents subagent.HostTypes
+	hostAgents agents.HostTypes
 	asker      *pausingAsker // the terminal's, when it asks
 	// printAnswer: print mode's text format, the answer alone on stdout.
 	printAnswer bool

@@ -9,10 +9,9 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agents"
 	"github.com/agentcore/agentcore/runtime/sdkproto"
 	"github.com/agentcore/agentcore/runtime/session"
-	"github.com/agentcore/agentcore/tooldefs"
-	"github.com/agentcore/agentcore/tooldefs/subagent"
 )
 
 // The Agent SDK's protocol is runtime/sdkproto's; what is agentcore's
@@ -54,18 +53,18 @@ func apiKeySource() string {
 // name. An agent with disallowedTools is left out, with a warning:
 // agentcore cannot take tools away from an agent's set, and giving it
 // the tools the host meant to withhold would widen what it may do.
-func hostTypes(init *sdkproto.Initialize, warn io.Writer) subagent.HostTypes {
+func hostTypes(init *sdkproto.Initialize, warn io.Writer) agents.HostTypes {
 	if init == nil {
 		return nil
 	}
-	var out subagent.HostTypes
+	var out agents.HostTypes
 	for _, name := range slices.Sorted(maps.Keys(init.Agents)) {
 		a := init.Agents[name]
 		if len(a.DisallowedTools) > 0 {
 			fmt.Fprintf(warn, "agentcore: the SDK host's agent %q is left out: agentcore does not support disallowedTools (list the tools it may use instead)\n", name)
 			continue
 		}
-		out = append(out, subagent.Type{Name: name, Description: a.Description, Tools: a.Tools, Model: a.Model,
+		out = append(out, agents.Type{Name: name, Description: a.Description, Tools: a.Tools, Model: a.Model,
 			System: a.Prompt, Source: "the SDK host (agents)"})
 	}
 	return out
@@ -73,14 +72,14 @@ func hostTypes(init *sdkproto.Initialize, warn io.Writer) subagent.HostTypes {
 
 // withHostAgents tells the model of the host's agent types where it
 // learns of the others: the Agent tool's description.
-func withHostAgents(o *session.Options, agents subagent.HostTypes) {
-	if len(agents) == 0 {
+func withHostAgents(o *session.Options, host agents.HostTypes) {
+	if len(host) == 0 {
 		return
 	}
-	_, list, _ := strings.Cut(subagent.DescribeTypes(agents), "\n")
+	_, list, _ := strings.Cut(agents.DescribeTypes(host), "\n")
 	o.Tools = slices.Clone(o.Tools)
 	for i, t := range o.Tools {
-		if t.Name() == tooldefs.AgentName {
+		if t.Name() == agentTool {
 			o.Tools[i] = runtime.WithDescription(t, strings.TrimRight(t.Description(), "\n")+"\n\nAgent types the host application defines:\n"+list)
 		}
 	}

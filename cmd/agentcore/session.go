@@ -12,14 +12,13 @@ import (
 
 	"github.com/agentcore/agentcore/generated"
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agents"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/permission"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/runtime/session"
-	"github.com/agentcore/agentcore/tooldefs"
-	"github.com/agentcore/agentcore/tooldefs/skills"
-	"github.com/agentcore/agentcore/tooldefs/subagent"
+	"github.com/agentcore/agentcore/runtime/skills"
 )
 
 // permissionFlags are the permission flags: mode, rules, extra working
@@ -132,6 +131,10 @@ func (f *sessionFlags) registerSandbox(cmd *cobra.Command) {
 var (
 	simpleModeTools = []string{"Bash", "Edit", "Read"}
 	searchTool      = "ToolSearch"
+	// agentTool starts sub-agents: its description lists their types.
+	agentTool = "Agent"
+	// skillTool launches skills: its description lists them.
+	skillTool = "Skill"
 )
 
 // cliAdvice names the CLI's flags in the permission engine's how-to-allow
@@ -155,7 +158,7 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 		cwd, _ = os.Getwd()
 	}
 	home, _ := os.UserHomeDir()
-	types, problems := subagent.LoadTypes(cwd, home)
+	types, problems := agents.LoadTypes(cwd, home)
 	for _, p := range problems {
 		fmt.Fprintln(os.Stderr, "agentcore: warning: skipped an agent type:", p)
 	}
@@ -163,11 +166,11 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 	for _, p := range problems {
 		fmt.Fprintln(os.Stderr, "agentcore: warning: skipped a skill:", p)
 	}
-	tools := subagent.WithTypes(generated.AllBaseTools(), tooldefs.AgentName, types)
+	tools := agents.WithTypes(generated.AllBaseTools(), agentTool, types)
 	o := session.Options{
 		Sandbox:     f.sandbox,
 		Dir:         dir,
-		Tools:       skills.WithSkills(tools, tooldefs.SkillName, found),
+		Tools:       skills.WithSkills(tools, skillTool, found),
 		Permissions: src,
 		MCPOptions:  mcp.Options{ClientName: "agentcore", ClientVersion: moduleVersion()},
 		Pool: pool.Options{Simple: f.simple, SimpleTools: simpleModeTools, SearchTool: searchTool,

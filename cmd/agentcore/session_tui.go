@@ -21,8 +21,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/runtime/transcript"
 
-	"github.com/agentcore/agentcore/tooldefs"
-	"github.com/agentcore/agentcore/tooldefs/skills"
+	"github.com/agentcore/agentcore/runtime/skills"
 
 	"github.com/agentcore/agentcore/cmd/agentcore/tui"
 )
@@ -304,7 +303,11 @@ func skillCommands(sess *session.Session) map[string]tui.Command {
 			help = "skill " + s.Name
 		}
 		cmds[s.Name] = tui.Command{Help: help, Run: func(args string) (string, string) {
-			_, text, err := tooldefs.InvokeSkill(sess.ToolContext(), s.Name, args)
+			ss, err := skills.SessionOf(sess.ToolContext(), skillTool)
+			if err != nil {
+				return err.Error(), ""
+			}
+			_, text, err := ss.Invoke(s.Name, args)
 			if err != nil {
 				return err.Error(), ""
 			}

@@ -1,6 +1,6 @@
-// Package subagent is the engine of the Agent tool: the kinds of
-// sub-agent (Type: the built-ins and custom ones from .md files), running
-// one as a session of its own (Open, Run), and the sub-agents that run in
+// Package subagent is the engine of the Agent tool: which tools a kind
+// of sub-agent gets (Allows; the kinds are runtime/agents'), running one
+// as a session of its own (Open, Run), and the sub-agents that run in
 // the background (Background, started with run_in_background and served
 // by TaskOutput and TaskStop).
 package subagent
@@ -12,11 +12,11 @@ import (
 	goruntime "runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
+	"github.com/agentcore/agentcore/runtime/agents"
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/tooldefs/worktree"
 )
@@ -33,7 +33,7 @@ type Request struct {
 	// Description (3–5 words) and Prompt are as the model gave them.
 	Description, Prompt string
 	// Type is the kind of sub-agent.
-	Type Type
+	Type agents.Type
 	// Model, when set, replaces the type's model.
 	Model string
 	// Self is the name of the tool that starts sub-agents: a sub-agent
@@ -54,7 +54,7 @@ func (r Request) Label() string {
 // tool named self that starts sub-agents (never allowed: sub-agents do not
 // start sub-agents). A type with a Tools list gets those tools (by name
 // or alias); a read-only type gets only tools that can be read-only.
-func (t Type) Allows(tool runtime.Tool, self string) bool {
+func Allows(t agents.Type, tool runtime.Tool, self string) bool {
 	name := tool.Name()
 	if name == self || slices.Contains(tool.Aliases(), self) {
 		return false
@@ -69,67 +69,6 @@ func (t Type) Allows(tool runtime.Tool, self string) bool {
 		return (ro.Value || ro.InputDependent) && !slices.Contains(readOnlyDenied, name)
 	}
 	return true
-}
-
-// ReadOnlyOver reports whether a sub-agent of type t can only make
-// read-only calls, given the tools it would choose from: a read-only
-// type, or a custom type whose every listed tool is among tools and
-// read-only for every input. A listed tool that is not there (an MCP
-// server not connected yet) makes the answer no: it fails closed.
-func ReadOnlyOver(t Type, tools []runtime.Tool, self string) bool {
-	if t.ReadOnly {
-		return true
-	}
-	if len(t.Tools) == 0 {
-		return false
-	}
-	for _, name := range t.Tools {
-		tool := runtime.Lookup(tools, name)
-		if tool == nil || tool.Name() == self || !tool.Traits().ReadOnly.Value {
-			return false
-		}
-	}
-	return true
-}
-
-// readOnlyTypes remembers, by type name, whether the types seen under
-// that name were read-only (Remember), for IsReadOnlyType: the Agent
-// tool's IsConcurrencySafe sees only the call's input, not the working
-// directory the custom types come from. A name seen once as not
-// read-only stays so: the answer fails closed.
-var readOnlyTypes = struct {
-	sync.Mutex
-	m map[string]bool
-}{m: map[string]bool{}}
-
-// Remember records which of types are read-only over tools.
-func Remember(types []Type, tools []runtime.Tool, self string) {
-	readOnlyTypes.Lock()
-	defer readOnlyTypes.Unlock()
-	for _, t := range types {
-		ro := ReadOnlyOver(t, tools, self)
-		if prev, ok := readOnlyTypes.m[t.Name]; ok {
-			ro = ro && prev
-		}
-		readOnlyTypes.m[t.Name] = ro
-	}
-}
-
-// IsReadOnlyType reports whether the type called name is read-only, as
-// far as this process has seen (Remember); a built-in type not seen yet
-// answers for itself, any other name is not read-only.
-func IsReadOnlyType(name string) bool {
-	if name == "" {
-		name = "general-purpose"
-	}
-	readOnlyTypes.Lock()
-	ro, ok := readOnlyTypes.m[name]
-	readOnlyTypes.Unlock()
-	if ok {
-		return ro
-	}
-	t, err := FindType(Builtins(), name)
-	return err == nil && t.ReadOnly
 }
 
 // Open starts the sub-agent for req from the session the Agent call runs
@@ -150,7 +89,7 @@ func Open(subs agent.Subagents, tc *runtime.ToolContext, req Request) (agent.Sub
 	return subs.StartSubagent(tc, agent.SubagentOptions{
 		ID:       req.CallID,
 		Label:    req.Label(),
-		Tools:    func(t runtime.Tool) bool { return req.Type.Allows(t, req.Self) },
+		Tools:    func(t runtime.Tool) bool { return Allows(req.Type, t, req.Self) },
 		System:   systemPrompt(req.Type, tc, req.Worktree),
 		Model:    model,
 		Dir:      dir,
@@ -170,7 +109,7 @@ func End(child agent.Subagent, req Request, res *Result) {
 }
 
 // systemPrompt is the type's prompt and the sub-agent's environment.
-func systemPrompt(t Type, tc *runtime.ToolContext, wt *worktree.Worktree) string {
+func systemPrompt(t agents.Type, tc *runtime.ToolContext, wt *worktree.Worktree) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(t.System))
 	b.WriteString("\n\nNotes:\n- You are a sub-agent: the agent that started you sees only your final message, so end with a complete, concise report of what you found or did (file paths and line numbers where they help).\n- You cannot start other agents, and nobody can answer questions: work with what the task gives you.\n")

@@ -1,4 +1,4 @@
-package subagent
+package agents
 
 import (
 	"strings"

@@ -1,4 +1,9 @@
-package subagent
+// Package agents holds the kinds of sub-agent the Agent tool starts:
+// the built-ins (general-purpose, Explore, Plan), the custom ones of
+// .claude/agents/ and .agentcore/agents/, and those an embedding host
+// defines (HostTypes). Front ends load and describe them here; the Agent
+// tool (tooldefs/subagent) runs them.
+package agents
 
 import (
 	"errors"
