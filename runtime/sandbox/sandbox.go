@@ -80,6 +80,7 @@ type Sandbox struct {
 	conf *Config
 	opts Options
 	pool
+	bridges hostBridges
 }
 
 // New returns the sandbox of a session confined by conf. It starts
@@ -154,6 +155,9 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 	command = s.Limits.prefix() + command
 	if len(s.Bridges) > 0 && s.Session == nil {
 		return nil, errors.New("sandbox: a filtered network needs the session's sandbox (Sandbox.Spec); the command did not run")
+	}
+	if useSeatbelt {
+		return s.startSeatbelt(command, dir, env, out, wantCwd)
 	}
 	if s.Session != nil {
 		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
