@@ -232,9 +232,12 @@ func (s *Spec) Note(exit int, output string) string {
 		return note + "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
 	case s.hidden(output) != "":
 		return note + "\n[sandbox] the sandbox hides " + s.hidden(output) + ": credential files and the agent's own settings and sessions are unreadable inside it; list a path in sandbox.filesystem.allowRead to show it"
+	case useSeatbelt && strings.Contains(output, "Operation not permitted") && !containsAny(output, "connect", "Could not resolve"):
+		// Seatbelt denies a write with EPERM, not EROFS.
+		return note + "\n[sandbox] the sandbox denied the operation: only the working directories and $TMPDIR are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
 	case !s.Network && len(s.Bridges) == 0 && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
 		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
-		strings.Contains(output, "Temporary failure in name resolution")):
+		strings.Contains(output, "Temporary failure in name resolution") || (useSeatbelt && strings.Contains(output, "Operation not permitted"))):
 		return note + "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
 	return note
