@@ -3,7 +3,8 @@
 // session's Sandbox that keeps a long-lived bubblewrap around a small
 // server (this program run again, see the server in server_linux.go) and
 // forks each command inside it, and the check that the sandbox can run
-// here (Check).
+// here (Check). On macOS each command runs under sandbox-exec instead,
+// with a Seatbelt profile made from the same Config (SeatbeltProfile).
 //
 // The session owns the Sandbox: it makes it from the settings (New),
 // hands it to tools through the tool context as a service
