@@ -44,6 +44,11 @@ func SeatbeltProfile(sp *Spec, tmpDir string, extraWritable ...string) string {
 	switch {
 	case sp.Network:
 		b.WriteString("(allow network*)\n")
+		// Name resolution asks configd for the DNS settings; certificate
+		// checks (Go's TLS) ask trustd, which fetches revocation data
+		// itself: allowed only with the whole network, as Codex's network
+		// policy and Claude Code's weaker network isolation do.
+		b.WriteString(seatbeltNetworkServices)
 	case len(sp.Bridges) > 0:
 		b.WriteString("; only the egress proxies, through their loopback ports or Unix sockets\n")
 		b.WriteString("(allow system-socket (socket-domain AF_UNIX))\n")
@@ -208,7 +213,6 @@ const seatbeltBase = `(version 1)
   (global-name "com.apple.logd")
   (global-name "com.apple.SecurityServer")
   (global-name "com.apple.securityd.xpc")
-  (global-name "com.apple.trustd.agent")
   (global-name "com.apple.lsd.mapdb")
   (global-name "com.apple.coreservices.launchservicesd")
   (global-name "com.apple.PowerManagement.control")
@@ -240,6 +244,18 @@ const seatbeltBase = `(version 1)
   (sysctl-name "sysctl.proc_cputype")
   (sysctl-name "vm.loadavg")
 )
+`
+
+// seatbeltNetworkServices are the services a command needs to resolve
+// names and check certificates on the host's network.
+const seatbeltNetworkServices = `(allow mach-lookup
+  (global-name "com.apple.SystemConfiguration.DNSConfiguration")
+  (global-name "com.apple.SystemConfiguration.configd")
+  (global-name "com.apple.networkd")
+  (global-name "com.apple.trustd.agent")
+  (global-name "com.apple.ocspd")
+)
+(allow sysctl-read (sysctl-name-prefix "net.routetable."))
 `
 
 // seatbeltDevices are the devices a shell writes and controls.
