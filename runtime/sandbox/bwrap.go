@@ -57,11 +57,15 @@ type Spec struct {
 const BwrapMissingHelp = "the Bash sandbox needs bubblewrap (bwrap) on PATH: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or turn sandbox.enabled off and drop --sandbox"
 
 // Check reports whether bwrap is installed and can create its
-// namespaces on this machine; off Linux it says the sandbox is not
+// namespaces on this machine; on macOS whether sandbox-exec can confine
+// a command (bwrap is unused there); elsewhere it says the sandbox is not
 // available here. bwrap "" is "bwrap" on PATH.
 func Check(bwrap string) error {
 	if err := sandboxUnsupported(); err != nil {
 		return err
+	}
+	if useSeatbelt {
+		return checkSeatbelt()
 	}
 	if bwrap == "" {
 		bwrap = "bwrap"

@@ -3,7 +3,8 @@
 // session's Sandbox that keeps a long-lived bubblewrap around a small
 // server (this program run again, see the server in server_linux.go) and
 // forks each command inside it, and the check that the sandbox can run
-// here (Check).
+// here (Check). On macOS each command runs under sandbox-exec instead,
+// with a Seatbelt profile made from the same Config (SeatbeltProfile).
 //
 // The session owns the Sandbox: it makes it from the settings (New),
 // hands it to tools through the tool context as a service
@@ -80,6 +81,7 @@ type Sandbox struct {
 	conf *Config
 	opts Options
 	pool
+	bridges hostBridges
 }
 
 // New returns the sandbox of a session confined by conf. It starts
@@ -155,6 +157,9 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 	if len(s.Bridges) > 0 && s.Session == nil {
 		return nil, errors.New("sandbox: a filtered network needs the session's sandbox (Sandbox.Spec); the command did not run")
 	}
+	if useSeatbelt {
+		return s.startSeatbelt(command, dir, env, out, wantCwd)
+	}
 	if s.Session != nil {
 		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
 	}
@@ -228,9 +233,12 @@ func (s *Spec) Note(exit int, output string) string {
 		return note + "\n[sandbox] the sandbox denied the write: only the working directories and a private /tmp are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
 	case s.hidden(output) != "":
 		return note + "\n[sandbox] the sandbox hides " + s.hidden(output) + ": credential files and the agent's own settings and sessions are unreadable inside it; list a path in sandbox.filesystem.allowRead to show it"
+	case useSeatbelt && strings.Contains(output, "Operation not permitted") && !containsAny(output, "connect", "Could not resolve"):
+		// Seatbelt denies a write with EPERM, not EROFS.
+		return note + "\n[sandbox] the sandbox denied the operation: only the working directories and $TMPDIR are writable, and .git/hooks, .git/config, .mcp.json and the settings files are read-only, and cannot be created where they are missing"
 	case !s.Network && len(s.Bridges) == 0 && (strings.Contains(output, "Network is unreachable") || strings.Contains(output, "Cannot assign requested address") ||
 		strings.Contains(output, "Connection refused") || strings.Contains(output, "Could not resolve host") || strings.Contains(output, "Couldn't connect to server") ||
-		strings.Contains(output, "Temporary failure in name resolution")):
+		strings.Contains(output, "Temporary failure in name resolution") || (useSeatbelt && strings.Contains(output, "Operation not permitted"))):
 		return note + "\n[sandbox] the sandbox denied network access: sandbox.network allows no hosts"
 	}
 	return note

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package sandbox
 
@@ -8,12 +8,16 @@ import (
 	goruntime "runtime"
 )
 
-// sandboxUnsupported is why the sandbox cannot run here: bubblewrap, the
-// only confinement so far, runs on Linux alone. A sandboxed command fails
-// closed with it rather than run unconfined.
+// sandboxUnsupported is why the sandbox cannot run here: it confines
+// commands with bubblewrap on Linux and Seatbelt on macOS, and has
+// nothing for this OS. A sandboxed command fails closed with it rather
+// than run unconfined.
 func sandboxUnsupported() error {
-	return fmt.Errorf("the Bash sandbox is not available on %s: it confines commands with bubblewrap, which runs only on Linux; turn sandbox.enabled off and drop --sandbox to run commands without it", osName())
+	return fmt.Errorf("the Bash sandbox is not available on %s: it confines commands with bubblewrap on Linux and Seatbelt on macOS only; turn sandbox.enabled off and drop --sandbox to run commands without it", osName())
 }
+
+// useSeatbelt is false: there is no sandbox on this OS.
+const useSeatbelt = false
 
 func osName() string {
 	switch goruntime.GOOS {
@@ -37,4 +41,4 @@ func (ss *Sandbox) start(*Spec, request, *os.File) (*Process, error) {
 func (ss *Sandbox) PIDs() (servers, bwraps []int) { return nil, nil }
 
 // Close ends every sandbox of the session: there is none on this OS.
-func (ss *Sandbox) Close() {}
+func (ss *Sandbox) Close() { ss.closeBridges() }
