@@ -13,7 +13,6 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -74,7 +73,9 @@ var _ = Describe("Ctrl+C (SIGINT) ends agentcore through the session's Close", O
 			_ = cmd.Wait()
 			if b, err := os.ReadFile(filepath.Join(serverDir, "pid")); err == nil {
 				if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-					_ = syscall.Kill(pid, syscall.SIGKILL)
+					if p, err := os.FindProcess(pid); err == nil {
+						_ = p.Kill()
+					}
 				}
 			}
 		})
