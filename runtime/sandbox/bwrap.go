@@ -150,13 +150,26 @@ func (s *Spec) mounts(extraWritable ...string) (args, stubs []string) {
 // (bwrap cannot mount over them), and so is a path that holds a writable
 // directory: hiding it would hide the working directory.
 func (s *Spec) hide(writable []string) []string {
+	// mounted reports whether a stand-in goes over p itself.
+	mounted := func(p string) bool {
+		if _, err := os.Stat(p); err != nil || within(p, s.AllowRead) {
+			return false
+		}
+		return !slices.ContainsFunc(writable, func(w string) bool { return within(w, []string{p}) })
+	}
 	var a []string
 	for _, p := range s.DenyRead {
-		fi, err := os.Stat(p)
-		if err != nil || within(p, s.AllowRead) {
+		if !mounted(p) {
 			continue
 		}
-		if slices.ContainsFunc(writable, func(w string) bool { return within(w, []string{p}) }) {
+		if slices.ContainsFunc(s.DenyRead, func(q string) bool { return q != p && within(p, []string{q}) && mounted(q) }) {
+			// Under another hidden directory (the transcripts under
+			// ~/.agentcore): hidden with it, and its mount point could
+			// not be made inside the read-only stand-in.
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
 			continue
 		}
 		shown := slices.ContainsFunc(s.AllowRead, func(allowed string) bool { return within(allowed, []string{p}) })

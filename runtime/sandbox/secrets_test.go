@@ -71,6 +71,17 @@ var _ = Describe("Spec", func() {
 		Expect(sp.Note(code, out)).To(ContainSubstring("the sandbox hides " + filepath.Join(home, ".ssh")))
 	})
 
+	It("hides a path inside another hidden one with it (the transcripts under ~/.agentcore)", func() {
+		agent := filepath.Join(home, ".agentcore")
+		Expect(os.MkdirAll(filepath.Join(agent, "projects"), 0o700)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(agent, "projects", "t.jsonl"), []byte("TRANSCRIPT"), 0o600)).To(Succeed())
+		sp := &sandbox.Spec{Writable: []string{dir}, DenyRead: []string{agent, filepath.Join(agent, "projects")}}
+		out, code := start(sp, "cat "+filepath.Join(agent, "projects", "t.jsonl")+"; echo ran", []string{"PATH=" + os.Getenv("PATH")})
+		Expect(code).To(Equal(0), out)
+		Expect(out).To(ContainSubstring("ran"), "bwrap started: the nested path needed no mount point of its own")
+		Expect(out).NotTo(ContainSubstring("TRANSCRIPT"))
+	})
+
 	It("does not hide a path that holds a working directory", func() {
 		sp := &sandbox.Spec{Writable: []string{dir}, DenyRead: []string{home}}
 		out, code := start(sp, "echo ok > f && cat f", []string{"PATH=" + os.Getenv("PATH")})
