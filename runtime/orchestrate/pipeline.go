@@ -266,6 +266,12 @@ func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcom
 	if err != nil {
 		return failure(OutcomeInvalidInput, err)
 	}
+	// A tool may judge read-only on what its ValidateInput worked out
+	// (REPL: its inner calls), so that one answer is asked again now.
+	if inv := p.invocation(); inv != nil {
+		ro, gerr := runtime.Guard("IsReadOnly", func() bool { return p.tool.IsReadOnly(p.input()) })
+		inv.ReadOnly = ro && gerr == nil
+	}
 	return nil
 }
 
