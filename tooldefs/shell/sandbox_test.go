@@ -160,7 +160,7 @@ var _ = Describe("Session sandbox", func() {
 			// RLIMIT_NPROC does not bind root's processes (the kernel
 			// exempts the initial user namespace's root): bounding them
 			// needs a pids cgroup per command, not done yet.
-			Skip("the process limit is RLIMIT_NPROC, which does not bind root")
+			Skip("running as the superuser: the process limit is RLIMIT_NPROC, which the kernel does not apply to it (a pids cgroup per command is not done yet)")
 		}
 		sb.Limits = sandbox.Limits{Processes: 30}
 		res, err := shell.Run(context.Background(), shell.Options{Command: `for i in $(seq 200); do sleep 60 & done; echo "started=$(jobs -p | wc -l)"`,
