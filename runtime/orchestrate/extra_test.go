@@ -147,12 +147,15 @@ var _ = Describe("AbandonAfter", func() {
 			<-release // ignores ctx
 			return runtime.Result{}, nil
 		}}
-		ex := &orchestrate.Executor{CallTimeout: 2 * time.Millisecond, AbandonAfter: 2 * time.Millisecond,
+		// The deadline leaves the call time to start even on a loaded
+		// machine: one that expired before Call ran is cancelled, not
+		// abandoned.
+		ex := &orchestrate.Executor{CallTimeout: 250 * time.Millisecond, AbandonAfter: 2 * time.Millisecond,
 			Tools: []runtime.Tool{stubborn, &tooltest.Sim{ToolName: "Read", Safe: true}}}
 		res, _ := collect(ex.RunTools(bg, []orchestrate.ToolUse{use("a", "Stubborn", nil), use("b", "Read", nil)}, newTC()))
 		Expect(ids(res)).To(Equal([]string{"a", "b"}))
 		Expect(res[0].Outcome).To(Equal(orchestrate.OutcomeTimeout))
-		Expect(res[0].Result.Text()).To(ContainSubstring("timed out after 2ms"))
+		Expect(res[0].Result.Text()).To(ContainSubstring("timed out after 250ms"))
 		Expect(res[0].Result.Text()).To(ContainSubstring("was abandoned"))
 		Expect(res[1].IsError()).To(BeFalse())
 		close(release) // let the abandoned goroutine end before goleak looks

@@ -18,7 +18,8 @@ type prepared struct {
 	tool runtime.Tool
 	// inv is the call bound once, when the input decoded (bound).
 	// Readers may hold &inv, so it never changes: an input a hook or an
-	// approver replaces gets its own Invocation, replaced.
+	// approver replaces, or a read-only answer that ValidateInput changed,
+	// gets its own Invocation, replaced.
 	inv      runtime.Invocation
 	bound    bool
 	replaced *runtime.Invocation
@@ -267,10 +268,16 @@ func validate(ctx context.Context, p *prepared, tc *runtime.ToolContext) *outcom
 		return failure(OutcomeInvalidInput, err)
 	}
 	// A tool may judge read-only on what its ValidateInput worked out
-	// (REPL: its inner calls), so that one answer is asked again now.
+	// (REPL: its inner calls), so that one answer is asked again now. A
+	// bound call never changes (the agent and the listeners hold it), so a
+	// new answer goes into a copy that the later steps see.
 	if inv := p.invocation(); inv != nil {
 		ro, gerr := runtime.Guard("IsReadOnly", func() bool { return p.tool.IsReadOnly(p.input()) })
-		inv.ReadOnly = ro && gerr == nil
+		if ro = ro && gerr == nil; ro != inv.ReadOnly {
+			again := *inv
+			again.ReadOnly = ro
+			p.replaced = &again
+		}
 	}
 	return nil
 }
