@@ -215,7 +215,7 @@ var _ = Describe("Session sandbox", func() {
 			Expect(pids).NotTo(ContainElement(self), "%s: the test process is not in sight", list)
 			Expect(len(pids)).To(BeNumerically("<=", 8), "%s: init, the server and this command's few processes: %s", list, res.Output)
 		}
-		Expect(run("kill -0 " + self + " 2>/dev/null; echo rc=$?").Output).To(Equal("rc=1"), "nor can it signal the host's processes")
+		Expect(run("kill -0 "+self+" 2>/dev/null; echo rc=$?").Output).To(Equal("rc=1"), "nor can it signal the host's processes")
 	})
 
 	It("runs the commands of a session in one sandbox that shares its private /tmp", func() {
