@@ -21,6 +21,10 @@ type Process struct {
 	code int
 	cwd  string
 	err  error
+	// byCgroup: the command's limits were a cgroup's, whose events
+	// made limited (the note on a limit that stopped it, or "").
+	byCgroup bool
+	limited  string
 }
 
 // NewProcess returns the Process of a command started as pid; End
@@ -35,6 +39,20 @@ func (p *Process) End(code int, cwd string, err error) {
 
 // Done is closed once the group's leader has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
+
+// watched returns the Process that ends once p has and cg has been
+// read and removed: its limits were cg's.
+func watched(p *Process, cg *cgroup) *Process {
+	q := NewProcess(p.Pid)
+	q.byCgroup = true
+	go func() {
+		<-p.Done()
+		code, cwd, err := p.Exit()
+		q.limited = cg.finish()
+		q.End(code, cwd, err)
+	}()
+	return q
+}
 
 // Exit is the command's exit status (128+n when killed by signal n, -1
 // when unknown), the working directory it ended in when it was asked for

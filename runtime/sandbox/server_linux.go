@@ -92,7 +92,7 @@ func serve(fd int, bridges []string) int {
 	var mu sync.Mutex
 	running := map[int]bool{}
 	seq := 0
-	oob := make([]byte, syscall.CmsgSpace(2*4))
+	oob := make([]byte, syscall.CmsgSpace(4*4))
 	one := make([]byte, 1)
 	for {
 		n, oobn, _, _, err := ctl.ReadMsgUnix(one, oob)
@@ -669,8 +669,12 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process,
 			return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
 		}
 	}
+	fds := []int{int(out.Fd()), int(theirs.Fd())}
+	for _, f := range req.Files {
+		fds = append(fds, int(f.Fd()))
+	}
 	s.ctlMu.Lock()
-	_, _, err = s.ctl.WriteMsgUnix([]byte{0}, syscall.UnixRights(int(out.Fd()), int(theirs.Fd())), nil)
+	_, _, err = s.ctl.WriteMsgUnix([]byte{0}, syscall.UnixRights(fds...), nil)
 	s.ctlMu.Unlock()
 	theirs.Close()
 	if err != nil {

@@ -108,6 +108,23 @@ var _ = Describe("Sandbox", func() {
 		Expect(res.ExitCode).To(Equal(0), res.Output)
 	})
 
+	It("gives a command of its own bwrap a pid namespace and its limits' cgroup too", func() {
+		res := run("ls /proc | grep -E '^[0-9]+$'")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(strings.Fields(res.Output)).To(ContainElement("1"))
+		Expect(strings.Fields(res.Output)).NotTo(ContainElement(strconv.Itoa(os.Getpid())))
+		if err := sandbox.CgroupLimits(); err != nil {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
+		}
+		sb.Limits = sandbox.Limits{Processes: 10, MemoryBytes: 64 << 20}
+		res = run(`bomb() { bomb | bomb & }; bomb; sleep 1`)
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command could not start more processes: sandbox.limits.maxProcesses is 10 (its processes and threads together"))
+		Eventually(sandbox.LiveCgroups).WithTimeout(10 * time.Second).Should(BeEmpty())
+		res = run(`cat /proc/self/cgroup`)
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(res.Output).To(MatchRegexp(`agentcore-%d-\d+`, os.Getpid()), "in a cgroup of its own")
+	})
+
 	It("denies network access to a loopback listener", func() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())
@@ -159,29 +176,68 @@ var _ = Describe("Session sandbox", func() {
 				filepath.Join(dir, ".claude", "settings.local.json")}}
 	})
 
+	// needLimits ends the spec when nothing here can bound a root's
+	// processes: as root only a cgroup can (RLIMIT_NPROC does not bind
+	// it); another user's rlimits do.
+	needLimits := func() {
+		if err := sandbox.CgroupLimits(); err != nil && os.Geteuid() == 0 {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
+		}
+	}
+	// noCgroupLeft waits until the commands' cgroups are gone: removed
+	// only once empty, so nothing of the command is left running.
+	noCgroupLeft := func() {
+		GinkgoHelper()
+		Eventually(sandbox.LiveCgroups).WithTimeout(10 * time.Second).Should(BeEmpty())
+	}
+
 	It("stops a memory hog at sandbox.limits.memoryMB and says the limit did", func() {
+		needLimits()
 		sb.Limits = sandbox.Limits{MemoryBytes: 64 << 20}
 		res := run(`s=$(head -c 300000000 /dev/zero | tr '\0' a); echo "len=${#s}"`)
 		Expect(res.Output).NotTo(ContainSubstring("len=300000000"))
 		Expect(res.Output).To(ContainSubstring("[sandbox] the command ran out of memory: sandbox.limits.memoryMB"))
+		noCgroupLeft()
 		sb.Limits = sandbox.Limits{}
 		res = run(`s=$(head -c 100000000 /dev/zero | tr '\0' a); echo "len=${#s}"`)
 		Expect(res.Output).To(ContainSubstring("len=100000000"), "without the limit the same command has the memory")
 	})
 
-	It("stops a fork bomb at sandbox.limits.maxProcesses and says the limit did", func() {
-		if os.Geteuid() == 0 {
-			// RLIMIT_NPROC does not bind root's processes (the kernel
-			// exempts the initial user namespace's root): bounding them
-			// needs a pids cgroup per command, not done yet.
-			Skip("running as the superuser: the process limit is RLIMIT_NPROC, which the kernel does not apply to it (a pids cgroup per command is not done yet)")
+	It("bounds a command's processes together, not each one, with a cgroup", func() {
+		if err := sandbox.CgroupLimits(); err != nil {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
 		}
+		sb.Limits = sandbox.Limits{MemoryBytes: 64 << 20}
+		// Three processes of 40 MiB each: each fits an rlimit of 64 MiB,
+		// together they do not fit the cgroup.
+		res := run(`for i in 1 2 3; do (s=$(head -c 40000000 /dev/zero | tr '\0' a); sleep 2) & done; wait; echo finished`)
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command ran out of memory: sandbox.limits.memoryMB bounds it to 64 MiB (all its processes together), and the kernel killed"))
+		noCgroupLeft()
+	})
+
+	It("stops a fork bomb at sandbox.limits.maxProcesses and says the limit did", func() {
+		needLimits()
 		sb.Limits = sandbox.Limits{Processes: 30}
 		res, err := shell.Run(context.Background(), shell.Options{Command: `for i in $(seq 200); do sleep 60 & done; echo "started=$(jobs -p | wc -l)"`,
-			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 20 * time.Second, KillGrace: 100 * time.Millisecond})
+			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 5 * time.Second, KillGrace: 100 * time.Millisecond})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Output).NotTo(ContainSubstring("started=200"))
 		Expect(res.Output).To(ContainSubstring("[sandbox] the command could not start more processes: sandbox.limits.maxProcesses is 30"))
+		noCgroupLeft()
+	})
+
+	It("stops a classic fork bomb that outlives its command, and leaves none of it running", func() {
+		if err := sandbox.CgroupLimits(); err != nil {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
+		}
+		sb.Limits = sandbox.Limits{Processes: 20}
+		res, err := shell.Run(context.Background(), shell.Options{Command: `bomb() { bomb | bomb & }; bomb; sleep 1; echo "after the bomb"`,
+			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 20 * time.Second, KillGrace: 100 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.TimedOut).To(BeFalse())
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command could not start more processes: sandbox.limits.maxProcesses is 20 (its processes and threads together; the kernel refused"))
+		noCgroupLeft()
+		Expect(run("ps -e -o comm= | grep -c bash").Output).To(Equal("1"), "only this command's bash is left in the sandbox")
 	})
 
 	It("denies a write to /etc with the sandbox's note and lets ./x be written", func() {
