@@ -16,7 +16,7 @@ import (
 
 // A command's limits, where the machine lets this process make control
 // groups: each command gets a cgroup of its own (named
-// agentcore-<pid>-<n> under this process's own), with pids.max and the
+// agentcore-<pid>-<pid namespace>-<n> under this process's own), with pids.max and the
 // memory limit set, made by the host before the command starts. bash
 // places itself in it first thing, through cgroup.procs descriptors the
 // host opened and handed it (fd 3 on), before the command's first word
@@ -98,7 +98,7 @@ func newCgroup(l Limits) (*cgroup, Limits) {
 		return nil, l
 	}
 	cgroupSetup.once.Do(findHierarchies)
-	name := "agentcore-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(cgroupSeq.Add(1), 10)
+	name := ownerPrefix() + strconv.FormatInt(cgroupSeq.Add(1), 10)
 	c := &cgroup{}
 	rest := l
 	made := map[string]bool{}
@@ -390,21 +390,34 @@ func v2Delegates(dir, ctl string) bool {
 	return has()
 }
 
-// sweep removes the agentcore-<pid>-<n> cgroups under dir whose process
-// has gone, killing what is left in them.
+// ownerPrefix starts the names of this process's cgroups:
+// agentcore-<pid>-<pid namespace>-, so that a sweep judges only the
+// cgroups of processes it can see (another container on the same
+// cgroup tree numbers its processes otherwise).
+func ownerPrefix() string {
+	ns := "0"
+	if l, err := os.Readlink("/proc/self/ns/pid"); err == nil {
+		ns = strings.Trim(strings.TrimPrefix(l, "pid:"), "[]")
+	}
+	return "agentcore-" + strconv.Itoa(os.Getpid()) + "-" + ns + "-"
+}
+
+// sweep removes the agentcore-<pid>-<ns>-<n> cgroups under dir whose
+// process, in this pid namespace, has gone, killing what is left in them.
 func sweep(dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
+	_, ns, _ := strings.Cut(strings.TrimPrefix(ownerPrefix(), "agentcore-"), "-")
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), "agentcore-")
 		if !ok || !e.IsDir() {
 			continue
 		}
-		owner, _, _ := strings.Cut(rest, "-")
+		owner, rest, _ := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(owner)
-		if err != nil || pid == os.Getpid() || syscall.Kill(pid, 0) == nil {
+		if err != nil || !strings.HasPrefix(rest, ns) || pid == os.Getpid() || syscall.Kill(pid, 0) == nil {
 			continue
 		}
 		c := &cgroup{dirs: []string{filepath.Join(dir, e.Name())}}
