@@ -300,6 +300,24 @@ var _ = Describe("Session sandbox", func() {
 		Expect(ppid()).To(Equal(server))
 	})
 
+	It("stops a background command's whole group with Kill (TaskStop), and keeps the sandbox", func() {
+		before := ppid()
+		r := shell.NewRegistry()
+		DeferCleanup(r.Reset)
+		t, err := r.Start(shell.BackgroundOptions{Command: "sleep 300 & echo $!; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb, KillGrace: 200 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		var child int
+		Eventually(func() int { out, _ := os.ReadFile(t.OutputPath); child = firstLinePID(string(out)); return child }).Should(BeNumerically(">", 0))
+		Expect(aliveInside(child)).To(BeTrue())
+		killed, err := r.Kill(t.ID)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(killed.Done()).Should(BeClosed())
+		status, _ := killed.State()
+		Expect(status).To(Equal(shell.StatusKilled))
+		Expect(aliveInside(child)).To(BeFalse(), "the group's background sleep is killed too")
+		Expect(ppid()).To(Equal(before))
+	})
+
 	It("ends a canceled command's group", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
