@@ -21,10 +21,12 @@ type Process struct {
 	code int
 	cwd  string
 	err  error
-	// byCgroup: the command's limits were a cgroup's, whose events
-	// made limited (the note on a limit that stopped it, or "").
+	// byCgroup says a cgroup held some of the command's limits: limited
+	// is the note its events made ("" when no limit acted), rlimits the
+	// limits left to rlimits.
 	byCgroup bool
 	limited  string
+	rlimits  Limits
 }
 
 // NewProcess returns the Process of a command started as pid; End
@@ -41,10 +43,10 @@ func (p *Process) End(code int, cwd string, err error) {
 func (p *Process) Done() <-chan struct{} { return p.done }
 
 // watched returns the Process that ends once p has and cg has been
-// read and removed: its limits were cg's.
-func watched(p *Process, cg *cgroup) *Process {
+// read and removed: cg held the limits but for rest, left to rlimits.
+func watched(p *Process, cg *cgroup, rest Limits) *Process {
 	q := NewProcess(p.Pid)
-	q.byCgroup = true
+	q.byCgroup, q.rlimits = true, rest
 	go func() {
 		<-p.Done()
 		code, cwd, err := p.Exit()

@@ -171,7 +171,7 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 		cg.finish()
 		return nil, err
 	}
-	return watched(p, cg), nil
+	return watched(p, cg, rest), nil
 }
 
 // startBwrap is Start's part on Linux: the command in the session's
@@ -252,10 +252,12 @@ func (s *Spec) NoteOf(p *Process, exit int, output string) string {
 	if exit == 0 {
 		return note
 	}
-	if p == nil || !p.byCgroup {
-		if n := s.Limits.note(output); n != "" {
-			return note + n
-		}
+	limits := s.Limits
+	if p != nil && p.byCgroup {
+		limits = p.rlimits
+	}
+	if n := limits.note(output); n != "" {
+		return note + n
 	}
 	switch {
 	case strings.Contains(output, "Read-only file system"):
