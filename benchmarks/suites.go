@@ -10,6 +10,7 @@ var (
 	gnuFind  = tool{"find", versionOf([]string{"--version"}, "find")}
 	bash     = tool{"bash", versionOf([]string{"--version"}, "bash")}
 	bwrap    = tool{"bwrap", versionOf([]string{"--version"}, "bwrap")}
+	curl     = tool{"curl", versionOf([]string{"--version"}, "curl")}
 	node     = tool{"node", versionOf([]string{"--version"}, "node")}
 	agentSDK = tool{"Agent SDK", func() string {
 		if v := sdkstart.SDKVersion(); v != "" {
@@ -123,6 +124,19 @@ var suites = []suite{
 			{label: "a bare bwrap around `bash -c` / a bare `bash -c`", num: "BenchmarkRunEchoInterleaved", metric: "bwrap/exec", computed: true},
 		},
 		notes: "Each iteration runs `echo hi` five ways, in a rotating order so that load which drifts on this shared machine falls on all of them: a bare `bash -c` with combined output (exec); shell.Run, as Bash runs a command (run: output file, process group, cwd file); shell.Run in the session's kept-alive sandbox with the protected paths a session adds (sandboxed: one bwrap per session, each command forked inside it by a small server); shell.Run in a bwrap of its own (per-command); and a bare bwrap with the same mounts around `bash -c` (bwrap). ms/… are each way's median over the iterations of a run, the ratios the ratios of those medians; the table gives their medians over the runs. The per-command rows show what the kept-alive sandbox saves: new user, mount and network namespaces and the mounts, paid once per session instead of once per command. The separate benchmarks of tooldefs/shell (RunEcho, ExecBaseline, RunEchoSandboxed, RunEchoSandboxedPerCommand, BwrapBaseline) run each way's iterations one after another and are noisier.",
+	},
+	{
+		title:     "Sandbox network: first byte of a 1 MB download through the egress proxy",
+		pkg:       "./tooldefs/shell/",
+		bench:     "DownloadInterleaved",
+		benchtime: "60x",
+		needs:     []string{"bash", "bwrap", "curl"},
+		tools:     []tool{bash, bwrap, curl},
+		ratios: []ratio{
+			{label: "first byte, sandboxed curl through the proxy / unsandboxed curl (issue 35)", num: "BenchmarkDownloadInterleaved", metric: "proxied/direct", computed: true, target: 1.3},
+			{label: "curl's own connect-to-first-byte, through the proxy / direct", num: "BenchmarkDownloadInterleaved", metric: "curl-ttfb/proxied-direct", computed: true},
+		},
+		notes: "A loopback HTTP server serves 1 MiB. Each iteration downloads it twice with `curl -o /dev/null`, through shell.Run as Bash runs a command, in a rotating order: unsandboxed, straight to the server (direct), and in the session's kept-alive sandbox whose settings allow the server's address (sandbox.network.allowedDomains), curl going through the HTTP proxy variables to the sandbox server's loopback bridge, a Unix socket bound into the sandbox and agentcore's filtering proxy (proxied). First byte is the time from the call of shell.Run to curl's first byte of the body: the call's wall time less curl's own time after its first byte. ms/… are each way's median over the iterations of a run, the ratios the ratios of those medians; the table gives their medians over the runs. The curl-ttfb row is the proxy hop alone, as curl times it from its own start (connect, request, first byte): it has no target: the hop is small beside the start of the command around it.",
 	},
 	{
 		title:     "Start-up: process start to first model request",

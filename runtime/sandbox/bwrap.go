@@ -74,7 +74,7 @@ func Check(bwrap string) error {
 	if err != nil {
 		return errors.New(BwrapMissingHelp)
 	}
-	out, err := exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "true").CombinedOutput()
+	out, err := exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "true").CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("bwrap is installed but cannot create namespaces here (%w: %s); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1)", err, strings.TrimSpace(string(out)))
 	}
@@ -97,8 +97,11 @@ func (s *Spec) args(script, dir string, extraWritable ...string) (args, stubs []
 func (s *Spec) mounts(extraWritable ...string) (args, stubs []string) {
 	// --cap-drop ALL: a command run by root keeps no capability (one
 	// run by another user has none anyway), so a hidden path's stand-in
-	// with mode 0 is unreadable to it too.
-	a := []string{"--die-with-parent", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
+	// with mode 0 is unreadable to it too. --unshare-pid: the command
+	// sees only the sandbox's processes (its /proc is the namespace's),
+	// and when bwrap's init, pid 1 there, ends (--die-with-parent ends it
+	// with bwrap), the kernel kills every process left in it.
+	a := []string{"--die-with-parent", "--unshare-pid", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
 	if !s.Network {
 		a = append(a, "--unshare-net")
 	}

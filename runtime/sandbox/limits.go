@@ -3,12 +3,14 @@ package sandbox
 import "strconv"
 
 // Limits bound what one sandboxed command may take (sandbox.limits); zero
-// means no bound.
+// means no bound. A cgroup per command holds them where this process may
+// make one (see cgroup_linux.go), rlimits where not (prefix).
 type Limits struct {
-	// MemoryBytes bounds the command's memory (its address space, each
-	// process).
+	// MemoryBytes bounds the command's memory: its processes' together
+	// in a cgroup, each process's address space as an rlimit.
 	MemoryBytes int64
-	// Processes bounds the processes the command may have at once.
+	// Processes bounds the processes the command may have at once
+	// (threads included, in a cgroup).
 	Processes int
 }
 
@@ -16,7 +18,7 @@ func (s *Spec) limits() string {
 	return strconv.FormatInt(s.Limits.MemoryBytes, 10) + "/" + strconv.Itoa(s.Limits.Processes)
 }
 
-// prefix is the shell that sets l's bounds on the bash that runs the
+// prefix is the shell that sets l's bounds as rlimits on the bash that runs the
 // command, before the command and on its line (so that bash's line
 // numbers stay the command's): hard limits, which a command cannot raise
 // (it has no capability left). A bound bash cannot set fails the command

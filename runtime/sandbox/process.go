@@ -21,6 +21,12 @@ type Process struct {
 	code int
 	cwd  string
 	err  error
+	// byCgroup says a cgroup held some of the command's limits: limited
+	// is the note its events made ("" when no limit acted), rlimits the
+	// limits left to rlimits.
+	byCgroup bool
+	limited  string
+	rlimits  Limits
 }
 
 // NewProcess returns the Process of a command started as pid; End
@@ -35,6 +41,20 @@ func (p *Process) End(code int, cwd string, err error) {
 
 // Done is closed once the group's leader has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
+
+// watched returns the Process that ends once p has and cg has been
+// read and removed: cg held the limits but for rest, left to rlimits.
+func watched(p *Process, cg *cgroup, rest Limits) *Process {
+	q := NewProcess(p.Pid)
+	q.byCgroup, q.rlimits = true, rest
+	go func() {
+		<-p.Done()
+		code, cwd, err := p.Exit()
+		q.limited = cg.finish()
+		q.End(code, cwd, err)
+	}()
+	return q
+}
 
 // Exit is the command's exit status (128+n when killed by signal n, -1
 // when unknown), the working directory it ended in when it was asked for

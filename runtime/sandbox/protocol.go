@@ -1,5 +1,7 @@
 package sandbox
 
+import "os"
+
 // request is one command for the server.
 type request struct {
 	Command string   `json:"command"`
@@ -7,6 +9,8 @@ type request struct {
 	Env     []string `json:"env"`
 	// Cwd asks for the directory the command ends in (wrap).
 	Cwd bool `json:"cwd,omitempty"`
+	// Files go to bash from fd 3 on (passed with the request, not in it).
+	Files []*os.File `json:"-"`
 }
 
 // reply is the server's hello, or one of its two answers to a request.

@@ -153,15 +153,32 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 		return nil, err // fail closed: never run unconfined
 	}
 	env = append(Scrub(env, s.Unset), s.Env...)
-	command = s.Limits.prefix() + command
 	if len(s.Bridges) > 0 && s.Session == nil {
 		return nil, errors.New("sandbox: a filtered network needs the session's sandbox (Sandbox.Spec); the command did not run")
 	}
 	if useSeatbelt {
-		return s.startSeatbelt(command, dir, env, out, wantCwd)
+		return s.startSeatbelt(s.Limits.prefix()+command, dir, env, out, wantCwd)
 	}
+	// A cgroup holds the limits it can; rlimits the rest.
+	cg, rest := newCgroup(s.Limits)
+	command = cg.prefix() + rest.prefix() + command
+	p, err := s.startBwrap(command, dir, env, out, wantCwd, cg.fds())
+	if cg == nil {
+		return p, err
+	}
+	cg.handed()
+	if err != nil {
+		cg.finish()
+		return nil, err
+	}
+	return watched(p, cg, rest), nil
+}
+
+// startBwrap is Start's part on Linux: the command in the session's
+// sandbox, or in a bwrap of its own, files at its fd 3 on.
+func (s *Spec) startBwrap(command, dir string, env []string, out *os.File, wantCwd bool, files []*os.File) (*Process, error) {
 	if s.Session != nil {
-		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd}, out)
+		return s.Session.start(s, request{Command: command, Dir: dir, Env: env, Cwd: wantCwd, Files: files}, out)
 	}
 	script, cwdPath := command, ""
 	if wantCwd {
@@ -185,6 +202,7 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 	cmd.Env = env
 	cmd.Stdout = out
 	cmd.Stderr = out
+	cmd.ExtraFiles = files
 	if err := procgroup.Start(cmd); err != nil {
 		if cwdPath != "" {
 			os.Remove(cwdPath)
@@ -211,8 +229,14 @@ func (s *Spec) Start(command, dir string, env []string, out *os.File, wantCwd bo
 // Note explains a sandboxed command's failure that the sandbox caused,
 // and lists the hosts its egress proxies refused whatever the exit
 // status (a command may carry on after a refused request); "" when
-// there is nothing to say.
-func (s *Spec) Note(exit int, output string) string {
+// there is nothing to say. NoteOf says more.
+func (s *Spec) Note(exit int, output string) string { return s.NoteOf(nil, exit, output) }
+
+// NoteOf is Note for the command p (nil: unknown): when a cgroup held its
+// limits, it says which limit stopped the command from the cgroup's
+// events, whatever the output and exit status, instead of guessing from
+// the output.
+func (s *Spec) NoteOf(p *Process, exit int, output string) string {
 	if s == nil {
 		return ""
 	}
@@ -222,10 +246,17 @@ func (s *Spec) Note(exit int, output string) string {
 			note += "\n[sandbox] " + msg
 		}
 	}
+	if p != nil && p.limited != "" {
+		return note + p.limited
+	}
 	if exit == 0 {
 		return note
 	}
-	if n := s.Limits.note(output); n != "" {
+	limits := s.Limits
+	if p != nil && p.byCgroup {
+		limits = p.rlimits
+	}
+	if n := limits.note(output); n != "" {
 		return note + n
 	}
 	switch {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A session's long-lived sandbox: one bwrap, started on the session's
@@ -69,13 +72,27 @@ func serve(fd int, bridges []string) int {
 		hello = reply{Err: err.Error()}
 	}
 	b, _ := json.Marshal(hello)
-	if _, err := ctl.Write(b); err != nil || hello.Err != "" {
+	// The pidfd of the server goes with its hello: inside its own pid
+	// namespace the server cannot name its pid as the host sees it; the
+	// host reads that from the pidfd.
+	var rights []byte
+	if hello.Err == "" {
+		self, err := unix.PidfdOpen(os.Getpid(), 0)
+		if err != nil {
+			hello = reply{Err: "pidfd_open: " + err.Error()}
+			b, _ = json.Marshal(hello)
+		} else {
+			defer unix.Close(self)
+			rights = syscall.UnixRights(self)
+		}
+	}
+	if _, _, err := ctl.WriteMsgUnix(b, rights, nil); err != nil || hello.Err != "" {
 		return 2
 	}
 	var mu sync.Mutex
 	running := map[int]bool{}
 	seq := 0
-	oob := make([]byte, syscall.CmsgSpace(2*4))
+	oob := make([]byte, syscall.CmsgSpace(4*4))
 	one := make([]byte, 1)
 	for {
 		n, oobn, _, _, err := ctl.ReadMsgUnix(one, oob)
@@ -83,14 +100,18 @@ func serve(fd int, bridges []string) int {
 			break
 		}
 		fds, err := unixRights(oob[:oobn])
-		if err != nil || len(fds) != 2 {
+		if err != nil || len(fds) < 2 {
 			for _, fd := range fds {
 				syscall.Close(fd)
 			}
 			continue
 		}
 		seq++
-		go serveOne(os.NewFile(uintptr(fds[0]), "output"), os.NewFile(uintptr(fds[1]), "command"),
+		var extra []*os.File
+		for _, fd := range fds[2:] {
+			extra = append(extra, os.NewFile(uintptr(fd), "extra"))
+		}
+		go serveOne(os.NewFile(uintptr(fds[0]), "output"), os.NewFile(uintptr(fds[1]), "command"), extra,
 			filepath.Join(tmp, "cwd-"+strconv.Itoa(seq)), func(pid int, on bool) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -126,38 +147,61 @@ func unixRights(oob []byte) ([]int, error) {
 	return fds, nil
 }
 
-// serveOne runs the request read from conn with output to out.
-func serveOne(out, conn *os.File, cwdPath string, track func(pid int, on bool)) {
+// serveOne runs the request read from conn with output to out; extra
+// are descriptors the command gets from fd 3 on (its cgroups').
+func serveOne(out, conn *os.File, extra []*os.File, cwdPath string, track func(pid int, on bool)) {
 	defer conn.Close()
-	answer := func(r reply) {
-		b, _ := json.Marshal(r)
-		_, _ = conn.Write(append(b, '\n'))
+	closeExtra := func() {
+		for _, f := range extra {
+			f.Close()
+		}
 	}
+	answer := func(r reply, rights []byte) {
+		b, _ := json.Marshal(r)
+		_ = syscall.Sendmsg(int(conn.Fd()), append(b, '\n'), rights, nil, 0)
+	}
+	var one [1]byte
 	var req request
 	err := json.NewDecoder(conn).Decode(&req)
 	if err != nil {
+		closeExtra()
 		out.Close()
-		answer(reply{Err: "read request: " + err.Error()})
+		answer(reply{Err: "read request: " + err.Error()}, nil)
 		return
 	}
 	script := req.Command
 	if req.Cwd {
 		if script, err = TrapCwd(req.Command, cwdPath); err != nil {
+			closeExtra()
 			out.Close()
-			answer(reply{Err: err.Error()})
+			answer(reply{Err: err.Error()}, nil)
 			return
 		}
 	}
+	pidfd := -1
 	cmd := &exec.Cmd{Path: lookBash(req.Env), Args: []string{"bash", "-c", script}, Dir: req.Dir, Env: req.Env,
-		Stdout: out, Stderr: out, SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
+		Stdout: out, Stderr: out, ExtraFiles: extra,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, PidFD: &pidfd}}
 	err = cmd.Start()
 	out.Close() // bash has its own
+	closeExtra()
 	if err != nil {
-		answer(reply{Err: startError(err).Error()})
+		answer(reply{Err: startError(err).Error()}, nil)
 		return
 	}
 	track(cmd.Process.Pid, true)
-	answer(reply{Pid: cmd.Process.Pid})
+	// The pidfd tells the host bash's pid as it sees it; bash is not
+	// reaped before the host says it has read it (one byte back), so
+	// that the pid still names bash when the host reads it.
+	var rights []byte
+	if pidfd >= 0 {
+		rights = syscall.UnixRights(pidfd)
+	}
+	answer(reply{Pid: cmd.Process.Pid}, rights)
+	if pidfd >= 0 {
+		syscall.Close(pidfd)
+	}
+	_, _ = conn.Read(one[:])
 	werr := cmd.Wait()
 	track(cmd.Process.Pid, false)
 	r := reply{Exited: true, Code: ExitCode(cmd, werr)}
@@ -167,7 +211,7 @@ func serveOne(out, conn *os.File, cwdPath string, track func(pid int, on bool)) 
 		}
 		os.Remove(cwdPath)
 	}
-	answer(r)
+	answer(r, nil)
 }
 
 // lookBash finds bash on the PATH of env, as bwrap's execvp would, and
@@ -481,21 +525,92 @@ func launch(sb *Spec) (*server, []string, error) {
 	}
 	_ = ctl.SetReadDeadline(time.Now().Add(serverStart))
 	buf := make([]byte, 4096)
-	n, err := ctl.Read(buf)
+	oob := make([]byte, syscall.CmsgSpace(4))
+	n, oobn, _, _, err := ctl.ReadMsgUnix(buf, oob)
 	_ = ctl.SetReadDeadline(time.Time{})
 	var hello reply
-	switch {
-	case err != nil:
+	if err != nil {
 		return fail("no answer from the server inside bwrap (" + err.Error() + ")")
+	}
+	pid, perr := hostPid(oob[:oobn])
+	switch {
 	case json.Unmarshal(buf[:n], &hello) != nil || hello.Err != "" || hello.Pid <= 0:
 		return fail("the server inside bwrap failed: " + string(buf[:n]))
-	case parentOf(hello.Pid) != cmd.Process.Pid:
+	case perr != nil:
+		return fail("the server's pid as the host sees it: " + perr.Error())
+	case parentOf(parentOf(pid)) != cmd.Process.Pid:
 		// The host kills a timed-out command's group by pid: the pid
-		// the server reports must be one the host sees.
-		return fail("the server's pid " + strconv.Itoa(hello.Pid) + " is not a child of bwrap as the host sees it (a pid namespace?)")
+		// must be the server's, under bwrap and the init bwrap runs as
+		// pid 1 of the sandbox's pid namespace.
+		return fail("the server's pid " + strconv.Itoa(pid) + " is not a grandchild of bwrap")
 	}
-	srv.pid = hello.Pid
+	srv.pid = pid
 	return srv, stubs, nil
+}
+
+// hostPid reads the pid, as this process sees it, of the process whose
+// pidfd came in oob (a process inside the sandbox's pid namespace,
+// whose own pids mean nothing out here), and closes the descriptors.
+func hostPid(oob []byte) (int, error) {
+	fds, err := unixRights(oob)
+	defer func() {
+		for _, fd := range fds {
+			syscall.Close(fd)
+		}
+	}()
+	if err != nil || len(fds) != 1 {
+		return -1, fmt.Errorf("want one pidfd, got %d (%v)", len(fds), err)
+	}
+	b, err := os.ReadFile("/proc/self/fdinfo/" + strconv.Itoa(fds[0]))
+	if err != nil {
+		return -1, fmt.Errorf("read the pidfd: %w", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Pid:"); ok {
+			pid, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || pid <= 0 {
+				return -1, fmt.Errorf("the process has gone (pidfd Pid %q)", strings.TrimSpace(v))
+			}
+			return pid, nil
+		}
+	}
+	return -1, errors.New("no Pid in the pidfd's fdinfo (Linux 5.3 or later shows it)")
+}
+
+// HostPID is the pid, as the host sees it, of the process with pid nspid
+// inside the session's sandbox (its pid namespace), or -1; for tests and
+// diagnostics.
+func (ss *Sandbox) HostPID(nspid int) int {
+	servers, _ := ss.PIDs()
+	for _, srv := range servers {
+		ns, err := os.Readlink("/proc/" + strconv.Itoa(srv) + "/ns/pid")
+		if err != nil {
+			continue
+		}
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			if _, err := strconv.Atoi(e.Name()); err != nil {
+				continue
+			}
+			if l, err := os.Readlink("/proc/" + e.Name() + "/ns/pid"); err != nil || l != ns {
+				continue
+			}
+			b, err := os.ReadFile("/proc/" + e.Name() + "/status")
+			if err != nil {
+				continue
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				if v, ok := strings.CutPrefix(line, "NSpid:"); ok {
+					f := strings.Fields(v)
+					if len(f) > 0 && f[len(f)-1] == strconv.Itoa(nspid) {
+						pid, _ := strconv.Atoi(e.Name())
+						return pid
+					}
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // alive reports whether pid is a process that has not exited (a zombie
@@ -508,13 +623,6 @@ func alive(pid int) bool {
 	s := string(b)
 	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
-}
-
-// childOrGone reports whether pid is a child of parent or no longer
-// exists (a quick command may have been reaped already).
-func childOrGone(pid, parent int) bool {
-	pp := parentOf(pid)
-	return pp == parent || pp == -1
 }
 
 // parentOf is the parent pid of pid from /proc, -1 when unknown.
@@ -561,8 +669,12 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process,
 			return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
 		}
 	}
+	fds := []int{int(out.Fd()), int(theirs.Fd())}
+	for _, f := range req.Files {
+		fds = append(fds, int(f.Fd()))
+	}
 	s.ctlMu.Lock()
-	_, _, err = s.ctl.WriteMsgUnix([]byte{0}, syscall.UnixRights(int(out.Fd()), int(theirs.Fd())), nil)
+	_, _, err = s.ctl.WriteMsgUnix([]byte{0}, syscall.UnixRights(fds...), nil)
 	s.ctlMu.Unlock()
 	theirs.Close()
 	if err != nil {
@@ -575,13 +687,31 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process,
 		return nil, false, fmt.Errorf("talk to the session's sandbox: %w", err)
 	}
 	_ = c.SetDeadline(time.Now().Add(serverStart))
-	r := bufio.NewReader(c)
+	uc := c.(*net.UnixConn)
 	var started reply
 	if !early {
 		_, err = c.Write(b)
 	}
+	var r *bufio.Reader
+	pid, perr := -1, error(nil)
 	if err == nil {
-		err = readReply(r, &started)
+		// The first reply carries bash's pidfd (see serveOne).
+		var line, oob []byte
+		line, oob, err = readFirst(uc)
+		if err == nil {
+			pid, perr = -1, errors.New("no pidfd")
+			if len(oob) > 0 {
+				pid, perr = hostPid(oob)
+			}
+			i := bytes.IndexByte(line, '\n')
+			r = bufio.NewReader(io.MultiReader(bytes.NewReader(line[i+1:]), c))
+			err = json.Unmarshal(line[:i], &started)
+		}
+	}
+	parent := -1
+	if err == nil && started.Err == "" && perr == nil {
+		parent = parentOf(pid)
+		_, err = c.Write([]byte{1}) // bash may be reaped now
 	}
 	_ = c.SetDeadline(time.Time{})
 	switch {
@@ -591,13 +721,13 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process,
 	case started.Err != "":
 		c.Close()
 		return nil, false, errors.New(started.Err)
-	case started.Pid <= 0 || !childOrGone(started.Pid, s.pid):
+	case started.Pid <= 0 || perr != nil || parent != s.pid:
 		// The host kills this pid's group on timeout: it must be the
-		// server's child (or already reaped), whatever the server says.
+		// server's child, whatever the server says.
 		c.Close()
-		return nil, true, fmt.Errorf("the session's sandbox server reported pid %d, which is not its child; the next command starts a new sandbox", started.Pid)
+		return nil, true, fmt.Errorf("the session's sandbox server started a command whose pid is not its child (%d, %v); the next command starts a new sandbox", pid, perr)
 	}
-	p := NewProcess(started.Pid)
+	p := NewProcess(pid)
 	go func() {
 		defer c.Close()
 		var ended reply
@@ -612,6 +742,27 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process,
 		p.End(ended.Code, ended.Cwd, nil)
 	}()
 	return p, false, nil
+}
+
+// readFirst reads from c up to the end of the first line, with the
+// descriptors that came with it; the bytes after the line come too.
+func readFirst(c *net.UnixConn) (line, oob []byte, err error) {
+	buf := make([]byte, 4096)
+	ob := make([]byte, syscall.CmsgSpace(4))
+	for !bytes.Contains(line, []byte{'\n'}) {
+		n, oobn, _, _, err := c.ReadMsgUnix(buf, ob)
+		if oobn > 0 && oob == nil {
+			oob = append([]byte(nil), ob[:oobn]...)
+		}
+		line = append(line, buf[:n]...)
+		if err != nil {
+			return line, oob, err
+		}
+		if n == 0 {
+			return line, oob, io.ErrUnexpectedEOF
+		}
+	}
+	return line, oob, nil
 }
 
 func readReply(r *bufio.Reader, into *reply) error {

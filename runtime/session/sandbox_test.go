@@ -144,10 +144,20 @@ var _ = Describe("The Bash sandbox in a session", func() {
 			m1, m2 := pid.FindStringSubmatch(first.Text()), pid.FindStringSubmatch(second.Text())
 			Expect(m1).To(HaveLen(2), first.Text())
 			Expect(m2).To(Equal(m1), "one server forked both")
-			server, err := strconv.Atoi(m1[1])
+			inside, err := strconv.Atoi(m1[1])
 			Expect(err).NotTo(HaveOccurred())
-			stat, err := os.ReadFile("/proc/" + m1[1] + "/stat")
+			// $PPID is the server's pid in the sandbox's pid namespace;
+			// the host knows it by another.
+			server := s.Sandbox().HostPID(inside)
+			Expect(server).To(BeNumerically(">", 0))
+			stat, err := os.ReadFile("/proc/" + strconv.Itoa(server) + "/stat")
 			Expect(err).NotTo(HaveOccurred(), "the server runs between commands")
+			// Its parent is bwrap's init, pid 1 of the namespace, whose
+			// parent is bwrap.
+			initp := regexp.MustCompile(`\) \S+ (\d+)`).FindStringSubmatch(string(stat))
+			Expect(initp).To(HaveLen(2))
+			stat, err = os.ReadFile("/proc/" + initp[1] + "/stat")
+			Expect(err).NotTo(HaveOccurred())
 			bwrap := regexp.MustCompile(`\) \S+ (\d+)`).FindStringSubmatch(string(stat))
 			Expect(bwrap).To(HaveLen(2))
 			comm, err := os.ReadFile("/proc/" + bwrap[1] + "/comm")

@@ -41,6 +41,9 @@ const (
 	Userns = "userns"
 	// Root is root or CAP_SYS_ADMIN in this process: mounting a tmpfs.
 	Root = "root"
+	// Cgroup is a pids and a memory cgroup this process may make for a
+	// command (the sandbox's limits as root: sandbox.CgroupLimits).
+	Cgroup = "cgroup"
 )
 
 // SkipPrefix starts the reason of every spec that Missing skips or fails:

@@ -196,7 +196,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		res.FullOutputPath = out.Name()
 		res.Output = st.head + truncationNote(st, out.Name()) + st.tail
 	}
-	if note := opts.Sandbox.Note(res.ExitCode, st.head+st.tail+st.text); note != "" {
+	if note := opts.Sandbox.NoteOf(p, res.ExitCode, st.head+st.tail+st.text); note != "" {
 		res.SandboxDenied = true
 		res.Output += note
 	}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -107,6 +108,23 @@ var _ = Describe("Sandbox", func() {
 		Expect(res.ExitCode).To(Equal(0), res.Output)
 	})
 
+	It("gives a command of its own bwrap a pid namespace and its limits' cgroup too", func() {
+		res := run("ls /proc | grep -E '^[0-9]+$'")
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(strings.Fields(res.Output)).To(ContainElement("1"))
+		Expect(strings.Fields(res.Output)).NotTo(ContainElement(strconv.Itoa(os.Getpid())))
+		if err := sandbox.CgroupLimits(); err != nil {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
+		}
+		sb.Limits = sandbox.Limits{Processes: 10, MemoryBytes: 64 << 20}
+		res = run(`bomb() { bomb | bomb & }; bomb; sleep 1`)
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command could not start more processes: sandbox.limits.maxProcesses is 10 (its processes and threads together"))
+		Eventually(sandbox.LiveCgroups).WithTimeout(10 * time.Second).Should(BeEmpty())
+		res = run(`cat /proc/self/cgroup`)
+		Expect(res.ExitCode).To(Equal(0), res.Output)
+		Expect(res.Output).To(MatchRegexp(`agentcore-%d-\d+`, os.Getpid()), "in a cgroup of its own")
+	})
+
 	It("denies network access to a loopback listener", func() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())
@@ -129,10 +147,23 @@ var _ = Describe("Session sandbox", func() {
 		Expect(err).NotTo(HaveOccurred())
 		return res
 	}
+	// server is the pid of the session's one sandbox server as the host
+	// sees it (inside, its pid namespace numbers it otherwise).
+	server := func() int {
+		servers, _ := ss.PIDs()
+		Expect(servers).To(HaveLen(1))
+		return servers[0]
+	}
 	ppid := func() int {
 		res := run("echo $PPID")
 		Expect(res.ExitCode).To(Equal(0), res.Output)
-		return firstLinePID(res.Output)
+		Expect(ss.HostPID(firstLinePID(res.Output))).To(Equal(server()), "$PPID inside is the server")
+		return server()
+	}
+	// aliveInside asks the sandbox whether its pid is a live process.
+	aliveInside := func(pid int) bool {
+		res := run("ps -o stat= -p " + strconv.Itoa(pid) + " | grep -qv Z && echo alive || echo gone")
+		return res.Output == "alive"
 	}
 	BeforeEach(func() {
 		needBwrap()
@@ -145,29 +176,68 @@ var _ = Describe("Session sandbox", func() {
 				filepath.Join(dir, ".claude", "settings.local.json")}}
 	})
 
+	// needLimits ends the spec when nothing here can bound a root's
+	// processes: as root only a cgroup can (RLIMIT_NPROC does not bind
+	// it); another user's rlimits do.
+	needLimits := func() {
+		if err := sandbox.CgroupLimits(); err != nil && os.Geteuid() == 0 {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
+		}
+	}
+	// noCgroupLeft waits until the commands' cgroups are gone: removed
+	// only once empty, so nothing of the command is left running.
+	noCgroupLeft := func() {
+		GinkgoHelper()
+		Eventually(sandbox.LiveCgroups).WithTimeout(10 * time.Second).Should(BeEmpty())
+	}
+
 	It("stops a memory hog at sandbox.limits.memoryMB and says the limit did", func() {
+		needLimits()
 		sb.Limits = sandbox.Limits{MemoryBytes: 64 << 20}
 		res := run(`s=$(head -c 300000000 /dev/zero | tr '\0' a); echo "len=${#s}"`)
 		Expect(res.Output).NotTo(ContainSubstring("len=300000000"))
 		Expect(res.Output).To(ContainSubstring("[sandbox] the command ran out of memory: sandbox.limits.memoryMB"))
+		noCgroupLeft()
 		sb.Limits = sandbox.Limits{}
 		res = run(`s=$(head -c 100000000 /dev/zero | tr '\0' a); echo "len=${#s}"`)
 		Expect(res.Output).To(ContainSubstring("len=100000000"), "without the limit the same command has the memory")
 	})
 
-	It("stops a fork bomb at sandbox.limits.maxProcesses and says the limit did", func() {
-		if os.Geteuid() == 0 {
-			// RLIMIT_NPROC does not bind root's processes (the kernel
-			// exempts the initial user namespace's root): bounding them
-			// needs a pids cgroup per command, not done yet.
-			Skip("running as the superuser: the process limit is RLIMIT_NPROC, which the kernel does not apply to it (a pids cgroup per command is not done yet)")
+	It("bounds a command's processes together, not each one, with a cgroup", func() {
+		if err := sandbox.CgroupLimits(); err != nil {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
 		}
+		sb.Limits = sandbox.Limits{MemoryBytes: 64 << 20}
+		// Three processes of 40 MiB each: each fits an rlimit of 64 MiB,
+		// together they do not fit the cgroup.
+		res := run(`for i in 1 2 3; do (s=$(head -c 40000000 /dev/zero | tr '\0' a); sleep 2) & done; wait; echo finished`)
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command ran out of memory: sandbox.limits.memoryMB bounds it to 64 MiB (all its processes together), and the kernel killed"))
+		noCgroupLeft()
+	})
+
+	It("stops a fork bomb at sandbox.limits.maxProcesses and says the limit did", func() {
+		needLimits()
 		sb.Limits = sandbox.Limits{Processes: 30}
 		res, err := shell.Run(context.Background(), shell.Options{Command: `for i in $(seq 200); do sleep 60 & done; echo "started=$(jobs -p | wc -l)"`,
-			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 20 * time.Second, KillGrace: 100 * time.Millisecond})
+			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 5 * time.Second, KillGrace: 100 * time.Millisecond})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Output).NotTo(ContainSubstring("started=200"))
 		Expect(res.Output).To(ContainSubstring("[sandbox] the command could not start more processes: sandbox.limits.maxProcesses is 30"))
+		noCgroupLeft()
+	})
+
+	It("stops a classic fork bomb that outlives its command, and leaves none of it running", func() {
+		if err := sandbox.CgroupLimits(); err != nil {
+			tooltest.Missing(tooltest.Cgroup, err.Error())
+		}
+		sb.Limits = sandbox.Limits{Processes: 20}
+		res, err := shell.Run(context.Background(), shell.Options{Command: `bomb() { bomb | bomb & }; bomb; sleep 1; echo "after the bomb"`,
+			Dir: dir, TempDir: tmp, Sandbox: sb, Timeout: 20 * time.Second, KillGrace: 100 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.TimedOut).To(BeFalse())
+		Expect(res.Output).To(ContainSubstring("[sandbox] the command could not start more processes: sandbox.limits.maxProcesses is 20 (its processes and threads together; the kernel refused"))
+		noCgroupLeft()
+		Expect(run("ps -e -o comm= | grep -c bash").Output).To(Equal("1"), "only this command's bash is left in the sandbox")
 	})
 
 	It("denies a write to /etc with the sandbox's note and lets ./x be written", func() {
@@ -191,6 +261,19 @@ var _ = Describe("Session sandbox", func() {
 		Expect(filepath.Join(dir, ".git", "hooks", "pre-commit")).NotTo(BeAnExistingFile())
 	})
 
+	It("shows a command only the sandbox's processes: a pid namespace of its own", func() {
+		self := strconv.Itoa(os.Getpid())
+		for _, list := range []string{"ls /proc | grep -E '^[0-9]+$'", "ps -e -o pid="} {
+			res := run(list)
+			Expect(res.ExitCode).To(Equal(0), res.Output)
+			pids := strings.Fields(res.Output)
+			Expect(pids).To(ContainElement("1"), "%s: bwrap's init is pid 1 there", list)
+			Expect(pids).NotTo(ContainElement(self), "%s: the test process is not in sight", list)
+			Expect(len(pids)).To(BeNumerically("<=", 8), "%s: init, the server and this command's few processes: %s", list, res.Output)
+		}
+		Expect(run("kill -0 "+self+" 2>/dev/null; echo rc=$?").Output).To(Equal("rc=1"), "nor can it signal the host's processes")
+	})
+
 	It("runs the commands of a session in one sandbox that shares its private /tmp", func() {
 		name := tooltest.Marker("/tmp", "session")
 		first := run("echo $PPID; echo shared > " + name)
@@ -200,7 +283,7 @@ var _ = Describe("Session sandbox", func() {
 		Expect(second.Output).To(HaveSuffix("\nshared"))
 		Expect(firstLinePID(second.Output)).To(Equal(firstLinePID(first.Output)), "one server forks both")
 		servers, bwraps := ss.PIDs()
-		Expect(servers).To(Equal([]int{firstLinePID(first.Output)}))
+		Expect(servers).To(Equal([]int{ss.HostPID(firstLinePID(first.Output))}))
 		Expect(bwraps).To(HaveLen(1))
 		Expect(name).NotTo(BeAnExistingFile(), "the sandbox's /tmp is not the host's")
 	})
@@ -213,8 +296,26 @@ var _ = Describe("Session sandbox", func() {
 		Expect(res.TimedOut).To(BeTrue())
 		child := firstLinePID(res.Output)
 		Expect(child).To(BeNumerically(">", 0), res.Output)
-		Expect(tooltest.Alive(child)).To(BeFalse(), "the background sleep of the group is killed too")
+		Expect(aliveInside(child)).To(BeFalse(), "the background sleep of the group is killed too")
 		Expect(ppid()).To(Equal(server))
+	})
+
+	It("stops a background command's whole group with Kill (TaskStop), and keeps the sandbox", func() {
+		before := ppid()
+		r := shell.NewRegistry()
+		DeferCleanup(r.Reset)
+		t, err := r.Start(shell.BackgroundOptions{Command: "sleep 300 & echo $!; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb, KillGrace: 200 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		var child int
+		Eventually(func() int { out, _ := os.ReadFile(t.OutputPath); child = firstLinePID(string(out)); return child }).Should(BeNumerically(">", 0))
+		Expect(aliveInside(child)).To(BeTrue())
+		killed, err := r.Kill(t.ID)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(killed.Done()).Should(BeClosed())
+		status, _ := killed.State()
+		Expect(status).To(Equal(shell.StatusKilled))
+		Expect(aliveInside(child)).To(BeFalse(), "the group's background sleep is killed too")
+		Expect(ppid()).To(Equal(before))
 	})
 
 	It("ends a canceled command's group", func() {
@@ -227,7 +328,7 @@ var _ = Describe("Session sandbox", func() {
 			KillGrace: 200 * time.Millisecond})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Canceled).To(BeTrue())
-		Expect(tooltest.Alive(firstLinePID(res.Output))).To(BeFalse())
+		Expect(aliveInside(firstLinePID(res.Output))).To(BeFalse())
 	})
 
 	It("runs background commands in it, and leaves no process or mount point once the session closes", func() {
@@ -237,7 +338,8 @@ var _ = Describe("Session sandbox", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(func() int { out, _ := os.ReadFile(t.OutputPath); return firstLinePID(string(out)) }).Should(BeNumerically(">", 0))
 		out, _ := os.ReadFile(t.OutputPath)
-		bg := firstLinePID(string(out))
+		bg := ss.HostPID(firstLinePID(string(out)))
+		Expect(bg).To(BeNumerically(">", 0))
 		Expect(run("echo x > .mcp.json").SandboxDenied).To(BeTrue())
 		Expect(run("mkdir -p .claude && echo '{}' > .claude/settings.local.json").SandboxDenied).To(BeTrue())
 		Expect(filepath.Join(dir, ".mcp.json")).To(BeAnExistingFile(), "the mount point lives as long as the sandbox")
@@ -270,9 +372,9 @@ var _ = Describe("Session sandbox", func() {
 		Expect(err).NotTo(HaveOccurred(), string(out))
 		Expect(filepath.Join(dir, ".git", "config")).To(BeAnExistingFile())
 
-		res := run("echo $PPID; echo evil > .git/hooks/pre-commit")
+		res := run("echo evil > .git/hooks/pre-commit")
 		Expect(res.SandboxDenied).To(BeTrue(), res.Output)
-		Expect(firstLinePID(res.Output)).NotTo(Equal(before), "restarted with the new mounts")
+		Expect(server()).NotTo(Equal(before), "restarted with the new mounts")
 		Expect(filepath.Join(dir, ".git", "hooks", "pre-commit")).NotTo(BeAnExistingFile())
 		Expect(run("git config core.x y").ExitCode).NotTo(Equal(0), "and .git/config is read-only")
 		Expect(tooltest.Alive(before)).To(BeFalse(), "the old sandbox is gone")
@@ -285,15 +387,16 @@ var _ = Describe("Session sandbox", func() {
 		other := GinkgoT().TempDir()
 		sb = &sandbox.Spec{Writable: []string{other}, Session: ss}
 		dir = other
-		res := run("echo $PPID; touch ./y")
+		res := run("touch ./y")
 		Expect(res.ExitCode).To(Equal(0), res.Output)
-		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
+		Expect(server()).NotTo(Equal(before))
 		Expect(filepath.Join(other, "y")).To(BeAnExistingFile())
 		Eventually(func() bool { return tooltest.Alive(before) }).Should(BeFalse())
 	})
 
 	It("runs concurrent commands of the session side by side in the one sandbox", func() {
 		server := ppid()
+		inside := firstLinePID(run("echo $PPID").Output)
 		results := make(chan shell.Result, 4)
 		for i := range 4 {
 			go func() {
@@ -308,23 +411,28 @@ var _ = Describe("Session sandbox", func() {
 			var res shell.Result
 			Eventually(results).Should(Receive(&res))
 			Expect(res.ExitCode).To(Equal(0), res.Output)
-			Expect(res.Output).To(HavePrefix(strconv.Itoa(server) + " "))
+			Expect(res.Output).To(HavePrefix(strconv.Itoa(inside) + " "))
 		}
+		Expect(ppid()).To(Equal(server))
 	})
 
 	It("fails a command whose server dies under it, ends what is left of it, and starts a new sandbox next", func() {
 		server := ppid()
 		marker := filepath.Join(dir, "pid")
+		bash := make(chan int, 1)
 		go func() {
 			defer GinkgoRecover()
-			Eventually(marker).WithTimeout(10 * time.Second).Should(BeAnExistingFile())
+			Eventually(func() int { b, _ := os.ReadFile(marker); return firstLinePID(string(b)) }).WithTimeout(10 * time.Second).Should(BeNumerically(">", 0))
+			b, _ := os.ReadFile(marker)
+			bash <- ss.HostPID(firstLinePID(string(b)))
 			Expect(syscall.Kill(server, syscall.SIGKILL)).To(Succeed())
 		}()
-		_, err := shell.Run(context.Background(), shell.Options{Command: "echo $$ > " + marker + "; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb})
+		_, err := shell.Run(context.Background(), shell.Options{Command: "echo $$ > " + marker + ".tmp; mv " + marker + ".tmp " + marker + "; sleep 300", Dir: dir, TempDir: tmp, Sandbox: sb})
 		Expect(err).To(MatchError(ContainSubstring("sandbox server ended while the command ran")))
-		b, rerr := os.ReadFile(marker)
-		Expect(rerr).NotTo(HaveOccurred())
-		Eventually(func() bool { return tooltest.Alive(firstLinePID(string(b))) }).Should(BeFalse())
+		var hostBash int
+		Eventually(bash).Should(Receive(&hostBash))
+		Expect(hostBash).To(BeNumerically(">", 0))
+		Eventually(func() bool { return tooltest.Alive(hostBash) }).Should(BeFalse())
 		Expect(ppid()).NotTo(Equal(server))
 	})
 
@@ -332,14 +440,14 @@ var _ = Describe("Session sandbox", func() {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())
 		defer ln.Close()
-		connect := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + " && echo $PPID"
+		connect := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + " && echo connected"
 		res := run(connect)
 		Expect(res.ExitCode).NotTo(Equal(0), "no network: %s", res.Output)
 		before := ppid()
 		sb = &sandbox.Spec{Writable: sb.Writable, Protected: sb.Protected, Network: true, Session: ss}
 		res = run(connect)
 		Expect(res.ExitCode).To(Equal(0), res.Output)
-		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
+		Expect(server()).NotTo(Equal(before))
 	})
 
 	It("starts a new sandbox when the server died, never running the command unconfined", func() {
@@ -347,10 +455,10 @@ var _ = Describe("Session sandbox", func() {
 		Expect(syscall.Kill(before, syscall.SIGKILL)).To(Succeed())
 		Eventually(func() bool { return tooltest.Alive(before) }).Should(BeFalse())
 		marker := tooltest.Marker("/etc", "sandbox")
-		res := run("echo $PPID; touch " + marker)
+		res := run("touch " + marker)
 		Expect(res.SandboxDenied).To(BeTrue(), res.Output)
 		Expect(marker).NotTo(BeAnExistingFile())
-		Expect(firstLinePID(res.Output)).NotTo(Equal(before))
+		Expect(server()).NotTo(Equal(before))
 		Expect(run("touch ./x").ExitCode).To(Equal(0))
 	})
 })

@@ -79,7 +79,7 @@ var _ = Describe("A sandboxed command's network", Ordered, func() {
 		DeferCleanup(deny.Close)
 
 		network = &egress.Network{Policy: &egress.Policy{
-			Allowed:  []string{"allowed.test", "asked-yes.test"},
+			Allowed:  []string{"allowed.test", "asked-yes.test", "*.wild.test"},
 			Denied:   []string{"denied.test"},
 			Resolver: loopbackResolver{},
 			Ask: func(_ context.Context, host string) (bool, error) {
@@ -152,9 +152,27 @@ var _ = Describe("A sandboxed command's network", Ordered, func() {
 		code, out := run("git ls-remote http://allowed.test:" + port(allowed) + "/repo.git")
 		Expect(code).To(Equal(0), out)
 		Expect(out).To(ContainSubstring("refs/heads/main"))
+		_ = network.Denials()
 		code, out = run("git ls-remote http://denied.test:" + port(deny) + "/repo.git")
 		Expect(code).NotTo(Equal(0))
 		Expect(out).To(ContainSubstring("403"))
+		Expect(network.Denials()).To(ConsistOf(ContainSubstring("refused network access to denied.test: sandbox.network.deniedDomains")),
+			"the Bash result's note names the host")
+	})
+
+	It("refuses a name a wildcard allows when it resolves to loopback (DNS rebinding), through curl in the sandbox", func() {
+		// The resolver maps every .test name to 127.0.0.1: what a
+		// rebinding resolver answers the second time. A wildcard never
+		// opens a private address; only an exact name or the address can.
+		_ = network.Denials()
+		_, out := run("curl -sS --max-time 20 http://rebound.wild.test:" + port(deny) + "/")
+		Expect(out).NotTo(ContainSubstring("LEAKED"))
+		Expect(out).To(ContainSubstring("private, loopback or link-local"))
+		Expect(network.Denials()).To(ConsistOf(ContainSubstring("rebound.wild.test")))
+		_, out = run("curl -sS --max-time 20 -p http://rebound.wild.test:" + port(deny) + "/")
+		Expect(out).NotTo(ContainSubstring("LEAKED"))
+		_, out = run("curl -sS --max-time 20 --proxy \"$ALL_PROXY\" http://rebound.wild.test:" + port(deny) + "/")
+		Expect(out).NotTo(ContainSubstring("LEAKED"))
 	})
 
 	It("gives a program that ignores the proxy variables no way out", func() {
