@@ -125,6 +125,17 @@ var suites = []suite{
 		notes: "Each iteration runs `echo hi` five ways, in a rotating order so that load which drifts on this shared machine falls on all of them: a bare `bash -c` with combined output (exec); shell.Run, as Bash runs a command (run: output file, process group, cwd file); shell.Run in the session's kept-alive sandbox with the protected paths a session adds (sandboxed: one bwrap per session, each command forked inside it by a small server); shell.Run in a bwrap of its own (per-command); and a bare bwrap with the same mounts around `bash -c` (bwrap). ms/… are each way's median over the iterations of a run, the ratios the ratios of those medians; the table gives their medians over the runs. The per-command rows show what the kept-alive sandbox saves: new user, mount and network namespaces and the mounts, paid once per session instead of once per command. The separate benchmarks of tooldefs/shell (RunEcho, ExecBaseline, RunEchoSandboxed, RunEchoSandboxedPerCommand, BwrapBaseline) run each way's iterations one after another and are noisier.",
 	},
 	{
+		title: "Permission check: one Bash call through the engine",
+		pkg:   "./runtime/permission/",
+		bench: "CheckShell|CheckPath",
+		ratios: []ratio{
+			{label: "a compound Bash line (parse, analysis, paths, rules), ns per check (issue 34: under 50 µs)", num: "BenchmarkCheckShellCompound", target: 50000},
+			{label: "a simple Bash command (`git status`), ns per check", num: "BenchmarkCheckShellSimple"},
+			{label: "an Edit of a path (symlinks, confinement, path rules), ns per check", num: "BenchmarkCheckPath"},
+		},
+		notes: "permission.Engine.Check of a call bound from its raw input, as the pipeline runs it: the line is parsed in the check (a session binds the parse once per call and hands it over, which saves that part). Rules: allow git status/git diff/go test/ls, Read and Edit of src/**; deny rm, git push and Read of ./secrets/**. The compound line is `git status --short && go test ./... 2>&1 | tee out.txt; ls -la src || echo \"failed: $?\"`: five commands, a write, paths to resolve. The target is absolute.",
+	},
+	{
 		title:     "Start-up: process start to first model request",
 		pkg:       "./benchmarks/startup/",
 		bench:     "Startup",

@@ -49,6 +49,18 @@ func BenchmarkCheckShellCompound(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckShellSimple measures one permission check of a single
+// command an allow rule covers.
+func BenchmarkCheckShellSimple(b *testing.B) {
+	e, tc := benchEngine(b)
+	bash := &fakeTool{name: "Bash", kind: runtime.TargetCommand}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Check(ctx, bash, "git status", tc)
+	}
+}
+
 // BenchmarkCheckPath measures one permission check of a file path
 // (symlink resolution, confinement, path rules).
 func BenchmarkCheckPath(b *testing.B) {
