@@ -129,11 +129,12 @@ var suites = []suite{
 		pkg:   "./runtime/permission/",
 		bench: "CheckShell|CheckPath",
 		ratios: []ratio{
-			{label: "a compound Bash line (parse, analysis, paths, rules), ns per check (issue 34: under 50 µs)", num: "BenchmarkCheckShellCompound", target: 50000},
-			{label: "a simple Bash command (`git status`), ns per check", num: "BenchmarkCheckShellSimple"},
-			{label: "an Edit of a path (symlinks, confinement, path rules), ns per check", num: "BenchmarkCheckPath"},
+			{label: "a compound Bash line (parse, analysis, paths, rules), CPU ns per check (issue 34: under 50 µs)", num: "BenchmarkCheckShellCompound", metric: "cpu-ns/check", target: 50000},
+			{label: "a compound Bash line, wall ns per check", num: "BenchmarkCheckShellCompound"},
+			{label: "a simple Bash command (`git status`), CPU ns per check", num: "BenchmarkCheckShellSimple", metric: "cpu-ns/check"},
+			{label: "an Edit of a path (symlinks, confinement, path rules), CPU ns per check", num: "BenchmarkCheckPath", metric: "cpu-ns/check"},
 		},
-		notes: "permission.Engine.Check of a call bound from its raw input, as the pipeline runs it: the line is parsed in the check (a session binds the parse once per call and hands it over, which saves that part). Rules: allow git status/git diff/go test/ls, Read and Edit of src/**; deny rm, git push and Read of ./secrets/**. The compound line is `git status --short && go test ./... 2>&1 | tee out.txt; ls -la src || echo \"failed: $?\"`: five commands, a write, paths to resolve. The target is absolute.",
+		notes: "permission.Engine.Check of a call bound from its raw input, as the pipeline runs it: the line is parsed in the check (a session binds the parse once per call and hands it over, which saves that part). Rules: allow git status/git diff/go test/ls, Read and Edit of src/**; deny rm, git push and Read of ./secrets/**. The compound line is `git status --short && go test ./... 2>&1 | tee out.txt; ls -la src || echo \"failed: $?\"`: five commands, a write, paths to resolve. The target is absolute and set on CPU time (user and system of the process, the garbage collector's included, per check): a check never waits, so its cost is the CPU it burns, while its wall time on this shared machine also counts the queue for a CPU (the wall row shows it).",
 	},
 	{
 		title:     "Start-up: process start to first model request",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	userask "github.com/agentcore/agentcore/runtime/ask"
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
@@ -197,7 +198,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		mode:     mode,
 		rules:    append([]Rule(nil), cfg.Rules...),
 		base:     pathBase{root: root, cwd: cwd, home: cfg.Home},
-		addDirs:  resolveDirs(dirs, cwd),
+		addDirs:  resolveDirs(dirs, cwd, nil),
 		settings: cfg.Settings,
 		files:    cfg.Files,
 		asker:    cfg.Asker,
@@ -487,6 +488,11 @@ func (e *Engine) DeniesTool(t runtime.Tool) bool {
 // context's working directories (the start directory when it has none)
 // and the additional directories.
 func (e *Engine) WorkingDirs(tc *runtime.ToolContext) []string {
+	return e.workingDirs(tc, nil)
+}
+
+// workingDirs is WorkingDirs resolving through res.
+func (e *Engine) workingDirs(tc *runtime.ToolContext, res *fspath.Resolver) []string {
 	var dirs []string
 	cwd := e.base.cwd
 	if tc != nil {
@@ -498,7 +504,7 @@ func (e *Engine) WorkingDirs(tc *runtime.ToolContext) []string {
 	if len(dirs) == 0 {
 		dirs = append(dirs, e.base.cwd)
 	}
-	return append(resolveDirs(dirs, cwd), e.addDirs...)
+	return append(resolveDirs(dirs, cwd, res), e.addDirs...)
 }
 
 // call is what one permission check knows about a call.
@@ -527,6 +533,8 @@ type call struct {
 	// (writeCall): rules govern it through their family only, so the
 	// shell tool's own command rules are never read as path patterns.
 	familyOnly bool
+	// res resolves the paths of this check, each directory examined once.
+	res *fspath.Resolver
 }
 
 func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*call, error) {
@@ -538,7 +546,8 @@ func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*cal
 		return nil, fmt.Errorf("%s: permission target failed (%w); the call is denied", inv.ToolName, inv.TargetErr)
 	}
 	target := inv.Target
-	c := &call{inv: inv, tool: inv.Tool, input: inv.Input, target: target, dirs: e.WorkingDirs(tc), families: e.familyMap()}
+	res := &fspath.Resolver{}
+	c := &call{inv: inv, tool: inv.Tool, input: inv.Input, target: target, dirs: e.workingDirs(tc, res), families: e.familyMap(), res: res}
 	cwd := e.base.cwd
 	if tc != nil && tc.Cwd != "" {
 		cwd = tc.Cwd
@@ -552,7 +561,7 @@ func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*cal
 		}
 		p = joinRaw(cwd, p)
 		c.lexical = filepath.Clean(p)
-		c.resolved, c.resolveErr = ResolvePath(p, cwd)
+		c.resolved, c.resolveErr = resolveWith(c.res, p, cwd)
 		if c.resolveErr != nil {
 			c.resolved = c.lexical
 		}
@@ -562,16 +571,16 @@ func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*cal
 			cmd = shellsyntax.ParseCommand(target.Value)
 		}
 		c.shell = analyzeShell(cmd, shellEnv{
-			cwd: cwd, home: e.base.home, dirs: c.dirs, root: e.base.root,
+			cwd: cwd, home: e.base.home, dirs: c.dirs, root: e.base.root, res: res,
 			inside: func(p string) bool {
-				r, err := ResolvePath(p, cwd)
+				r, err := resolveWith(c.res, p, cwd)
 				return err == nil && insideAny(r, c.dirs)
 			},
 			protect: func(p string) bool {
 				if IsProtectedPath(p) {
 					return true
 				}
-				r, err := ResolvePath(p, cwd)
+				r, err := resolveWith(c.res, p, cwd)
 				return err == nil && IsProtectedPath(r)
 			},
 		})
@@ -807,7 +816,7 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 		var last string
 		for _, cwd := range cwds {
 			p := joinRaw(cwd, expandHome(w, e.base.home))
-			resolved, err := ResolvePath(p, cwd)
+			resolved, err := resolveWith(c.res, p, cwd)
 			if err != nil || !insideAny(resolved, c.dirs) {
 				return "", false
 			}
@@ -900,8 +909,8 @@ func (e *Engine) matches(r Rule, c *call) bool {
 		if matchCommand(r.Content, c.target.Value) {
 			return true
 		}
-		for _, cmd := range c.shell.cmds {
-			for _, f := range denyForms(cmd) {
+		for i := range c.shell.cmds {
+			for _, f := range c.shell.denyFormsOf(i) {
 				if matchCommand(r.Content, f) {
 					return true
 				}
@@ -936,8 +945,8 @@ func (e *Engine) allowed(rules []Rule, c *call) bool {
 		if c.shell.parseErr != nil || len(c.shell.taints) > 0 || len(c.shell.cmds) == 0 {
 			return false
 		}
-		for _, cmd := range c.shell.cmds {
-			if !anyAllowForm(allows, cmd) {
+		for i := range c.shell.cmds {
+			if !anyAllowForm(allows, c.shell.allowFormsOf(i)) {
 				return false
 			}
 		}
@@ -964,8 +973,8 @@ func (e *Engine) allowed(rules []Rule, c *call) bool {
 	return false
 }
 
-func anyAllowForm(allows []Rule, cmd shellCmd) bool {
-	for _, f := range allowForms(cmd) {
+func anyAllowForm(allows []Rule, forms []string) bool {
+	for _, f := range forms {
 		for _, r := range allows {
 			if matchCommand(r.Content, f) {
 				return true

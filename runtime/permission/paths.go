@@ -22,6 +22,12 @@ func ResolvePath(p, cwd string) (string, error) {
 	return fspath.Resolve(joinRaw(cwd, p))
 }
 
+// resolveWith is ResolvePath answered by res, which remembers what it has
+// examined during one check (nil: nothing).
+func resolveWith(res *fspath.Resolver, p, cwd string) (string, error) {
+	return res.Resolve(joinRaw(cwd, p))
+}
+
 // joinRaw makes p absolute against dir without cleaning it, so that a
 // ".." after a symlink is left for ResolvePath to read as the kernel does.
 func joinRaw(dir, p string) string {
@@ -107,14 +113,14 @@ func expandHome(p, home string) string { return settings.ExpandHome(p, home) }
 
 // resolveDirs resolves every directory (symlinks included), dropping
 // duplicates and keeping order.
-func resolveDirs(dirs []string, cwd string) []string {
+func resolveDirs(dirs []string, cwd string, res *fspath.Resolver) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		if d == "" {
 			continue
 		}
-		r, err := ResolvePath(d, cwd)
+		r, err := resolveWith(res, d, cwd)
 		if err != nil {
 			// A directory that cannot be resolved holds nothing the
 			// resolved paths of calls could lie in.

@@ -114,7 +114,7 @@ func checkTreeCopy(a *shellAnalysis, c shellCmd, env shellEnv) {
 					// exist, and puts it in dest/src when it is a
 					// directory; rsync always does the latter.
 					roots := []string{d}
-					if !contents && (name == "rsync" || strings.HasSuffix(dest, "/") || isDirTarget(dest, d) || len(srcs) > 1) {
+					if !contents && (name == "rsync" || strings.HasSuffix(dest, "/") || isDirTarget(dest, d, env.res) || len(srcs) > 1) {
 						roots = []string{joinRaw(d, base)}
 					}
 					if desc, bad := plantedUnder(sp, roots, recursive, env); bad {
@@ -130,7 +130,7 @@ func checkTreeCopy(a *shellAnalysis, c shellCmd, env shellEnv) {
 // plantedUnder walks the source sp and reports the first protected path
 // one of its entries lands on under any of roots.
 func plantedUnder(sp string, roots []string, recursive bool, env shellEnv) (string, bool) {
-	real, err := ResolvePath(sp, env.cwd)
+	real, err := resolveWith(env.res, sp, env.cwd)
 	if err != nil {
 		return fmt.Sprintf("%s (whose symlinks cannot be resolved)", sp), true
 	}

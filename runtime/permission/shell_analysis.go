@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/runtime/shellprog"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
@@ -117,6 +118,41 @@ type shellAnalysis struct {
 	writes []shellWrite
 	// reads are the paths the line may read (shell_reads.go).
 	reads []shellRead
+	// forms[i] are the renderings rules match cmds[i] against, made on
+	// first use (formsOf): every rule of a check reads the same ones.
+	forms []cmdForms
+}
+
+// cmdForms are the renderings of one command rules are matched against.
+type cmdForms struct {
+	deny, allow []string
+	denyDone    bool
+	allowDone   bool
+}
+
+// denyFormsOf is denyForms(a.cmds[i]), made once per analysis.
+func (a *shellAnalysis) denyFormsOf(i int) []string {
+	f := a.formsAt(i)
+	if !f.denyDone {
+		f.deny, f.denyDone = denyForms(a.cmds[i]), true
+	}
+	return f.deny
+}
+
+// allowFormsOf is allowForms(a.cmds[i]), made once per analysis.
+func (a *shellAnalysis) allowFormsOf(i int) []string {
+	f := a.formsAt(i)
+	if !f.allowDone {
+		f.allow, f.allowDone = allowForms(a.cmds[i]), true
+	}
+	return f.allow
+}
+
+func (a *shellAnalysis) formsAt(i int) *cmdForms {
+	if len(a.forms) != len(a.cmds) {
+		a.forms = make([]cmdForms, len(a.cmds))
+	}
+	return &a.forms[i]
 }
 
 // protect records a protected write once.
@@ -159,6 +195,8 @@ type shellEnv struct {
 	cwds []string
 	// root is the project root, where git's REV:path paths start.
 	root string
+	// res resolves the paths of this check, each directory examined once.
+	res *fspath.Resolver
 }
 
 // ShellCommand is one simple command of a shell line as the engine reads
@@ -192,7 +230,7 @@ func ShellCommands(command string) []ShellCommand {
 // analyzeShell collects the simple commands of a parsed command line and
 // everything that keeps a prefix rule from allowing it.
 func analyzeShell(cmd *shellsyntax.Command, env shellEnv) *shellAnalysis {
-	a := &shellAnalysis{raw: cmd.Source}
+	a := &shellAnalysis{raw: cmd.Source, cmds: make([]shellCmd, 0, len(cmd.Cmds)+2)}
 	if env.cwd != "" {
 		env.cwds = []string{filepath.Clean(env.cwd)}
 	}
@@ -218,20 +256,23 @@ func analyzeInto(a *shellAnalysis, cmd *shellsyntax.Command, env shellEnv, depth
 	}
 	continuationTaints(a, cmd.Source, f)
 	changesDir := false
-	for _, sc := range cmds {
+	// Each simple command is read once; cwdsOf and visitCall share it.
+	read := make([]shellCmd, len(cmds))
+	for i, sc := range cmds {
+		read[i] = commandOf(sc)
 		if len(sc.Args) == 0 || !sc.Args[0].Literal {
 			continue
 		}
 		if w := sc.Args[0].Value; w == "cd" || w == "pushd" || w == "popd" {
 			changesDir = true
-			if w != "popd" && cdRiskOf(commandOf(sc), env) {
+			if w != "popd" && cdRiskOf(read[i], env) {
 				env.cdRisk = true
 			}
 		}
 	}
-	env.cwds = cwdsOf(f, cmds, env)
-	for _, sc := range cmds {
-		visitCall(a, sc, env, depth, changesDir)
+	env.cwds = cwdsOf(f, cmds, read, env)
+	for i := range cmds {
+		visitCall(a, read[i], env, depth, changesDir)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		expansionTaint(a, n)
@@ -270,8 +311,8 @@ func analyzeInto(a *shellAnalysis, cmd *shellsyntax.Command, env shellEnv, depth
 	})
 }
 
-func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, depth int, afterCd bool) {
-	c := commandOf(sc)
+// visitCall analyses c, one simple command of the line (commandOf).
+func visitCall(a *shellAnalysis, c shellCmd, env shellEnv, depth int, afterCd bool) {
 	if len(c.words) == 0 {
 		a.taint("a variable assignment (%s)", strings.Join(c.assigns, " "))
 		return

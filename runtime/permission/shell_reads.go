@@ -162,7 +162,7 @@ func (e *Engine) readDenials(c *call, rules []Rule) string {
 	}
 	covered := func(p string) (Rule, bool) {
 		lex := filepath.Clean(p)
-		res, err := ResolvePath(p, c.cwd)
+		res, err := resolveWith(c.res, p, c.cwd)
 		if err != nil {
 			res = lex
 		}
@@ -190,7 +190,7 @@ func (e *Engine) readDenials(c *call, rules []Rule) string {
 				if !rd.tree {
 					continue
 				}
-				if r, ok := e.denyUnder(cand, c.cwd, denies); ok {
+				if r, ok := e.denyUnder(cand, c.cwd, denies, c.res); ok {
 					return fmt.Sprintf("%s reads everything under %s, where the rule %s denies reading.", rd.by, rd.text, r.describe())
 				}
 			}
@@ -201,8 +201,8 @@ func (e *Engine) readDenials(c *call, rules []Rule) string {
 
 // denyUnder reports a deny rule that may cover a path beneath the
 // directory dir (nothing when dir is not a directory).
-func (e *Engine) denyUnder(dir, cwd string, denies []Rule) (Rule, bool) {
-	real, err := ResolvePath(dir, cwd)
+func (e *Engine) denyUnder(dir, cwd string, denies []Rule, res *fspath.Resolver) (Rule, bool) {
+	real, err := resolveWith(res, dir, cwd)
 	if err != nil {
 		return denies[0], true
 	}
@@ -216,7 +216,7 @@ func (e *Engine) denyUnder(dir, cwd string, denies []Rule) (Rule, bool) {
 			walkFor = append(walkFor, r)
 			continue
 		}
-		if ra, err := fspath.Resolve(anchor); err == nil {
+		if ra, err := res.Resolve(anchor); err == nil {
 			anchor = ra
 		}
 		if fspath.Within(anchor, real) || fspath.Within(real, anchor) {
