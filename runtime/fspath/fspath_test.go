@@ -236,8 +236,8 @@ var _ = Describe("Resolver", func() {
 		Expect(r.Resolve(base + "/dir/hop/f")).To(Equal(filepath.Join(base, "far", "f")))
 		Expect(os.Remove(filepath.Join(base, "dir", "hop"))).To(Succeed())
 		Expect(os.Mkdir(filepath.Join(base, "dir", "hop"), 0o755)).To(Succeed())
-		Expect(r.Resolve(base + "/dir/hop/g")).To(Equal(filepath.Join(base, "far", "g")), "one decision sees one state of the tree")
-		Expect(fspath.Resolve(base + "/dir/hop/g")).To(Equal(filepath.Join(base, "dir", "hop", "g")), "a fresh resolution sees the change")
+		Expect(r.Resolve(base+"/dir/hop/g")).To(Equal(filepath.Join(base, "far", "g")), "one decision sees one state of the tree")
+		Expect(fspath.Resolve(base+"/dir/hop/g")).To(Equal(filepath.Join(base, "dir", "hop", "g")), "a fresh resolution sees the change")
 		var fresh fspath.Resolver
 		Expect(fresh.Resolve(base + "/dir/hop/g")).To(Equal(filepath.Join(base, "dir", "hop", "g")))
 	})
