@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -145,7 +146,17 @@ type Engine struct {
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
 	advice   Advice
+	// pinned maps a working directory, as a context names it, to where
+	// it led at the first check that named it (workingDirs), as base and
+	// addDirs are pinned when the engine is built: a directory later
+	// replaced by a symlink does not move what counts as inside, and
+	// checks do not lstat the same directories again.
+	pinMu  sync.Mutex
+	pinned map[string]string
 }
+
+// maxPinned bounds Engine.pinned; past it the map starts again.
+const maxPinned = 256
 
 // NewEngine builds an engine from explicit values.
 func NewEngine(cfg Config) (*Engine, error) {
@@ -504,7 +515,33 @@ func (e *Engine) workingDirs(tc *runtime.ToolContext, res *fspath.Resolver) []st
 	if len(dirs) == 0 {
 		dirs = append(dirs, e.base.cwd)
 	}
-	return append(resolveDirs(dirs, cwd, res), e.addDirs...)
+	out := make([]string, 0, len(dirs)+len(e.addDirs))
+	e.pinMu.Lock()
+	defer e.pinMu.Unlock()
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		abs := joinRaw(cwd, d)
+		r, ok := e.pinned[abs]
+		if !ok {
+			var err error
+			if r, err = resolveWith(res, abs, "/"); err != nil {
+				// A directory that cannot be resolved holds nothing the
+				// resolved paths of calls could lie in; it is looked at
+				// again next time.
+				continue
+			}
+			if e.pinned == nil || len(e.pinned) >= maxPinned {
+				e.pinned = map[string]string{}
+			}
+			e.pinned[abs] = r
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return append(out, e.addDirs...)
 }
 
 // call is what one permission check knows about a call.

@@ -77,7 +77,13 @@ var agentDirs = map[string]bool{"skills": true, "agents": true, "commands": true
 // Windows) .GIT/hooks is .git/hooks.
 func IsProtectedPath(p string) bool {
 	p = strings.ToLower(filepath.ToSlash(filepath.Clean(p)))
-	parts := strings.Split(p, "/")
+	// The components, on the stack for all but very deep paths: this
+	// runs for every path a check judges.
+	var buf [32]string
+	parts := buf[:0]
+	for part := range strings.SplitSeq(p, "/") {
+		parts = append(parts, part)
+	}
 	for i, part := range parts {
 		switch part {
 		case ".git", ".ssh":

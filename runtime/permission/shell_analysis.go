@@ -68,6 +68,9 @@ func commandOf(sc shellsyntax.SimpleCommand) shellCmd {
 			c.assignsLiteral = false
 		}
 	}
+	if sc.Call != nil {
+		c.shapes = make([]wordShape, 0, len(sc.Args))
+	}
 	for i, w := range sc.Args {
 		if sc.Call != nil {
 			shape := shapeOf(sc.Call.Args[i])

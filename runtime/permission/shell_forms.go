@@ -166,7 +166,8 @@ func denyForms(c shellCmd) []string {
 // unwrapAll returns c without assignments, then each command it wraps.
 func unwrapAll(c shellCmd) []shellCmd {
 	c.assigns, c.assignNames = nil, nil
-	out := []shellCmd{c}
+	out := make([]shellCmd, 1, 2)
+	out[0] = c
 	for i := 0; i < 8; i++ {
 		inner, ok := unwrap(c)
 		if !ok {

@@ -78,7 +78,7 @@ func treeReader(c shellCmd) (tree bool, dflt string) {
 		if name == "du" {
 			return false, ""
 		}
-		return true, map[string]string{"rg": ".", "ag": ".", "ack": ".", "ugrep": "."}[name]
+		return true, treeDefault[name]
 	case "cp", "scp", "rsync", "diff":
 		return has("rRa", "|recursive|archive|"), ""
 	case "find":
@@ -90,6 +90,9 @@ func treeReader(c shellCmd) (tree bool, dflt string) {
 	}
 	return false, ""
 }
+
+// treeDefault is the directory a tree reader searches with no operand.
+var treeDefault = map[string]string{"rg": ".", "ag": ".", "ack": ".", "ugrep": "."}
 
 // collectReads records the literal operands of c as paths it may read.
 func collectReads(a *shellAnalysis, c shellCmd, env shellEnv) {
@@ -104,7 +107,8 @@ func collectReads(a *shellAnalysis, c shellCmd, env shellEnv) {
 			continue
 		}
 		w := c.words[i]
-		var texts []string
+		var buf [2]string
+		texts := buf[:0]
 		switch {
 		case w == "" || w == "-" || w == "--":
 			continue
