@@ -349,6 +349,9 @@ func visitCall(a *shellAnalysis, c shellCmd, env shellEnv, depth int, afterCd bo
 		}
 		checkWrites(a, form, env, afterCd)
 		checkPlanted(a, form, env)
+		if d := gitConfigWrite(form, env); d != "" {
+			a.protect(d)
+		}
 		collectReads(a, form, env)
 		// env -C and sudo -D run the command in another directory.
 		if dir, ok := chdirOf(form); ok {
@@ -401,6 +404,47 @@ func inspectRunner(a *shellAnalysis, c shellCmd, env shellEnv, depth int) {
 		a.taint("trap runs a string as code")
 	case "alias":
 		a.taint("alias")
+	case "su", "runuser", "flock", "script", "sg", "perl", "python", "python3", "node", "ruby", "php", "deno", "bun":
+		// Programs that run a string as code: su/runuser/flock/script -c,
+		// sg GROUP CMD, and the interpreters' -e/-c/-r.
+		flags := map[string]string{"perl": "eE", "python": "c", "python3": "c", "node": "ep", "ruby": "e", "php": "r", "deno": "", "bun": "e"}
+		for i := 1; i < len(c.words); i++ {
+			w := c.words[i]
+			var code []string
+			var lit []bool
+			short, isInterp := flags[name]
+			if !isInterp {
+				short = "c"
+			}
+			switch {
+			case strings.HasPrefix(w, "--command=") || strings.HasPrefix(w, "--eval="):
+				_, v, _ := strings.Cut(w, "=")
+				code, lit = []string{v}, c.literal[i:i+1]
+			case w == "--command" || w == "--eval" || w == "--print" ||
+				(short != "" && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && len(w) > 1 && strings.ContainsRune(short, rune(w[len(w)-1]))):
+				if i+1 < len(c.words) {
+					code, lit = c.words[i+1:i+2], c.literal[i+1:i+2]
+				} else {
+					code, lit = []string{""}, []bool{true}
+				}
+			case name == "deno" && w == "eval", name == "sg" && i == 2:
+				code, lit = c.words[i:i+1], c.literal[i:i+1]
+				if name == "deno" && i+1 < len(c.words) {
+					code, lit = c.words[i+1:i+2], c.literal[i+1:i+2]
+				}
+			}
+			if code == nil {
+				if isInterp && !strings.HasPrefix(w, "-") {
+					break // a script or module: the rest are its arguments
+				}
+				continue
+			}
+			a.taint("%s runs a string as code", name)
+			if !isInterp {
+				nested(a, code, lit, env, depth)
+			}
+			return
+		}
 	case "bash", "sh", "zsh", "dash", "ksh", "fish", "busybox":
 		for i := 1; i < len(c.words); i++ {
 			if c.words[i] == "-c" || (strings.HasPrefix(c.words[i], "-") && !strings.HasPrefix(c.words[i], "--") && strings.Contains(c.words[i], "c")) {

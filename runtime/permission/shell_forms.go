@@ -213,16 +213,29 @@ func unwrapEnv(c shellCmd, strict bool) (shellCmd, bool) {
 		switch {
 		case s == "--":
 			i++
-		case s == "-S" || s == "--split-string":
-			if strict || i+1 >= len(w) {
+		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2):
+			if strict {
 				return shellCmd{}, false
 			}
-			// env -S "cmd args" splits its argument into words.
-			fields := strings.Fields(w[i+1])
-			rest := append(fields, w[i+2:]...)
+			// env -S "cmd args" (or -S"…", --split-string=…) splits its
+			// argument into words.
+			arg, next := i+1, i+2
+			var str string
+			switch {
+			case strings.HasPrefix(s, "--split-string="):
+				str, arg, next = strings.TrimPrefix(s, "--split-string="), i, i+1
+			case strings.HasPrefix(s, "-S") && len(s) > 2:
+				str, arg, next = s[2:], i, i+1
+			case i+1 >= len(w):
+				return shellCmd{}, false
+			default:
+				str = w[i+1]
+			}
+			fields := strings.Fields(str)
+			rest := append(fields, w[next:]...)
 			lits := make([]bool, len(rest))
 			for k := range lits {
-				lits[k] = k >= len(fields) && c.literal[i+2+k-len(fields)] || k < len(fields) && c.literal[i+1]
+				lits[k] = k >= len(fields) && c.literal[next+k-len(fields)] || k < len(fields) && c.literal[arg]
 			}
 			return shellCmd{words: rest, literal: lits, assignsLiteral: true}, len(rest) > 0
 		case s == "-u" || s == "-C" || s == "--unset" || s == "--chdir":
