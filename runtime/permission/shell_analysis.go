@@ -233,7 +233,7 @@ func ShellCommands(command string) []ShellCommand {
 // analyzeShell collects the simple commands of a parsed command line and
 // everything that keeps a prefix rule from allowing it.
 func analyzeShell(cmd *shellsyntax.Command, env shellEnv) *shellAnalysis {
-	a := &shellAnalysis{raw: cmd.Source, cmds: make([]shellCmd, 0, len(cmd.Cmds)+2)}
+	a := &shellAnalysis{raw: cmd.Source, cmds: make([]shellCmd, 0, len(cmd.Cmds)+2), reads: make([]shellRead, 0, 2*len(cmd.Cmds))}
 	if env.cwd != "" {
 		env.cwds = []string{filepath.Clean(env.cwd)}
 	}
@@ -331,7 +331,7 @@ func visitCall(a *shellAnalysis, c shellCmd, env shellEnv, depth int, afterCd bo
 	// behind xargs gets more arguments at run time.
 	argsFrom := ""
 	builtinTaint(a, c)
-	for k, form := range unwrapAll(c) {
+	for k, form := range unwrapSeq(c) {
 		if k > 0 {
 			builtinTaint(a, form)
 		}

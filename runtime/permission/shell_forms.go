@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"iter"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -148,7 +149,7 @@ func denyForms(c shellCmd) []string {
 		forms = append(forms, s)
 	}
 	add(c.text(true))
-	for _, u := range unwrapAll(c) {
+	for _, u := range unwrapSeq(c) {
 		add(u.text(false))
 		if g, ok := withoutGitGlobals(u); ok {
 			// "git -C dir push" meets a deny on "git push".
@@ -163,20 +164,23 @@ func denyForms(c shellCmd) []string {
 	return forms
 }
 
-// unwrapAll returns c without assignments, then each command it wraps.
-func unwrapAll(c shellCmd) []shellCmd {
-	c.assigns, c.assignNames = nil, nil
-	out := make([]shellCmd, 1, 2)
-	out[0] = c
-	for i := 0; i < 8; i++ {
-		inner, ok := unwrap(c)
-		if !ok {
-			break
+// unwrapSeq yields c without assignments, then each command it wraps
+// (eight wrappers deep at most), with its index, without building a
+// list: it runs for every command of every check.
+func unwrapSeq(c shellCmd) iter.Seq2[int, shellCmd] {
+	return func(yield func(int, shellCmd) bool) {
+		c.assigns, c.assignNames = nil, nil
+		if !yield(0, c) {
+			return
 		}
-		out = append(out, inner)
-		c = inner
+		for i := 1; i <= 8; i++ {
+			inner, ok := unwrap(c)
+			if !ok || !yield(i, inner) {
+				return
+			}
+			c = inner
+		}
 	}
-	return out
 }
 
 func (c shellCmd) sub(from int) shellCmd {

@@ -124,7 +124,7 @@ func cwdsOf(f *syntax.File, cmds []shellsyntax.SimpleCommand, read []shellCmd, e
 		if len(sc.Args) == 0 || !slices.ContainsFunc(read[i].words, isCdWord) {
 			continue
 		}
-		for _, form := range unwrapAll(read[i]) {
+		for _, form := range unwrapSeq(read[i]) {
 			if len(form.words) == 0 || !form.literal[0] {
 				continue
 			}

@@ -80,7 +80,7 @@ func (c SimpleCommand) Name() string {
 // bodies and substitutions; an outer command comes before the ones in its
 // words.
 func SimpleCommands(f *syntax.File) []SimpleCommand {
-	var out []SimpleCommand
+	out := make([]SimpleCommand, 0, 4)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if st, ok := n.(*syntax.Stmt); ok {
 			if sc, ok := CommandOf(st); ok {
