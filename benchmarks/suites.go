@@ -139,6 +139,18 @@ var suites = []suite{
 		notes: "A loopback HTTP server serves 1 MiB. Each iteration downloads it twice with `curl -o /dev/null`, through shell.Run as Bash runs a command, in a rotating order: unsandboxed, straight to the server (direct), and in the session's kept-alive sandbox whose settings allow the server's address (sandbox.network.allowedDomains), curl going through the HTTP proxy variables to the sandbox server's loopback bridge, a Unix socket bound into the sandbox and agentcore's filtering proxy (proxied). First byte is the time from the call of shell.Run to curl's first byte of the body: the call's wall time less curl's own time after its first byte. ms/… are each way's median over the iterations of a run, the ratios the ratios of those medians; the table gives their medians over the runs. The curl-ttfb row is the proxy hop alone, as curl times it from its own start (connect, request, first byte): it has no target: the hop is small beside the start of the command around it.",
 	},
 	{
+		title: "Permission check: one Bash call through the engine",
+		pkg:   "./runtime/permission/",
+		bench: "CheckShell|CheckPath",
+		ratios: []ratio{
+			{label: "a compound Bash line (parse, analysis, paths, rules), CPU ns per check (issue 34: under 50 µs)", num: "BenchmarkCheckShellCompound", metric: "cpu-ns/check", target: 50000},
+			{label: "a compound Bash line, wall ns per check", num: "BenchmarkCheckShellCompound"},
+			{label: "a simple Bash command (`git status`), CPU ns per check", num: "BenchmarkCheckShellSimple", metric: "cpu-ns/check"},
+			{label: "an Edit of a path (symlinks, confinement, path rules), CPU ns per check", num: "BenchmarkCheckPath", metric: "cpu-ns/check"},
+		},
+		notes: "permission.Engine.Check of a call bound from its raw input, as the pipeline runs it: the line is parsed in the check (a session binds the parse once per call and hands it over, which saves that part). Rules: allow git status/git diff/go test/ls, Read and Edit of src/**; deny rm, git push and Read of ./secrets/**. The compound line is `git status --short && go test ./... 2>&1 | tee out.txt; ls -la src || echo \"failed: $?\"`: five commands, a write, paths to resolve. The target is absolute and set on CPU time (user and system of the process, the garbage collector's included, per check): a check never waits, so its cost is the CPU it burns, while its wall time on this shared machine also counts the queue for a CPU (the wall row shows it).",
+	},
+	{
 		title:     "Start-up: process start to first model request",
 		pkg:       "./benchmarks/startup/",
 		bench:     "Startup",

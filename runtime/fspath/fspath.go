@@ -35,6 +35,84 @@ var ErrOutside = errors.New("outside the working directories")
 // chains deeper than 40 links end in an error, as do components that
 // cannot be examined (a directory that is not searchable).
 func Resolve(path string) (string, error) {
+	var r *Resolver
+	return r.Resolve(path)
+}
+
+// Resolver is Resolve with a memory: it examines each path (lstat, and
+// readlink for a symlink) once and answers again from what it saw, so
+// the many paths of one decision that share their leading directories
+// cost one system call per directory. The file system may change after
+// it looked; use one for a single decision and drop it. The zero value is
+// ready to use; a nil *Resolver remembers nothing. Not safe for
+// concurrent use.
+type Resolver struct {
+	seen     map[string]entry
+	resolved map[string]result
+}
+
+// entry is what Resolver learnt of one path.
+type entry struct {
+	symlink bool
+	target  string // the symlink's target
+	missing bool   // it does not exist, or a file sits in the middle of it
+	err     error  // it could not be examined
+}
+
+// result is one earlier Resolve of a path.
+type result struct {
+	path string
+	err  error
+}
+
+// Resolve is Resolve answered from what r has already examined.
+func (r *Resolver) Resolve(path string) (string, error) {
+	if r != nil {
+		if res, ok := r.resolved[path]; ok {
+			return res.path, res.err
+		}
+	}
+	p, err := r.resolve(path)
+	if r != nil {
+		if r.resolved == nil {
+			r.resolved = map[string]result{}
+		}
+		r.resolved[path] = result{p, err}
+	}
+	return p, err
+}
+
+// examine lstats next (and reads it when it is a symlink), once per r.
+func (r *Resolver) examine(next string) entry {
+	if r != nil {
+		if e, ok := r.seen[next]; ok {
+			return e
+		}
+	}
+	var e entry
+	fi, err := os.Lstat(next)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		e.missing = true
+	case err != nil && isNotDir(err):
+		// A file in the middle of the path: nothing under it can exist.
+		e.missing = true
+	case err != nil:
+		e.err = err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		e.symlink = true
+		e.target, e.err = os.Readlink(next)
+	}
+	if r != nil {
+		if r.seen == nil {
+			r.seen = map[string]entry{}
+		}
+		r.seen[next] = e
+	}
+	return e
+}
+
+func (r *Resolver) resolve(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("resolve %q: not an absolute path", path)
 	}
@@ -49,19 +127,12 @@ func Resolve(path string) (string, error) {
 			cur = filepath.Dir(cur)
 			continue
 		}
-		next := filepath.Join(cur, part)
-		fi, err := os.Lstat(next)
+		next := joinClean(cur, part)
+		e := r.examine(next)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			cur = next
-			continue
-		case err != nil && isNotDir(err):
-			// A file in the middle of the path: nothing under it can exist.
-			cur = next
-			continue
-		case err != nil:
-			return "", fmt.Errorf("resolve %s: %w", path, err)
-		case fi.Mode()&fs.ModeSymlink == 0:
+		case e.err != nil:
+			return "", fmt.Errorf("resolve %s: %w", path, e.err)
+		case e.missing || !e.symlink:
 			cur = next
 			continue
 		}
@@ -69,10 +140,7 @@ func Resolve(path string) (string, error) {
 		if links > maxLinkDepth {
 			return "", fmt.Errorf("resolve %s: too many levels of symbolic links", path)
 		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", fmt.Errorf("resolve %s: %w", path, err)
-		}
+		target := e.target
 		if filepath.IsAbs(target) {
 			tv := filepath.VolumeName(target)
 			cur = tv + string(filepath.Separator)
@@ -81,6 +149,15 @@ func Resolve(path string) (string, error) {
 		rest = append(splitPath(target), rest...)
 	}
 	return filepath.Clean(cur), nil
+}
+
+// joinClean joins a clean directory and one component that is neither
+// empty, "." nor "..": the result is clean without filepath.Join's pass.
+func joinClean(dir, part string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + part
+	}
+	return dir + string(filepath.Separator) + part
 }
 
 // splitPath returns the components of a path, without empty ones and ".".

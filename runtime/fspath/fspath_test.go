@@ -209,3 +209,46 @@ var _ = DescribeTable("Within, by Windows rules",
 	Entry("anything under the drive root", `C:\x\y`, `C:\`, true),
 	Entry("a shorter path", `C:\a`, `C:\a\b`, false),
 )
+
+var _ = Describe("Resolver", func() {
+	var base string
+
+	BeforeEach(func() {
+		var err error
+		base, err = filepath.EvalSymlinks(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.MkdirAll(filepath.Join(base, "dir", "sub"), 0o755)).To(Succeed())
+		Expect(os.MkdirAll(filepath.Join(base, "far"), 0o755)).To(Succeed())
+		Expect(os.Symlink(filepath.Join(base, "far"), filepath.Join(base, "dir", "hop"))).To(Succeed())
+	})
+
+	It("answers as Resolve does, links, .. after a link and missing tails included", func() {
+		var r fspath.Resolver
+		for _, p := range []string{base + "/dir/sub/x", base + "/dir/hop/y", base + "/dir/hop/../z", base + "/dir/missing/../hop/q", base + "/dir/sub/x"} {
+			want, err := fspath.Resolve(p)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(r.Resolve(p)).To(Equal(want), p)
+		}
+	})
+
+	It("remembers what it examined: a link replaced after the first look is not seen by the same Resolver", func() {
+		var r fspath.Resolver
+		Expect(r.Resolve(base + "/dir/hop/f")).To(Equal(filepath.Join(base, "far", "f")))
+		Expect(os.Remove(filepath.Join(base, "dir", "hop"))).To(Succeed())
+		Expect(os.Mkdir(filepath.Join(base, "dir", "hop"), 0o755)).To(Succeed())
+		Expect(r.Resolve(base+"/dir/hop/g")).To(Equal(filepath.Join(base, "far", "g")), "one decision sees one state of the tree")
+		Expect(fspath.Resolve(base+"/dir/hop/g")).To(Equal(filepath.Join(base, "dir", "hop", "g")), "a fresh resolution sees the change")
+		var fresh fspath.Resolver
+		Expect(fresh.Resolve(base + "/dir/hop/g")).To(Equal(filepath.Join(base, "dir", "hop", "g")))
+	})
+
+	It("ends a symlink loop with an error, twice", func() {
+		Expect(os.Symlink(filepath.Join(base, "l2"), filepath.Join(base, "l1"))).To(Succeed())
+		Expect(os.Symlink(filepath.Join(base, "l1"), filepath.Join(base, "l2"))).To(Succeed())
+		var r fspath.Resolver
+		_, err := r.Resolve(filepath.Join(base, "l1", "x"))
+		Expect(err).To(HaveOccurred())
+		_, err = r.Resolve(filepath.Join(base, "l1", "x"))
+		Expect(err).To(HaveOccurred())
+	})
+})

@@ -106,8 +106,13 @@
 // every literal operand and option value (git's REV:path too, from the
 // working directory and the project root), globs expanded against the
 // file system, and everything under a directory given to a program that
-// reads trees (grep -r, rg, tar, cp -r, git, find -exec). Such a read
-// asks (the analysis may take a word that is not read for a path).
+// reads trees (grep -r, rg, tar, cp -r, git, find -exec). An operand
+// known only at run time ($X/key, "$(…)") of any program but those that
+// read no files (echo, printf, test, cd…) may be any path, and so asks
+// whenever such a deny rule exists; git archive, grep, show, diff,
+// format-patch and log -p with no pathspec print files across the whole
+// tree and count as reading it. Such a read asks (the analysis may take
+// a word that is not read for a path).
 // Grep and Glob leave what those rules cover out of their walk and say
 // so in the result (runtime.ReadGuard).
 //

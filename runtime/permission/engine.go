@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
 	userask "github.com/agentcore/agentcore/runtime/ask"
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
@@ -144,7 +146,17 @@ type Engine struct {
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
 	advice   Advice
+	// pinned maps a working directory, as a context names it, to where
+	// it led at the first check that named it (workingDirs), as base and
+	// addDirs are pinned when the engine is built: a directory later
+	// replaced by a symlink does not move what counts as inside, and
+	// checks do not lstat the same directories again.
+	pinMu  sync.Mutex
+	pinned map[string]string
 }
+
+// maxPinned bounds Engine.pinned; past it the map starts again.
+const maxPinned = 256
 
 // NewEngine builds an engine from explicit values.
 func NewEngine(cfg Config) (*Engine, error) {
@@ -197,7 +209,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		mode:     mode,
 		rules:    append([]Rule(nil), cfg.Rules...),
 		base:     pathBase{root: root, cwd: cwd, home: cfg.Home},
-		addDirs:  resolveDirs(dirs, cwd),
+		addDirs:  resolveDirs(dirs, cwd, nil),
 		settings: cfg.Settings,
 		files:    cfg.Files,
 		asker:    cfg.Asker,
@@ -487,6 +499,11 @@ func (e *Engine) DeniesTool(t runtime.Tool) bool {
 // context's working directories (the start directory when it has none)
 // and the additional directories.
 func (e *Engine) WorkingDirs(tc *runtime.ToolContext) []string {
+	return e.workingDirs(tc, nil)
+}
+
+// workingDirs is WorkingDirs resolving through res.
+func (e *Engine) workingDirs(tc *runtime.ToolContext, res *fspath.Resolver) []string {
 	var dirs []string
 	cwd := e.base.cwd
 	if tc != nil {
@@ -498,7 +515,33 @@ func (e *Engine) WorkingDirs(tc *runtime.ToolContext) []string {
 	if len(dirs) == 0 {
 		dirs = append(dirs, e.base.cwd)
 	}
-	return append(resolveDirs(dirs, cwd), e.addDirs...)
+	out := make([]string, 0, len(dirs)+len(e.addDirs))
+	e.pinMu.Lock()
+	defer e.pinMu.Unlock()
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		abs := joinRaw(cwd, d)
+		r, ok := e.pinned[abs]
+		if !ok {
+			var err error
+			if r, err = resolveWith(res, abs, "/"); err != nil {
+				// A directory that cannot be resolved holds nothing the
+				// resolved paths of calls could lie in; it is looked at
+				// again next time.
+				continue
+			}
+			if e.pinned == nil || len(e.pinned) >= maxPinned {
+				e.pinned = map[string]string{}
+			}
+			e.pinned[abs] = r
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return append(out, e.addDirs...)
 }
 
 // call is what one permission check knows about a call.
@@ -527,6 +570,8 @@ type call struct {
 	// (writeCall): rules govern it through their family only, so the
 	// shell tool's own command rules are never read as path patterns.
 	familyOnly bool
+	// res resolves the paths of this check, each directory examined once.
+	res *fspath.Resolver
 }
 
 func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*call, error) {
@@ -538,7 +583,8 @@ func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*cal
 		return nil, fmt.Errorf("%s: permission target failed (%w); the call is denied", inv.ToolName, inv.TargetErr)
 	}
 	target := inv.Target
-	c := &call{inv: inv, tool: inv.Tool, input: inv.Input, target: target, dirs: e.WorkingDirs(tc), families: e.familyMap()}
+	res := &fspath.Resolver{}
+	c := &call{inv: inv, tool: inv.Tool, input: inv.Input, target: target, dirs: e.workingDirs(tc, res), families: e.familyMap(), res: res}
 	cwd := e.base.cwd
 	if tc != nil && tc.Cwd != "" {
 		cwd = tc.Cwd
@@ -552,7 +598,7 @@ func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*cal
 		}
 		p = joinRaw(cwd, p)
 		c.lexical = filepath.Clean(p)
-		c.resolved, c.resolveErr = ResolvePath(p, cwd)
+		c.resolved, c.resolveErr = resolveWith(c.res, p, cwd)
 		if c.resolveErr != nil {
 			c.resolved = c.lexical
 		}
@@ -562,16 +608,16 @@ func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*cal
 			cmd = shellsyntax.ParseCommand(target.Value)
 		}
 		c.shell = analyzeShell(cmd, shellEnv{
-			cwd: cwd, home: e.base.home, dirs: c.dirs, root: e.base.root,
+			cwd: cwd, home: e.base.home, dirs: c.dirs, root: e.base.root, res: res,
 			inside: func(p string) bool {
-				r, err := ResolvePath(p, cwd)
+				r, err := resolveWith(c.res, p, cwd)
 				return err == nil && insideAny(r, c.dirs)
 			},
 			protect: func(p string) bool {
 				if IsProtectedPath(p) {
 					return true
 				}
-				r, err := ResolvePath(p, cwd)
+				r, err := resolveWith(c.res, p, cwd)
 				return err == nil && IsProtectedPath(r)
 			},
 		})
@@ -807,7 +853,7 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 		var last string
 		for _, cwd := range cwds {
 			p := joinRaw(cwd, expandHome(w, e.base.home))
-			resolved, err := ResolvePath(p, cwd)
+			resolved, err := resolveWith(c.res, p, cwd)
 			if err != nil || !insideAny(resolved, c.dirs) {
 				return "", false
 			}
@@ -900,8 +946,8 @@ func (e *Engine) matches(r Rule, c *call) bool {
 		if matchCommand(r.Content, c.target.Value) {
 			return true
 		}
-		for _, cmd := range c.shell.cmds {
-			for _, f := range denyForms(cmd) {
+		for i := range c.shell.cmds {
+			for _, f := range c.shell.denyFormsOf(i) {
 				if matchCommand(r.Content, f) {
 					return true
 				}
@@ -936,8 +982,8 @@ func (e *Engine) allowed(rules []Rule, c *call) bool {
 		if c.shell.parseErr != nil || len(c.shell.taints) > 0 || len(c.shell.cmds) == 0 {
 			return false
 		}
-		for _, cmd := range c.shell.cmds {
-			if !anyAllowForm(allows, cmd) {
+		for i := range c.shell.cmds {
+			if !anyAllowForm(allows, c.shell.allowFormsOf(i)) {
 				return false
 			}
 		}
@@ -964,8 +1010,8 @@ func (e *Engine) allowed(rules []Rule, c *call) bool {
 	return false
 }
 
-func anyAllowForm(allows []Rule, cmd shellCmd) bool {
-	for _, f := range allowForms(cmd) {
+func anyAllowForm(allows []Rule, forms []string) bool {
+	for _, f := range forms {
 		for _, r := range allows {
 			if matchCommand(r.Content, f) {
 				return true

@@ -49,6 +49,26 @@ var _ = Describe("Engine", func() {
 		tc = runtime.NewToolContext(work)
 	})
 
+	Describe("working directories", func() {
+		It("keeps where a working directory led at its first check: one replaced by a symlink to / does not widen what is inside", func() {
+			base, err := filepath.EvalSymlinks(GinkgoT().TempDir())
+			Expect(err).NotTo(HaveOccurred())
+			proj := filepath.Join(base, "proj")
+			Expect(os.Mkdir(proj, 0o755)).To(Succeed())
+			e, err := permission.NewEngine(permission.Config{Cwd: proj, Home: home, Mode: permission.ModeAcceptEdits, Tools: sessionTools()})
+			Expect(err).NotTo(HaveOccurred())
+			ptc := runtime.NewToolContext(proj)
+			Expect(e.Check(ctx, editTool(), filepath.Join(proj, "f.txt"), ptc).Behavior).To(Equal(runtime.Allow))
+			// The project is moved away and its path made a link to the
+			// directory holding the outside one.
+			Expect(os.Rename(proj, proj+".old")).To(Succeed())
+			Expect(os.Symlink(outside, proj)).To(Succeed())
+			Expect(e.Check(ctx, editTool(), filepath.Join(proj, "secret.txt"), ptc).Behavior).To(Equal(runtime.Ask),
+				"a path through the new link leads outside the directory the session started in")
+			Expect(e.WorkingDirs(ptc)).To(Equal([]string{proj}), "WorkingDirs answers the pinned directory too")
+		})
+	})
+
 	Describe("the order deny → ask → tool → mode → allow → ask", func() {
 		It("lets a deny rule beat an allow rule", func() {
 			e := newEngine("", []string{"Bash"}, []string{"Bash(rm:*)"}, nil)

@@ -22,6 +22,12 @@ func ResolvePath(p, cwd string) (string, error) {
 	return fspath.Resolve(joinRaw(cwd, p))
 }
 
+// resolveWith is ResolvePath answered by res, which remembers what it has
+// examined during one check (nil: nothing).
+func resolveWith(res *fspath.Resolver, p, cwd string) (string, error) {
+	return res.Resolve(joinRaw(cwd, p))
+}
+
 // joinRaw makes p absolute against dir without cleaning it, so that a
 // ".." after a symlink is left for ResolvePath to read as the kernel does.
 func joinRaw(dir, p string) string {
@@ -71,7 +77,13 @@ var agentDirs = map[string]bool{"skills": true, "agents": true, "commands": true
 // Windows) .GIT/hooks is .git/hooks.
 func IsProtectedPath(p string) bool {
 	p = strings.ToLower(filepath.ToSlash(filepath.Clean(p)))
-	parts := strings.Split(p, "/")
+	// The components, on the stack for all but very deep paths: this
+	// runs for every path a check judges.
+	var buf [32]string
+	parts := buf[:0]
+	for part := range strings.SplitSeq(p, "/") {
+		parts = append(parts, part)
+	}
 	for i, part := range parts {
 		switch part {
 		case ".git", ".ssh":
@@ -107,14 +119,14 @@ func expandHome(p, home string) string { return settings.ExpandHome(p, home) }
 
 // resolveDirs resolves every directory (symlinks included), dropping
 // duplicates and keeping order.
-func resolveDirs(dirs []string, cwd string) []string {
+func resolveDirs(dirs []string, cwd string, res *fspath.Resolver) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		if d == "" {
 			continue
 		}
-		r, err := ResolvePath(d, cwd)
+		r, err := resolveWith(res, d, cwd)
 		if err != nil {
 			// A directory that cannot be resolved holds nothing the
 			// resolved paths of calls could lie in.

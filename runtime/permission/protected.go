@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcore/agentcore/runtime/shellprog"
 )
 
 // This file finds protected paths that a command writes under names it
@@ -114,7 +116,7 @@ func checkTreeCopy(a *shellAnalysis, c shellCmd, env shellEnv) {
 					// exist, and puts it in dest/src when it is a
 					// directory; rsync always does the latter.
 					roots := []string{d}
-					if !contents && (name == "rsync" || strings.HasSuffix(dest, "/") || isDirTarget(dest, d) || len(srcs) > 1) {
+					if !contents && (name == "rsync" || strings.HasSuffix(dest, "/") || isDirTarget(dest, d, env.res) || len(srcs) > 1) {
 						roots = []string{joinRaw(d, base)}
 					}
 					if desc, bad := plantedUnder(sp, roots, recursive, env); bad {
@@ -130,7 +132,7 @@ func checkTreeCopy(a *shellAnalysis, c shellCmd, env shellEnv) {
 // plantedUnder walks the source sp and reports the first protected path
 // one of its entries lands on under any of roots.
 func plantedUnder(sp string, roots []string, recursive bool, env shellEnv) (string, bool) {
-	real, err := ResolvePath(sp, env.cwd)
+	real, err := resolveWith(env.res, sp, env.cwd)
 	if err != nil {
 		return fmt.Sprintf("%s (whose symlinks cannot be resolved)", sp), true
 	}
@@ -307,4 +309,62 @@ func extractInto(a *shellAnalysis, by, archive, dir string, env shellEnv, list f
 			}
 		}
 	}
+}
+
+// gitConfigWrite describes the configuration file git config changes
+// (the repository's .git/config, or ~/.gitconfig with --global) when it
+// sets or removes a key that can make git run a program (core.hooksPath,
+// core.fsmonitor, an alias: every key but shellprog.GitConfigKeySafe's),
+// or "" when c reads the configuration, changes a harmless key
+// (user.name) or is not git config. Such a change is a protected write
+// in every mode: it runs programs in later git commands.
+func gitConfigWrite(c shellCmd, env shellEnv) string {
+	if len(c.words) < 3 || !c.literal[0] || filepath.Base(c.words[0]) != "git" {
+		return ""
+	}
+	sub := shellprog.GitSubcommand(c.words, c.literal)
+	if sub < 1 || sub >= len(c.words) || c.words[sub] != "config" {
+		return ""
+	}
+	where := "the repository's .git/config"
+	var ops []string
+	change := false
+	for i := sub + 1; i < len(c.words); i++ {
+		switch w := c.words[i]; {
+		case w == "--get" || w == "--get-all" || w == "--get-regexp" || w == "--get-urlmatch" || w == "--get-color" ||
+			w == "--get-colorbool" || w == "--list" || w == "-l" || w == "get" || w == "list":
+			return ""
+		case w == "--global":
+			where = "~/.gitconfig"
+		case w == "--system":
+			where = "the system's gitconfig"
+		case w == "--file" || w == "-f":
+			i++
+			if i < len(c.words) {
+				where = c.words[i]
+			}
+		case strings.HasPrefix(w, "--file="):
+			where = strings.TrimPrefix(w, "--file=")
+		case w == "--unset" || w == "--unset-all" || w == "--add" || w == "--replace-all" || w == "--rename-section" ||
+			w == "--remove-section" || w == "-e" || w == "--edit" || w == "set" || w == "unset" || w == "rename-section" ||
+			w == "remove-section" || w == "edit":
+			change = true
+		case strings.HasPrefix(w, "-") && c.literal[i]:
+		case !c.literal[i]:
+			ops = append(ops, "") // a key known only at run time: any key
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if (!change && len(ops) < 2) || len(ops) == 0 {
+		return ""
+	}
+	key := ops[0]
+	if (key == "set" || key == "unset") && len(ops) > 1 {
+		key = ops[1]
+	}
+	if key != "" && shellprog.GitConfigKeySafe(key) {
+		return ""
+	}
+	return fmt.Sprintf("%s (git config %s sets a key that can make git run a program)", where, key)
 }

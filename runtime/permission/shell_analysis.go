@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/runtime/shellprog"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
@@ -67,6 +68,9 @@ func commandOf(sc shellsyntax.SimpleCommand) shellCmd {
 			c.assignsLiteral = false
 		}
 	}
+	if sc.Call != nil {
+		c.shapes = make([]wordShape, 0, len(sc.Args))
+	}
 	for i, w := range sc.Args {
 		if sc.Call != nil {
 			shape := shapeOf(sc.Call.Args[i])
@@ -117,6 +121,41 @@ type shellAnalysis struct {
 	writes []shellWrite
 	// reads are the paths the line may read (shell_reads.go).
 	reads []shellRead
+	// forms[i] are the renderings rules match cmds[i] against, made on
+	// first use (formsOf): every rule of a check reads the same ones.
+	forms []cmdForms
+}
+
+// cmdForms are the renderings of one command rules are matched against.
+type cmdForms struct {
+	deny, allow []string
+	denyDone    bool
+	allowDone   bool
+}
+
+// denyFormsOf is denyForms(a.cmds[i]), made once per analysis.
+func (a *shellAnalysis) denyFormsOf(i int) []string {
+	f := a.formsAt(i)
+	if !f.denyDone {
+		f.deny, f.denyDone = denyForms(a.cmds[i]), true
+	}
+	return f.deny
+}
+
+// allowFormsOf is allowForms(a.cmds[i]), made once per analysis.
+func (a *shellAnalysis) allowFormsOf(i int) []string {
+	f := a.formsAt(i)
+	if !f.allowDone {
+		f.allow, f.allowDone = allowForms(a.cmds[i]), true
+	}
+	return f.allow
+}
+
+func (a *shellAnalysis) formsAt(i int) *cmdForms {
+	if len(a.forms) != len(a.cmds) {
+		a.forms = make([]cmdForms, len(a.cmds))
+	}
+	return &a.forms[i]
 }
 
 // protect records a protected write once.
@@ -159,6 +198,8 @@ type shellEnv struct {
 	cwds []string
 	// root is the project root, where git's REV:path paths start.
 	root string
+	// res resolves the paths of this check, each directory examined once.
+	res *fspath.Resolver
 }
 
 // ShellCommand is one simple command of a shell line as the engine reads
@@ -192,7 +233,7 @@ func ShellCommands(command string) []ShellCommand {
 // analyzeShell collects the simple commands of a parsed command line and
 // everything that keeps a prefix rule from allowing it.
 func analyzeShell(cmd *shellsyntax.Command, env shellEnv) *shellAnalysis {
-	a := &shellAnalysis{raw: cmd.Source}
+	a := &shellAnalysis{raw: cmd.Source, cmds: make([]shellCmd, 0, len(cmd.Cmds)+2), reads: make([]shellRead, 0, 2*len(cmd.Cmds))}
 	if env.cwd != "" {
 		env.cwds = []string{filepath.Clean(env.cwd)}
 	}
@@ -218,20 +259,23 @@ func analyzeInto(a *shellAnalysis, cmd *shellsyntax.Command, env shellEnv, depth
 	}
 	continuationTaints(a, cmd.Source, f)
 	changesDir := false
-	for _, sc := range cmds {
+	// Each simple command is read once; cwdsOf and visitCall share it.
+	read := make([]shellCmd, len(cmds))
+	for i, sc := range cmds {
+		read[i] = commandOf(sc)
 		if len(sc.Args) == 0 || !sc.Args[0].Literal {
 			continue
 		}
 		if w := sc.Args[0].Value; w == "cd" || w == "pushd" || w == "popd" {
 			changesDir = true
-			if w != "popd" && cdRiskOf(commandOf(sc), env) {
+			if w != "popd" && cdRiskOf(read[i], env) {
 				env.cdRisk = true
 			}
 		}
 	}
-	env.cwds = cwdsOf(f, cmds, env)
-	for _, sc := range cmds {
-		visitCall(a, sc, env, depth, changesDir)
+	env.cwds = cwdsOf(f, cmds, read, env)
+	for i := range cmds {
+		visitCall(a, read[i], env, depth, changesDir)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		expansionTaint(a, n)
@@ -270,8 +314,8 @@ func analyzeInto(a *shellAnalysis, cmd *shellsyntax.Command, env shellEnv, depth
 	})
 }
 
-func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, depth int, afterCd bool) {
-	c := commandOf(sc)
+// visitCall analyses c, one simple command of the line (commandOf).
+func visitCall(a *shellAnalysis, c shellCmd, env shellEnv, depth int, afterCd bool) {
 	if len(c.words) == 0 {
 		a.taint("a variable assignment (%s)", strings.Join(c.assigns, " "))
 		return
@@ -287,7 +331,7 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 	// behind xargs gets more arguments at run time.
 	argsFrom := ""
 	builtinTaint(a, c)
-	for k, form := range unwrapAll(c) {
+	for k, form := range unwrapSeq(c) {
 		if k > 0 {
 			builtinTaint(a, form)
 		}
@@ -305,6 +349,9 @@ func visitCall(a *shellAnalysis, sc shellsyntax.SimpleCommand, env shellEnv, dep
 		}
 		checkWrites(a, form, env, afterCd)
 		checkPlanted(a, form, env)
+		if d := gitConfigWrite(form, env); d != "" {
+			a.protect(d)
+		}
 		collectReads(a, form, env)
 		// env -C and sudo -D run the command in another directory.
 		if dir, ok := chdirOf(form); ok {
@@ -357,6 +404,47 @@ func inspectRunner(a *shellAnalysis, c shellCmd, env shellEnv, depth int) {
 		a.taint("trap runs a string as code")
 	case "alias":
 		a.taint("alias")
+	case "su", "runuser", "flock", "script", "sg", "perl", "python", "python3", "node", "ruby", "php", "deno", "bun":
+		// Programs that run a string as code: su/runuser/flock/script -c,
+		// sg GROUP CMD, and the interpreters' -e/-c/-r.
+		flags := map[string]string{"perl": "eE", "python": "c", "python3": "c", "node": "ep", "ruby": "e", "php": "r", "deno": "", "bun": "e"}
+		for i := 1; i < len(c.words); i++ {
+			w := c.words[i]
+			var code []string
+			var lit []bool
+			short, isInterp := flags[name]
+			if !isInterp {
+				short = "c"
+			}
+			switch {
+			case strings.HasPrefix(w, "--command=") || strings.HasPrefix(w, "--eval="):
+				_, v, _ := strings.Cut(w, "=")
+				code, lit = []string{v}, c.literal[i:i+1]
+			case w == "--command" || w == "--eval" || w == "--print" ||
+				(short != "" && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && len(w) > 1 && strings.ContainsRune(short, rune(w[len(w)-1]))):
+				if i+1 < len(c.words) {
+					code, lit = c.words[i+1:i+2], c.literal[i+1:i+2]
+				} else {
+					code, lit = []string{""}, []bool{true}
+				}
+			case name == "deno" && w == "eval", name == "sg" && i == 2:
+				code, lit = c.words[i:i+1], c.literal[i:i+1]
+				if name == "deno" && i+1 < len(c.words) {
+					code, lit = c.words[i+1:i+2], c.literal[i+1:i+2]
+				}
+			}
+			if code == nil {
+				if isInterp && !strings.HasPrefix(w, "-") {
+					break // a script or module: the rest are its arguments
+				}
+				continue
+			}
+			a.taint("%s runs a string as code", name)
+			if !isInterp {
+				nested(a, code, lit, env, depth)
+			}
+			return
+		}
 	case "bash", "sh", "zsh", "dash", "ksh", "fish", "busybox":
 		for i := 1; i < len(c.words); i++ {
 			if c.words[i] == "-c" || (strings.HasPrefix(c.words[i], "-") && !strings.HasPrefix(c.words[i], "--") && strings.Contains(c.words[i], "c")) {

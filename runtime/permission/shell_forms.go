@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"iter"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -148,7 +149,7 @@ func denyForms(c shellCmd) []string {
 		forms = append(forms, s)
 	}
 	add(c.text(true))
-	for _, u := range unwrapAll(c) {
+	for _, u := range unwrapSeq(c) {
 		add(u.text(false))
 		if g, ok := withoutGitGlobals(u); ok {
 			// "git -C dir push" meets a deny on "git push".
@@ -163,19 +164,23 @@ func denyForms(c shellCmd) []string {
 	return forms
 }
 
-// unwrapAll returns c without assignments, then each command it wraps.
-func unwrapAll(c shellCmd) []shellCmd {
-	c.assigns, c.assignNames = nil, nil
-	out := []shellCmd{c}
-	for i := 0; i < 8; i++ {
-		inner, ok := unwrap(c)
-		if !ok {
-			break
+// unwrapSeq yields c without assignments, then each command it wraps
+// (eight wrappers deep at most), with its index, without building a
+// list: it runs for every command of every check.
+func unwrapSeq(c shellCmd) iter.Seq2[int, shellCmd] {
+	return func(yield func(int, shellCmd) bool) {
+		c.assigns, c.assignNames = nil, nil
+		if !yield(0, c) {
+			return
 		}
-		out = append(out, inner)
-		c = inner
+		for i := 1; i <= 8; i++ {
+			inner, ok := unwrap(c)
+			if !ok || !yield(i, inner) {
+				return
+			}
+			c = inner
+		}
 	}
-	return out
 }
 
 func (c shellCmd) sub(from int) shellCmd {
@@ -212,16 +217,29 @@ func unwrapEnv(c shellCmd, strict bool) (shellCmd, bool) {
 		switch {
 		case s == "--":
 			i++
-		case s == "-S" || s == "--split-string":
-			if strict || i+1 >= len(w) {
+		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "--split-string=") || (strings.HasPrefix(s, "-S") && len(s) > 2):
+			if strict {
 				return shellCmd{}, false
 			}
-			// env -S "cmd args" splits its argument into words.
-			fields := strings.Fields(w[i+1])
-			rest := append(fields, w[i+2:]...)
+			// env -S "cmd args" (or -S"…", --split-string=…) splits its
+			// argument into words.
+			arg, next := i+1, i+2
+			var str string
+			switch {
+			case strings.HasPrefix(s, "--split-string="):
+				str, arg, next = strings.TrimPrefix(s, "--split-string="), i, i+1
+			case strings.HasPrefix(s, "-S") && len(s) > 2:
+				str, arg, next = s[2:], i, i+1
+			case i+1 >= len(w):
+				return shellCmd{}, false
+			default:
+				str = w[i+1]
+			}
+			fields := strings.Fields(str)
+			rest := append(fields, w[next:]...)
 			lits := make([]bool, len(rest))
 			for k := range lits {
-				lits[k] = k >= len(fields) && c.literal[i+2+k-len(fields)] || k < len(fields) && c.literal[i+1]
+				lits[k] = k >= len(fields) && c.literal[next+k-len(fields)] || k < len(fields) && c.literal[arg]
 			}
 			return shellCmd{words: rest, literal: lits, assignsLiteral: true}, len(rest) > 0
 		case s == "-u" || s == "-C" || s == "--unset" || s == "--chdir":

@@ -5,10 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/fspath"
+	"github.com/agentcore/agentcore/runtime/shellprog"
 )
 
 // This file holds a shell line's reads to the deny rules of the
@@ -40,6 +42,21 @@ type shellRead struct {
 	glob bool
 	// tree is set when the reader reads everything beneath a directory.
 	tree bool
+	// dynamic is set for a word whose value is known only at run time
+	// ($X/key, "$(…)"): it may name any path.
+	dynamic bool
+}
+
+// notReaders are programs whose operands are never files they read
+// (builtins that take names, numbers or text): a word of theirs known
+// only at run time is not a read.
+var notReaders = map[string]bool{
+	"echo": true, "printf": true, "test": true, "[": true, "true": true, "false": true, ":": true,
+	"export": true, "unset": true, "declare": true, "typeset": true, "local": true, "readonly": true,
+	"set": true, "shift": true, "exit": true, "return": true, "break": true, "continue": true,
+	"cd": true, "pushd": true, "popd": true, "sleep": true, "kill": true, "wait": true, "seq": true,
+	"expr": true, "basename": true, "dirname": true, "pwd": true, "type": true, "read": true, "let": true,
+	"mkdir": true, "touch": true, "rm": true, "rmdir": true,
 }
 
 // addRead records a read.
@@ -78,7 +95,7 @@ func treeReader(c shellCmd) (tree bool, dflt string) {
 		if name == "du" {
 			return false, ""
 		}
-		return true, map[string]string{"rg": ".", "ag": ".", "ack": ".", "ugrep": "."}[name]
+		return true, treeDefault[name]
 	case "cp", "scp", "rsync", "diff":
 		return has("rRa", "|recursive|archive|"), ""
 	case "find":
@@ -91,6 +108,9 @@ func treeReader(c shellCmd) (tree bool, dflt string) {
 	return false, ""
 }
 
+// treeDefault is the directory a tree reader searches with no operand.
+var treeDefault = map[string]string{"rg": ".", "ag": ".", "ack": ".", "ugrep": "."}
+
 // collectReads records the literal operands of c as paths it may read.
 func collectReads(a *shellAnalysis, c shellCmd, env shellEnv) {
 	if len(c.words) == 0 || !c.literal[0] {
@@ -101,10 +121,15 @@ func collectReads(a *shellAnalysis, c shellCmd, env shellEnv) {
 	operands := 0
 	for i := 1; i < len(c.words); i++ {
 		if !c.literal[i] {
+			// Known only at run time: it may name any path (cat $X/key).
+			if !notReaders[by] {
+				a.addRead(shellRead{by: by, text: c.words[i], dynamic: true})
+			}
 			continue
 		}
 		w := c.words[i]
-		var texts []string
+		var buf [2]string
+		texts := buf[:0]
 		switch {
 		case w == "" || w == "-" || w == "--":
 			continue
@@ -135,12 +160,82 @@ func collectReads(a *shellAnalysis, c shellCmd, env shellEnv) {
 			a.addRead(shellRead{by: by, text: t, paths: paths, glob: shape.glob && hasGlobMeta(t), tree: tree})
 		}
 	}
+	if by == "git" && gitReadsWholeTree(c, env) {
+		// git archive REV and git grep PATTERN [REV] with no pathspec
+		// read every file of the tree.
+		dflt, operands = ".", 0
+	}
 	if operands == 0 && dflt != "" {
 		paths, why := env.place(dflt)
 		if why == "" {
 			a.addRead(shellRead{by: by, text: dflt, paths: paths, tree: true})
 		}
 	}
+}
+
+// gitReadsWholeTree reports whether c prints the contents of files
+// across the whole tree: git archive and git grep, and git show, git diff,
+// git format-patch and git log -p (patches print the lines of every file
+// a commit touched), with no operand naming a path that exists or a
+// REV:path. Options that print no file contents (--stat, --name-only…)
+// leave show and diff out.
+func gitReadsWholeTree(c shellCmd, env shellEnv) bool {
+	sub := shellprog.GitSubcommand(c.words, c.literal)
+	if sub < 1 || sub >= len(c.words) {
+		return false
+	}
+	words := c.words[sub+1:]
+	switch c.words[sub] {
+	case "archive", "grep", "format-patch":
+	case "show", "diff":
+		if slices.ContainsFunc(words, func(w string) bool { return gitNoContent[strings.SplitN(w, "=", 2)[0]] }) {
+			return false
+		}
+	case "log", "whatchanged":
+		if !slices.ContainsFunc(words, func(w string) bool {
+			return w == "-p" || w == "-u" || w == "--patch" || strings.HasPrefix(w, "--patch-with") ||
+				strings.HasPrefix(w, "-U") || strings.HasPrefix(w, "--unified")
+		}) {
+			return false
+		}
+	default:
+		return false
+	}
+	for i := sub + 1; i < len(c.words); i++ {
+		w := c.words[i]
+		if !c.literal[i] {
+			return false // judged as a dynamic read
+		}
+		if w == "--" {
+			return i+1 >= len(c.words)
+		}
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		if strings.Contains(w, ":") {
+			return false // REV:path, judged as that path
+		}
+		paths, why := env.place(w)
+		if why != "" {
+			continue
+		}
+		for _, p := range paths {
+			if r, err := resolveWith(env.res, p, "/"); err == nil {
+				if _, err := os.Lstat(r); err == nil {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// gitNoContent are options of git show and git diff that print no file
+// contents.
+var gitNoContent = map[string]bool{
+	"--stat": true, "--name-only": true, "--name-status": true, "--shortstat": true, "--numstat": true,
+	"--no-patch": true, "-s": true, "--quiet": true, "--exit-code": true, "--summary": true, "--dirstat": true,
+	"--raw": true, "--compact-summary": true,
 }
 
 // readDenials returns a message for the first read of a shell line that a
@@ -162,7 +257,7 @@ func (e *Engine) readDenials(c *call, rules []Rule) string {
 	}
 	covered := func(p string) (Rule, bool) {
 		lex := filepath.Clean(p)
-		res, err := ResolvePath(p, c.cwd)
+		res, err := resolveWith(c.res, p, c.cwd)
 		if err != nil {
 			res = lex
 		}
@@ -174,6 +269,9 @@ func (e *Engine) readDenials(c *call, rules []Rule) string {
 		return Rule{}, false
 	}
 	for _, rd := range c.shell.reads {
+		if rd.dynamic {
+			return fmt.Sprintf("%s reads %s, a path known only when the command runs, which the rule %s may deny.", rd.by, rd.text, denies[0].describe())
+		}
 		for _, p := range rd.paths {
 			cands := []string{p}
 			if rd.glob {
@@ -190,7 +288,7 @@ func (e *Engine) readDenials(c *call, rules []Rule) string {
 				if !rd.tree {
 					continue
 				}
-				if r, ok := e.denyUnder(cand, c.cwd, denies); ok {
+				if r, ok := e.denyUnder(cand, c.cwd, denies, c.res); ok {
 					return fmt.Sprintf("%s reads everything under %s, where the rule %s denies reading.", rd.by, rd.text, r.describe())
 				}
 			}
@@ -201,8 +299,8 @@ func (e *Engine) readDenials(c *call, rules []Rule) string {
 
 // denyUnder reports a deny rule that may cover a path beneath the
 // directory dir (nothing when dir is not a directory).
-func (e *Engine) denyUnder(dir, cwd string, denies []Rule) (Rule, bool) {
-	real, err := ResolvePath(dir, cwd)
+func (e *Engine) denyUnder(dir, cwd string, denies []Rule, res *fspath.Resolver) (Rule, bool) {
+	real, err := resolveWith(res, dir, cwd)
 	if err != nil {
 		return denies[0], true
 	}
@@ -216,7 +314,7 @@ func (e *Engine) denyUnder(dir, cwd string, denies []Rule) (Rule, bool) {
 			walkFor = append(walkFor, r)
 			continue
 		}
-		if ra, err := fspath.Resolve(anchor); err == nil {
+		if ra, err := res.Resolve(anchor); err == nil {
 			anchor = ra
 		}
 		if fspath.Within(anchor, real) || fspath.Within(real, anchor) {

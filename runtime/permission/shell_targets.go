@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/fspath"
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
 
@@ -92,15 +93,23 @@ func (env shellEnv) place(text string) ([]string, string) {
 	return out, ""
 }
 
+// isCdWord reports whether w names a builtin that changes directory.
+func isCdWord(w string) bool { return w == "cd" || w == "pushd" || w == "popd" }
+
 // cwdsOf returns the directories the commands of a line may run in: the
 // ones env has, and everywhere each cd or pushd may lead from them (a
 // superset: without following the control flow, every cd may or may not
 // have run). nil when the analysis cannot follow: a cd to a place that is
 // not literal, cd -, or a cd inside a loop, which may run any number of
 // times.
-func cwdsOf(f *syntax.File, cmds []shellsyntax.SimpleCommand, env shellEnv) []string {
+func cwdsOf(f *syntax.File, cmds []shellsyntax.SimpleCommand, read []shellCmd, env shellEnv) []string {
 	if env.cwds == nil {
 		return nil
+	}
+	// Only a line with a cd, pushd or popd word (behind a wrapper or
+	// not) changes directory.
+	if !slices.ContainsFunc(read, func(c shellCmd) bool { return slices.ContainsFunc(c.words, isCdWord) }) {
+		return slices.Clone(env.cwds)
 	}
 	var loops [][2]uint
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -111,11 +120,11 @@ func cwdsOf(f *syntax.File, cmds []shellsyntax.SimpleCommand, env shellEnv) []st
 		return true
 	})
 	cwds := slices.Clone(env.cwds)
-	for _, sc := range cmds {
-		if len(sc.Args) == 0 {
+	for i, sc := range cmds {
+		if len(sc.Args) == 0 || !slices.ContainsFunc(read[i].words, isCdWord) {
 			continue
 		}
-		for _, form := range unwrapAll(commandOf(sc)) {
+		for _, form := range unwrapSeq(read[i]) {
 			if len(form.words) == 0 || !form.literal[0] {
 				continue
 			}
@@ -150,7 +159,7 @@ func cwdsOf(f *syntax.File, cmds []shellsyntax.SimpleCommand, env shellEnv) []st
 			if name == "pushd" && (strings.HasPrefix(target, "+") || strings.HasPrefix(target, "-")) {
 				continue // rotates the stack of directories already listed
 			}
-			from := shellEnv{home: env.home, cwds: cwds}
+			from := shellEnv{home: env.home, cwds: cwds, res: env.res}
 			next, why := from.place(target)
 			if why != "" {
 				return nil
@@ -222,7 +231,7 @@ func recordArg(a *shellAnalysis, c shellCmd, arg writeArg, env shellEnv) {
 			if arg.role == roleRemove {
 				// A recursive removal also deletes what the directory holds.
 				for _, p := range paths {
-					if r, err := ResolvePath(p, "/"); err == nil {
+					if r, err := resolveWith(env.res, p, "/"); err == nil {
 						if fi, err := os.Stat(r); err == nil && fi.IsDir() {
 							a.addWrite(shellWrite{by: by, text: t, paths: []string{p}, inDir: true})
 						}
@@ -234,7 +243,7 @@ func recordArg(a *shellAnalysis, c shellCmd, arg writeArg, env shellEnv) {
 		// A destination: when it is a directory, each source lands in it
 		// under its base name.
 		for _, p := range paths {
-			if !isDirTarget(t, p) {
+			if !isDirTarget(t, p, env.res) {
 				a.addWrite(shellWrite{by: by, text: t, paths: []string{p}})
 				continue
 			}
@@ -262,11 +271,11 @@ func recordArg(a *shellAnalysis, c shellCmd, arg writeArg, env shellEnv) {
 
 // isDirTarget reports whether a destination is a directory: written with
 // a trailing slash, "." or "..", or an existing directory.
-func isDirTarget(text, abs string) bool {
+func isDirTarget(text, abs string, res *fspath.Resolver) bool {
 	if strings.HasSuffix(text, "/") || text == "." || text == ".." {
 		return true
 	}
-	if r, err := ResolvePath(abs, "/"); err == nil {
+	if r, err := resolveWith(res, abs, "/"); err == nil {
 		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
 			return true
 		}
@@ -694,9 +703,9 @@ func gitWrites(c shellCmd) []writeArg {
 func (c *call) writeCall(p string) *call {
 	w := &call{
 		tool: c.tool, target: runtime.Target{Kind: runtime.TargetPath, Value: p, Writes: true},
-		dirs: c.dirs, cwd: c.cwd, families: c.families, familyOnly: true, lexical: filepath.Clean(p),
+		dirs: c.dirs, cwd: c.cwd, families: c.families, familyOnly: true, lexical: filepath.Clean(p), res: c.res,
 	}
-	w.resolved, w.resolveErr = ResolvePath(p, c.cwd)
+	w.resolved, w.resolveErr = resolveWith(c.res, p, c.cwd)
 	if w.resolveErr != nil {
 		w.resolved = w.lexical
 	}

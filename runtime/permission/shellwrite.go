@@ -54,6 +54,12 @@ func shapeOf(w *syntax.Word) wordShape {
 	if !braces {
 		return s
 	}
+	return braceShape(w, s.glob)
+}
+
+// braceShape is shapeOf for a word with a brace in a literal part.
+func braceShape(w *syntax.Word, glob bool) wordShape {
+	s := wordShape{glob: glob}
 	cp := *w
 	cp.Parts = append([]syntax.WordPart(nil), w.Parts...)
 	if !syntax.SplitBraces(&cp) {
@@ -574,7 +580,7 @@ func (env shellEnv) protectedRoots() []string {
 			continue
 		}
 		for _, name := range []string{".git", ".agentcore"} {
-			if r, err := fspath.Resolve(filepath.Join(d, name)); err == nil {
+			if r, err := env.res.Resolve(filepath.Join(d, name)); err == nil {
 				out = append(out, r)
 			}
 		}
@@ -586,7 +592,7 @@ func (env shellEnv) protectedRoots() []string {
 // protected path with it: p is, or holds, the .git or .agentcore of a
 // working directory, or a directory with a .git or .agentcore in it.
 func (env shellEnv) holdsProtected(p string) bool {
-	r, err := ResolvePath(p, env.cwd)
+	r, err := resolveWith(env.res, p, env.cwd)
 	if err != nil {
 		return true
 	}
@@ -636,7 +642,7 @@ func (env shellEnv) pathCheck(text string, role argRole, afterCd, noFollow bool)
 		if IsProtectedPath(p) {
 			return p, true
 		}
-		dir, err := ResolvePath(filepath.Dir(p), env.cwd)
+		dir, err := resolveWith(env.res, filepath.Dir(p), env.cwd)
 		if err != nil {
 			return fmt.Sprintf("%s (whose symlinks cannot be resolved)", p), true
 		}
@@ -841,7 +847,7 @@ func (env shellEnv) judgeInto(a *shellAnalysis, dest string, c shellCmd, s int, 
 		return
 	}
 	isDir := strings.HasSuffix(dest, "/") || dest == "." || dest == ".."
-	if r, err := ResolvePath(dp, env.cwd); err == nil {
+	if r, err := resolveWith(env.res, dp, env.cwd); err == nil {
 		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
 			isDir = true
 		}
@@ -877,7 +883,7 @@ func (env shellEnv) judgeInto(a *shellAnalysis, dest string, c shellCmd, s int, 
 // anyNameProtected reports whether some file created in the directory dir
 // would be protected: dir is inside a .git or is an .agentcore.
 func (env shellEnv) anyNameProtected(dir string) bool {
-	real, err := ResolvePath(dir, env.cwd)
+	real, err := resolveWith(env.res, dir, env.cwd)
 	if err != nil {
 		return true
 	}
@@ -891,7 +897,7 @@ func (env shellEnv) anyNameProtected(dir string) bool {
 			return true
 		}
 	}
-	if h, err := ResolvePath(env.home, "/"); err == nil && env.home != "" && real == h {
+	if h, err := resolveWith(env.res, env.home, "/"); err == nil && env.home != "" && real == h {
 		return true // the home directory holds the shell's start-up files
 	}
 	return false
@@ -916,7 +922,7 @@ func cdRiskOf(c shellCmd, env shellEnv) bool {
 		if IsProtectedPath(p) || filepath.Base(p) == ".agentcore" {
 			return true
 		}
-		if r, err := ResolvePath(p, env.cwd); err != nil || IsProtectedPath(r) || filepath.Base(r) == ".agentcore" {
+		if r, err := resolveWith(env.res, p, env.cwd); err != nil || IsProtectedPath(r) || filepath.Base(r) == ".agentcore" {
 			return true
 		}
 	}

@@ -456,6 +456,14 @@ func gitConfigSets(words []string, literal []bool) string {
 	return "git config " + ops[0] + " sets a key that can make git run a program"
 }
 
+// GitConfigKeySafe reports whether setting the git configuration key
+// (any case) can neither run a program nor write a file: user.name,
+// color.*… (gitConfigSafe). alias.*, core.hooksPath, core.fsmonitor,
+// core.pager and every key not listed can.
+func GitConfigKeySafe(key string) bool {
+	return hasAnyPrefix(strings.ToLower(key)+"=", gitConfigSafe)
+}
+
 // spelled names the option as written and, when written abbreviated,
 // the option it stands for: "--outp (--output)".
 func (o *Option) spelled(written string) string {

@@ -174,6 +174,22 @@ var table = map[string]*Program{
 			val("-t", "--field-separator"), val("-T", "--temporary-directory"), val("--parallel"), flag("-u", "--unique"),
 			flag("-z", "--zero-terminated")),
 	},
+	"split": {
+		Closed:         true,
+		OperandEffects: []Effect{ReadsPath, WritesPath},
+		Note:           "the second operand is the prefix of the files it writes",
+		Options: opts(val("-a", "--suffix-length"), val("--additional-suffix"), val("-b", "--bytes"), val("-C", "--line-bytes"),
+			flag("-d"), val("--numeric-suffixes").attached(), flag("-x"), val("--hex-suffixes").attached(), flag("-e", "--elide-empty-files"),
+			val("--filter").does(Runs), val("-l", "--lines"), val("-n", "--number"), val("-t", "--separator"),
+			flag("-u", "--unbuffered"), flag("--verbose")),
+	},
+	"csplit": {
+		Closed: true,
+		Self:   Writes,
+		Note:   "it writes xx00, xx01… (or PREFIX00…) into the current directory",
+		Options: opts(val("-b", "--suffix-format"), val("-f", "--prefix").does(WritesPath), flag("-k", "--keep-files"),
+			flag("--suppress-matched"), val("-n", "--digits"), flag("-s", "-q", "--quiet", "--silent"), flag("-z", "--elide-empty-files")),
+	},
 	"ssh": {
 		// OpenSSH reads options after the host too (ssh host -o …), so
 		// every word is read as a possible option: conservative for a

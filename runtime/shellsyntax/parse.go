@@ -3,6 +3,7 @@ package shellsyntax
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -31,8 +32,18 @@ func Parse(cmd string) (*syntax.File, error) {
 	if len(cmd) > MaxCommandLen {
 		return nil, &TooLongError{Len: len(cmd)}
 	}
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(cmd), "")
 }
+
+// parsers and printers keep parsers and printers for reuse: building one
+// costs more than most lines take to parse or print, and both reset
+// their state at the start of every Parse or Print.
+var (
+	parsers  = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+	printers = sync.Pool{New: func() any { return syntax.NewPrinter() }}
+)
 
 // SimpleCommand is one simple command of a parsed line: a call or a
 // declaration, with the redirections of its statement.
@@ -69,7 +80,7 @@ func (c SimpleCommand) Name() string {
 // bodies and substitutions; an outer command comes before the ones in its
 // words.
 func SimpleCommands(f *syntax.File) []SimpleCommand {
-	var out []SimpleCommand
+	out := make([]SimpleCommand, 0, 4)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if st, ok := n.(*syntax.Stmt); ok {
 			if sc, ok := CommandOf(st); ok {
@@ -173,7 +184,9 @@ func declArg(a Assign) Word {
 // source prints a node back as shell source.
 func source(n syntax.Node) string {
 	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, n); err != nil {
+	p := printers.Get().(*syntax.Printer)
+	defer printers.Put(p)
+	if err := p.Print(&b, n); err != nil {
 		return "?"
 	}
 	return b.String()

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
+
+	"github.com/agentcore/agentcore/runtime/permission"
 )
 
 // Limits of a fetch.
@@ -130,6 +132,27 @@ func (f *Fetcher) now() time.Time {
 
 var errOtherHost = errors.New("redirect to another host")
 
+// PermittedRedirect reports whether a redirect from from to to is
+// followed: the same scheme and port, the same host once normalised as
+// WebFetch's domain rules see it (permission.NormalizeHost: case,
+// trailing dots, IPv4 forms), and no user name or password in the new
+// URL, as Claude Code's WebFetch decides (without its www. leniency: a
+// www. host is another host for domain rules). Any other redirect is
+// reported to the model, whose next WebFetch of the new URL meets the
+// new host's rules.
+func PermittedRedirect(from, to *url.URL) bool {
+	if to.User != nil || !strings.EqualFold(from.Scheme, to.Scheme) {
+		return false
+	}
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		return map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return port(from) == port(to) && permission.NormalizeHost(from.Hostname()) == permission.NormalizeHost(to.Hostname())
+}
+
 func (f *Fetcher) get(ctx context.Context, u *url.URL) (Page, error) {
 	base := f.Client
 	if base == nil {
@@ -141,7 +164,7 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL) (Page, error) {
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects")
 		}
-		if req.URL.Host != via[0].URL.Host {
+		if !PermittedRedirect(via[0].URL, req.URL) {
 			redirect = req.URL.String()
 			return errOtherHost
 		}

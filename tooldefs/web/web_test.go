@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,14 @@ var _ = Describe("Fetcher", func() {
 		})
 		mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/page", http.StatusFound) })
 		mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/x", http.StatusFound) })
+		mux.HandleFunc("/as-user", func(w http.ResponseWriter, r *http.Request) {
+			// The same host, with credentials in the new URL.
+			http.Redirect(w, r, strings.Replace(srv.URL, "http://", "http://user:pw@", 1)+"/page", http.StatusFound)
+		})
+		mux.HandleFunc("/dotted", func(w http.ResponseWriter, r *http.Request) {
+			// The same host, written as an IPv4-mapped IPv6 address.
+			http.Redirect(w, r, strings.Replace(srv.URL, "127.0.0.1", "[::ffff:127.0.0.1]", 1)+"/page", http.StatusFound)
+		})
 		mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain")
 			chunk := strings.Repeat("a", 1<<20)
@@ -104,6 +113,40 @@ var _ = Describe("Fetcher", func() {
 		Expect(p.RedirectURL).To(Equal(other.URL + "/x"))
 		Expect(p.Content).To(BeEmpty())
 	})
+
+	It("reports a redirect that adds a user name and password, even to the same host", func() {
+		p, err := f.Fetch(context.Background(), srv.URL+"/as-user")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p.RedirectURL).To(ContainSubstring("user:pw@"))
+		Expect(p.Content).To(BeEmpty())
+	})
+
+	It("follows a redirect to the same host written another way (hosts compare normalised)", func() {
+		p, err := f.Fetch(context.Background(), srv.URL+"/dotted")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p.RedirectURL).To(BeEmpty())
+		Expect(p.Content).To(ContainSubstring("Install"))
+	})
+
+	DescribeTable("PermittedRedirect, as Claude Code's WebFetch decides but with www. another host",
+		func(from, to string, want bool) {
+			f, err := url.Parse(from)
+			Expect(err).NotTo(HaveOccurred())
+			t, err := url.Parse(to)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(web.PermittedRedirect(f, t)).To(Equal(want))
+		},
+		Entry("same host, other path", "https://a.example/x", "https://a.example/y", true),
+		Entry("same host, explicit default port", "https://a.example/x", "https://a.example:443/y", true),
+		Entry("case and trailing dot", "https://A.example/x", "https://a.example./y", true),
+		Entry("IPv4-mapped IPv6 of the same address", "http://127.0.0.1:8080/", "http://[::ffff:127.0.0.1]:8080/", true),
+		Entry("another host", "https://a.example/", "https://b.example/", false),
+		Entry("a suffix of the host", "https://a.example/", "https://a.example.evil.test/", false),
+		Entry("www. is another host", "https://a.example/", "https://www.a.example/", false),
+		Entry("scheme downgrade", "https://a.example/", "http://a.example/", false),
+		Entry("another port", "http://a.example/", "http://a.example:8080/", false),
+		Entry("credentials added", "https://a.example/", "https://u:p@a.example/", false),
+	)
 
 	It("refuses a body over the size cap", func() {
 		_, err := f.Fetch(context.Background(), srv.URL+"/big")
