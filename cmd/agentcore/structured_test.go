@@ -134,3 +134,25 @@ var _ = Describe("agentcore -p --json-schema, Claude Code's structured output", 
 		Expect(tool["input_schema"]).To(Equal(want))
 	})
 })
+
+var _ = Describe("the Agent SDK's outputFormat driving agentcore", Label("node"), func() {
+	It("passes the schema (--json-schema): an invalid answer is sent back, the corrected one is the result's structured_output", func() {
+		api := scriptedAPI([2]string{"StructuredOutput", `{"name":7}`}, [2]string{"StructuredOutput", `{"name":"agentcore"}`})
+		lines := runSDKScript("structured.mjs", GinkgoT().TempDir(), api)
+		var result map[string]any
+		var rejected bool
+		for _, l := range lines {
+			Expect(l.Kind).To(Equal("message"), "the script did not time out")
+			if l.Message["type"] == "result" {
+				result = l.Message
+			}
+			if l.Message["type"] == "user" {
+				b, _ := json.Marshal(l.Message)
+				rejected = rejected || strings.Contains(string(b), "does not match the required schema")
+			}
+		}
+		Expect(rejected).To(BeTrue(), "the invalid answer's validation error reached the model")
+		Expect(result).To(HaveKeyWithValue("subtype", "success"))
+		Expect(result).To(HaveKeyWithValue("structured_output", map[string]any{"name": "agentcore"}))
+	})
+})
