@@ -91,6 +91,17 @@ var _ = Describe("Monitor", func() {
 		Expect(notes).To(BeEmpty())
 	})
 
+	It("cuts a line longer than 2000 bytes", func() {
+		_, notes, _ := run(`{"prompt":"watch"}
+{"blocks":[{"type":"tool_use","id":"b","name":"Bash","input":{"command":"printf '%3000s' | tr ' ' x; echo; echo short","run_in_background":true}}]}
+{"blocks":[{"type":"tool_use","id":"m","name":"Monitor","input":{"task_id":"bash_1"}}]}
+{"blocks":[{"type":"tool_use","id":"w","name":"Bash","input":{"command":"sleep 0.5"}}]}
+{"blocks":[{"type":"text","text":"done"}]}`)
+		Expect(notes).To(ContainSubstring(strings.Repeat("x", 2000) + "… (line cut)"))
+		Expect(notes).NotTo(ContainSubstring(strings.Repeat("x", 2001)))
+		Expect(notes).To(ContainSubstring("short"))
+	})
+
 	It("refuses an unknown task and a pattern that is not RE2", func() {
 		_, _, res := run(`{"prompt":"watch"}
 {"blocks":[{"type":"tool_use","id":"u","name":"Monitor","input":{"task_id":"bash_9"}},{"type":"tool_use","id":"p","name":"Monitor","input":{"task_id":"bash_1","pattern":"(?<=x)"}}]}

@@ -16,6 +16,9 @@ import (
 // MonitorPrefix starts every monitor's ID.
 const MonitorPrefix = "monitor_"
 
+// monitorMaxLine caps each line a notification carries, in bytes.
+const monitorMaxLine = 2000
+
 // MonitorPoll is how often a monitor reads its task's output file.
 const MonitorPoll = 100 * time.Millisecond
 
@@ -149,6 +152,9 @@ func (w *Watch) run(re *regexp.Regexp, maxLines int, timeout time.Duration, noti
 			if w.sent+len(match) >= maxLines {
 				limit = true
 				break
+			}
+			if len(l) > monitorMaxLine {
+				l = l[:completeUTF8([]byte(l[:monitorMaxLine]))] + "… (line cut)"
 			}
 			match = append(match, l)
 		}
