@@ -21,6 +21,7 @@ func AllBaseTools() []runtime.Tool {
 		ExitWorktreeTool(),
 		GlobTool(),
 		GrepTool(),
+		MonitorTool(),
 		NotebookEditTool(),
 		REPLTool(),
 		ReadTool(),

@@ -25,9 +25,16 @@ type background interface {
 	Kill() error
 }
 
-// findBackground finds the task id of tc's session: an agent when the id
-// has subagent.IDPrefix, else a shell.
+// findBackground finds the task id of tc's session: a monitor when the id
+// has shell.MonitorPrefix, an agent when it has subagent.IDPrefix, else a shell.
 func findBackground(tc *runtime.ToolContext, id string) (background, error) {
+	if strings.HasPrefix(id, shell.MonitorPrefix) {
+		w, err := shell.FindMonitor(tc, id)
+		if err != nil {
+			return nil, err
+		}
+		return monitorTask{w}, nil
+	}
 	if strings.HasPrefix(id, subagent.IDPrefix) {
 		b, err := subagent.Find(tc, id)
 		if err != nil {
@@ -77,3 +84,32 @@ func (t agentTask) Kill() error {
 
 // errTaskNotRunning is Kill's error for a task that already ended.
 var errTaskNotRunning = errors.New("the task is not running")
+
+// monitorTask is a monitor as TaskOutput and TaskStop see it.
+type monitorTask struct{ *shell.Watch }
+
+func (t monitorTask) ID() string            { return t.Watch.ID }
+func (t monitorTask) Label() string         { return "Monitor " + t.Task.ID }
+func (t monitorTask) OutputPath() string    { return t.Task.OutputPath }
+func (t monitorTask) Done() <-chan struct{} { return t.Watch.Done() }
+func (t monitorTask) ReadNew(int) (string, error) {
+	return "", nil // the lines went out as notifications
+}
+func (t monitorTask) Wait(ctx context.Context, timeout time.Duration) (bool, error) {
+	select {
+	case <-t.Watch.Done():
+		return true, nil
+	case <-time.After(timeout):
+		return false, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+func (t monitorTask) State() (string, int, bool) { return t.Status(), 0, false }
+func (t monitorTask) Kill() error {
+	err := t.Watch.Kill()
+	if errors.Is(err, shell.ErrNotRunning) {
+		return errTaskNotRunning
+	}
+	return err
+}

@@ -79,7 +79,12 @@ func (s *runSession) runPrint(prompt string) int {
 			return s.fail(err)
 		}
 	}
-	if s.printAnswer && out.Text != "" {
+	switch {
+	case s.printAnswer && out.StructuredOutput != nil:
+		// --json-schema: the answer is the structured output.
+		s.r.Close()
+		fmt.Fprintln(s.stdout, string(out.StructuredOutput))
+	case s.printAnswer && out.Text != "" && s.f.jsonSchema == "":
 		s.r.Close()
 		fmt.Fprintln(s.stdout, strings.TrimRight(out.Text, "\n"))
 	}

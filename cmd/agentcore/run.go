@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/render"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/structured"
 	"github.com/agentcore/agentcore/runtime/transcript"
 
 	"github.com/agentcore/agentcore/cmd/agentcore/tui"
@@ -67,6 +69,11 @@ type runFlags struct {
 	print bool
 	// fallbackModel is --fallback-model (fallback.go).
 	fallbackModel string
+	// jsonSchema is --json-schema: the JSON Schema the final answer must
+	// match (runtime/structured).
+	jsonSchema string
+	// structuredRetries is MAX_STRUCTURED_OUTPUT_RETRIES (0: the default).
+	structuredRetries int
 }
 
 const runLong = `Run the agent loop: send a prompt to a model with the tool list, run the
@@ -166,6 +173,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.model, "model", "", "replay, replay:FILE, anthropic, anthropic:NAME (or a bare NAME), openai:NAME or bedrock:MODEL (default: anthropic when ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or ANTHROPIC_MODEL is set, else replay; -p requires one of them)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model requests (0: no limit)")
+	fl.StringVar(&f.jsonSchema, "json-schema", "", "a JSON Schema (inline JSON) the final answer must match: the model answers through the StructuredOutput tool, and json/stream-json's result carries it as structured_output")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
 	fl.StringVar(&f.record, "record", "", "write the session as a replay scenario (JSONL) to this file")
 	fl.StringVar(&f.systemPrompt, "system-prompt", "", "replace the default system prompt")
@@ -427,6 +435,12 @@ func (f *runFlags) check() (render.Format, bool, error) {
 	if f.maxTurns < 0 {
 		return format, false, fmt.Errorf("--max-turns must be 0 (no limit) or more, got %d", f.maxTurns)
 	}
+	if f.jsonSchema != "" && !json.Valid([]byte(f.jsonSchema)) {
+		return format, false, errors.New("--json-schema takes the schema itself as inline JSON, e.g. '{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}'; for a file use \"$(cat schema.json)\"")
+	}
+	if f.structuredRetries, err = structured.MaxRetriesFromEnv(os.Getenv); err != nil {
+		return format, false, err
+	}
 	return format, sdk, nil
 }
 
@@ -473,6 +487,9 @@ func (s *runSession) open(fallback provider.Provider, interactiveRun bool) (*ses
 		o.Provider, o.System, o.MaxTurns = s.prov, f.system(s.cwd, s.stderr), f.maxTurns
 		o.Fallback = fallback
 		o.PartialMessages = f.partial
+		if f.jsonSchema != "" {
+			o.JSONSchema, o.StructuredOutputRetries = json.RawMessage(f.jsonSchema), f.structuredRetries
+		}
 		if s.control != nil {
 			s.control.Configure(o)
 			withHostAgents(o, s.hostAgents)

@@ -101,6 +101,12 @@ type Config struct {
 	// as Claude Code's Stop hooks do. Stop set ends the run with
 	// StopError and err (a hook's continue:false).
 	OnStop func(ctx context.Context, active bool) (again string, stop error)
+	// Answer, when set, holds the run to a structured final answer
+	// (-p --json-schema; structured.Output implements it): the run ends
+	// after the turn in which the answer was accepted, a turn ended
+	// without one is answered with its reminder, and its error ends the
+	// run with StopError.
+	Answer Answer
 	// History is the conversation to continue (a resumed session's): the
 	// agent starts with these messages, which must pair every tool_use
 	// with a tool_result (transcript.Load does).
@@ -112,6 +118,19 @@ type Config struct {
 	// Retry is how a failed model request is retried; the zero value is
 	// Claude Code's policy (ten retries with exponential back-off).
 	Retry RetryPolicy
+}
+
+// Answer is a structured final answer the run must end with.
+type Answer interface {
+	// Begin starts a run: no answer yet.
+	Begin()
+	// Turn is told of a turn's tool_use blocks once each has its result:
+	// the accepted answer (non-nil ends the run), or an error that ends
+	// it (the retries are used up).
+	Turn(uses []provider.Block) (json.RawMessage, error)
+	// Missing is asked when the model ended its turn without an answer:
+	// the user message to go on with, or an error that ends the run.
+	Missing() (string, error)
 }
 
 // Recorder keeps a conversation as it grows. History is not told again.
@@ -178,6 +197,9 @@ type Agent struct {
 
 	// retries is the failing request's retry state (Run's goroutine).
 	retries retries
+	// lastUses are the last turn's tool_use blocks, for Config.Answer
+	// (Run's goroutine).
+	lastUses []provider.Block
 
 	// cur is the running turn's state; the loop's goroutine only.
 	cur *turnState
@@ -277,6 +299,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 	if prompt != "" {
 		a.addMessage(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(prompt)}})
 	}
+	if a.cfg.Answer != nil {
+		a.cfg.Answer.Begin()
+	}
 	for {
 		if a.cfg.MaxTurns > 0 && out.Turns >= a.cfg.MaxTurns {
 			out.Stop = StopMaxTurns
@@ -290,6 +315,16 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 			continue
 		}
 		a.turnEnd()
+		if a.cfg.Answer != nil && out.StructuredOutput == nil && (!done || out.Stop == StopEndTurn) {
+			v, err := a.cfg.Answer.Turn(a.lastUses)
+			if err != nil {
+				out.Stop, out.Err = StopError, err
+				break
+			}
+			if v != nil {
+				out.StructuredOutput, out.Stop, done = v, StopEndTurn, true
+			}
+		}
 		if done && out.Stop == StopEndTurn && a.cfg.OnStop != nil {
 			again, err := a.cfg.OnStop(ctx, stopActive)
 			if err != nil {
@@ -302,6 +337,16 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 				a.addMessage(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(again)}})
 				continue
 			}
+		}
+		if done && out.Stop == StopEndTurn && a.cfg.Answer != nil && out.StructuredOutput == nil {
+			again, err := a.cfg.Answer.Missing()
+			if err != nil {
+				out.Stop, out.Err = StopError, err
+				break
+			}
+			out.Stop = ""
+			a.addMessage(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(again)}})
+			continue
 		}
 		if done {
 			break
@@ -318,6 +363,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	a.lastUses = nil
 	streams := a.cfg.Provider.Streams()
 	a.mu.Lock()
 	a.turnCancel, a.run, a.interrupted = cancel, nil, false
@@ -434,6 +480,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	}
 	msg = sanitized(msg)
 	uses := msg.ToolUses()
+	a.lastUses = uses
 
 	// Calls the stream did not announce one by one (a non-streaming
 	// provider, or a final message with more blocks) run now; a call

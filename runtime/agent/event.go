@@ -151,6 +151,8 @@ type Outcome struct {
 	ToolErrors int `json:"tool_errors"`
 	// Usage sums the tokens of every response.
 	Usage provider.Usage `json:"usage"`
+	// StructuredOutput is the accepted structured answer (Config.Answer).
+	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
 	// Duration is the run's wall time.
 	Duration time.Duration `json:"-"`
 	// Err is the failure behind StopError.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/structured"
 )
 
 // jsonOut writes the json and stream-json formats, in Claude Code's
@@ -52,17 +54,20 @@ func newJSON(w io.Writer, opts Options) *jsonOut {
 // Result is the last line of stream-json and the whole of json, with
 // Claude Code's keys (and agentcore's tool_calls, tool_errors, error).
 type Result struct {
-	Type              string                `json:"type"`
-	Subtype           string                `json:"subtype"`
-	IsError           bool                  `json:"is_error"`
-	DurationMS        int64                 `json:"duration_ms"`
-	DurationAPIMS     int64                 `json:"duration_api_ms"`
-	APIErrorStatus    *int                  `json:"api_error_status"`
-	TTFTMS            int64                 `json:"ttft_ms"`
-	TTFTStreamMS      int64                 `json:"ttft_stream_ms"`
-	TimeToRequestMS   int64                 `json:"time_to_request_ms"`
-	NumTurns          int                   `json:"num_turns"`
-	Result            string                `json:"result"`
+	Type            string `json:"type"`
+	Subtype         string `json:"subtype"`
+	IsError         bool   `json:"is_error"`
+	DurationMS      int64  `json:"duration_ms"`
+	DurationAPIMS   int64  `json:"duration_api_ms"`
+	APIErrorStatus  *int   `json:"api_error_status"`
+	TTFTMS          int64  `json:"ttft_ms"`
+	TTFTStreamMS    int64  `json:"ttft_stream_ms"`
+	TimeToRequestMS int64  `json:"time_to_request_ms"`
+	NumTurns        int    `json:"num_turns"`
+	Result          string `json:"result"`
+	// StructuredOutput is the answer --json-schema asked for, once the
+	// schema accepted it.
+	StructuredOutput  json.RawMessage       `json:"structured_output,omitempty"`
 	StopReason        string                `json:"stop_reason"`
 	SessionID         string                `json:"session_id,omitempty"`
 	TotalCostUSD      float64               `json:"total_cost_usd"`
@@ -115,13 +120,15 @@ type PermissionDenial struct {
 func ResultOf(o *agent.Outcome, session, model string) Result {
 	r := Result{Type: "result", DurationMS: o.Duration.Milliseconds(), NumTurns: o.Turns, Result: o.Text,
 		StopReason: string(o.Stop), ToolCalls: o.ToolCalls, ToolErrors: o.ToolErrors, SessionID: session,
-		Usage: usageOf(o.Usage), PermissionDenials: []PermissionDenial{}}
-	switch o.Stop {
-	case agent.StopEndTurn:
+		Usage: usageOf(o.Usage), PermissionDenials: []PermissionDenial{}, StructuredOutput: o.StructuredOutput}
+	switch {
+	case o.Stop == agent.StopError && errors.Is(o.Err, structured.ErrMaxRetries):
+		r.Subtype, r.IsError, r.TerminalReason = "error_max_structured_output_retries", true, "error"
+	case o.Stop == agent.StopEndTurn:
 		r.Subtype, r.TerminalReason = "success", "completed"
-	case agent.StopMaxTurns:
+	case o.Stop == agent.StopMaxTurns:
 		r.Subtype, r.IsError, r.TerminalReason = "error_max_turns", true, "max_turns"
-	case agent.StopInterrupted:
+	case o.Stop == agent.StopInterrupted:
 		// The Agent SDK's TerminalReason has no "interrupted": an
 		// interrupt is aborted_streaming, or aborted_tools once a call ran
 		// (jsonOut knows which).

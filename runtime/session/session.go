@@ -23,6 +23,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -45,6 +46,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/runtime/sandbox/egress"
 	"github.com/agentcore/agentcore/runtime/settings"
+	"github.com/agentcore/agentcore/runtime/structured"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
 
@@ -116,6 +118,16 @@ type Options struct {
 	// timed-out call that ignores its context is waited for. Zero: none,
 	// the executor's default.
 	CallTimeout, AbandonAfter time.Duration
+	// JSONSchema, when set, holds every Run to a structured final answer
+	// (Claude Code's --json-schema; package structured): the model gets
+	// the StructuredOutput tool with this input schema, and the run ends
+	// once it has called it with an input the schema accepts (the
+	// Outcome's StructuredOutput). Open fails on a schema that cannot be
+	// used. Sub-agents do not get the tool.
+	JSONSchema json.RawMessage
+	// StructuredOutputRetries is how many failed answers a run allows;
+	// 0 means structured.DefaultMaxRetries.
+	StructuredOutputRetries int
 	// Hooks are hooks besides the settings files' (which Open reads with
 	// the permissions); both run.
 	Hooks hooks.Config
@@ -197,6 +209,10 @@ type Session struct {
 	// transcriptPath is the transcript's file, "" without one (under mu).
 	transcriptPath string
 
+	// answer is the structured answer Options.JSONSchema asks for; nil
+	// without one.
+	answer *structured.Output
+
 	// announced are the names of the tools the model was told of (the
 	// pool when the conversation started, and every change announced
 	// since); Turn announces the difference when the pool changes.
@@ -214,6 +230,13 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	o.Dir = dir
 	if o.Home == "" {
 		o.Home, _ = os.UserHomeDir()
+	}
+	var answer *structured.Output
+	if len(o.JSONSchema) > 0 {
+		if answer, err = structured.New(o.JSONSchema, o.StructuredOutputRetries); err != nil {
+			return nil, fmt.Errorf("structured output: %w", err)
+		}
+		o.Tools = append(slices.Clip(o.Tools), answer.Tool())
 	}
 	src := o.Permissions
 	src.Tools = o.Tools
@@ -233,7 +256,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir), history: history, transcript: writer}
+	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir), history: history, transcript: writer, answer: answer}
 	if writer != nil {
 		s.transcriptPath = writer.Path()
 	}
@@ -640,6 +663,10 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			if s.transcript != nil {
 				rec = s.transcript
 			}
+			var answer agent.Answer
+			if s.answer != nil {
+				answer = s.answer
+			}
 			s.agent = agent.New(agent.Config{
 				Provider:        s.opts.Provider,
 				Fallback:        s.opts.Fallback,
@@ -656,6 +683,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				Observer:        s.observe,
 				Notices:         s.takeNotices,
 				OnStop:          s.stopHook(),
+				Answer:          answer,
 				History:         s.history,
 				Recorder:        rec,
 			}, s.tc)

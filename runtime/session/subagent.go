@@ -59,12 +59,16 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o agent.SubagentOptions) (*S
 	s.mu.Unlock()
 	var tools []runtime.Tool
 	for _, t := range current {
+		if s.answer != nil && t == s.answer.Tool() {
+			continue // the structured answer is the main conversation's
+		}
 		if o.Tools == nil || o.Tools(t) {
 			tools = append(tools, t)
 		}
 	}
 	opts := s.opts
 	opts.Dir, opts.Tools, opts.Provider, opts.System = dir, tools, prov, o.System
+	opts.JSONSchema = nil
 	opts.Pool.Simple = false // the tools are picked already
 	opts.Pool.Known = known  // descriptions drop what the parent has and the child lacks
 	if o.MaxTurns > 0 {

@@ -132,6 +132,32 @@ var _ = Describe("Subagent", func() {
 		Expect(texts[1]).To(Equal("echo: ok"))
 	})
 
+	It("keeps the structured answer's tool (JSONSchema) to the main conversation", func() {
+		sc, err := replay.Parse([]byte(`{"blocks":[{"type":"text","text":"parent"}]}
+{"agent":"sub","blocks":[{"type":"text","text":"unused"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		s, err := session.Open(ctx, session.Options{Dir: dir, Home: dir, Tools: []runtime.Tool{echo()}, Provider: replay.New(sc, replay.Options{}),
+			JSONSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		names := func(ts []runtime.Tool) (out []string) {
+			for _, t := range ts {
+				out = append(out, t.Name())
+			}
+			return out
+		}
+		Expect(names(s.Tools())).To(ContainElements("Echo", "StructuredOutput"))
+		child, err := s.Subagent(nil, agent.SubagentOptions{ID: "sub", Label: "sub"})
+		Expect(err).NotTo(HaveOccurred())
+		defer child.Close()
+		Expect(names(child.Tools())).To(Equal([]string{"Echo"}))
+	})
+
+	It("refuses a JSONSchema it cannot use, saying why", func() {
+		_, err := session.Open(ctx, session.Options{Dir: dir, Home: dir, JSONSchema: json.RawMessage(`{"type":"array"}`)})
+		Expect(err).To(MatchError(ContainSubstring("must describe an object")))
+	})
+
 	It("fails clearly when the provider has no script for the sub-agent", func() {
 		s := open(`{"blocks":[{"type":"text","text":"parent"}]}`)
 		_, err := s.Subagent(nil, agent.SubagentOptions{ID: "unscripted"})
