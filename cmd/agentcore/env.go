@@ -1,10 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 
 	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/anthropic"
+	"github.com/agentcore/agentcore/runtime/provider/openai"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
@@ -45,4 +49,32 @@ func envOptions(o *session.Options) {
 		o.MaxConcurrency = orchestrate.MaxConcurrencyFromEnv(os.Getenv)
 	}
 	o.MCPOptions = o.MCPOptions.FromEnv(os.LookupEnv)
+}
+
+// anthropicOptions are the Messages API's options for --model
+// anthropic[:name] or bedrock:name: the model named, else
+// $ANTHROPIC_MODEL (else the provider's default); $ANTHROPIC_AUTH_TOKEN,
+// when set, as the bearer credential in place of any key, as Claude Code
+// sends a gateway's token. Without it the SDK's credential chain finds
+// the key ($ANTHROPIC_API_KEY first).
+func anthropicOptions(name string, timeouts provider.Timeouts) anthropic.Options {
+	return anthropic.Options{
+		Model:     cmp.Or(name, os.Getenv("ANTHROPIC_MODEL")),
+		AuthToken: os.Getenv("ANTHROPIC_AUTH_TOKEN"),
+		UserAgent: userAgent(),
+		Timeouts:  timeouts,
+	}
+}
+
+// openaiOptions are the Chat Completions API's options for --model
+// openai:name: the key from $OPENAI_API_KEY, the server from
+// $OPENAI_BASE_URL (a local one needs no key).
+func openaiOptions(name string, timeouts provider.Timeouts) openai.Options {
+	return openai.Options{
+		Model:     name,
+		APIKey:    os.Getenv("OPENAI_API_KEY"),
+		BaseURL:   os.Getenv("OPENAI_BASE_URL"),
+		UserAgent: userAgent(),
+		Timeouts:  timeouts,
+	}
 }
