@@ -397,16 +397,19 @@ func bashSecrets(tc *runtime.ToolContext) *sandbox.Secrets {
 }
 
 // bashDefaultTimeout is the timeout of a call that names none:
-// BASH_DEFAULT_TIMEOUT_MS from the context's environment or the process's,
-// as in Claude Code, else shell.DefaultTimeout; never above
-// shell.MaxTimeout.
+// BASH_DEFAULT_TIMEOUT_MS from the context's environment (the settings'
+// env), as in Claude Code, else the session's ToolOptions.CommandTimeout
+// (agentcore: the variable in its own environment), else
+// shell.DefaultTimeout; never above shell.MaxTimeout.
 func bashDefaultTimeout(tc *runtime.ToolContext) time.Duration {
-	v, ok := tc.Env["BASH_DEFAULT_TIMEOUT_MS"]
-	if !ok {
-		v = os.Getenv("BASH_DEFAULT_TIMEOUT_MS")
+	if v, ok := tc.Env["BASH_DEFAULT_TIMEOUT_MS"]; ok {
+		if ms, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && ms > 0 {
+			return min(time.Duration(ms)*time.Millisecond, shell.MaxTimeout)
+		}
+		return shell.DefaultTimeout
 	}
-	if ms, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && ms > 0 {
-		return min(time.Duration(ms)*time.Millisecond, shell.MaxTimeout)
+	if d := runtime.ToolOptionsOf(tc).CommandTimeout; d > 0 {
+		return min(d, shell.MaxTimeout)
 	}
 	return shell.DefaultTimeout
 }

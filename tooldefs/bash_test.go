@@ -173,6 +173,16 @@ var _ = Describe("Bash tools", func() {
 			Expect(err).To(MatchError(ContainSubstring("Command timed out after 200 ms")))
 		})
 
+		It("takes its default timeout from the session's ToolOptions.CommandTimeout, the settings' env over it", func() {
+			GinkgoT().Setenv("BASH_DEFAULT_TIMEOUT_MS", "100") // read by the CLI, not the tool
+			runtime.WithService(tc, runtime.ToolOptions{CommandTimeout: 250 * time.Millisecond})
+			_, _, err := run(&tooldefs.BashInput{Command: "sleep 300"})
+			Expect(err).To(MatchError(ContainSubstring("Command timed out after 250 ms")))
+			tc.Env = map[string]string{"BASH_DEFAULT_TIMEOUT_MS": "200"}
+			_, _, err = run(&tooldefs.BashInput{Command: "sleep 300"})
+			Expect(err).To(MatchError(ContainSubstring("Command timed out after 200 ms")))
+		})
+
 		It("is killed whole when the call is cancelled", func() {
 			c, cancel := context.WithCancel(context.Background())
 			ctx = c

@@ -92,15 +92,17 @@ func (Config) Call(_ context.Context, in *ConfigInput, c *runtime.Call) (ConfigO
 	return out, nil
 }
 
-// configPath is the user settings file, honouring AGENTCORE_CONFIG_DIR from
-// the tool context's environment, then the process's.
+// configPath is the user settings file, in AGENTCORE_CONFIG_DIR from the
+// tool context's environment (the settings' env), else the session's
+// ToolOptions.ConfigDir (agentcore: the variable in its own environment),
+// else ~/.agentcore.
 func configPath(tc *runtime.ToolContext) string {
 	dir := ""
 	if tc != nil {
 		dir = tc.Env["AGENTCORE_CONFIG_DIR"]
 	}
 	if dir == "" {
-		dir = os.Getenv("AGENTCORE_CONFIG_DIR")
+		dir = runtime.ToolOptionsOf(tc).ConfigDir
 	}
 	if dir != "" {
 		return filepath.Join(dir, "settings.json")

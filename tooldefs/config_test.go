@@ -44,6 +44,15 @@ var _ = Describe("Config (internal variants), through its generated wrapper", fu
 		return tool.Call(context.Background(), in, runtime.NewCall("c1", tc, nil))
 	}
 
+	It("writes to the session's ToolOptions.ConfigDir when the settings' env names none", func() {
+		tc.Env = nil
+		GinkgoT().Setenv("AGENTCORE_CONFIG_DIR", GinkgoT().TempDir()) // read by the CLI, not the tool
+		runtime.WithService(tc, runtime.ToolOptions{ConfigDir: cfgDir})
+		_, err := call(`{"setting":"permissions.defaultMode","value":"plan"}`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(filepath.Join(cfgDir, "settings.json")).To(BeAnExistingFile())
+	})
+
 	It("reads an unset setting, sets it, and reads it back", func() {
 		res, err := call(`{"setting":"permissions.defaultMode"}`)
 		Expect(err).NotTo(HaveOccurred())

@@ -5,9 +5,7 @@ package tooldefs
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -63,15 +61,17 @@ type GlobOutput struct {
 // globTruncatedNote ends a truncated Glob result.
 const globTruncatedNote = "(Results are truncated. Consider using a more specific path or pattern.)"
 
-// globWalk is searchtool.Walk with the switches Claude Code has for Glob:
-// AGENTCORE_GLOB_NO_IGNORE=1 lists ignored files too,
-// AGENTCORE_GLOB_HIDDEN=0 leaves hidden files out.
-func globWalk() walk.Options {
-	o := searchtool.Walk()
-	if v, _ := strconv.ParseBool(os.Getenv("AGENTCORE_GLOB_NO_IGNORE")); v {
+// globWalk is searchtool.Walk with the switches Claude Code has for Glob,
+// from the session's ToolOptions: ListIgnored lists ignored files too
+// (agentcore: AGENTCORE_GLOB_NO_IGNORE=1), SkipHidden leaves hidden files
+// out (AGENTCORE_GLOB_HIDDEN=0).
+func globWalk(tc *runtime.ToolContext) walk.Options {
+	o := searchtool.Walk(tc)
+	opts := runtime.ToolOptionsOf(tc)
+	if opts.ListIgnored {
 		o.NoIgnore = true
 	}
-	if v, err := strconv.ParseBool(os.Getenv("AGENTCORE_GLOB_HIDDEN")); err == nil && !v {
+	if opts.SkipHidden {
 		o.Hidden = false
 	}
 	return o
@@ -134,7 +134,7 @@ func (Glob) Call(ctx context.Context, in *GlobInput, c *runtime.Call) (GlobOutpu
 	if err != nil {
 		return GlobOutput{}, err
 	}
-	w := globWalk()
+	w := globWalk(tc)
 	var denied *atomic.Int64
 	w.Exclude, denied = searchtool.Denied(tc)
 	res, err := globengine.Glob(ctx, real, pattern, globengine.Options{Walk: w})

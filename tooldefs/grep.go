@@ -102,7 +102,7 @@ type GrepOutput struct {
 }
 
 // grepOptions builds the engine's options from the input.
-func grepOptions(in *GrepInput) (grepengine.Options, error) {
+func grepOptions(tc *runtime.ToolContext, in *GrepInput) (grepengine.Options, error) {
 	mode, err := grepengine.ParseMode(in.OutputMode)
 	if err != nil {
 		return grepengine.Options{}, err
@@ -113,7 +113,7 @@ func grepOptions(in *GrepInput) (grepengine.Options, error) {
 		Multiline:  in.Multiline,
 		Mode:       mode,
 		MaxColumns: grepMaxColumns,
-		Walk:       searchtool.Walk(),
+		Walk:       searchtool.Walk(tc),
 	}
 	if mode == grepengine.Content {
 		o.LineNumbers = in.LineNumbers == nil || *in.LineNumbers
@@ -170,7 +170,7 @@ func splitGlobs(s string) []string {
 // ValidateInput checks the regular expression, type and globs, and that
 // the path exists inside the working directories.
 func (Grep) ValidateInput(_ context.Context, in *GrepInput, tc *runtime.ToolContext) error {
-	o, err := grepOptions(in)
+	o, err := grepOptions(tc, in)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (Grep) PermissionTarget(in *GrepInput) runtime.Target {
 // Call runs the search and applies head_limit and offset.
 func (Grep) Call(ctx context.Context, in *GrepInput, c *runtime.Call) (GrepOutput, error) {
 	tc := c.Context
-	o, err := grepOptions(in)
+	o, err := grepOptions(tc, in)
 	if err != nil {
 		return GrepOutput{}, err
 	}

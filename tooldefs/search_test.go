@@ -400,15 +400,18 @@ var _ = Describe("Glob tool", func() {
 		Expect(out.Filenames).To(Equal([]string{"new.go", filepath.Join("src", "mid.go"), "old.go"}))
 	})
 
-	It("lists ignored files with AGENTCORE_GLOB_NO_IGNORE=1 and drops hidden ones with AGENTCORE_GLOB_HIDDEN=0", func() {
+	It("lists ignored files with ToolOptions.ListIgnored and drops hidden ones with SkipHidden (agentcore: AGENTCORE_GLOB_NO_IGNORE=1, AGENTCORE_GLOB_HIDDEN=0)", func() {
 		e.put(".gitignore", "dist/\n", 0)
 		e.put("dist/bundle.go", "", 4*time.Hour)
 		e.put(".hidden.go", "", 5*time.Hour)
 		out, _, err := e.glob(tooldefs.GlobInput{Pattern: "**/*.go"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Filenames).To(Equal([]string{"new.go", filepath.Join("src", "mid.go"), "old.go", ".hidden.go"}))
-		GinkgoT().Setenv("AGENTCORE_GLOB_NO_IGNORE", "1")
-		GinkgoT().Setenv("AGENTCORE_GLOB_HIDDEN", "0")
+		GinkgoT().Setenv("AGENTCORE_GLOB_NO_IGNORE", "1") // read by the CLI, not the tool
+		out, _, err = e.glob(tooldefs.GlobInput{Pattern: "**/*.go"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Filenames).To(Equal([]string{"new.go", filepath.Join("src", "mid.go"), "old.go", ".hidden.go"}))
+		runtime.WithService(e.tc, runtime.ToolOptions{ListIgnored: true, SkipHidden: true})
 		out, _, err = e.glob(tooldefs.GlobInput{Pattern: "**/*.go"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Filenames).To(Equal([]string{"new.go", filepath.Join("src", "mid.go"), "old.go", filepath.Join("dist", "bundle.go")}))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -49,11 +48,20 @@ func (WebSearch) ValidateInput(_ context.Context, in *WebSearchInput, _ *runtime
 
 // Call queries the configured search backend.
 func (WebSearch) Call(ctx context.Context, in *WebSearchInput, c *runtime.Call) (WebSearchOutput, error) {
+	// The settings' env first, then the session's ToolOptions (agentcore:
+	// its own environment).
+	opts := runtime.ToolOptionsOf(c.Context)
 	getenv := func(k string) string {
 		if v := c.Context.Env[k]; v != "" {
 			return v
 		}
-		return os.Getenv(k)
+		switch k {
+		case "AGENTCORE_WEB_SEARCH_URL":
+			return opts.SearchEndpoint
+		case "AGENTCORE_CONFIG_DIR":
+			return opts.ConfigDir
+		}
+		return ""
 	}
 	project := c.Context.Cwd
 	if len(c.Context.WorkingDirs) > 0 {

@@ -1,10 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/anthropic"
+	"github.com/agentcore/agentcore/runtime/provider/openai"
 	"github.com/agentcore/agentcore/runtime/session"
 	"github.com/agentcore/agentcore/runtime/transcript"
 )
@@ -36,13 +44,66 @@ func transcriptStore(home string) transcript.Store {
 	return transcript.StoreIn(configDir(home))
 }
 
-// envOptions sets in o what the environment sets: the cap on parallel
-// calls (AGENTCORE_MAX_TOOL_USE_CONCURRENCY) and the MCP manager's
-// timeouts, output cap and ${VAR} expansion (MCP_TIMEOUT,
-// MCP_TOOL_TIMEOUT, MAX_MCP_OUTPUT_TOKENS).
+// envOptions sets in o what the environment sets: the tools' switches
+// (toolOptions), the cap on parallel calls
+// (AGENTCORE_MAX_TOOL_USE_CONCURRENCY) and the MCP manager's timeouts,
+// output cap and ${VAR} expansion (MCP_TIMEOUT, MCP_TOOL_TIMEOUT,
+// MAX_MCP_OUTPUT_TOKENS).
 func envOptions(o *session.Options) {
+	o.ToolOptions = toolOptions()
 	if o.MaxConcurrency == 0 {
 		o.MaxConcurrency = orchestrate.MaxConcurrencyFromEnv(os.Getenv)
 	}
 	o.MCPOptions = o.MCPOptions.FromEnv(os.LookupEnv)
+}
+
+// anthropicOptions are the Messages API's options for --model
+// anthropic[:name] or bedrock:name: the model named, else
+// $ANTHROPIC_MODEL (else the provider's default); $ANTHROPIC_AUTH_TOKEN,
+// when set, as the bearer credential in place of any key, as Claude Code
+// sends a gateway's token. Without it the SDK's credential chain finds
+// the key ($ANTHROPIC_API_KEY first).
+func anthropicOptions(name string, timeouts provider.Timeouts) anthropic.Options {
+	return anthropic.Options{
+		Model:     cmp.Or(name, os.Getenv("ANTHROPIC_MODEL")),
+		AuthToken: os.Getenv("ANTHROPIC_AUTH_TOKEN"),
+		UserAgent: userAgent(),
+		Timeouts:  timeouts,
+	}
+}
+
+// openaiOptions are the Chat Completions API's options for --model
+// openai:name: the key from $OPENAI_API_KEY, the server from
+// $OPENAI_BASE_URL (a local one needs no key).
+func openaiOptions(name string, timeouts provider.Timeouts) openai.Options {
+	return openai.Options{
+		Model:     name,
+		APIKey:    os.Getenv("OPENAI_API_KEY"),
+		BaseURL:   os.Getenv("OPENAI_BASE_URL"),
+		UserAgent: userAgent(),
+		Timeouts:  timeouts,
+	}
+}
+
+// toolOptions are the tools' switches Claude Code takes from its
+// environment: BASH_DEFAULT_TIMEOUT_MS, AGENTCORE_GLOB_NO_IGNORE,
+// AGENTCORE_GLOB_HIDDEN, AGENTCORE_CONFIG_DIR, AGENTCORE_WEB_SEARCH_URL
+// and git's XDG_CONFIG_HOME. A value that does not parse is the default,
+// as before.
+func toolOptions() runtime.ToolOptions {
+	o := runtime.ToolOptions{
+		ConfigDir:      os.Getenv("AGENTCORE_CONFIG_DIR"),
+		SearchEndpoint: os.Getenv("AGENTCORE_WEB_SEARCH_URL"),
+		GitConfigHome:  os.Getenv("XDG_CONFIG_HOME"),
+	}
+	if ms, err := strconv.Atoi(strings.TrimSpace(os.Getenv("BASH_DEFAULT_TIMEOUT_MS"))); err == nil && ms > 0 {
+		o.CommandTimeout = time.Duration(ms) * time.Millisecond
+	}
+	if v, _ := strconv.ParseBool(os.Getenv("AGENTCORE_GLOB_NO_IGNORE")); v {
+		o.ListIgnored = true
+	}
+	if v, err := strconv.ParseBool(os.Getenv("AGENTCORE_GLOB_HIDDEN")); err == nil && !v {
+		o.SkipHidden = true
+	}
+	return o
 }

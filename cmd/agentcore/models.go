@@ -37,21 +37,23 @@ func apiModel(kind, name string) (provider.Provider, error) {
 	}
 	switch kind {
 	case "anthropic":
-		return anthropic.NewWithOptions(anthropic.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts}), nil
+		return anthropic.NewWithOptions(anthropicOptions(name, timeouts)), nil
 	case "openai":
 		if name == "" {
 			return nil, errors.New("--model openai needs a model name: --model openai:NAME, e.g. openai:gpt-4.1, or the name your server serves (openai:qwen3:8b for Ollama)")
 		}
-		p, err := openai.New(openai.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts})
+		p, err := openai.New(openaiOptions(name, timeouts))
 		if err != nil {
 			return nil, err
 		}
 		return p, nil
 	case "bedrock":
-		if name == "" && os.Getenv("ANTHROPIC_MODEL") == "" {
+		o := anthropicOptions(name, timeouts)
+		if o.Model == "" {
 			return nil, errors.New("--model bedrock needs a Bedrock model ID: --model bedrock:MODEL, e.g. bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
 		}
-		p, err := anthropic.NewBedrock(context.Background(), anthropic.Options{Model: name, UserAgent: userAgent(), Timeouts: timeouts})
+		o.AuthToken = "" // Bedrock signs with the AWS credentials
+		p, err := anthropic.NewBedrock(context.Background(), o)
 		if err != nil {
 			return nil, err
 		}

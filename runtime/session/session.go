@@ -166,6 +166,10 @@ type Options struct {
 	CheckSandbox func(*sandbox.Config) error
 	// SandboxOptions tune the session's sandbox (its network policy).
 	SandboxOptions sandbox.Options
+	// ToolOptions are the tools' switches (a shell command's default
+	// timeout, what file-name searches list, the user directory …),
+	// offered on the tool context; the zero value is every default.
+	ToolOptions runtime.ToolOptions
 }
 
 // The transcript keeps each tool result as its call ends.
@@ -265,6 +269,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.clientCapabilities(&mopts)
 	s.mcp = mcp.NewManager(o.MCP, mopts)
 	s.provide(s.tc)
+	runtime.WithService(s.tc, o.ToolOptions)
 	secrets := engine.Settings().Sandbox.Secrets()
 	runtime.WithService(s.tc, &secrets)
 	// Grep and Glob leave out what a Read deny rule covers.

@@ -1,12 +1,13 @@
 // Package anthropic is the Anthropic Messages API as a provider.Provider,
 // streaming through the official SDK (github.com/anthropics/anthropic-sdk-go).
 //
-// The SDK's own environment handling is kept: the key comes from
-// ANTHROPIC_API_KEY (or the SDK's other credential sources) and the base
-// URL from ANTHROPIC_BASE_URL. On top of it, ANTHROPIC_AUTH_TOKEN (a
-// gateway's token) is sent as "Authorization: Bearer" in place of the key
-// when set, and ANTHROPIC_MODEL names the model when none is given. The
-// system prompt, the tool list and the newest message carry cache_control
+// The package reads no environment variable: the model and the credential
+// are Options. The SDK's own defaults still apply where Options leave a
+// gap: without AuthToken or APIKey the SDK's credential chain runs
+// (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, its profiles), and its base
+// URL comes from ANTHROPIC_BASE_URL. agentcore sets Options from its
+// environment (ANTHROPIC_MODEL, ANTHROPIC_AUTH_TOKEN over the key:
+// docs/embedding.md). The system prompt, the tool list and the newest message carry cache_control
 // breakpoints, so a conversation's prefix is served from the prompt cache;
 // the tool list's order is the caller's and should be stable.
 package anthropic
@@ -20,7 +21,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"os"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -29,23 +29,23 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
-// DefaultModel is used when no model name is given and ANTHROPIC_MODEL is
-// unset.
+// DefaultModel is used when Options give no model name.
 const DefaultModel = "claude-sonnet-4-5"
 
 // DefaultMaxTokens caps a response when the request does not.
 const DefaultMaxTokens = 16000
 
-// Options configure a Provider; the zero value takes everything from the
-// environment.
+// Options configure a Provider; the zero value is DefaultModel with the
+// SDK's default credential chain.
 type Options struct {
-	// Model is the model name; empty means ANTHROPIC_MODEL, else
-	// DefaultModel.
+	// Model is the model name; empty means DefaultModel (agentcore:
+	// ANTHROPIC_MODEL).
 	Model string
 	// AuthToken, if set, is sent as "Authorization: Bearer" (a gateway's
-	// token); empty means ANTHROPIC_AUTH_TOKEN. It wins over any key.
+	// token; agentcore: ANTHROPIC_AUTH_TOKEN). It wins over any key.
 	AuthToken string
-	// APIKey, if set, is used instead of ANTHROPIC_API_KEY.
+	// APIKey, if set, is the key; with neither AuthToken nor APIKey the
+	// SDK's credential chain finds one (ANTHROPIC_API_KEY first).
 	APIKey string
 	// UserAgent, if set, is sent as the User-Agent header, e.g.
 	// "agentcore/1.2.0".
@@ -71,8 +71,8 @@ type Provider struct {
 	http     provider.HTTPClients
 }
 
-// New returns a provider for model with the credentials of the
-// environment; opts are passed to the SDK client after its defaults.
+// New returns a provider for model with the SDK's default credential
+// chain; opts are passed to the SDK client after its defaults.
 func New(model string, opts ...option.RequestOption) *Provider {
 	return NewWithOptions(Options{Model: model, RequestOptions: opts})
 }
@@ -85,17 +85,13 @@ func NewWithOptions(o Options) *Provider {
 		opts = append(opts, option.WithAuthToken(o.AuthToken))
 	case o.APIKey != "":
 		opts = append(opts, option.WithAPIKey(o.APIKey))
-	case os.Getenv("ANTHROPIC_AUTH_TOKEN") != "":
-		// Passing the credential keeps the SDK from using (and warning
-		// about) ANTHROPIC_API_KEY as well.
-		opts = append(opts, option.WithAuthToken(os.Getenv("ANTHROPIC_AUTH_TOKEN")))
 	}
 	if o.UserAgent != "" {
 		opts = append(opts, option.WithHeader("User-Agent", o.UserAgent))
 	}
 	opts = append(opts, option.WithMaxRetries(0))
 	opts = append(opts, o.RequestOptions...)
-	model := cmp.Or(o.Model, os.Getenv("ANTHROPIC_MODEL"), DefaultModel)
+	model := cmp.Or(o.Model, DefaultModel)
 	return &Provider{client: anthropic.NewClient(opts...), model: model, platform: "anthropic", hints: hints,
 		http: provider.NewHTTPClients("anthropic", o.Timeouts, hints)}
 }

@@ -1,11 +1,9 @@
 package anthropic
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/bedrock"
@@ -28,10 +26,11 @@ var bedrockHints = provider.Hints{
 // default one: region from AWS_REGION (or the profile), credentials from
 // the environment, AWS_PROFILE or the shared files, or a bearer token from
 // AWS_BEARER_TOKEN_BEDROCK; ANTHROPIC_BEDROCK_BASE_URL replaces the
-// endpoint. o.Model (else ANTHROPIC_MODEL) is a Bedrock model ID and
-// required; o's credential fields do not apply.
+// endpoint (the AWS and Anthropic SDKs read these themselves). o.Model is
+// a Bedrock model ID and required (agentcore: bedrock:MODEL, else
+// ANTHROPIC_MODEL); o's credential fields do not apply.
 func NewBedrock(ctx context.Context, o Options) (*Provider, error) {
-	model := cmp.Or(o.Model, os.Getenv("ANTHROPIC_MODEL"))
+	model := o.Model
 	if model == "" {
 		return nil, errors.New("bedrock: no model: give a Bedrock model ID, e.g. us.anthropic.claude-sonnet-4-5-20250929-v1:0")
 	}

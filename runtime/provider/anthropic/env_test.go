@@ -85,11 +85,10 @@ var _ = Describe("the environment and the wire (fake Messages API on loopback)",
 	})
 	noRetry := option.WithMaxRetries(0)
 
-	It("sends ANTHROPIC_AUTH_TOKEN as the bearer credential in place of the key, for gateways", func() {
+	It("sends Options.AuthToken as the bearer credential in place of the environment's key, for gateways", func() {
 		_, got := fakeMessages(http.StatusOK, "")
 		GinkgoT().Setenv("ANTHROPIC_API_KEY", "sk-ant-real-key")
-		GinkgoT().Setenv("ANTHROPIC_AUTH_TOKEN", "gateway-token")
-		text, err := ask(New("m", noRetry))
+		text, err := ask(NewWithOptions(Options{Model: "m", AuthToken: "gateway-token", RequestOptions: []option.RequestOption{noRetry}}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(text).To(Equal("pong"))
 		h := got()[0].header
@@ -98,15 +97,24 @@ var _ = Describe("the environment and the wire (fake Messages API on loopback)",
 		Expect(h.Values("Authorization")).To(HaveLen(1), "the real key is not sent along")
 	})
 
-	It("takes the model from ANTHROPIC_MODEL when none is given, and a given one over it", func() {
+	It("leaves the key to the SDK's credential chain when no credential is given", func() {
+		_, got := fakeMessages(http.StatusOK, "")
+		GinkgoT().Setenv("ANTHROPIC_API_KEY", "sk-ant-env-key")
+		_, err := ask(New("m", noRetry))
+		Expect(err).NotTo(HaveOccurred())
+		h := got()[0].header
+		Expect([]string{h.Get("X-Api-Key"), h.Get("Authorization")}).To(ContainElement(Or(Equal("sk-ant-env-key"), Equal("Bearer sk-ant-env-key"))))
+	})
+
+	It("reads no ANTHROPIC_MODEL: the model is the one given, else DefaultModel", func() {
 		_, got := fakeMessages(http.StatusOK, "")
 		GinkgoT().Setenv("ANTHROPIC_API_KEY", "k")
 		GinkgoT().Setenv("ANTHROPIC_MODEL", "claude-from-env")
 		p := New("", noRetry)
-		Expect(p.Name()).To(Equal("anthropic:claude-from-env"))
+		Expect(p.Name()).To(Equal("anthropic:" + DefaultModel))
 		_, err := ask(p)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(got()[0].body).To(HaveKeyWithValue("model", "claude-from-env"))
+		Expect(got()[0].body).To(HaveKeyWithValue("model", DefaultModel))
 		Expect(New("claude-given").Name()).To(Equal("anthropic:claude-given"))
 	})
 

@@ -57,7 +57,6 @@ var _ = Describe("the agent loop over the OpenAI provider", func() {
 		mu.Lock()
 		events, on = nil, nil
 		mu.Unlock()
-		GinkgoT().Setenv("OPENAI_API_KEY", "sk-test")
 	})
 
 	newAgent := func(srv *openaitest.Server) *agent.Agent {

@@ -2,10 +2,12 @@
 // streaming through the official SDK (github.com/openai/openai-go/v3).
 //
 // Any server that speaks the API works: OpenAI itself, and local servers
-// such as vLLM, Ollama or llama.cpp's llama-server through OPENAI_BASE_URL
-// (e.g. http://localhost:8000/v1). The key comes from OPENAI_API_KEY; a
-// local server needs none, so with a base URL and no key a placeholder is
-// sent.
+// such as vLLM, Ollama or llama.cpp's llama-server through
+// Options.BaseURL (e.g. http://localhost:8000/v1). The key is
+// Options.APIKey; a local server needs none, so with a base URL and no key
+// a placeholder is sent. The package reads no environment variable
+// (agentcore sets both from OPENAI_API_KEY and OPENAI_BASE_URL), and a
+// base URL or key given here replaces the SDK's own reading of them.
 //
 // The mapping: the system prompt is a system message, tool definitions are
 // function tools, tool_use blocks are the assistant's tool_calls, and each
@@ -25,7 +27,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"os"
 	"strings"
 
 	oai "github.com/openai/openai-go/v3"
@@ -36,8 +37,8 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
-// PlaceholderKey is the key sent to a server at OPENAI_BASE_URL when
-// OPENAI_API_KEY is unset: local servers ignore it, and the SDK needs one.
+// PlaceholderKey is the key sent to a server at Options.BaseURL when
+// Options.APIKey is empty: local servers ignore it, and the SDK needs one.
 const PlaceholderKey = "agentcore-no-key"
 
 // Options configure a Provider.
@@ -45,9 +46,9 @@ type Options struct {
 	// Model is the model name as the server knows it, e.g. "gpt-4.1" or
 	// "qwen3:8b". Required.
 	Model string
-	// APIKey, if set, is used instead of OPENAI_API_KEY.
+	// APIKey is the key (agentcore: OPENAI_API_KEY).
 	APIKey string
-	// BaseURL, if set, is used instead of OPENAI_BASE_URL, e.g.
+	// BaseURL is the server (agentcore: OPENAI_BASE_URL; empty: OpenAI's), e.g.
 	// "http://localhost:11434/v1" for Ollama.
 	BaseURL string
 	// UserAgent, if set, is sent as the User-Agent header, e.g.
@@ -72,38 +73,30 @@ type Provider struct {
 }
 
 // New returns a provider for o.Model. It fails when there is neither a
-// key nor a base URL, saying which variable to set.
+// key nor a base URL, saying what to set.
 func New(o Options) (*Provider, error) {
 	if o.Model == "" {
 		return nil, errors.New("openai: no model name: set Options.Model to a model the server serves")
 	}
-	key := o.APIKey
-	if key == "" {
-		key = os.Getenv("OPENAI_API_KEY")
-	}
-	base := o.BaseURL
-	if base == "" {
-		base = os.Getenv("OPENAI_BASE_URL")
-	}
+	key, base := o.APIKey, o.BaseURL
 	if key == "" && base == "" {
 		return nil, errors.New("openai: no API key: set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local " +
-			"OpenAI-compatible server (vLLM, Ollama, llama.cpp), which needs no key")
+			"OpenAI-compatible server (vLLM, Ollama, llama.cpp), which needs no key (Options.APIKey, Options.BaseURL)")
 	}
 	if key == "" {
 		key = PlaceholderKey
 	}
-	opts := []option.RequestOption{option.WithAPIKey(key)}
-	if base != "" {
-		opts = append(opts, option.WithBaseURL(base))
+	if base == "" {
+		base = "https://api.openai.com/v1"
 	}
+	// The base URL is always given, so the SDK's OPENAI_BASE_URL does not
+	// replace the caller's choice.
+	opts := []option.RequestOption{option.WithAPIKey(key), option.WithBaseURL(base)}
 	if o.UserAgent != "" {
 		opts = append(opts, option.WithHeader("User-Agent", o.UserAgent))
 	}
 	opts = append(opts, option.WithMaxRetries(0))
 	opts = append(opts, o.RequestOptions...)
-	if base == "" {
-		base = "https://api.openai.com/v1"
-	}
 	p := &Provider{client: oai.NewClient(opts...), model: o.Model, base: base}
 	p.http = provider.NewHTTPClients("openai", o.Timeouts, p.hints())
 	return p, nil

@@ -17,10 +17,15 @@ import (
 	"github.com/agentcore/agentcore/runtime/provider/openai/openaitest"
 )
 
-// newProvider talks to srv with no retries.
+// newProvider talks to srv with no retries, with a test key.
 func newProvider(srv *openaitest.Server) *openai.Provider {
-	GinkgoT().Setenv("OPENAI_BASE_URL", srv.URL())
-	p, err := openai.New(openai.Options{Model: "fake-model", UserAgent: "agentcore/test", RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
+	return newProviderKey(srv, "sk-test")
+}
+
+// newProviderKey talks to srv with no retries, sending key.
+func newProviderKey(srv *openaitest.Server, key string) *openai.Provider {
+	p, err := openai.New(openai.Options{Model: "fake-model", APIKey: key, BaseURL: srv.URL(), UserAgent: "agentcore/test",
+		RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
 	Expect(err).NotTo(HaveOccurred())
 	return p
 }
@@ -46,7 +51,10 @@ func prompt(text string) provider.Request {
 
 var _ = Describe("the OpenAI provider against a fake Chat Completions API", func() {
 	BeforeEach(func() {
-		GinkgoT().Setenv("OPENAI_API_KEY", "sk-test")
+		// The provider reads no environment; the SDK's own reading of
+		// these is overridden by the options.
+		GinkgoT().Setenv("OPENAI_API_KEY", "sk-from-the-environment")
+		GinkgoT().Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/not-used")
 	})
 
 	It("hands on each tool call as soon as the next one starts, before the stream ends", func() {
@@ -247,8 +255,7 @@ var _ = Describe("the OpenAI provider against a fake Chat Completions API", func
 		dead := httptest.NewServer(http.NotFoundHandler())
 		url := dead.URL + "/v1"
 		dead.Close()
-		GinkgoT().Setenv("OPENAI_BASE_URL", url)
-		p, err := openai.New(openai.Options{Model: "m", RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
+		p, err := openai.New(openai.Options{Model: "m", APIKey: "k", BaseURL: url, RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = collect(p, prompt("go"), nil)
 		Expect(err).To(MatchError(ContainSubstring("openai: connection failed")))
@@ -278,21 +285,30 @@ var _ = Describe("the OpenAI provider against a fake Chat Completions API", func
 	})
 
 	Describe("credentials", func() {
-		It("sends a placeholder key to a local server when OPENAI_API_KEY is unset", func() {
+		It("sends the key and base URL it is given, not the environment's", func() {
 			srv := openaitest.NewServer(func(s *openaitest.Stream) {
 				s.Text("hi")
 				s.Finish("stop")
 			})
 			DeferCleanup(srv.Close)
-			GinkgoT().Setenv("OPENAI_API_KEY", "")
 			_, err := collect(newProvider(srv), prompt("go"), nil)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(srv.Requests()).To(HaveLen(1), "the request went to Options.BaseURL, not OPENAI_BASE_URL")
+			Expect(srv.Requests()[0].Header.Get("Authorization")).To(Equal("Bearer sk-test"))
+		})
+
+		It("sends a placeholder key to a local server when no key is given", func() {
+			srv := openaitest.NewServer(func(s *openaitest.Stream) {
+				s.Text("hi")
+				s.Finish("stop")
+			})
+			DeferCleanup(srv.Close)
+			_, err := collect(newProviderKey(srv, ""), prompt("go"), nil)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(srv.Requests()[0].Header.Get("Authorization")).To(Equal("Bearer " + openai.PlaceholderKey))
 		})
 
-		It("refuses to start without a key or a base URL, saying which variable to set", func() {
-			GinkgoT().Setenv("OPENAI_API_KEY", "")
-			GinkgoT().Setenv("OPENAI_BASE_URL", "")
+		It("refuses to start without a key or a base URL, saying what to set, whatever the environment holds", func() {
 			_, err := openai.New(openai.Options{Model: "m"})
 			Expect(err).To(MatchError(ContainSubstring("set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local OpenAI-compatible server")))
 		})
@@ -304,7 +320,7 @@ var _ = Describe("the OpenAI provider against a fake Chat Completions API", func
 	})
 
 	It("names itself after the model and streams", func() {
-		p, err := openai.New(openai.Options{Model: "gpt-x"})
+		p, err := openai.New(openai.Options{Model: "gpt-x", APIKey: "k"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p.Name()).To(Equal("openai:gpt-x"))
 		Expect(p.Streams()).To(BeTrue())

@@ -22,9 +22,10 @@ import (
 
 // Walk is how Glob and Grep walk: hidden files included (as Claude Code's
 // rg --hidden), version-control directories skipped, .gitignore files
-// honoured, the user's global gitignore included.
-func Walk() walk.Options {
-	return walk.Options{Hidden: true, SkipNames: walk.VCSDirs, GlobalIgnore: true}
+// honoured, the user's global gitignore included (git's configuration
+// from the session's ToolOptions.GitConfigHome).
+func Walk(tc *runtime.ToolContext) walk.Options {
+	return walk.Options{Hidden: true, SkipNames: walk.VCSDirs, GlobalIgnore: true, ConfigHome: runtime.ToolOptionsOf(tc).GitConfigHome}
 }
 
 // Dir is path resolved against the current directory (a leading ~/ is the

@@ -9,12 +9,12 @@ import (
 )
 
 // globalGitignore reads the user's global gitignore: core.excludesFile from
-// $XDG_CONFIG_HOME/git/config or ~/.gitconfig, else
-// $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore). It returns nil when
-// there is none. Its patterns match paths relative to the search root.
-func globalGitignore() *IgnoreFile {
+// xdg/git/config or ~/.gitconfig, else xdg/git/ignore, where xdg is git's
+// $XDG_CONFIG_HOME (Options.ConfigHome; empty: ~/.config). It returns nil
+// when there is none. Its patterns match paths relative to the search
+// root.
+func globalGitignore(xdg string) *IgnoreFile {
 	home, _ := os.UserHomeDir()
-	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
 		xdg = filepath.Join(home, ".config")
 	}

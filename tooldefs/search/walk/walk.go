@@ -30,6 +30,9 @@ type Options struct {
 	// core.excludesFile, by default ~/.config/git/ignore) inside git
 	// repositories, as rg does by default.
 	GlobalIgnore bool
+	// ConfigHome is where git's user configuration lives, for
+	// GlobalIgnore ($XDG_CONFIG_HOME to git); empty is ~/.config.
+	ConfigHome string
 	// NoIgnore disables .gitignore, .ignore, .rgignore and
 	// .git/info/exclude.
 	NoIgnore bool
@@ -95,7 +98,7 @@ func NewFilter(opts Options) (*Filter, error) {
 	}
 	f := &Filter{opts: opts, over: over, types: types, skip: map[string]bool{}}
 	if opts.GlobalIgnore && !opts.NoIgnore {
-		f.global = globalGitignore()
+		f.global = globalGitignore(opts.ConfigHome)
 	}
 	for _, n := range opts.SkipNames {
 		f.skip[n] = true

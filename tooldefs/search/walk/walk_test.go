@@ -225,23 +225,24 @@ var _ = Describe("Walk", func() {
 	})
 
 	Context("with the global gitignore", func() {
+		var cfg string
 		BeforeEach(func() {
-			cfg := GinkgoT().TempDir()
-			GinkgoT().Setenv("XDG_CONFIG_HOME", cfg)
+			cfg = GinkgoT().TempDir()
+			GinkgoT().Setenv("XDG_CONFIG_HOME", cfg) // for rg
 			GinkgoT().Setenv("HOME", cfg)
 			Expect(searchtest.Write(cfg, map[string]string{"git/ignore": "*.secret\n"})).To(Succeed())
 			write(map[string]string{"repo/.git/HEAD": "", "repo/a.secret": "", "repo/b.txt": "", "plain/c.secret": ""})
 		})
 
 		It("applies it inside repositories when GlobalIgnore is set, as rg does", func() {
-			Expect(files(root, walk.Options{GlobalIgnore: true})).To(Equal([]string{"plain/c.secret", "repo/b.txt"}))
+			Expect(files(root, walk.Options{GlobalIgnore: true, ConfigHome: cfg})).To(Equal([]string{"plain/c.secret", "repo/b.txt"}))
 			Expect(files(root, walk.Options{})).To(Equal([]string{"plain/c.secret", "repo/a.secret", "repo/b.txt"}))
 			if searchtest.RGPath() != "" {
 				cmd := exec.Command("rg", "--files", "--no-config")
 				cmd.Dir = filepath.Join(root, "repo")
 				out, err := cmd.Output()
 				Expect(err).NotTo(HaveOccurred())
-				Expect(searchtest.Lines(out)).To(Equal(files(filepath.Join(root, "repo"), walk.Options{GlobalIgnore: true})))
+				Expect(searchtest.Lines(out)).To(Equal(files(filepath.Join(root, "repo"), walk.Options{GlobalIgnore: true, ConfigHome: cfg})))
 			}
 		})
 
@@ -253,6 +254,14 @@ var _ = Describe("Walk", func() {
 				".gitconfig": "[user]\n\tname = x\n[core]\n\texcludesFile = ~/my-ignore\n",
 				"my-ignore":  "b.txt\n",
 			})).To(Succeed())
+			Expect(files(root, walk.Options{GlobalIgnore: true, ConfigHome: filepath.Join(home, "none")})).To(Equal([]string{"plain/c.secret", "repo/a.secret"}))
+		})
+
+		It("reads no XDG_CONFIG_HOME itself: an empty ConfigHome is ~/.config", func() {
+			// The environment points at cfg; ConfigHome is empty, so
+			// ~/.config is read: HOME is cfg, whose .config has no ignore.
+			Expect(files(root, walk.Options{GlobalIgnore: true})).To(Equal([]string{"plain/c.secret", "repo/a.secret", "repo/b.txt"}))
+			Expect(searchtest.Write(cfg, map[string]string{".config/git/ignore": "b.txt\n"})).To(Succeed())
 			Expect(files(root, walk.Options{GlobalIgnore: true})).To(Equal([]string{"plain/c.secret", "repo/a.secret"}))
 		})
 	})

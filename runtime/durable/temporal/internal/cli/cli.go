@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -70,7 +71,9 @@ func model(spec string) (provider.Provider, error) {
 		}
 		return durable.NewScript(sc, replay.Options{}), nil
 	case "anthropic":
-		return anthropic.New(arg), nil
+		// The CLI reads the environment; the provider does not.
+		return anthropic.NewWithOptions(anthropic.Options{Model: cmp.Or(arg, os.Getenv("ANTHROPIC_MODEL")),
+			AuthToken: os.Getenv("ANTHROPIC_AUTH_TOKEN")}), nil
 	}
 	return nil, fmt.Errorf("--model %q: want replay:FILE or anthropic[:MODEL]", spec)
 }
