@@ -479,7 +479,7 @@ func (s *server) runAttempt(done chan struct{}) {
 			err = fmt.Errorf("MCP server %q did not finish starting within %v (raise MCP_TIMEOUT, in milliseconds, to wait longer)%s",
 				s.name, s.m.opts.ConnectTimeout, c.stderrNote())
 		default:
-			err = fmt.Errorf("MCP server %q failed to start: %v%s", s.name, err, c.stderrNote())
+			err = fmt.Errorf("MCP server %q failed to start: %w%s", s.name, err, c.stderrNote())
 		}
 	}
 	cancel()
@@ -722,7 +722,7 @@ func (s *server) do(ctx context.Context, what string, f func(context.Context, *s
 			s.name, what, s.m.opts.CallTimeout)
 	case c.broken(err):
 		c.awaitEnd() // for the whole of its stderr
-		msg := fmt.Errorf("MCP server %q stopped during %s (%v)%s; it will be restarted on its next use", s.name, what, err, c.stderrNote())
+		msg := fmt.Errorf("MCP server %q stopped during %s (%w)%s; it will be restarted on its next use", s.name, what, err, c.stderrNote())
 		s.connectionLost(c, msg)
 		return msg
 	default:

@@ -135,7 +135,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 	i := slices.IndexFunc(prompts, func(p Prompt) bool { return p.Name == name })
 	if i < 0 {
 		if listErr != nil {
-			return nil, fmt.Errorf("MCP server %q: its prompts could not be listed (%v), so prompt %q is unknown; /mcp shows the server's state", server, listErr, name)
+			return nil, fmt.Errorf("MCP server %q: its prompts could not be listed (%w), so prompt %q is unknown; /mcp shows the server's state", server, listErr, name)
 		}
 		if len(prompts) == 0 {
 			return nil, fmt.Errorf("MCP server %q offers no prompts, so it has none named %q", server, name)

@@ -171,7 +171,7 @@ func decodeObject(raw json.RawMessage, required []string) (Input, error) {
 	}
 	var in Input
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, fmt.Errorf("the input is not valid JSON: %v", err)
+		return nil, fmt.Errorf("the input is not valid JSON: %w", err)
 	}
 	if in == nil {
 		in = Input{}

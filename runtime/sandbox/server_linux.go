@@ -679,7 +679,7 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process,
 	theirs.Close()
 	if err != nil {
 		mine.Close()
-		return nil, true, fmt.Errorf("%w (%v)", errServerGone, err)
+		return nil, true, fmt.Errorf("%w (%w)", errServerGone, err)
 	}
 	c, err := net.FileConn(mine)
 	mine.Close()
@@ -717,7 +717,7 @@ func (s *server) run(req request, out *os.File, done func(dead bool)) (*Process,
 	switch {
 	case err != nil:
 		c.Close()
-		return nil, true, fmt.Errorf("the session's sandbox server did not start the command (%v); the next command starts a new sandbox", err)
+		return nil, true, fmt.Errorf("the session's sandbox server did not start the command (%w); the next command starts a new sandbox", err)
 	case started.Err != "":
 		c.Close()
 		return nil, false, errors.New(started.Err)
