@@ -83,7 +83,12 @@
 // file it writes passes (see below), and never when the line contains
 // command or process substitution, eval, a nested shell, a function
 // definition, a bare assignment, or a redirection from a file outside the
-// working directories.
+// working directories. An allow rule for a wrapper lets the wrapper run,
+// not start another program: Bash(timeout:*), Bash(sudo:*) or
+// Bash(xargs:*) do not cover "timeout 5 rm x"; a rule that names the
+// wrapped program (Bash(timeout 5 make:*)) does, and the transparent
+// wrappers timeout, nice, nohup, stdbuf, time, command and a plain env
+// pass the rule of what they run (Bash(rm:*) covers "timeout 5 rm x").
 //
 // Words are read as bash 5.2 makes them (shell_expand.go): brace
 // expansion is done before rules match ({rm,-rf,x} is rm -rf x), and

@@ -1010,10 +1010,10 @@ func (e *Engine) allowed(rules []Rule, c *call) bool {
 	return false
 }
 
-func anyAllowForm(allows []Rule, forms []string) bool {
+func anyAllowForm(allows []Rule, forms []allowForm) bool {
 	for _, f := range forms {
 		for _, r := range allows {
-			if matchCommand(r.Content, f) {
+			if matchCommand(r.Content, f.text) && literalWords(r.Content) >= f.reach {
 				return true
 			}
 		}

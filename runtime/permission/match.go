@@ -28,6 +28,23 @@ func matchCommand(pattern, cmd string) bool {
 	return wildcardRegexp(pattern).MatchString(cmd)
 }
 
+// literalWords is how many leading words pattern spells out before a
+// wildcard: all of an exact pattern's, the prefix's of "prefix:*".
+func literalWords(pattern string) int {
+	pattern = strings.TrimSpace(pattern)
+	if prefix, ok := strings.CutSuffix(pattern, ":*"); ok && !hasWildcard(prefix) {
+		return len(strings.Fields(prefix))
+	}
+	n := 0
+	for _, w := range strings.Fields(pattern) {
+		if hasWildcard(w) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
 func hasWildcard(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' {

@@ -128,9 +128,10 @@ type shellAnalysis struct {
 
 // cmdForms are the renderings of one command rules are matched against.
 type cmdForms struct {
-	deny, allow []string
-	denyDone    bool
-	allowDone   bool
+	deny      []string
+	allow     []allowForm
+	denyDone  bool
+	allowDone bool
 }
 
 // denyFormsOf is denyForms(a.cmds[i]), made once per analysis.
@@ -143,7 +144,7 @@ func (a *shellAnalysis) denyFormsOf(i int) []string {
 }
 
 // allowFormsOf is allowForms(a.cmds[i]), made once per analysis.
-func (a *shellAnalysis) allowFormsOf(i int) []string {
+func (a *shellAnalysis) allowFormsOf(i int) []allowForm {
 	f := a.formsAt(i)
 	if !f.allowDone {
 		f.allow, f.allowDone = allowForms(a.cmds[i]), true

@@ -95,11 +95,30 @@ var safeEnvVars = map[string]bool{
 	"CGO_ENABLED": true, "PYTHONUNBUFFERED": true, "DEBUG": true, "VERBOSE": true,
 }
 
+// allowForm is a rendering of a command an allow rule may match. reach
+// is, for a wrapper (timeout, sudo, xargs, chrt…), how many leading words
+// a rule must spell out to name the program the wrapper runs: an allow
+// rule for a program lets that program run, not start another one, so
+// Bash(timeout:*) does not cover "timeout 5 rm x" while
+// Bash(timeout 5 rm:*) and Bash(rm:*) (timeout being transparent) do.
+type allowForm struct {
+	text  string
+	reach int
+}
+
+// reachOf is the reach of c's rendering with lead words before its own.
+func reachOf(c shellCmd, lead int) int {
+	if inner, ok := unwrap(c); ok {
+		return lead + len(c.words) - len(inner.words) + 1
+	}
+	return 0
+}
+
 // allowForms are the renderings of c an allow rule may match: the command
 // as written, without leading assignments of safe variables, and with
 // transparent wrappers removed.
-func allowForms(c shellCmd) []string {
-	forms := []string{c.text(true)}
+func allowForms(c shellCmd) []allowForm {
+	forms := []allowForm{{c.text(true), reachOf(c, len(c.assigns))}}
 	if len(c.assigns) > 0 {
 		if !c.assignsLiteral {
 			return forms
@@ -112,7 +131,7 @@ func allowForms(c shellCmd) []string {
 	}
 	cur := c
 	for {
-		forms = append(forms, cur.text(false))
+		forms = append(forms, allowForm{cur.text(false), reachOf(cur, 0)})
 		name := cur.name()
 		if !transparentForAllow[name] {
 			if name != "env" {
