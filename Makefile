@@ -49,9 +49,9 @@ bin/agentcore-%: FORCE
 FORCE:
 
 ## release: stripped builds of every variant for each platform in dist/,
-## stamped with VERSION, and dist/SHA256SUMS. darwin and windows join
-## RELEASE_PLATFORMS when the tools compile there (issue 37).
-RELEASE_PLATFORMS ?= linux/amd64 linux/arm64
+## stamped with VERSION and COMMIT, and dist/SHA256SUMS: the three
+## variants for every platform users run agentcore on (issue 36).
+RELEASE_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 # release_build builds variant $(2) for platform $(1) (os/arch).

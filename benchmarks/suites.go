@@ -157,8 +157,48 @@ var suites = []suite{
 		benchtime: "40x",
 		ratios: []ratio{
 			{label: "exec of `run -p hi` → first POST /v1/messages / exec → exit of `version` (medians, interleaved)", num: "BenchmarkStartup", metric: "x-version", target: 1.2},
+			{label: "exec of `run -p hi` → first POST /v1/messages, ms (absolute, median; issue 36: ≤ 10 on an idle machine)", num: "BenchmarkStartup", metric: "ms/first-request", target: 10},
 		},
 		notes: "One binary (`go build ./cmd/agentcore`, external variant). Each iteration runs `agentcore version` and `agentcore run -p hi --model anthropic:test-model` once each, alternating which goes first; `run` talks to a fake Messages API on loopback (ANTHROPIC_BASE_URL) with an empty HOME, config directory and working directory, and is timed from exec to the fake's receipt of the request. x-version is the ratio of the two medians of a run; the table gives its median over the runs.",
+	},
+	{
+		title: "Binary size: the external variant, as `make build` and as `make release` build it",
+		pkg:   "./benchmarks/startup/",
+		bench: "BinarySize",
+		count: 1,
+		ratios: []ratio{
+			{label: "external binary, unstripped (`go build`), MB", num: "BenchmarkBinarySize", metric: "MB/unstripped", target: 50},
+			{label: "external binary, release (`-trimpath -ldflags='-s -w'`), MB", num: "BenchmarkBinarySize", metric: "MB/release", target: 35},
+		},
+		notes: "Sizes in MB of 10^6 bytes of one linux/amd64 build each (the platform the benchmark runs on); the targets are issue 36's, absolute. `go tool nm -size -sort size` on the unstripped binary shows what is big.",
+	},
+	{
+		title:     "Exit: a -p run with three stdio MCP servers, last answer → process exit",
+		pkg:       "./benchmarks/startup/",
+		bench:     "MCPExit",
+		benchtime: "10x",
+		needs:     []string{"node"},
+		tools:     []tool{node},
+		ratios: []ratio{
+			{label: "last answer → exit with the three reference servers minus the same without servers, ms (medians, interleaved)", num: "BenchmarkMCPExit", metric: "ms-more/exit", target: 150},
+			{label: "last answer → exit with the servers, ms (median)", num: "BenchmarkMCPExit", metric: "ms/exit-mcp"},
+			{label: "last answer → exit without servers, ms (median)", num: "BenchmarkMCPExit", metric: "ms/exit-bare"},
+		},
+		notes: "One binary (external variant). Each iteration runs `agentcore run -p go --model anthropic:test-model` twice against a fake Messages API on loopback, once with `--mcp-config` naming the npm reference servers everything, filesystem and memory over stdio (`--strict-mcp-config`) and once without, alternating which goes first; each is timed from the moment the fake flushed the last event of its answer to the process's exit. mcp-server-everything does not exit when its stdin closes, so this row holds the shutdown's grace before SIGTERM. The servers are found in AGENTCORE_NPM_DIR (see the Agent SDK section). ms-more/exit is the difference of the two medians of a run; the table gives its median over the runs.",
+	},
+	{
+		title:     "Stream end → next request with Nagle on at the server",
+		pkg:       "./benchmarks/startup/",
+		bench:     "NagleGap",
+		benchtime: "10x",
+		needs:     []string{"bash"},
+		tools:     []tool{bash},
+		ratios: []ratio{
+			{label: "end of the tool_use answer → request with the Bash result, Nagle on / TCP_NODELAY (medians, interleaved)", num: "BenchmarkNagleGap", metric: "x-nodelay", target: 1.1},
+			{label: "the gap with Nagle on, ms (median)", num: "BenchmarkNagleGap", metric: "ms/gap-nagle"},
+			{label: "the gap with TCP_NODELAY, ms (median)", num: "BenchmarkNagleGap", metric: "ms/gap-nodelay"},
+		},
+		notes: "One binary (external variant). Each iteration runs `agentcore run -p go --allowedTools Bash` against two fake Messages APIs on loopback, alternating which goes first: one whose accepted connections have TCP_NODELAY off (Nagle on), one with it on (Go's default). Each fake answers first with one Bash call of `true`, then with text, writing and flushing every SSE event on its own; the time runs from its flush of the first answer's message_stop to the arrival of the request carrying the tool's result. With Nagle on, the chunked body's terminator, written after the last event, waits for the ACK of that event; a provider that returns at message_stop does not wait for it. x-nodelay is the ratio of the two medians of a run; the table gives its median over the runs.",
 	},
 	{
 		title:     "Agent SDK: query() to the first model request, agentcore vs Claude Code",

@@ -257,6 +257,7 @@ func BenchmarkStartup(b *testing.B) {
 	mv, mf := median(versions), median(firsts)
 	b.ReportMetric(float64(mv.Nanoseconds()), "ns/version")
 	b.ReportMetric(float64(mf.Nanoseconds()), "ns/first-request")
+	b.ReportMetric(float64(mf.Microseconds())/1e3, "ms/first-request")
 	b.ReportMetric(float64(mf)/float64(mv), "x-version")
 }
 

@@ -24,7 +24,7 @@ import (
 // its stdin closes before its process group is sent SIGTERM. Most
 // servers exit at once when stdin closes; those that do not (the
 // reference server-everything) would otherwise hold up agentcore's exit.
-const DefaultTerminateDuration = 100 * time.Millisecond
+const DefaultTerminateDuration = 50 * time.Millisecond
 
 // killDelay is how long a server's process group gets after SIGTERM
 // before SIGKILL.

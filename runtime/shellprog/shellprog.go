@@ -166,7 +166,7 @@ type Scan struct {
 
 // Lookup returns the table's entry for a program name (a base name, or
 // "git <subcommand>"), or nil.
-func Lookup(name string) *Program { return table[name] }
+func Lookup(name string) *Program { return table()[name] }
 
 // Judge reads a command (words[0] is the program, by name or path) with
 // the table and returns why it is not harmless: an option or operand that
@@ -183,7 +183,7 @@ func Judge(words []string, literal []bool, mask Effect) string {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
-	p := table[name]
+	p := table()[name]
 	if p == nil {
 		return ""
 	}
@@ -198,7 +198,7 @@ func Judge(words []string, literal []bool, mask Effect) string {
 				return why
 			}
 		}
-		if sp := table["git "+words[sub]]; sp != nil {
+		if sp := table()["git "+words[sub]]; sp != nil {
 			var lit []bool
 			if sub < len(literal) {
 				lit = literal[sub:]
@@ -212,7 +212,7 @@ func Judge(words []string, literal []bool, mask Effect) string {
 // GitSubcommand returns the index of git's subcommand in words (after
 // the global options), or -1.
 func GitSubcommand(words []string, literal []bool) int {
-	s := table["git"].Read(words, literal)
+	s := table()["git"].Read(words, literal)
 	if len(s.Operands) == 0 {
 		return -1
 	}
@@ -414,17 +414,6 @@ func (p *Program) Has(name string, mask Effect) bool {
 	}
 	o := p.option(name)
 	return o != nil && o.Effect&mask != 0
-}
-
-func init() {
-	for _, p := range table {
-		p.byName = map[string]*Option{}
-		for i := range p.Options {
-			for _, n := range p.Options[i].Names {
-				p.byName[n] = &p.Options[i]
-			}
-		}
-	}
 }
 
 // gitConfigSets judges "git config …" (words[0] is "config"): setting a

@@ -8,8 +8,8 @@ import (
 
 // TypeNames returns ripgrep's file-type names, sorted.
 func TypeNames() []string {
-	names := make([]string, 0, len(defaultTypes))
-	for n := range defaultTypes {
+	names := make([]string, 0, len(defaultTypes()))
+	for n := range defaultTypes() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -18,7 +18,7 @@ func TypeNames() []string {
 
 // TypeGlobs returns the file-name globs of a ripgrep file type.
 func TypeGlobs(name string) ([]string, bool) {
-	g, ok := defaultTypes[name]
+	g, ok := defaultTypes()[name]
 	return g, ok
 }
 
@@ -37,7 +37,7 @@ func compileTypes(names []string) (*typeFilter, error) {
 	for _, n := range names {
 		neg := strings.HasPrefix(n, "!")
 		n = strings.TrimPrefix(n, "!")
-		globs, ok := defaultTypes[n]
+		globs, ok := defaultTypes()[n]
 		if !ok {
 			return nil, fmt.Errorf("unrecognized file type %q; use a ripgrep type name such as go, py, js, ts, rust, java, c, cpp, md, json, yaml or sh", n)
 		}
