@@ -900,8 +900,12 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 			}
 			if !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
 				// A bare name is a path only when it exists; a symlink
-				// may lead out of the working directories.
-				if fi, err := os.Lstat(joinRaw(c.cwd, w)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				// may lead out of the working directories, in any
+				// directory the command may run in.
+				if !slices.ContainsFunc(cwds, func(d string) bool {
+					fi, err := os.Lstat(joinRaw(d, w))
+					return err == nil && fi.Mode()&os.ModeSymlink != 0
+				}) {
 					continue
 				}
 			}
