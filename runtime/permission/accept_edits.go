@@ -2,6 +2,7 @@ package permission
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -83,6 +84,10 @@ func sedInPlaceOnly(c shellCmd) bool {
 func (e *Engine) allowedWithFree(rules []Rule, c *call, mode Mode) bool {
 	a := c.shell
 	if c.target.Kind != runtime.TargetCommand || a == nil || a.parseErr != nil || len(a.taints) > 0 || len(a.cmds) == 0 {
+		return false
+	}
+	// The cheap test first: most lines have no free command.
+	if !slices.ContainsFunc(a.cmds, func(cmd shellCmd) bool { return freeCommand(cmd, mode) }) {
 		return false
 	}
 	var allows []Rule
