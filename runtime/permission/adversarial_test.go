@@ -52,6 +52,16 @@ type advCase struct {
 	claude                 string // Claude Code's decision, when recorded
 }
 
+// advPath is the PATH the cases run with: the system's directories and
+// the one holding the go command that runs the suite (for the build cases).
+var advPath = func() string {
+	p := "/usr/local/bin:/usr/bin:/bin"
+	if g, err := exec.LookPath("go"); err == nil && !strings.Contains(p, filepath.Dir(g)) {
+		p += ":" + filepath.Dir(g)
+	}
+	return p
+}()
+
 // stdAllow is the STD token of the allow column: the rules a user who
 // lets the agent read and build might have.
 var stdAllow = []string{
@@ -153,7 +163,7 @@ var _ = Describe("the adversarial suite", Label("adversarial"), Ordered, Continu
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-c", script)
 			cmd.Dir = proj
-			cmd.Env = []string{"HOME=" + home, "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C.UTF-8",
+			cmd.Env = []string{"HOME=" + home, "PATH=" + advPath, "LC_ALL=C.UTF-8",
 				"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
 			b, err := cmd.CombinedOutput()
 			return string(b), err

@@ -141,10 +141,18 @@
 //
 // A target known only at run time — $VAR, $(…), a glob, ~user, {} of find
 // -exec or xargs, a relative path after a cd the analysis cannot follow
-// (cd -, a cd in a loop, to a path that is not literal) — never passes a
+// (cd - before any cd of the line, a cd in a loop, to a path that is not
+// literal) — never passes a
 // rule or a mode. A relative path is placed against the call's working
-// directory and, after cd or pushd, against every directory they may lead
-// to (without following the control flow, each could have run): every
+// directory and, after cd, pushd or popd, against every directory the
+// shell may be in when the command runs: the analysis follows the line
+// through lists, && and ||, pipelines, subshells and groups (a cd that
+// may fail leaves both directories possible: "cd a; touch x" is judged
+// in a and in .; "cd a && touch x" only in a; "(cd a && make) && touch
+// y" puts y in .; cd - returns to the directory the line left). Where it
+// cannot follow (a cd inside a loop, if, function or substitution, or
+// behind a wrapper, pushd's rotations, options other than -P and -L), it
+// places the path against every directory any cd may lead to; every
 // place must pass. A command that writes files of names known only at run
 // time into a directory (wget, curl -O, tar -x, git format-patch -o, cp
 // of a glob into a directory, rm -r of a directory) passes only in

@@ -758,8 +758,9 @@ func (e *Engine) pipeline(ctx context.Context, c *call, tc *runtime.ToolContext)
 	if c.shell != nil {
 		pending = e.pendingWrites(c, rules, mode)
 	}
-	// 6. Allow rules.
-	if e.allowed(rules, c) {
+	// 6. Allow rules, with the commands of a shell line that need none
+	// (allowedWithFree).
+	if e.allowed(rules, c) || e.allowedWithFree(rules, c, mode) {
 		if len(pending) == 0 || e.wholeAllowed(rules, c) {
 			return runtime.PermissionDecision{Behavior: runtime.Allow}, false
 		}
@@ -868,7 +869,15 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 		return last, true
 	}
 	for _, cmd := range c.shell.cmds {
-		cd := len(cmd.words) > 0 && cmd.words[0] == "cd" && cmd.literal[0]
+		cd := len(cmd.words) > 0 && isCdWord(cmd.words[0]) && cmd.literal[0]
+		if c.shell.followed {
+			// The line's directory changes were followed: each command
+			// is judged where it runs.
+			if cmd.cwds == nil {
+				return false
+			}
+			cwds = cmd.cwds
+		}
 		for i, w := range cmd.words {
 			if i == 0 || !cmd.literal[i] {
 				continue
@@ -878,7 +887,9 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 				if !ok {
 					return false
 				}
-				cwds = append(cwds, dir)
+				if !c.shell.followed {
+					cwds = append(cwds, dir)
+				}
 				continue
 			}
 			if j := strings.IndexByte(w, '='); j > 0 && strings.HasPrefix(w, "-") {
@@ -889,8 +900,12 @@ func (e *Engine) argsStayInside(c *call, rules []Rule) bool {
 			}
 			if !(strings.Contains(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "..") || strings.HasPrefix(w, ".")) {
 				// A bare name is a path only when it exists; a symlink
-				// may lead out of the working directories.
-				if fi, err := os.Lstat(joinRaw(c.cwd, w)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				// may lead out of the working directories, in any
+				// directory the command may run in.
+				if !slices.ContainsFunc(cwds, func(d string) bool {
+					fi, err := os.Lstat(joinRaw(d, w))
+					return err == nil && fi.Mode()&os.ModeSymlink != 0
+				}) {
 					continue
 				}
 			}

@@ -46,6 +46,9 @@ type shellCmd struct {
 	// nested is set for a command another command runs (find -exec, eval
 	// and sh -c code) rather than the line itself.
 	nested bool
+	// cwds are the directories the command may run in (shellEnv.cwds);
+	// nil when the analysis cannot follow a directory change.
+	cwds []string
 }
 
 func (c shellCmd) name() string {
@@ -124,6 +127,10 @@ type shellAnalysis struct {
 	// forms[i] are the renderings rules match cmds[i] against, made on
 	// first use (formsOf): every rule of a check reads the same ones.
 	forms []cmdForms
+	// followed is set when the line changes no directory or its changes
+	// were followed (followCwds): each command's cwds are then where it
+	// runs, not a superset.
+	followed bool
 }
 
 // cmdForms are the renderings of one command rules are matched against.
@@ -274,9 +281,19 @@ func analyzeInto(a *shellAnalysis, cmd *shellsyntax.Command, env shellEnv, depth
 			}
 		}
 	}
+	flow := followCwds(f, cmds, read, env)
+	if depth == 0 {
+		a.followed = flow != nil || !changesDir
+	}
 	env.cwds = cwdsOf(f, cmds, read, env)
 	for i := range cmds {
-		visitCall(a, read[i], env, depth, changesDir)
+		// Where the flow was followed, each command's relative paths are
+		// judged against the directories it really runs in.
+		ce := env
+		if d, ok := flow.cwdsFor(cmds[i].Stmt); ok {
+			ce.cwds = d
+		}
+		visitCall(a, read[i], ce, depth, changesDir)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		expansionTaint(a, n)
@@ -309,7 +326,13 @@ func analyzeInto(a *shellAnalysis, cmd *shellsyntax.Command, env shellEnv, depth
 				a.taint("a for loop assigning the variable %s", wi.Name.Value)
 			}
 		case *syntax.Redirect:
-			visitRedirect(a, n, env, changesDir)
+			re := env
+			if flow != nil {
+				if d, ok := flow.redirs[n]; ok {
+					re.cwds = d
+				}
+			}
+			visitRedirect(a, n, re, changesDir)
 		}
 		return true
 	})
@@ -322,6 +345,7 @@ func visitCall(a *shellAnalysis, c shellCmd, env shellEnv, depth int, afterCd bo
 		return
 	}
 	c.nested = depth > 0
+	c.cwds = env.cwds
 	a.cmds = append(a.cmds, c)
 	if !c.literal[0] {
 		a.taint("the command name %s is not literal", c.words[0])
@@ -374,6 +398,7 @@ func visitCall(a *shellAnalysis, c shellCmd, env shellEnv, depth int, afterCd bo
 		if filepath.Base(form.name()) == "find" {
 			for _, e := range findExecs(form) {
 				e.nested = true
+				e.cwds = env.cwds
 				a.cmds = append(a.cmds, e)
 				if !e.literal[0] {
 					a.taint("the command name %s is not literal", e.words[0])

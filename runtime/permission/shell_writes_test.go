@@ -136,7 +136,11 @@ var _ = Describe("a shell line's writes", func() {
 		// A cd moves relative targets: every directory it may lead to is
 		// judged.
 		Entry("after cd into a subdirectory", "cd sub && echo hi > out.txt", Q, A, A, A, D, A),
-		Entry("after cd outside", "cd ${OUT} && echo hi > out.txt", Q, Q, Q, Q, D, A),
+		// The write happens only once cd has succeeded: outside, where
+		// the project's Edit(*.txt) deny does not reach, so it asks.
+		Entry("after cd outside", "cd ${OUT} && echo hi > out.txt", Q, Q, Q, Q, Q, A),
+		// After "cd … ;" the write may happen in either directory.
+		Entry("after cd outside or not", "cd ${OUT}; echo hi > out.txt", Q, Q, Q, Q, D, A),
 		Entry("absolute after cd outside", "cd ${OUT} && echo hi > ${DIR}/out.txt", Q, A, A, A, D, A),
 
 		// Outside the working directories: as Write, only a rule allows.
@@ -230,8 +234,15 @@ var _ = Describe("a shell line's writes", func() {
 		Expect(e.Check(context.Background(), bashTool(), "echo hi > ../f.md", tc).Behavior).To(Equal(runtime.Ask))
 		Expect(check(e, "echo hi > f.md").Behavior).To(Equal(runtime.Ask))
 		Expect(check(e, "echo hi > sub/f.md").Behavior).To(Equal(runtime.Allow))
-		// After cd sub, f.md may be sub/f.md or ./f.md: both are judged.
-		Expect(check(e, "cd sub && echo hi > f.md").Behavior).To(Equal(runtime.Ask))
+		// After "cd sub &&", f.md is sub/f.md; after "cd sub;" it may be
+		// sub/f.md or ./f.md, and both are judged.
+		Expect(check(e, "cd sub && echo hi > f.md").Behavior).To(Equal(runtime.Allow))
+		Expect(check(e, "cd sub; echo hi > f.md").Behavior).To(Equal(runtime.Ask))
+		Expect(check(e, "cd sub || true; echo hi > f.md").Behavior).To(Equal(runtime.Ask))
+		Expect(check(e, "(cd sub && echo hi > f.md) && echo hi > sub/g.md").Behavior).To(Equal(runtime.Allow))
+		Expect(check(e, "(cd sub && echo hi > f.md) && echo hi > g.md").Behavior).To(Equal(runtime.Ask))
+		Expect(check(e, "pushd sub && echo hi > f.md && popd && echo hi > sub/g.md").Behavior).To(Equal(runtime.Allow))
+		Expect(check(e, "cd sub && cd - && echo hi > f.md").Behavior).To(Equal(runtime.Ask))
 	})
 
 	It("lets an Edit rule for a path outside allow a write there", func() {

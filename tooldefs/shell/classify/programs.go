@@ -44,6 +44,20 @@ func init() {
 	allowlist["env"] = noArgs
 	allowlist["git"] = checkGit
 	allowlist["cd"] = checkCd
+	allowlist["pushd"] = checkPushd
+	allowlist["popd"] = noArgs
+}
+
+// checkPushd takes pushd to one static directory, as checkCd does cd
+// (pushd also prints the stack); its +N and -N rotations, and pushd with
+// no directory (a swap), go where the line does not say.
+func checkPushd(args []shellsyntax.Word) string {
+	for _, a := range args {
+		if a.Value != "--" && a.Value != "-" && (strings.HasPrefix(a.Value, "+") || strings.HasPrefix(a.Value, "-")) {
+			return "pushd with " + a.Value + " rotates the directory stack"
+		}
+	}
+	return checkCd(args)
 }
 
 // checkCd takes cd to one static directory: it changes only the working
