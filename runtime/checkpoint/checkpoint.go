@@ -124,6 +124,23 @@ func (s *Store) Begin(n int, prompt string) error {
 	return s.prune()
 }
 
+// BeginNext begins the turn after the last one kept (1 in a new store)
+// and returns its number: a resumed session's turns go on from where
+// they were.
+func (s *Store) BeginNext(prompt string) (int, error) {
+	s.mu.Lock()
+	turns, err := s.turns()
+	s.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	n := 1
+	if len(turns) > 0 {
+		n = turns[len(turns)-1].N + 1
+	}
+	return n, s.Begin(n, prompt)
+}
+
 // Before records what path holds now, before a tool writes it: the first
 // write of path in the current turn is kept, later ones in the same turn
 // change nothing. Without a current turn (Begin not called) it records
@@ -145,7 +162,7 @@ func (s *Store) Before(path string) error {
 	case err != nil:
 		return fmt.Errorf("checkpoint %s: %w", path, err)
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("checkpoint %s: not a regular file", path)
+		return nil // a device or a directory: nothing a rewind could put back
 	case fi.Size() > s.maxSize:
 		f.Existed, f.TooLarge, f.Mode = true, true, fi.Mode().Perm()
 	default:

@@ -200,3 +200,16 @@ var _ = Describe("Store", func() {
 		Expect(turns).To(BeEmpty())
 	})
 })
+
+var _ = Describe("BeginNext", func() {
+	It("numbers turns on from the last one kept, across stores opened on the same directory", func() {
+		dir := GinkgoT().TempDir()
+		s, err := checkpoint.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.BeginNext("a")).To(Equal(1))
+		Expect(s.BeginNext("b")).To(Equal(2))
+		again, err := checkpoint.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again.BeginNext("c")).To(Equal(3))
+	})
+})
