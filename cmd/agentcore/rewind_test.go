@@ -75,7 +75,7 @@ var _ = Describe("-p --resume ID --rewind-files TURN", func() {
 		Expect(files()).To(Equal(before2))
 		Expect(out).To(ContainSubstring("restored " + filepath.Join(dir, "a.txt")))
 		Expect(out).To(ContainSubstring("removed " + filepath.Join(dir, "c.txt")))
-		Expect(out).To(ContainSubstring("removed " + filepath.Join(dir, "b.txt")), "turn 2 created it")
+		Expect(out).To(ContainSubstring("removed "+filepath.Join(dir, "b.txt")), "turn 2 created it")
 		Expect(out).To(ContainSubstring("Changes made by Bash commands are not tracked"))
 
 		out, stderr, code = agentcoreAt(dir, home, nil, "--resume", id, "--rewind-files", "1")
