@@ -11,8 +11,10 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/generated"
+	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/provider/replay"
 	"github.com/agentcore/agentcore/runtime/session"
 )
 
@@ -119,5 +121,40 @@ var _ = Describe("rewinding the files Edit, Write and NotebookEdit wrote", func(
 		Expect(err).NotTo(HaveOccurred())
 		Expect(changes).To(BeEmpty())
 		Expect(os.ReadFile(filepath.Join(dir, "a.go"))).To(BeEquivalentTo("changed"))
+	})
+
+	It("numbers a turn per prompt of Run", func() {
+		sc, err := replay.Parse([]byte(fmt.Sprintf(`{"prompt":"one"}
+{"blocks":[{"type":"tool_use","id":"w1","name":"Write","input":{"file_path":%q,"content":"a"}}]}
+{"blocks":[{"type":"text","text":"wrote a"}]}
+{"blocks":[{"type":"tool_use","id":"w2","name":"Write","input":{"file_path":%q,"content":"b"}}]}
+{"blocks":[{"type":"text","text":"wrote b"}]}`, filepath.Join(dir, "new-a.txt"), filepath.Join(dir, "new-b.txt"))))
+		Expect(err).NotTo(HaveOccurred())
+		r, err := session.Open(ctx, session.Options{
+			Dir: dir, Home: home, Tools: generated.AllBaseTools(),
+			Provider:    replay.New(sc, replay.Options{Cwd: dir}),
+			Permissions: permission.Sources{Mode: permission.ModeBypass, ConfigDir: filepath.Join(home, ".agentcore")},
+			FileHistory: filepath.Join(home, ".agentcore", "file-history"),
+		})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(r.Close)
+		for _, p := range []string{"one", "two"} {
+			for ev := range r.Run(ctx, p) {
+				if ev.Kind == agent.EventDone {
+					Expect(ev.Outcome.Err).NotTo(HaveOccurred())
+				}
+			}
+		}
+		turns, err := r.FileCheckpoints()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(turns).To(HaveLen(2))
+		Expect([]string{turns[0].Prompt, turns[1].Prompt}).To(Equal([]string{"one", "two"}))
+		Expect(turns[1].Files).To(HaveLen(1))
+		Expect(turns[1].Files[0].Path).To(Equal(filepath.Join(dir, "new-b.txt")))
+
+		_, err = r.RewindFiles(2, false)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(filepath.Join(dir, "new-a.txt")).To(BeAnExistingFile())
+		Expect(filepath.Join(dir, "new-b.txt")).NotTo(BeAnExistingFile())
 	})
 })
