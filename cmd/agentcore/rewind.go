@@ -8,6 +8,8 @@ import (
 
 	"github.com/agentcore/agentcore/runtime/checkpoint"
 	"github.com/agentcore/agentcore/runtime/session"
+
+	"github.com/agentcore/agentcore/cmd/agentcore/tui"
 )
 
 // rewindFiles is --rewind-files TURN: the files of sess put back as they
@@ -56,4 +58,36 @@ func listTurns(turns []checkpoint.Turn) string {
 		fmt.Fprintf(&b, "  %d  %s  %q (%d file(s) written)\n", t.N, t.Started.Local().Format("2006-01-02 15:04"), t.Prompt, len(t.Files))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// rewindCommand is /rewind: without an argument it lists the turns whose
+// files can be put back; /rewind N puts them back as before turn N.
+func rewindCommand(sess *session.Session) tui.Command {
+	return tui.Command{
+		Help: "list the turns; /rewind N puts the files Edit, Write and NotebookEdit changed back as before turn N (Bash changes are not tracked)",
+		Run: func(args string) (string, string) {
+			turns, err := sess.FileCheckpoints()
+			if err != nil {
+				return "Cannot rewind: " + err.Error(), ""
+			}
+			if args == "" {
+				return "Turns, oldest first; /rewind N puts the files back as before turn N:\n" + listTurns(turns) +
+					"\nThe conversation stays as it is. Changes made by Bash are not tracked.", ""
+			}
+			n, err := strconv.Atoi(args)
+			if err != nil || n < 1 {
+				return fmt.Sprintf("/rewind %s: want a turn number; the turns:\n%s", args, listTurns(turns)), ""
+			}
+			var b strings.Builder
+			rerr := rewindFiles(sess, args, &b)
+			text := strings.TrimSuffix(b.String(), "\n")
+			if rerr != nil {
+				if text != "" {
+					text += "\n"
+				}
+				text += "Cannot rewind: " + rerr.Error()
+			}
+			return text, ""
+		},
+	}
 }

@@ -5,9 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 var _ = Describe("-p --resume ID --rewind-files TURN", func() {
@@ -93,5 +96,30 @@ var _ = Describe("-p --resume ID --rewind-files TURN", func() {
 		_, stderr, code := agentcoreAt(dir, home, nil, "-p", "--rewind-files", "1")
 		Expect(code).NotTo(Equal(0))
 		Expect(stderr).To(ContainSubstring("--rewind-files needs the session whose files to rewind: add --resume ID or --continue"))
+	})
+})
+
+var _ = Describe("/rewind in the interactive session (tmux)", Label("tmux"), func() {
+	BeforeEach(func() {
+		tooltest.Need(tooltest.Tmux)
+	})
+
+	It("lists the turns and puts the files back as before the chosen one", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"name":"rewind"}
+{"blocks":[{"type":"tool_use","id":"w","name":"Write","input":{"file_path":"${CWD}/made.txt","content":"made\n"}}]}
+{"when":{"ok":["w"]},"blocks":[{"type":"text","text":"Wrote it."}]}
+`), 0o644)).To(Succeed())
+		t := startSession(dir, 120, 40, "--model", "replay:scn.jsonl", "--allowedTools", "Write")
+		t.typeLine("make the file")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Wrote it."))
+		Expect(filepath.Join(dir, "made.txt")).To(BeAnExistingFile())
+
+		t.typeLine("/rewind")
+		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(MatchRegexp(`1  \d{4}-\d\d-\d\d \d\d:\d\d  "make the file" \(1 file\(s\) written\)`))
+		Expect(t.screen()).To(ContainSubstring("Changes made by Bash are not tracked."))
+		t.typeLine("/rewind 1")
+		Eventually(t.screen, 10*time.Second, 100*time.Millisecond).Should(ContainSubstring("removed " + filepath.Join(dir, "made.txt")))
+		Expect(filepath.Join(dir, "made.txt")).NotTo(BeAnExistingFile())
 	})
 })
