@@ -1,3 +1,5 @@
+//go:build !internal && !ant
+
 package main_test
 
 import (
