@@ -52,3 +52,14 @@ func Need[K any](tc *ToolContext, who string) (K, error) {
 	return zero, fmt.Errorf("%s needs a session: %w providing %s; run the tool in agentcore, or in a session a program opened with session.Open",
 		who, ErrNoSession, reflect.TypeFor[K]())
 }
+
+// FileHistory is where the tools that write files (Edit, Write,
+// NotebookEdit) report a file just before they write it, so that a
+// rewind can put it back as it was (runtime/checkpoint keeps it per user
+// turn). Without one, nothing is kept.
+type FileHistory interface {
+	// BeforeWrite records what path (absolute, symlinks resolved) holds
+	// now, or that it does not exist. An error means the file could not
+	// be kept; the tool does not write it.
+	BeforeWrite(path string) error
+}

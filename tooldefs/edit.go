@@ -170,6 +170,9 @@ func (Edit) Call(ctx context.Context, in *EditInput, c *runtime.Call) (EditOutpu
 	if err := ctx.Err(); err != nil {
 		return EditOutput{}, err
 	}
+	if err := filetool.Checkpoint(c.Context, p.key, p.real); err != nil {
+		return EditOutput{}, err
+	}
 	if p.created {
 		if err := os.MkdirAll(filepath.Dir(p.real), 0o755); err != nil {
 			return EditOutput{}, fmt.Errorf("create the directory of %s: %w", p.key, err)

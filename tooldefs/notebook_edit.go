@@ -157,6 +157,9 @@ func (NotebookEdit) Call(ctx context.Context, in *NotebookEditInput, c *runtime.
 	if err != nil {
 		return NotebookEditOutput{}, fmt.Errorf("encode notebook %s: %w", p.key, err)
 	}
+	if err := filetool.Checkpoint(c.Context, p.key, p.real); err != nil {
+		return NotebookEditOutput{}, err
+	}
 	if err := filetool.WriteAtomic(p.real, data, 0); err != nil {
 		return NotebookEditOutput{}, err
 	}

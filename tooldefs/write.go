@@ -115,6 +115,9 @@ func (Write) Call(ctx context.Context, in *WriteInput, c *runtime.Call) (WriteOu
 	if err := os.MkdirAll(filepath.Dir(p.real), 0o755); err != nil {
 		return WriteOutput{}, fmt.Errorf("create the directory of %s: %w", p.key, err)
 	}
+	if err := filetool.Checkpoint(c.Context, p.key, p.real); err != nil {
+		return WriteOutput{}, err
+	}
 	data := []byte(in.Content)
 	if err := filetool.WriteAtomic(p.real, data, 0); err != nil {
 		return WriteOutput{}, err

@@ -61,6 +61,9 @@ type runFlags struct {
 	sessionID      string
 	forkSession    bool
 	noPersist      bool
+	// rewindFiles is --rewind-files TURN: put the files of the resumed
+	// session back as they were before its turn TURN, and exit.
+	rewindFiles string
 
 	// print is Claude Code's print mode (agentcore -p): one prompt, and in
 	// the text format only the final answer on stdout (the transcript on
@@ -188,6 +191,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this ID (sessions are kept in ~/.agentcore/projects/<dir>/<ID>.jsonl)")
 	fl.StringVar(&f.sessionID, "session-id", "", "the ID (a UUID) of the new session; it must not exist yet")
 	fl.BoolVar(&f.forkSession, "fork-session", false, "with --continue or --resume, write to a new session ID instead of the original's")
+	fl.StringVar(&f.rewindFiles, "rewind-files", "", "with --resume or --continue, put the files Edit, Write and NotebookEdit changed back as they were before this turn (a number; /rewind lists them), print what changed and exit; changes made by Bash are not undone")
 	fl.BoolVar(&f.noPersist, "no-session-persistence", false, "do not keep this session on disk (it cannot be resumed)")
 	f.session.register(cmd)
 	f.session.registerSandbox(cmd)
@@ -207,6 +211,10 @@ func (f *runFlags) checkSessionFlags() error {
 		return errors.New("--fork-session needs --continue or --resume: it copies a stored session into a new one")
 	case f.noPersist && resuming:
 		return errors.New("--no-session-persistence cannot continue a session: drop it, or start a new session")
+	case f.rewindFiles != "" && !resuming:
+		return errors.New("--rewind-files needs the session whose files to rewind: add --resume ID or --continue")
+	case f.rewindFiles != "" && f.forkSession:
+		return errors.New("--rewind-files rewinds the resumed session's own files: drop --fork-session")
 	}
 	return nil
 }
@@ -217,6 +225,7 @@ func (f *runFlags) transcriptOptions(o *session.Options, home string) {
 	if !f.noPersist {
 		st := transcriptStore(home)
 		o.Transcripts = &st
+		o.FileHistory = filepath.Join(configDir(home), "file-history")
 		o.Version = moduleVersion()
 	}
 }
@@ -341,6 +350,9 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	}()
 	if intr.quitting() {
 		return exitCode(exitInterrupted)
+	}
+	if f.rewindFiles != "" {
+		return rewindFiles(sess, f.rewindFiles, s.stdout)
 	}
 
 	s.in = bufio.NewReader(os.Stdin)

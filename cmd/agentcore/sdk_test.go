@@ -218,7 +218,7 @@ var _ = Describe("the Agent SDK's control protocol (--input-format stream-json)"
 		Expect(responses["r1"]).To(HaveKeyWithValue("subtype", "success"))
 		Expect(responses["r1"]["response"]).To(HaveKey("commands"))
 		Expect(responses["r2"]).To(HaveKeyWithValue("subtype", "error"))
-		Expect(responses["r2"]["error"]).To(ContainSubstring(`"rewind_files"`))
+		Expect(responses["r2"]["error"]).To(ContainSubstring(`rewind_files: user_message_id "" is not a turn number`))
 		Expect(responses["r3"]).To(HaveKeyWithValue("subtype", "success"))
 		Expect(responses["r4"]).To(HaveKeyWithValue("subtype", "error"))
 		Expect(responses["r5"]).To(HaveKeyWithValue("subtype", "success"))

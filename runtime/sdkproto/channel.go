@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -382,6 +383,9 @@ func (c *Channel) handle(id string, raw json.RawMessage) {
 		Model      *string         `json:"model"`
 		ServerName string          `json:"server_name"`
 		Message    json.RawMessage `json:"message"`
+		// UserMessageID and DryRun are rewind_files'.
+		UserMessageID string `json:"user_message_id"`
+		DryRun        bool   `json:"dry_run"`
 	}
 	_ = json.Unmarshal(raw, &req)
 	ok := func(resp any) {
@@ -453,6 +457,30 @@ func (c *Channel) handle(id string, raw json.RawMessage) {
 			return
 		}
 		ok(map[string]any{"mcp_response": map[string]any{"jsonrpc": "2.0", "result": map[string]any{}, "id": 0}})
+	case "rewind_files":
+		if c.sess == nil {
+			fail("rewind_files: no session is open")
+			return
+		}
+		// agentcore names a checkpoint by its turn: the session's Nth
+		// prompt (what /rewind and --rewind-files list).
+		n, err := strconv.Atoi(strings.TrimSpace(req.UserMessageID))
+		if err != nil || n < 1 {
+			fail("rewind_files: user_message_id %q is not a turn number: agentcore names a checkpoint by its turn (1 for the session's first prompt; agentcore --resume ID --rewind-files x lists them)", req.UserMessageID)
+			return
+		}
+		changes, err := c.sess.RewindFiles(n, req.DryRun)
+		if err != nil {
+			ok(map[string]any{"canRewind": false, "error": err.Error()})
+			return
+		}
+		files := []string{}
+		for _, ch := range changes {
+			if ch.Skipped == "" {
+				files = append(files, ch.Path)
+			}
+		}
+		ok(map[string]any{"canRewind": true, "filesChanged": files})
 	case "set_max_thinking_tokens":
 		fail("agentcore does not send thinking budgets to the model: set_max_thinking_tokens has no effect here, so it is refused")
 	default:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -11,8 +13,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/sdkproto"
+	"github.com/agentcore/agentcore/runtime/session"
 )
 
 // syncBuffer is a writer the spec reads while the channel writes.
@@ -109,8 +113,36 @@ var _ = Describe("Channel", func() {
 		send(`{"type":"control_request","request_id":"m2","request":{"subtype":"set_model","model":"default"}}`)
 		Expect(response("m2")["subtype"]).To(Equal("success"))
 		Expect(models).To(Equal([]string{"claude-x", ""}))
-		send(`{"type":"control_request","request_id":"u","request":{"subtype":"rewind_files"}}`)
-		Expect(response("u")["error"]).To(ContainSubstring(`does not support the control request "rewind_files"`))
+		send(`{"type":"control_request","request_id":"u","request":{"subtype":"set_color"}}`)
+		Expect(response("u")["error"]).To(ContainSubstring(`does not support the control request "set_color"`))
+	})
+
+	It("rewinds the files of a turn (rewind_files, dry_run too) and says why it cannot", func() {
+		dir, home := GinkgoT().TempDir(), GinkgoT().TempDir()
+		sess, err := session.Open(ctx, session.Options{Dir: dir, Home: home, FileHistory: filepath.Join(home, "file-history")})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(sess.Close)
+		Expect(sess.BeginTurn("write x")).To(Equal(1))
+		hist, err := runtime.Need[runtime.FileHistory](sess.ToolContext(), "the spec")
+		Expect(err).NotTo(HaveOccurred())
+		x := filepath.Join(dir, "x.txt")
+		Expect(hist.BeforeWrite(x)).To(Succeed())
+		Expect(os.WriteFile(x, []byte("x"), 0o644)).To(Succeed())
+
+		send(`{"type":"control_request","request_id":"i","request":{"subtype":"initialize"}}`)
+		c.First(ctx)
+		c.Attach(sess)
+		send(`{"type":"control_request","request_id":"d","request":{"subtype":"rewind_files","user_message_id":"1","dry_run":true}}`)
+		Expect(response("d")["response"]).To(Equal(map[string]any{"canRewind": true, "filesChanged": []any{x}}))
+		Expect(x).To(BeAnExistingFile())
+		send(`{"type":"control_request","request_id":"r","request":{"subtype":"rewind_files","user_message_id":"1"}}`)
+		Expect(response("r")["response"]).To(Equal(map[string]any{"canRewind": true, "filesChanged": []any{x}}))
+		Expect(x).NotTo(BeAnExistingFile())
+		send(`{"type":"control_request","request_id":"n","request":{"subtype":"rewind_files","user_message_id":"9"}}`)
+		Expect(response("n")["response"]).To(HaveKeyWithValue("canRewind", false))
+		Expect(response("n")["response"]).To(HaveKeyWithValue("error", ContainSubstring("no checkpoint of turn 9")))
+		send(`{"type":"control_request","request_id":"b","request":{"subtype":"rewind_files","user_message_id":"0b0e5a4c-1111"}}`)
+		Expect(response("b")["error"]).To(ContainSubstring("is not a turn number"))
 	})
 
 	It("hands the host's user messages to Prompts, and asks its canUseTool for approval", func() {

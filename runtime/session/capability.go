@@ -24,6 +24,9 @@ func (s *Session) provide(tc *runtime.ToolContext) {
 	runtime.WithService[permission.PlanMode](tc, s.engine)
 	runtime.WithService[permission.Questions](tc, s.engine)
 	runtime.WithService[permission.TemporaryRules](tc, s.engine)
+	if s.fileHistory() != nil {
+		runtime.WithService[runtime.FileHistory](tc, c)
+	}
 }
 
 // capabilities is the session as its tools see it.

@@ -37,6 +37,7 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/ask"
+	"github.com/agentcore/agentcore/runtime/checkpoint"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
@@ -166,6 +167,13 @@ type Options struct {
 	CheckSandbox func(*sandbox.Config) error
 	// SandboxOptions tune the session's sandbox (its network policy).
 	SandboxOptions sandbox.Options
+	// FileHistory, when set, is the directory the sessions' file
+	// checkpoints are kept in (agentcore's ~/.agentcore/file-history):
+	// before Edit, Write or NotebookEdit writes a file, what it held is
+	// kept in FileHistory/<ID> under the current user turn, for
+	// RewindFiles. Files changed by shell commands are not kept. Empty:
+	// nothing is kept.
+	FileHistory string
 	// ToolOptions are the tools' switches (a shell command's default
 	// timeout, what file-name searches list, the user directory …),
 	// offered on the tool context; the zero value is every default.
@@ -212,6 +220,11 @@ type Session struct {
 	transcript *transcript.Writer
 	// transcriptPath is the transcript's file, "" without one (under mu).
 	transcriptPath string
+
+	// checkpoints keeps the files the tools write, per user turn; nil
+	// without Options.FileHistory (and in a sub-agent, which uses its
+	// parent's).
+	checkpoints *checkpoint.Store
 
 	// answer is the structured answer Options.JSONSchema asks for; nil
 	// without one.
@@ -261,6 +274,14 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir), history: history, transcript: writer, answer: answer}
+	if o.FileHistory != "" {
+		if s.checkpoints, err = checkpoint.Open(filepath.Join(o.FileHistory, o.ID)); err != nil {
+			if writer != nil {
+				writer.Close()
+			}
+			return nil, fmt.Errorf("file history: %w", err)
+		}
+	}
 	if writer != nil {
 		s.transcriptPath = writer.Path()
 	}
@@ -709,6 +730,9 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				s.sessionStart(runCtx)
 			}
 			prompt, err := s.userPromptSubmit(runCtx, prompt)
+			if err == nil && prompt != "" && s.checkpoints != nil {
+				_, err = s.checkpoints.BeginNext(prompt)
+			}
 			if err != nil {
 				s.observe(agent.Event{Kind: agent.EventDone, At: time.Now(), Outcome: &agent.Outcome{Stop: agent.StopError, Err: err}})
 				return

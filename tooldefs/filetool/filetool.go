@@ -92,6 +92,21 @@ func CheckFresh(tc *runtime.ToolContext, key string, content []byte) error {
 	return nil
 }
 
+// Checkpoint reports the file at real to the session's file history
+// (runtime.FileHistory) before a tool writes it, so that a rewind can put
+// it back; without a history it does nothing. The tool must not write
+// when it fails.
+func Checkpoint(tc *runtime.ToolContext, key, real string) error {
+	h, ok := runtime.Service[runtime.FileHistory](tc)
+	if !ok {
+		return nil
+	}
+	if err := h.BeforeWrite(real); err != nil {
+		return fmt.Errorf("%s is unchanged: keeping its content for /rewind failed: %w", key, err)
+	}
+	return nil
+}
+
 // RecordWrite registers, through the call's context modifier, that a tool
 // wrote content to the file at key (resolved path real).
 func RecordWrite(c *runtime.Call, key, real string, content []byte) {
