@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/atomicfile"
 	"github.com/agentcore/agentcore/tooldefs/editengine"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
@@ -178,7 +179,7 @@ func (Edit) Call(ctx context.Context, in *EditInput, c *runtime.Call) (EditOutpu
 			return EditOutput{}, fmt.Errorf("create the directory of %s: %w", p.key, err)
 		}
 	}
-	if err := filetool.WriteAtomic(p.real, []byte(p.after), 0); err != nil {
+	if err := atomicfile.Write(p.real, []byte(p.after), 0); err != nil {
 		return EditOutput{}, err
 	}
 	filetool.RecordWrite(c, p.key, p.real, []byte(p.after))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/atomicfile"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 	"github.com/agentcore/agentcore/tooldefs/notebook"
 )
@@ -160,7 +161,7 @@ func (NotebookEdit) Call(ctx context.Context, in *NotebookEditInput, c *runtime.
 	if err := filetool.Checkpoint(c.Context, p.key, p.real); err != nil {
 		return NotebookEditOutput{}, err
 	}
-	if err := filetool.WriteAtomic(p.real, data, 0); err != nil {
+	if err := atomicfile.Write(p.real, data, 0); err != nil {
 		return NotebookEditOutput{}, err
 	}
 	filetool.RecordWrite(c, p.key, p.real, data)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/atomicfile"
 	"github.com/agentcore/agentcore/tooldefs/editengine"
 	"github.com/agentcore/agentcore/tooldefs/filetool"
 )
@@ -119,7 +120,7 @@ func (Write) Call(ctx context.Context, in *WriteInput, c *runtime.Call) (WriteOu
 		return WriteOutput{}, err
 	}
 	data := []byte(in.Content)
-	if err := filetool.WriteAtomic(p.real, data, 0); err != nil {
+	if err := atomicfile.Write(p.real, data, 0); err != nil {
 		return WriteOutput{}, err
 	}
 	filetool.RecordWrite(c, p.key, p.real, data)

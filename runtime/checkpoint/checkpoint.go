@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentcore/agentcore/runtime/atomicfile"
 )
 
 // MaxTurns is how many turns a Store keeps by default (Claude Code keeps
@@ -276,7 +278,11 @@ func (s *Store) restoreOne(f File, dryRun bool) (*Change, error) {
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 			return nil, fmt.Errorf("rewind %s: %w", f.Path, err)
 		}
-		if err := writeAtomic(f.Path, data, f.Mode); err != nil {
+		if err := atomicfile.Write(f.Path, data, f.Mode); err != nil {
+			return nil, fmt.Errorf("rewind %s: %w", f.Path, err)
+		}
+		// Write keeps an existing file's mode; the checkpoint's wins.
+		if err := os.Chmod(f.Path, f.Mode); err != nil {
 			return nil, fmt.Errorf("rewind %s: %w", f.Path, err)
 		}
 	}
@@ -358,7 +364,7 @@ func (s *Store) putBlob(data []byte) (string, error) {
 	if _, err := os.Stat(p); err == nil {
 		return h, nil
 	}
-	if err := writeAtomic(p, data, 0o600); err != nil {
+	if err := atomicfile.Write(p, data, 0o600); err != nil {
 		return "", fmt.Errorf("checkpoint store: %w", err)
 	}
 	return h, nil
@@ -374,40 +380,8 @@ func (s *Store) writeTurn(t *Turn) error {
 	if err != nil {
 		return fmt.Errorf("checkpoint store: %w", err)
 	}
-	if err := writeAtomic(s.turnPath(t.N), data, 0o600); err != nil {
+	if err := atomicfile.Write(s.turnPath(t.N), data, 0o600); err != nil {
 		return fmt.Errorf("checkpoint store: %w", err)
 	}
 	return nil
-}
-
-// writeAtomic replaces path with data as the Write tool does: a
-// temporary file in the same directory, synced, renamed over path, with
-// mode perm.
-func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	if perm == 0 {
-		perm = 0o644
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -110,6 +110,14 @@ var _ = Describe("Store", func() {
 			Expect(tree(work, "")).To(Equal(before3))
 		})
 
+		It("gives a file back its mode as well as its content when both changed since", func() {
+			script := filepath.Join(work, "script.sh")
+			Expect(os.Chmod(script, 0o600)).To(Succeed())
+			_, err := store.Restore(1, false)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(tree(work, "")).To(Equal(before1))
+		})
+
 		It("with dryRun lists the changes and writes nothing", func() {
 			now := tree(work, "")
 			changes, err := store.Restore(1, true)

@@ -14,7 +14,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentcore/agentcore/tooldefs/filetool"
+	"github.com/agentcore/agentcore/runtime/atomicfile"
 )
 
 // Kind is the JSON type a setting holds.
@@ -182,7 +182,7 @@ func (s Store) load() (map[string]any, error) {
 	return doc, nil
 }
 
-// write replaces the file atomically (filetool.WriteAtomic: a temp file in
+// write replaces the file atomically (atomicfile.Write: a temp file in
 // the same directory, fsynced, renamed over the old one).
 func (s Store) write(doc map[string]any) error {
 	data, err := marshalSorted(doc)
@@ -192,7 +192,7 @@ func (s Store) write(doc map[string]any) error {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
 		return fmt.Errorf("create settings directory: %w", err)
 	}
-	if err := filetool.WriteAtomic(s.Path, data, 0o644); err != nil {
+	if err := atomicfile.Write(s.Path, data, 0o644); err != nil {
 		return fmt.Errorf("write settings: %w", err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package filetool_test
+package atomicfile_test
 
 import (
 	"os"
@@ -7,10 +7,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentcore/agentcore/tooldefs/filetool"
+	"github.com/agentcore/agentcore/runtime/atomicfile"
 )
 
-var _ = Describe("WriteAtomic", func() {
+var _ = Describe("atomicfile.Write", func() {
 	var dir string
 	BeforeEach(func() { dir = GinkgoT().TempDir() })
 
@@ -26,7 +26,7 @@ var _ = Describe("WriteAtomic", func() {
 
 	It("creates a new file with the default mode and leaves no temporary file", func() {
 		p := filepath.Join(dir, "new.txt")
-		Expect(filetool.WriteAtomic(p, []byte("hello\n"), 0)).To(Succeed())
+		Expect(atomicfile.Write(p, []byte("hello\n"), 0)).To(Succeed())
 		Expect(os.ReadFile(p)).To(Equal([]byte("hello\n")))
 		fi, err := os.Stat(p)
 		Expect(err).NotTo(HaveOccurred())
@@ -38,7 +38,7 @@ var _ = Describe("WriteAtomic", func() {
 		p := filepath.Join(dir, "run.sh")
 		Expect(os.WriteFile(p, []byte("old"), 0o755)).To(Succeed())
 		Expect(os.Chmod(p, 0o751)).To(Succeed())
-		Expect(filetool.WriteAtomic(p, []byte("new"), 0)).To(Succeed())
+		Expect(atomicfile.Write(p, []byte("new"), 0)).To(Succeed())
 		fi, err := os.Stat(p)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(fi.Mode().Perm()).To(Equal(os.FileMode(0o751)))
@@ -51,7 +51,7 @@ var _ = Describe("WriteAtomic", func() {
 		f, err := os.Open(p)
 		Expect(err).NotTo(HaveOccurred())
 		defer f.Close()
-		Expect(filetool.WriteAtomic(p, []byte("new"), 0)).To(Succeed())
+		Expect(atomicfile.Write(p, []byte("new"), 0)).To(Succeed())
 		buf := make([]byte, 64)
 		n, _ := f.Read(buf)
 		Expect(string(buf[:n])).To(Equal("old content"))
@@ -60,11 +60,11 @@ var _ = Describe("WriteAtomic", func() {
 
 	It("refuses a directory and leaves nothing behind", func() {
 		Expect(os.Mkdir(filepath.Join(dir, "d"), 0o755)).To(Succeed())
-		Expect(filetool.WriteAtomic(filepath.Join(dir, "d"), []byte("x"), 0)).To(MatchError(ContainSubstring("is a directory")))
+		Expect(atomicfile.Write(filepath.Join(dir, "d"), []byte("x"), 0)).To(MatchError(ContainSubstring("is a directory")))
 		Expect(entries()).To(Equal([]string{"d"}))
 	})
 
 	It("fails when the directory does not exist", func() {
-		Expect(filetool.WriteAtomic(filepath.Join(dir, "no", "f"), []byte("x"), 0)).NotTo(Succeed())
+		Expect(atomicfile.Write(filepath.Join(dir, "no", "f"), []byte("x"), 0)).NotTo(Succeed())
 	})
 })

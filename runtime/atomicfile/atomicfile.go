@@ -1,4 +1,8 @@
-package filetool
+// Package atomicfile writes a file so that a crash or a full disk leaves
+// either the old content or the new, never half of one; the Write, Edit
+// and NotebookEdit tools, the config store and the rewind checkpoints
+// all write through it.
+package atomicfile
 
 import (
 	"errors"
@@ -9,16 +13,16 @@ import (
 	"syscall"
 )
 
-// DefaultFileMode is the mode of files WriteAtomic creates.
+// DefaultFileMode is the mode of files Write creates.
 const DefaultFileMode fs.FileMode = 0o644
 
-// WriteAtomic replaces path's content with data so that a crash leaves
+// Write replaces path's content with data so that a crash leaves
 // either the old file or the new one, never half of one: it writes a
 // temporary file in the same directory, syncs it, renames it over path and
 // syncs the directory. An existing file keeps its permission bits; a new
 // one gets perm (DefaultFileMode when perm is 0). path must not be a
 // symlink (pass the resolved path): the rename would replace the link.
-func WriteAtomic(path string, data []byte, perm fs.FileMode) (err error) {
+func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	if perm == 0 {
 		perm = DefaultFileMode
 	}

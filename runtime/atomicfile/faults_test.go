@@ -1,6 +1,6 @@
 //go:build linux
 
-package filetool_test
+package atomicfile_test
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime/tooltest"
 
-	"github.com/agentcore/agentcore/tooldefs/filetool"
+	"github.com/agentcore/agentcore/runtime/atomicfile"
 )
 
 // The fault specs run this test binary again as a child (TestMain calls
@@ -29,15 +29,15 @@ import (
 // itself: a file-size limit, a private full tmpfs, a SIGKILL before the
 // rename.
 const (
-	faultDirEnv  = "FILETOOL_FAULT_DIR"
-	faultSizeEnv = "FILETOOL_FAULT_SIZE"
+	faultDirEnv  = "ATOMICFILE_FAULT_DIR"
+	faultSizeEnv = "ATOMICFILE_FAULT_SIZE"
 )
 
 func init() { faultChildMain = faultChild }
 
 // faultReport is what a child tells the spec, as JSON on stdout.
 type faultReport struct {
-	Err       string   // WriteAtomic's error under the fault
+	Err       string   // Write's error under the fault
 	Intact    bool     // the original is byte-identical afterwards
 	Entries   []string // the directory afterwards
 	RetryErr  string   // a second write once the fault is gone
@@ -78,7 +78,7 @@ func faultChild(mode string) int {
 			return fail(err)
 		}
 		var r faultReport
-		if err := filetool.WriteAtomic(path, bigger, 0); err != nil {
+		if err := atomicfile.Write(path, bigger, 0); err != nil {
 			r.Err = err.Error()
 		}
 		return report(r)
@@ -112,7 +112,7 @@ func faultChild(mode string) int {
 		}
 		filler.Close()
 		var r faultReport
-		if err := filetool.WriteAtomic(path, bigger, 0); err != nil {
+		if err := atomicfile.Write(path, bigger, 0); err != nil {
 			r.Err = err.Error()
 		}
 		got, _ := os.ReadFile(path)
@@ -120,18 +120,18 @@ func faultChild(mode string) int {
 		r.Entries = listDir(dir)
 		// The space comes back: the next write works.
 		_ = os.Remove(filepath.Join(dir, "filler"))
-		if err := filetool.WriteAtomic(path, bigger, 0); err != nil {
+		if err := atomicfile.Write(path, bigger, 0); err != nil {
 			r.RetryErr = err.Error()
 		}
 		got, _ = os.ReadFile(path)
 		r.RetryGood = bytes.Equal(got, bigger)
 		return report(r)
 	case "kill":
-		filetool.SetBeforeRename(func(tmp string) {
+		atomicfile.SetBeforeRename(func(tmp string) {
 			fmt.Println(tmp)
 			time.Sleep(time.Hour) // the spec kills the process here
 		})
-		if err := filetool.WriteAtomic(path, bigger, 0); err != nil {
+		if err := atomicfile.Write(path, bigger, 0); err != nil {
 			return fail(err)
 		}
 		return fail(errors.New("the write finished: the hook did not hold it"))
@@ -139,7 +139,7 @@ func faultChild(mode string) int {
 	return fail(fmt.Errorf("unknown mode %q", mode))
 }
 
-var _ = Describe("WriteAtomic under faults", Label("faults"), func() {
+var _ = Describe("atomicfile.Write under faults", Label("faults"), func() {
 	var dir, path string
 	BeforeEach(func() {
 		dir = GinkgoT().TempDir()
@@ -171,7 +171,7 @@ var _ = Describe("WriteAtomic under faults", Label("faults"), func() {
 		Expect(os.ReadFile(path)).To(Equal(original))
 		Expect(listDir(dir)).To(Equal([]string{"f.txt"}))
 		// Without the limit (this process), the same write goes through.
-		Expect(filetool.WriteAtomic(path, bigger, 0)).To(Succeed())
+		Expect(atomicfile.Write(path, bigger, 0)).To(Succeed())
 		Expect(os.ReadFile(path)).To(Equal(bigger))
 	})
 
@@ -225,7 +225,7 @@ var _ = Describe("WriteAtomic under faults", Label("faults"), func() {
 		// The killed process could not remove its temporary file: it stays,
 		// a dot-file beside the original, and does not stop the next write.
 		Expect(listDir(dir)).To(ConsistOf("f.txt", filepath.Base(tmp)))
-		Expect(filetool.WriteAtomic(path, []byte("next\n"), 0)).To(Succeed())
+		Expect(atomicfile.Write(path, []byte("next\n"), 0)).To(Succeed())
 		Expect(os.ReadFile(path)).To(Equal([]byte("next\n")))
 	})
 })
