@@ -97,6 +97,21 @@ var _ = Describe("TodoWrite and the Task tools", func() {
 		Expect(text).To(ContainSubstring("todos[0].status"))
 	})
 
+	It("keeps the lists under the session's config directory when one is set ($AGENTCORE_CONFIG_DIR)", func() {
+		GinkgoT().Setenv(tasklist.EnvEnableTasks, "")
+		cfg := filepath.Join(GinkgoT().TempDir(), "cfg")
+		s, err := session.Open(context.Background(), session.Options{ID: "cfgdir", Dir: dir, Home: home, Tools: generated.AllBaseTools(),
+			ToolOptions: runtime.ToolOptions{ConfigDir: cfg},
+			Pool:        pool.Options{Defer: pool.DeferMode{Kind: pool.DeferNever}}})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		text, isErr := call(s, "TodoWrite", map[string]any{"todos": []map[string]string{
+			{"content": "Fix the bug", "status": "pending", "activeForm": "Fixing the bug"}}})
+		Expect(isErr).To(BeFalse(), text)
+		Expect(filepath.Join(cfg, "tasks", "cfgdir", "todos.json")).To(BeARegularFile())
+		Expect(filepath.Join(home, ".agentcore", "tasks")).NotTo(BeADirectory())
+	})
+
 	It("refuses to start a task while a blocker is open, and allows it once the blocker completes", func() {
 		GinkgoT().Setenv(tasklist.EnvEnableTasks, "1")
 		s := open("deps")

@@ -46,18 +46,24 @@ type Store struct {
 	Dir string
 }
 
-// For returns the store of tc's session: <home>/.agentcore/tasks/<id>.
-// Outside a session it fails with an error wrapping runtime.ErrNoSession.
+// For returns the store of tc's session: <config>/tasks/<id>, where
+// <config> is the session's ToolOptions.ConfigDir ($AGENTCORE_CONFIG_DIR)
+// or else <home>/.agentcore. Outside a session it fails with an error
+// wrapping runtime.ErrNoSession.
 func For(tc *runtime.ToolContext) (*Store, error) {
 	s, err := runtime.Need[runtime.SessionInfo](tc, "the task list")
 	if err != nil {
 		return nil, err
 	}
-	home := s.Home()
-	if home == "" {
-		return nil, errors.New("the session has no home directory to keep its task list in: set session.Options.Home")
+	config := runtime.ToolOptionsOf(tc).ConfigDir
+	if config == "" {
+		home := s.Home()
+		if home == "" {
+			return nil, errors.New("the session has no home directory to keep its task list in: set session.Options.Home or ToolOptions.ConfigDir")
+		}
+		config = filepath.Join(home, ".agentcore")
 	}
-	return &Store{Dir: filepath.Join(home, ".agentcore", "tasks", s.ID())}, nil
+	return &Store{Dir: filepath.Join(config, "tasks", s.ID())}, nil
 }
 
 // inProcess serialises the store's updates inside this process; the
