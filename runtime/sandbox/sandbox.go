@@ -243,7 +243,11 @@ func (s *Spec) NoteOf(p *Process, exit int, output string) string {
 	var note string
 	if d, ok := s.Session.Network().(interface{ Denials() []string }); ok {
 		for _, msg := range d.Denials() {
-			note += "\n[sandbox] " + msg
+			// A program that prints the proxy's 403 body has said it
+			// already (curl without -f does); say it once.
+			if !strings.Contains(output, msg) {
+				note += "\n[sandbox] " + msg
+			}
 		}
 	}
 	if p != nil && p.limited != "" {
