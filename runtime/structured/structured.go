@@ -79,6 +79,9 @@ func New(schema json.RawMessage, maxRetries int) (*Output, error) {
 	if err := json.Unmarshal(schema, &s); err != nil {
 		return nil, fmt.Errorf("the JSON schema is not a JSON Schema object: %w", err)
 	}
+	if err := checkTypes(schema); err != nil {
+		return nil, err
+	}
 	switch {
 	case s.Type == "":
 		s.Type = "object" // the API insists on an object input schema
@@ -224,4 +227,57 @@ func (o *Output) exhausted() error {
 	}
 	return fmt.Errorf("%w: no valid %s answer after %d attempts (last: %s); check the schema, or raise %s",
 		ErrMaxRetries, ToolName, o.failures, o.lastErr, EnvMaxRetries)
+}
+
+// jsonTypes are the type names JSON Schema knows.
+var jsonTypes = map[string]bool{"array": true, "boolean": true, "integer": true, "null": true, "number": true, "object": true, "string": true}
+
+// checkTypes refuses a "type" keyword naming no JSON type anywhere in
+// schema: jsonschema-go's Resolve accepts {"type": "nonsense"}, and a
+// schema no answer can meet would spend every retry. Values under enum,
+// const, default and examples are data, not schemas, and are skipped.
+func checkTypes(schema json.RawMessage) error {
+	var v any
+	if err := json.Unmarshal(schema, &v); err != nil {
+		return fmt.Errorf("the JSON schema is not JSON: %w", err)
+	}
+	var walk func(v any, at string) error
+	walk = func(v any, at string) error {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, sub := range v {
+				switch k {
+				case "enum", "const", "default", "examples":
+					continue
+				case "type":
+					names, _ := sub.([]any)
+					if name, ok := sub.(string); ok {
+						names = []any{name}
+					}
+					for _, n := range names {
+						if name, _ := n.(string); !jsonTypes[name] {
+							return fmt.Errorf("the JSON schema is invalid: %s/type: %q is not a JSON type (array, boolean, integer, null, number, object or string)", at, n)
+						}
+					}
+					if _, isSchema := sub.(map[string]any); isSchema {
+						if err := walk(sub, at+"/"+k); err != nil { // a property named "type"
+							return err
+						}
+					}
+					continue
+				}
+				if err := walk(sub, at+"/"+k); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for i, sub := range v {
+				if err := walk(sub, fmt.Sprintf("%s/%d", at, i)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(v, "#")
 }

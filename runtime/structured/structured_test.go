@@ -98,7 +98,14 @@ var _ = Describe("Output", func() {
 		Entry("not an object's", `{"type":"string"}`, `must describe an object`),
 		Entry("not JSON Schema", `[1,2]`, "not a JSON Schema object"),
 		Entry("a pattern that is no regexp", `{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}`, "invalid"),
+		Entry("a type no JSON value has", `{"type":"object","properties":{"a":{"type":"nonsense"}}}`, `#/properties/a/type: "nonsense" is not a JSON type`),
+		Entry("a type list with one such name", `{"type":"object","properties":{"a":{"items":{"type":["string","int"]}}}}`, `#/properties/a/items/type: "int" is not a JSON type`),
 	)
+
+	It("takes a property named type, and type names inside enum and default as data", func() {
+		_, err := structured.New(json.RawMessage(`{"type":"object","properties":{"type":{"type":"string","enum":["nonsense"],"default":{"type":"x"}}}}`), 0)
+		Expect(err).NotTo(HaveOccurred())
+	})
 
 	It("adds the object type a schema without one leaves out (the API needs it)", func() {
 		o, err := structured.New(json.RawMessage(`{"properties":{"n":{"type":"integer"}}}`), 0)
