@@ -68,10 +68,12 @@ func (l *bashLinks) remove() {
 }
 
 // bashSearchPath returns the directory to put first on the PATH of a Bash
-// command: links named grep and find to this binary, which the multicall
-// package (linked in by this import) runs as the embedded engines. A
-// session makes it on its first command and removes it when it closes;
-// a call without a session gets its own, removed when the call ends.
+// command: links named grep and find to this binary, which runs them as
+// the embedded engines when its package main imports package
+// multicall/dispatch (agentcore's does; without it the call fails,
+// saying so). A session makes it on its first command and removes it
+// when it closes; a call without a session gets its own, removed when
+// the call ends.
 func bashSearchPath(tc *runtime.ToolContext) (string, func(), error) {
 	links, err := runtime.SessionValue(tc, func() (*bashLinks, func()) {
 		l := &bashLinks{}

@@ -1,40 +1,16 @@
-// Package multicall makes the program that links it answer as grep and
-// find, with the GNU-compatible engines of package gnu: when the base
-// name it was started under (argv[0]) is grep or find, or when its first
-// argument is __grep or __find, the program runs that command and exits
-// before its own main. Import it for that effect (the ant build's Bash
-// tool does, and puts a directory of links named grep and find to the
-// running binary first on the PATH of its commands; see NewDir).
+// Package multicall lets a program answer as grep and find, with the
+// GNU-compatible engines of package gnu: Dispatch runs the command when
+// the base name the program was started under (argv[0]) is grep or find,
+// or when its first argument is __grep or __find, and NewDir makes a
+// directory of links named grep and find to the running binary, for the
+// front of a command's PATH (the ant build's Bash tool does).
 //
-// The check runs in this package's init, so that a grep started this way
-// skips main's set-up and most of the other packages' initialisers. Go
-// runs initialisers in dependency order, picking among the packages whose
-// imports are done the one with the smallest import path; so this init
-// runs as soon as its last import is done, before any github.com package
-// whose path sorts after it. Every import of this package and of the
-// engines must therefore be one that is initialised early: regexp and
-// path/filepath are (other packages wait for them), but a standard
-// package nothing else waits for is initialised only after every ready
-// package that sorts before it. runtime/debug was such a one: while this
-// package imported it (to turn the collector off), a grep ran the syntax
-// highlighter's lexers and styles and the HTML sanitiser's tables first,
-// about 35 ms of CPU on this machine. GODEBUG=inittrace=1 shows the
-// order; a spec in cmd/agentcore checks that those initialisers stay
-// behind the dispatch. The collector keeps its settings: starting this
-// early, a grep -rn over GOROOT/src collects about three times, and
-// GOGC=off made no difference above this machine's noise.
-//
-// A find, and a grep whose pattern is a plain string, start earlier still:
-// package early, which this one imports, runs them from an initialiser
-// that waits only for os and bytes.
-//
-// Both initialisers still pay for themselves with glamour gone (issue 36,
-// measured on the ant binary, CPU medians of 150 interleaved runs on a
-// loaded 2-core machine): grep -q x /dev/null costs 7.6 ms dispatched by
-// early, 11.5 ms by this package's init alone, 17.5 ms from main (GNU
-// grep 3.9 ms); grep -qE x+ /dev/null 10.0 ms from this init, 17.3 ms
-// from main. Dispatching from cmd/agentcore's main would run every other
-// initialiser first, so the dispatch stays in these two initialisers.
+// Nothing here takes over os.Args by being linked. A program opts in by
+// importing package dispatch for its effect (cmd/agentcore does, in its
+// ant-only multicall_ant.go): its initialiser calls Install, which runs
+// the command and exits before main when argv names one. NewDir refuses
+// to link to a binary that has not installed the dispatch, since its
+// links would start the program's own main as grep.
 package multicall
 
 import (
@@ -46,19 +22,25 @@ import (
 
 	"github.com/agentcore/agentcore/tooldefs/search/gnu"
 	"github.com/agentcore/agentcore/tooldefs/search/gnu/find"
-	// find, and a grep of a plain string, start from an earlier
-	// initialiser than this package's.
-	_ "github.com/agentcore/agentcore/tooldefs/search/gnu/multicall/early"
 	"github.com/agentcore/agentcore/tooldefs/search/gnu/regex"
 )
 
 // Programs are the commands Dispatch runs, by name.
 var Programs = []string{"grep", "find"}
 
-func init() {
+// installed records that Install ran: this binary answers as grep and
+// find, so NewDir may link to it. Set by an initialiser, read after.
+var installed bool
+
+// Install runs the command os.Args names and exits with its status, when
+// it names one (see Dispatch); otherwise it records that this binary
+// answers as grep and find, and returns. Package dispatch calls it from
+// its initialiser; call it from nowhere else.
+func Install() {
 	if code, ok := Dispatch(os.Args); ok {
 		os.Exit(code)
 	}
+	installed = true
 }
 
 // Dispatch runs the command argv names, if it names one of Programs
@@ -91,6 +73,10 @@ func Dispatch(argv []string) (int, bool) {
 // find, and Dispatch runs them. The caller removes it (os.RemoveAll) when
 // no command needs it any more.
 func NewDir() (string, error) {
+	if !installed {
+		return "", fmt.Errorf("this program does not answer as grep and find, so links to it would start its own main: " +
+			"import _ \"github.com/agentcore/agentcore/tooldefs/search/gnu/multicall/dispatch\" in its package main (as agentcore's multicall_ant.go does)")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("locate the running binary for grep and find: %w", err)

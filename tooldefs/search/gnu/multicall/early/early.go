@@ -3,7 +3,7 @@
 // Go runs: when the base name it was started under (argv[0]) is find or
 // grep, or its first argument is __find or __grep, its init runs the
 // command and exits. A grep that needs a regular expression is left to
-// package multicall's later initialiser, which imports this package for
+// package dispatch's later initialiser, which imports this package for
 // its effect; nothing else should.
 //
 // Go initialises, among the packages whose imports are done, the one
@@ -12,7 +12,7 @@
 // Packages find and gnu and this one import only what os needs and bytes
 // (package lite stands in for strings and bufio), so this init runs once
 // os and unicode are done: in the ant build it comes 27th, before
-// reflect's and the crypto and encoding packages', where multicall's,
+// reflect's and the crypto and encoding packages', where dispatch's,
 // behind regexp, comes about 130th. A find /dev/null so costs about
 // 15 ms of CPU, not 26 (BENCHMARKS.md). A spec in cmd/agentcore keeps it so.
 package early

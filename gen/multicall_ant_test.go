@@ -1,0 +1,7 @@
+//go:build ant
+
+package gen_test
+
+// The ant Bash tool puts links named grep and find to this test binary
+// first on its commands' PATH; dispatch makes the binary answer as them.
+import _ "github.com/agentcore/agentcore/tooldefs/search/gnu/multicall/dispatch"
