@@ -9,7 +9,6 @@ import (
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/jsonin"
 	"github.com/agentcore/agentcore/tooldefs"
-	"unicode/utf8"
 )
 
 // monitorSchema is the input JSON Schema of Monitor, embedded only in the variants that have it.
@@ -22,7 +21,7 @@ func MonitorTool() runtime.Tool {
 	def := new(tooldefs.Monitor)
 	return runtime.Define(runtime.Definition[*tooldefs.MonitorInput]{
 		Name:        "Monitor",
-		Description: "Monitor watches a background Bash task: each output line (matching\npattern, if given) reaches you as a notification in your next request,\nuntil the task ends, max_lines lines were sent or timeout_ms passed.\nStart the command with Bash run_in_background first. TaskStop with the\nmonitor ID ends the watch.",
+		Description: "Monitor watches a background command: each output line (matching\npattern, if given) reaches you as a notification in your next request,\nuntil the command ends, max_lines lines were sent or timeout_ms passed.\nGive command to start one (it is checked and run as a background Bash\ncall, and stopped with the watch), or task_id to watch a Bash\nrun_in_background task. TaskStop with the monitor ID ends the watch.",
 		SearchHint:  "watch background task output lines",
 		Schema:      monitorSchema,
 		Decode: func(raw json.RawMessage) (*tooldefs.MonitorInput, error) {
@@ -53,7 +52,7 @@ func monitorDecodeMonitorInput(d *jsonin.Decoder, v *tooldefs.MonitorInput) erro
 	if err := d.OpenObject(); err != nil {
 		return err
 	}
-	var hasTaskID, hasMaxLines, hasTimeoutMs bool
+	var hasMaxLines, hasTimeoutMs bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -63,16 +62,24 @@ func monitorDecodeMonitorInput(d *jsonin.Decoder, v *tooldefs.MonitorInput) erro
 			break
 		}
 		switch string(key) {
+		case "command":
+			s0, err := d.String()
+			if err != nil {
+				return jsonin.AtField(err, "command")
+			}
+			v.Command = s0
+		case "description":
+			s0, err := d.String()
+			if err != nil {
+				return jsonin.AtField(err, "description")
+			}
+			v.Description = s0
 		case "task_id":
 			s0, err := d.String()
 			if err != nil {
 				return jsonin.AtField(err, "task_id")
 			}
-			if n := utf8.RuneCountInString(s0); n < 1 {
-				return jsonin.AtField(jsonin.TooShort(n, 1), "task_id")
-			}
 			v.TaskID = s0
-			hasTaskID = true
 		case "pattern":
 			s0, err := d.String()
 			if err != nil {
@@ -109,12 +116,15 @@ func monitorDecodeMonitorInput(d *jsonin.Decoder, v *tooldefs.MonitorInput) erro
 			*p0 = int(n1)
 			v.TimeoutMs = p0
 			hasTimeoutMs = true
+		case "persistent":
+			b0, err := d.Bool()
+			if err != nil {
+				return jsonin.AtField(err, "persistent")
+			}
+			v.Persistent = b0
 		default:
-			return jsonin.Unknown(key, "task_id, pattern, max_lines, timeout_ms")
+			return jsonin.Unknown(key, "command, description, task_id, pattern, max_lines, timeout_ms, persistent")
 		}
-	}
-	if !hasTaskID {
-		return jsonin.Missing("task_id")
 	}
 	if !hasMaxLines {
 		p := new(int)
@@ -132,9 +142,12 @@ func monitorDecodeMonitorInput(d *jsonin.Decoder, v *tooldefs.MonitorInput) erro
 // A changed MonitorInput breaks this until toolgen runs again.
 func _(x tooldefs.MonitorInput) {
 	_ = struct {
-		TaskID    string
-		Pattern   string
-		MaxLines  *int
-		TimeoutMs *int
+		Command     string
+		Description string
+		TaskID      string
+		Pattern     string
+		MaxLines    *int
+		TimeoutMs   *int
+		Persistent  bool
 	}(x)
 }

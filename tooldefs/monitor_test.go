@@ -2,6 +2,7 @@ package tooldefs_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -89,6 +90,59 @@ var _ = Describe("Monitor", func() {
 		Expect(text(res["s2"])).To(ContainSubstring("not running (status: killed)"))
 		Expect(text(res["o"])).To(ContainSubstring("<status>running</status>"), "stopping the monitor leaves its command alone")
 		Expect(notes).To(BeEmpty())
+	})
+
+	It("starts a command of its own, sends its lines, and ends when the command exits", func() {
+		out, notes, res := run(`{"prompt":"watch"}
+{"blocks":[{"type":"tool_use","id":"m","name":"Monitor","input":{"command":"for i in 1 2 3; do echo step$i; sleep 0.2; done","description":"steps","pattern":"step[23]"}}]}
+{"blocks":[{"type":"tool_use","id":"w","name":"Bash","input":{"command":"sleep 1.5"}}]}
+{"blocks":[{"type":"tool_use","id":"o","name":"TaskOutput","input":{"task_id":"bash_1","block":false}}]}
+{"blocks":[{"type":"text","text":"done"}]}`)
+		Expect(out.Stop).To(Equal(agent.StopEndTurn), "%v", out.Err)
+		Expect(res["m"].IsError).To(BeFalse(), text(res["m"]))
+		Expect(text(res["m"])).To(ContainSubstring("watching bash_1"))
+		Expect(text(res["m"])).To(ContainSubstring("stop it and its command with TaskStop"))
+		Expect(notes).To(ContainSubstring("step2"))
+		Expect(notes).To(ContainSubstring("step3"))
+		Expect(notes).NotTo(ContainSubstring("step1"))
+		Expect(notes).To(ContainSubstring("Monitor monitor_1 ended: task bash_1 completed (exit code 0)"))
+		Expect(text(res["o"])).To(ContainSubstring("<status>completed</status>"))
+	})
+
+	It("stops the command it started when TaskStop ends the watch", func() {
+		_, _, res := run(`{"prompt":"watch"}
+{"blocks":[{"type":"tool_use","id":"m","name":"Monitor","input":{"command":"while true; do echo beat; sleep 0.1; done","persistent":true,"pattern":"nothing-matches"}}]}
+{"blocks":[{"type":"tool_use","id":"s","name":"TaskStop","input":{"task_id":"monitor_1"}}]}
+{"blocks":[{"type":"tool_use","id":"o","name":"TaskOutput","input":{"task_id":"bash_1","block":false}}]}
+{"blocks":[{"type":"text","text":"done"}]}`)
+		Expect(text(res["m"])).To(ContainSubstring("persistent, no timeout"))
+		Expect(res["s"].IsError).To(BeFalse(), text(res["s"]))
+		Expect(text(res["o"])).NotTo(ContainSubstring("<status>running</status>"), "the watch's own command ends with it")
+		Expect(text(res["o"])).To(ContainSubstring("beat"))
+	})
+
+	It("runs its command only as the same Bash call would be allowed to run", func() {
+		// Default mode and nobody to ask: a Bash call that writes is
+		// denied, and so is a Monitor that would start it.
+		s := replaySession(dir, home, `{"prompt":"watch"}
+{"blocks":[{"type":"tool_use","id":"m","name":"Monitor","input":{"command":"touch made-by-monitor; tail -f /dev/null"}}]}
+{"blocks":[{"type":"text","text":"done"}]}`, permission.ModeDefault, nil)
+		for range s.Run(context.Background(), "watch") {
+		}
+		res := results(s)
+		Expect(res["m"].IsError).To(BeTrue(), text(res["m"]))
+		Expect(text(res["m"])).To(ContainSubstring("the command was not started"))
+		Expect(filepath.Join(dir, "made-by-monitor")).NotTo(BeAnExistingFile())
+	})
+
+	It("refuses both command and task_id, and neither", func() {
+		_, _, res := run(`{"prompt":"watch"}
+{"blocks":[{"type":"tool_use","id":"both","name":"Monitor","input":{"task_id":"bash_1","command":"true"}},{"type":"tool_use","id":"none","name":"Monitor","input":{"pattern":"x"}}]}
+{"blocks":[{"type":"text","text":"done"}]}`)
+		Expect(res["both"].IsError).To(BeTrue())
+		Expect(text(res["both"])).To(ContainSubstring("give command or task_id, not both"))
+		Expect(res["none"].IsError).To(BeTrue())
+		Expect(text(res["none"])).To(ContainSubstring("give command (a shell command to start and watch) or task_id"))
 	})
 
 	It("cuts a line longer than 2000 bytes", func() {

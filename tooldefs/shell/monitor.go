@@ -87,10 +87,27 @@ type Watch struct {
 	once   sync.Once
 }
 
-// Start watches task: each read's complete lines that re matches go to
-// notify as one task notification, until the task ends, maxLines lines
-// were sent, timeout passes, Kill or the session's end.
-func (m *MonitorSet) Start(task *Task, re *regexp.Regexp, maxLines int, timeout time.Duration, notify func(string)) *Watch {
+// WatchOptions say what a watch sends and when it ends.
+type WatchOptions struct {
+	// Pattern selects the lines sent; nil sends every line.
+	Pattern *regexp.Regexp
+	// MaxLines ends the watch once that many lines were sent.
+	MaxLines int
+	// Timeout ends the watch; zero means none (a persistent watch, until
+	// TaskStop or the session's end).
+	Timeout time.Duration
+	// OwnsTask kills the task when the watch ends before it (the limit,
+	// the timeout, TaskStop): Monitor started the command for the watch.
+	OwnsTask bool
+}
+
+// Start watches task: each read's complete lines that the pattern matches
+// go to notify as one task notification, until the task ends, MaxLines
+// lines were sent, the timeout passes, Kill or the session's end.
+func (m *MonitorSet) Start(task *Task, o WatchOptions, notify func(string)) *Watch {
+	if o.Pattern == nil {
+		o.Pattern = regexp.MustCompile("")
+	}
 	m.mu.Lock()
 	m.seq++
 	w := &Watch{ID: MonitorPrefix + strconv.Itoa(m.seq), Task: task, stop: make(chan struct{}), done: make(chan struct{}), status: string(StatusRunning)}
@@ -100,7 +117,10 @@ func (m *MonitorSet) Start(task *Task, re *regexp.Regexp, maxLines int, timeout 
 	go func() {
 		defer m.wg.Done()
 		defer close(w.done)
-		w.run(re, maxLines, timeout, notify, m.quit)
+		w.run(o, notify, m.quit)
+		if o.OwnsTask {
+			_ = task.Kill() // ErrNotRunning when it ended by itself
+		}
 	}()
 	return w
 }
@@ -108,9 +128,14 @@ func (m *MonitorSet) Start(task *Task, re *regexp.Regexp, maxLines int, timeout 
 // run reads complete lines as they come and sends the matching ones as
 // one notification per poll, until the task ended (and its rest was
 // read), the limit, the timeout, TaskStop or the session's end.
-func (w *Watch) run(re *regexp.Regexp, maxLines int, timeout time.Duration, notify func(string), quit <-chan struct{}) {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
+func (w *Watch) run(o WatchOptions, notify func(string), quit <-chan struct{}) {
+	re, maxLines, timeout := o.Pattern, o.MaxLines, o.Timeout
+	var expired <-chan time.Time
+	if timeout > 0 {
+		deadline := time.NewTimer(timeout)
+		defer deadline.Stop()
+		expired = deadline.C
+	}
 	tick := time.NewTicker(MonitorPoll)
 	defer tick.Stop()
 	var (
@@ -126,9 +151,13 @@ func (w *Watch) run(re *regexp.Regexp, maxLines int, timeout time.Duration, noti
 		case <-w.stop:
 			w.end("killed")
 			return
-		case <-deadline.C:
+		case <-expired:
 			w.end("timeout")
-			notify(w.notice(nil, fmt.Sprintf("Monitor %s expired after %s; the task may still run.", w.ID, timeout)))
+			still := "the task may still run"
+			if o.OwnsTask {
+				still = "its command was stopped"
+			}
+			notify(w.notice(nil, fmt.Sprintf("Monitor %s expired after %s; %s.", w.ID, timeout, still)))
 			return
 		case <-w.Task.Done():
 			ended = true
@@ -200,7 +229,8 @@ func (w *Watch) end(status string) {
 	w.mu.Unlock()
 }
 
-// Kill stops the watch (not the task) and waits for its goroutine.
+// Kill stops the watch, and the task when the watch owns it (see
+// WatchOptions.OwnsTask), and waits for its goroutine.
 func (w *Watch) Kill() error {
 	select {
 	case <-w.done:
