@@ -105,7 +105,7 @@ var _ = Describe("the LSP tool with gopls", Ordered, func() {
 	}
 
 	BeforeAll(func() {
-		leaks = tooltest.LeakCheck(GinkgoT())
+		leaks = tooltest.LeakCheck(GinkgoT(), tooltest.IgnoreGinkgoAcrossSpecs)
 		tooltest.Need(tooltest.Gopls)
 		dir = GinkgoT().TempDir()
 		dir, _ = filepath.EvalSymlinks(dir)

@@ -31,7 +31,7 @@ var _ = Describe("Manager with gopls", Ordered, func() {
 	}
 
 	BeforeAll(func() {
-		leaks = tooltest.LeakCheck(GinkgoT())
+		leaks = tooltest.LeakCheck(GinkgoT(), tooltest.IgnoreGinkgoAcrossSpecs)
 		gopls := tooltest.Need(tooltest.Gopls)
 		dir = GinkgoT().TempDir()
 		dir, _ = filepath.EvalSymlinks(dir)
