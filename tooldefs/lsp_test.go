@@ -208,4 +208,3 @@ var _ = Describe("the LSP tool without a language server", func() {
 		Expect(slices.ContainsFunc(strings.Split(ev.Result.Text(), " "), func(w string) bool { return w == "gopls" })).To(BeTrue())
 	})
 })
-
