@@ -46,8 +46,13 @@ type client struct {
 
 // document is a file open in the server.
 type document struct {
+	path    string
 	version int
 	sum     [32]byte
+	// size and mod are the file's when it was last sent, to see cheaply
+	// whether it changed on disk since.
+	size int64
+	mod  time.Time
 }
 
 // published is the last diagnostics a server published for a file.
@@ -196,18 +201,26 @@ func (c *client) alive() bool {
 // first time, didChange (the whole text) when it changed since. It returns
 // the URI and the version the server holds.
 func (c *client) sync(path string) (string, int, bool, error) {
+	c.docMu.Lock()
+	defer c.docMu.Unlock()
+	return c.syncLocked(path)
+}
+
+func (c *client) syncLocked(path string) (string, int, bool, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", 0, false, err
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", 0, false, err
 	}
 	uri := fileURI(path)
 	sum := sha256.Sum256(data)
-	c.docMu.Lock()
-	defer c.docMu.Unlock()
 	d := c.docs[uri]
 	switch {
 	case d == nil:
-		d = &document{version: 1, sum: sum}
+		d = &document{path: path, version: 1, sum: sum, size: fi.Size(), mod: fi.ModTime()}
 		err = c.rpc.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 			"uri": uri, "languageId": c.conf.Language(path), "version": d.version, "text": string(data)}})
 		if err == nil {
@@ -216,13 +229,32 @@ func (c *client) sync(path string) (string, int, bool, error) {
 		return uri, d.version, true, err
 	case d.sum != sum:
 		d.version++
-		d.sum = sum
+		d.sum, d.size, d.mod = sum, fi.Size(), fi.ModTime()
 		err = c.rpc.Notify("textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": uri, "version": d.version},
 			"contentChanges": []map[string]string{{"text": string(data)}}})
 		return uri, d.version, true, err
 	}
+	d.size, d.mod = fi.Size(), fi.ModTime()
 	return uri, d.version, false, nil
+}
+
+// refresh re-sends every open file that changed on disk since it was
+// sent (another tool or the user wrote it), and closes the ones that are
+// gone, so that answers about other files see what is on disk too.
+func (c *client) refresh() {
+	c.docMu.Lock()
+	defer c.docMu.Unlock()
+	for uri, d := range c.docs {
+		fi, err := os.Stat(d.path)
+		switch {
+		case err != nil:
+			delete(c.docs, uri)
+			_ = c.rpc.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]string{"uri": uri}})
+		case fi.Size() != d.size || !fi.ModTime().Equal(d.mod):
+			_, _, _, _ = c.syncLocked(d.path)
+		}
+	}
 }
 
 // diagnostics waits, until ctx ends, for what the server publishes for uri

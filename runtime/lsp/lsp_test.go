@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,39 @@ var _ = Describe("Manager with gopls", Ordered, func() {
 		_, err := m.Query(context.Background(), lsp.Request{Operation: lsp.OpHover, Path: filepath.Join(dir, "use.go"), Line: 4, Character: 6, Root: dir})
 		Expect(err).To(MatchError(lsp.ErrClosed))
 		leaks()
+	})
+})
+
+var _ = Describe("Manager under concurrent first calls", func() {
+	It("starts one gopls for calls that arrive together, and answers from a file changed on disk", func() {
+		DeferCleanup(tooltest.LeakCheck(GinkgoT()))
+		tooltest.Need(tooltest.Gopls)
+		dir, _ := filepath.EvalSymlinks(GinkgoT().TempDir())
+		writeFixture(dir)
+		m := lsp.NewManager(lsp.Options{Servers: lsp.DefaultServers(nil)})
+		DeferCleanup(m.Close)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		use := filepath.Join(dir, "use.go")
+		results := make(chan error, 4)
+		for range 4 {
+			go func() {
+				res, err := m.Query(ctx, lsp.Request{Operation: lsp.OpDefinition, Path: use, Line: 5, Character: 9, Root: dir})
+				if err == nil && !strings.Contains(res.Text, "shapes.go:15:6") {
+					err = fmt.Errorf("unexpected answer %q", res.Text)
+				}
+				results <- err
+			}()
+		}
+		for range 4 {
+			Expect(<-results).NotTo(HaveOccurred())
+		}
+		Expect(m.Running()).To(HaveLen(1))
+
+		// Two lines more above the call: the server gets the new text.
+		Expect(os.WriteFile(use, []byte(strings.Replace(fixture["use.go"], "package fix\n", "package fix\n\n// moved\n", 1)), 0o644)).To(Succeed())
+		res, err := m.Query(ctx, lsp.Request{Operation: lsp.OpReferences, Path: filepath.Join(dir, "shapes.go"), Line: 15, Character: 6, Root: dir})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Text).To(ContainSubstring("use.go:7:9: return Total("))
 	})
 })

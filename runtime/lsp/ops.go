@@ -86,6 +86,7 @@ func (m *Manager) Query(ctx context.Context, r Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	c.refresh()
 	uri, _, _, err := c.sync(r.Path)
 	if err != nil {
 		return Result{}, fmt.Errorf("send %s to %s: %w", r.Path, c.name, err)
