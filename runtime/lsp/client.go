@@ -313,6 +313,17 @@ func (c *client) kill() {
 	<-c.rpc.Done()
 }
 
+// gone is the error of a call to a server that stopped: it waits a
+// moment for the process to be reaped, so that all it wrote to stderr is
+// in the message.
+func (c *client) gone() error {
+	select {
+	case <-c.exit:
+	case <-time.After(time.Second):
+	}
+	return fmt.Errorf("%s: %w%s", c.name, errServerGone, c.stderrTail())
+}
+
 // stderrTail is the end of what the server wrote to stderr, for errors.
 func (c *client) stderrTail() string {
 	s := strings.TrimSpace(c.errb.String())

@@ -14,6 +14,10 @@ import (
 // diagnostics of a file just written.
 const DefaultDiagnosticsWait = 1500 * time.Millisecond
 
+// DefaultRequestTimeout bounds one request to a server, so that a server
+// that hangs does not hold the call for ever.
+const DefaultRequestTimeout = 2 * time.Minute
+
 // Options configure a Manager.
 type Options struct {
 	// Servers are the servers to use (settings' lspServers, usually with
@@ -22,6 +26,9 @@ type Options struct {
 	// DiagnosticsWait bounds AfterWrite's wait; zero is
 	// DefaultDiagnosticsWait.
 	DiagnosticsWait time.Duration
+	// RequestTimeout bounds each request of Query; zero is
+	// DefaultRequestTimeout.
+	RequestTimeout time.Duration
 }
 
 // ErrClosed is the error of a Manager used after Close.
@@ -30,8 +37,9 @@ var ErrClosed = errors.New("lsp: the session's language servers were shut down")
 // Manager starts language servers on demand, one per server and root
 // directory, and stops them all on Close. It is safe for concurrent use.
 type Manager struct {
-	servers Servers
-	wait    time.Duration
+	servers    Servers
+	wait       time.Duration
+	reqTimeout time.Duration
 
 	mu      sync.Mutex
 	closed  bool
@@ -56,7 +64,11 @@ func NewManager(o Options) *Manager {
 	if wait <= 0 {
 		wait = DefaultDiagnosticsWait
 	}
-	return &Manager{servers: o.Servers, wait: wait, running: map[serverKey]*entry{}, reported: map[string]map[string]bool{}}
+	req := o.RequestTimeout
+	if req <= 0 {
+		req = DefaultRequestTimeout
+	}
+	return &Manager{servers: o.Servers, wait: wait, reqTimeout: req, running: map[serverKey]*entry{}, reported: map[string]map[string]bool{}}
 }
 
 // Configured reports whether any server is configured.

@@ -98,9 +98,14 @@ func (m *Manager) Query(ctx context.Context, r Request) (Result, error) {
 	var raw json.RawMessage
 	call := func(method string, params any) error {
 		raw = nil
-		if err := c.rpc.Call(ctx, method, params, &raw); err != nil {
-			if !c.alive() {
-				return fmt.Errorf("%s: %w%s", c.name, errServerGone, c.stderrTail())
+		rctx, cancel := context.WithTimeout(ctx, m.reqTimeout)
+		defer cancel()
+		if err := c.rpc.Call(rctx, method, params, &raw); err != nil {
+			switch {
+			case !c.alive():
+				return c.gone()
+			case ctx.Err() == nil && rctx.Err() != nil:
+				return fmt.Errorf("%s did not answer %s within %s; try again, or check the server", c.name, method, m.reqTimeout)
 			}
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
