@@ -19,6 +19,7 @@ func AllBaseTools() []runtime.Tool {
 		EnterWorktreeTool(),
 		ExitPlanModeTool(),
 		ExitWorktreeTool(),
+		LSPTool(),
 		MonitorTool(),
 		NotebookEditTool(),
 		REPLTool(),

@@ -19,6 +19,7 @@ func AllBaseTools() []runtime.Tool {
 		ExitWorktreeTool(),
 		GlobTool(),
 		GrepTool(),
+		LSPTool(),
 		MonitorTool(),
 		NotebookEditTool(),
 		ReadTool(),

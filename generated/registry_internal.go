@@ -21,6 +21,7 @@ func AllBaseTools() []runtime.Tool {
 		ExitWorktreeTool(),
 		GlobTool(),
 		GrepTool(),
+		LSPTool(),
 		MonitorTool(),
 		NotebookEditTool(),
 		REPLTool(),

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 )
@@ -62,4 +63,15 @@ type FileHistory interface {
 	// now, or that it does not exist. An error means the file could not
 	// be kept; the tool does not write it.
 	BeforeWrite(path string) error
+}
+
+// FileDiagnostics is where the tools that write files (Edit, Write)
+// report a file they just wrote, so that a language server already
+// running for its language can say what is now wrong in it (runtime/lsp).
+// Without one, nothing is reported.
+type FileDiagnostics interface {
+	// AfterWrite returns the problems newly found in path (absolute,
+	// symlinks resolved), as text for the model, waiting a short bounded
+	// time; "" when there are none or no server runs for the file.
+	AfterWrite(ctx context.Context, path string) string
 }

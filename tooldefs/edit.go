@@ -68,6 +68,9 @@ type EditOutput struct {
 	// QuotesNormalized is true when old_string only matched once curly and
 	// straight quotes were treated as equal.
 	QuotesNormalized bool `json:"quotes_normalized,omitempty"`
+	// Diagnostics are the problems a running language server newly
+	// reports in the file (runtime.FileDiagnostics).
+	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
 // editPlan is a checked edit, ready to write.
@@ -194,6 +197,7 @@ func (Edit) Call(ctx context.Context, in *EditInput, c *runtime.Call) (EditOutpu
 		Removals:         rem,
 		Diff:             editengine.Unified(ops, "a/"+strings.TrimPrefix(name, "/"), "b/"+strings.TrimPrefix(name, "/"), 3),
 		QuotesNormalized: p.res.QuotesNormalized,
+		Diagnostics:      filetool.Diagnose(ctx, c.Context, p.real),
 	}, nil
 }
 
@@ -202,6 +206,9 @@ func (Edit) ResultBlocks(out EditOutput) []runtime.Block {
 	var b strings.Builder
 	if out.Created {
 		fmt.Fprintf(&b, "File created successfully at: %s", out.FilePath)
+		if out.Diagnostics != "" {
+			b.WriteString("\n\n" + out.Diagnostics)
+		}
 		return []runtime.Block{runtime.TextBlock(b.String())}
 	}
 	fmt.Fprintf(&b, "The file %s has been updated", out.FilePath)
@@ -216,7 +223,11 @@ func (Edit) ResultBlocks(out EditOutput) []runtime.Block {
 		b.WriteString("\n")
 		b.WriteString(filetool.CapDiff(out.Diff))
 	}
-	return []runtime.Block{runtime.TextBlock(strings.TrimSuffix(b.String(), "\n"))}
+	text := strings.TrimSuffix(b.String(), "\n")
+	if out.Diagnostics != "" {
+		text += "\n\n" + out.Diagnostics
+	}
+	return []runtime.Block{runtime.TextBlock(text)}
 }
 
 // RenderUse shows the path relative to the working directory.

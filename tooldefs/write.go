@@ -55,6 +55,9 @@ type WriteOutput struct {
 	Removals int `json:"removals"`
 	// Diff is a unified diff of an update.
 	Diff string `json:"diff,omitempty"`
+	// Diagnostics are the problems a running language server newly
+	// reports in the file (runtime.FileDiagnostics).
+	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
 // writePlan is a checked write.
@@ -124,7 +127,7 @@ func (Write) Call(ctx context.Context, in *WriteInput, c *runtime.Call) (WriteOu
 		return WriteOutput{}, err
 	}
 	filetool.RecordWrite(c, p.key, p.real, data)
-	out := WriteOutput{Type: "create", FilePath: p.key, Lines: countLines(in.Content)}
+	out := WriteOutput{Type: "create", FilePath: p.key, Lines: countLines(in.Content), Diagnostics: filetool.Diagnose(ctx, c.Context, p.real)}
 	ops := editengine.LineDiff(string(p.before), in.Content)
 	out.Additions, out.Removals = editengine.Stats(ops)
 	if p.exists {
@@ -149,14 +152,18 @@ func countLines(s string) int {
 
 // ResultBlocks tells the model what was written.
 func (Write) ResultBlocks(out WriteOutput) []runtime.Block {
+	diags := ""
+	if out.Diagnostics != "" {
+		diags = "\n\n" + out.Diagnostics
+	}
 	if out.Type == "create" {
-		return []runtime.Block{runtime.TextBlock(fmt.Sprintf("File created successfully at: %s (%s)", out.FilePath, filetool.Plural(out.Lines, "line")))}
+		return []runtime.Block{runtime.TextBlock(fmt.Sprintf("File created successfully at: %s (%s)", out.FilePath, filetool.Plural(out.Lines, "line")) + diags)}
 	}
 	msg := fmt.Sprintf("The file %s has been updated (%s, %s).", out.FilePath, filetool.Plural(out.Additions, "addition"), filetool.Plural(out.Removals, "removal"))
 	if out.Diff != "" {
 		msg += "\n" + strings.TrimSuffix(filetool.CapDiff(out.Diff), "\n")
 	}
-	return []runtime.Block{runtime.TextBlock(msg)}
+	return []runtime.Block{runtime.TextBlock(msg + diags)}
 }
 
 // RenderUse shows the path relative to the working directory.

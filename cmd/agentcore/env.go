@@ -48,9 +48,14 @@ func transcriptStore(home string) transcript.Store {
 // (toolOptions), the cap on parallel calls
 // (AGENTCORE_MAX_TOOL_USE_CONCURRENCY) and the MCP manager's timeouts,
 // output cap and ${VAR} expansion (MCP_TIMEOUT, MCP_TOOL_TIMEOUT,
-// MAX_MCP_OUTPUT_TOKENS).
+// MAX_MCP_OUTPUT_TOKENS), and how long Edit and Write wait for a language
+// server's diagnostics (AGENTCORE_LSP_DIAGNOSTICS_MS).
 func envOptions(o *session.Options) {
 	o.ToolOptions = toolOptions()
+	o.LSPTool = lspTool
+	if ms, err := strconv.Atoi(strings.TrimSpace(os.Getenv("AGENTCORE_LSP_DIAGNOSTICS_MS"))); err == nil && ms > 0 {
+		o.LSPDiagnosticsWait = time.Duration(ms) * time.Millisecond
+	}
 	if o.MaxConcurrency == 0 {
 		o.MaxConcurrency = orchestrate.MaxConcurrencyFromEnv(os.Getenv)
 	}

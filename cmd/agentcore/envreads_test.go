@@ -21,6 +21,7 @@ var envReadExceptions = map[string]string{
 	// agent's, as in Claude Code.
 	"runtime/hooks/hooks.go":         "a hook command's environment: the agent's, plus CLAUDE_PROJECT_DIR",
 	"runtime/mcp/manager.go":         "a stdio MCP server's environment: the agent's, plus the config's env",
+	"runtime/lsp/client.go":          "a language server's environment: the agent's, plus the config's env",
 	"tooldefs/shell/run.go":          "a shell command's environment: the agent's without the credentials (sandbox.Scrub)",
 	"tooldefs/worktree/git.go":       "git's environment: the agent's without GIT_DIR and its kind",
 	"tooldefs/bash.go":               "the PATH a command gets, with the embedded grep and find first on it",

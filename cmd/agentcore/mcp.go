@@ -215,7 +215,7 @@ func serveMCP(ctx context.Context, perm permissionFlags, transport sdk.Transport
 	}
 	src.Asker = elicitAsker{}
 	s, err := session.Open(ctx, session.Options{Dir: cwd, Tools: tools, Permissions: src,
-		Pool: pool.Options{Known: known}, ToolOptions: toolOptions()})
+		Pool: pool.Options{Known: known}, ToolOptions: toolOptions(), LSPTool: lspTool})
 	if err != nil {
 		return err
 	}

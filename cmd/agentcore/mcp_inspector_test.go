@@ -33,6 +33,7 @@ var _ = Describe("agentcore mcp serve under the MCP Inspector CLI", Label("node"
 	BeforeEach(func() {
 		dir, home = GinkgoT().TempDir(), GinkgoT().TempDir()
 		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("first line\nsecond line\n"), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(dir, "nb.ipynb"), []byte(`{"cells":[{"cell_type":"code","id":"c1","metadata":{},"source":["print(1)"],"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":5}`), 0o644)).To(Succeed())
 		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "start"}} {
 			cmd := exec.Command("git", args...)
@@ -91,6 +92,8 @@ var _ = Describe("agentcore mcp serve under the MCP Inspector CLI", Label("node"
 			"WebFetch":      {"url=" + srv.URL + "/page", "prompt=what is on the page?"},
 			"WebSearch":     {"query=agentcore runtime"},
 			"EnterWorktree": {"name=over-mcp"},
+			// Listed when gopls is on PATH.
+			"LSP": {"operation=documentSymbol", "filePath=" + filepath.Join(dir, "main.go"), "line=1", "character=1"},
 			// These act on state an earlier call of the same connection
 			// made (a Read, a worktree, a background shell); each Inspector
 			// CLI run is a new connection, so they answer with an error

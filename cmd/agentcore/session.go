@@ -131,6 +131,9 @@ func (f *sessionFlags) registerSandbox(cmd *cobra.Command) {
 var (
 	simpleModeTools = []string{"Bash", "Edit", "Read"}
 	searchTool      = "ToolSearch"
+	// lspTool is left out of the pool when no language server is
+	// configured and gopls is not on PATH (session.Options.LSPTool).
+	lspTool = "LSP"
 	// agentTool starts sub-agents: its description lists their types.
 	agentTool = "Agent"
 	// skillTool launches skills: its description lists them.

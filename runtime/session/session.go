@@ -39,6 +39,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/checkpoint"
 	"github.com/agentcore/agentcore/runtime/hooks"
+	"github.com/agentcore/agentcore/runtime/lsp"
 	"github.com/agentcore/agentcore/runtime/mcp"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
 	"github.com/agentcore/agentcore/runtime/permission"
@@ -174,6 +175,15 @@ type Options struct {
 	// RewindFiles. Files changed by shell commands are not kept. Empty:
 	// nothing is kept.
 	FileHistory string
+	// LSPTool names the tool that needs a language server (agentcore's
+	// "LSP"): the pool leaves it out when the settings' lspServers name no
+	// server and gopls is not on PATH. Empty: the tool stays, and says
+	// how to configure a server when called.
+	LSPTool string
+	// LSPDiagnosticsWait bounds how long Edit and Write wait for a
+	// running language server's diagnostics of the file they wrote; zero
+	// is lsp.DefaultDiagnosticsWait.
+	LSPDiagnosticsWait time.Duration
 	// ToolOptions are the tools' switches (a shell command's default
 	// timeout, what file-name searches list, the user directory …),
 	// offered on the tool context; the zero value is every default.
@@ -225,6 +235,10 @@ type Session struct {
 	// without Options.FileHistory (and in a sub-agent, which uses its
 	// parent's).
 	checkpoints *checkpoint.Store
+
+	// lsp runs the language servers (started on demand, stopped by
+	// Close); a sub-agent uses its parent's.
+	lsp *lsp.Manager
 
 	// answer is the structured answer Options.JSONSchema asks for; nil
 	// without one.
@@ -334,9 +348,30 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.hooks = s.newHooks()
 	engine.SetAskNotifier(s.notification)
 	s.opts.Pool.DenyTool = engine.DeniesTool
+	s.openLSP(engine.Settings().LSPServers)
 	s.opts.Pool.Pending = s.mcp
 	s.assemble(s.mcp.Tools())
 	return s, nil
+}
+
+// openLSP makes the session's language-server manager from the settings'
+// servers and the defaults (gopls on PATH), offers it to the tools, and
+// leaves Options.LSPTool out of the pool when there is no server. No
+// server starts until a tool needs one; Close stops them.
+func (s *Session) openLSP(configured lsp.Servers) {
+	s.lsp = lsp.NewManager(lsp.Options{
+		Servers:         configured.WithDefaults(lsp.DefaultServers(nil)),
+		DiagnosticsWait: s.opts.LSPDiagnosticsWait,
+	})
+	runtime.WithService(s.tc, s.lsp)
+	runtime.WithService[runtime.FileDiagnostics](s.tc, s.lsp)
+	_ = s.tc.OnClose(s.lsp.Close)
+	if name := s.opts.LSPTool; name != "" && !s.lsp.Configured() {
+		deny := s.opts.Pool.DenyTool
+		s.opts.Pool.DenyTool = func(t runtime.Tool) bool {
+			return t.Name() == name || deny != nil && deny(t)
+		}
+	}
 }
 
 // openSandbox is the session's sandbox: nil when the sandbox is off,

@@ -45,6 +45,22 @@ var _ = Describe("ReadSettings", func() {
 		Expect(found).To(Equal(3))
 	})
 
+	It("reads lspServers in the shape of Claude Code's .lsp.json, a later file's entry replacing one of the same name", func() {
+		write(filepath.Join(home, ".claude", "settings.json"), `{"lspServers": {"go": {"command": "gopls-old", "extensionToLanguage": {".go": "go"}}, "py": {"command": "pyright-langserver", "args": ["--stdio"], "extensionToLanguage": {".py": "python"}, "env": {"X": "1"}, "startupTimeout": 5000}}}`)
+		write(filepath.Join(project, ".claude", "settings.json"), `{"lspServers": {"go": {"command": "gopls", "args": ["serve"], "extensionToLanguage": {".go": "go"}, "settings": {"gopls": {"staticcheck": true}}}}}`)
+		_, s, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.LSPServers).To(HaveLen(2))
+		Expect(s.LSPServers["go"].Command).To(Equal("gopls"))
+		Expect(s.LSPServers["go"].Args).To(Equal([]string{"serve"}))
+		Expect(s.LSPServers["go"].Settings).To(Equal(map[string]any{"gopls": map[string]any{"staticcheck": true}}))
+		py := s.LSPServers["py"]
+		Expect([]any{py.Command, py.Args, py.ExtensionToLanguage, py.Env, py.StartupTimeout}).To(Equal([]any{
+			"pyright-langserver", []string{"--stdio"}, map[string]string{".py": "python"}, map[string]string{"X": "1"}, 5000}))
+		name, ok := s.LSPServers.For(".PY")
+		Expect([]any{name, ok}).To(Equal([]any{"py", true}))
+	})
+
 	It("lets agentcore's file win over Claude Code's at the same level", func() {
 		write(filepath.Join(project, ".agentcore", "settings.local.json"), `{"model": "agentcore-model"}`)
 		_, s, err := settings.ReadSettings(project, home, settings.Selection{SettingsFiles: true})

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/agentcore/agentcore/runtime/hooks"
+	"github.com/agentcore/agentcore/runtime/lsp"
 )
 
 // Settings is the part of a settings file agentcore's permissions and
@@ -38,6 +39,11 @@ type Settings struct {
 	// Sandbox is Claude Code's "sandbox" object: whether Bash commands
 	// run confined, and how.
 	Sandbox SandboxSettings `json:"sandbox,omitzero"`
+	// LSPServers are the language servers of the LSP tool and of the
+	// diagnostics after edits, by name, each shaped like an entry of
+	// Claude Code's plugin .lsp.json (command, args,
+	// extensionToLanguage, …).
+	LSPServers lsp.Servers `json:"lspServers,omitempty"`
 }
 
 // SandboxSettings is the "sandbox" object of a settings file, in Claude
@@ -257,6 +263,12 @@ func Merge(files []SettingsFile) Settings {
 		}
 		m.Hooks = m.Hooks.Merge(s.Hooks)
 		m.Sandbox = m.Sandbox.merge(s.Sandbox)
+		for name, c := range s.LSPServers {
+			if m.LSPServers == nil {
+				m.LSPServers = lsp.Servers{}
+			}
+			m.LSPServers[name] = c
+		}
 		for k, v := range s.Env {
 			if m.Env == nil {
 				m.Env = map[string]string{}

@@ -23,3 +23,9 @@ func LeakCheck(t goleak.TestingT, opts ...goleak.Option) func() {
 		goleak.VerifyNone(t, append([]goleak.Option{before, IgnoreGinkgo}, opts...)...)
 	}
 }
+
+// IgnoreGinkgoAcrossSpecs ignores the interceptor's own goroutine, which
+// `ginkgo -p` restarts between specs: pass it to a LeakCheck whose
+// snapshot is taken in a BeforeAll of an Ordered container, so that it
+// spans several specs.
+var IgnoreGinkgoAcrossSpecs = goleak.IgnoreAnyFunction("github.com/onsi/ginkgo/v2/internal.(*genericOutputInterceptor).ResumeIntercepting.func1")

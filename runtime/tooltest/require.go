@@ -41,6 +41,9 @@ const (
 	Userns = "userns"
 	// Root is root or CAP_SYS_ADMIN in this process: mounting a tmpfs.
 	Root = "root"
+	// Gopls is gopls on PATH (the LSP specs; .ci/run installs it with go
+	// install golang.org/x/tools/gopls).
+	Gopls = "gopls"
 	// Cgroup is a pids and a memory cgroup this process may make for a
 	// command (the sandbox's limits as root: sandbox.CgroupLimits).
 	Cgroup = "cgroup"
@@ -146,6 +149,7 @@ func probe(tool string) (path, why string) {
 var installHint = map[string]string{
 	Node: "nodejs", Npm: "npm", Tmux: "tmux", Rg: "ripgrep", Bwrap: "bubblewrap",
 	GNUGrep: "grep", GNUFind: "findutils", Bash: "bash", Userns: "util-linux",
+	Gopls: "gopls",
 }
 
 func probeOnce(tool string) (path, why string) {
@@ -164,6 +168,9 @@ func probeOnce(tool string) (path, why string) {
 	}
 	path, err := exec.LookPath(command)
 	if err != nil {
+		if tool == Gopls {
+			return "", "gopls is not on PATH: go install golang.org/x/tools/gopls@v0.23.0 and put $(go env GOPATH)/bin on PATH"
+		}
 		return "", command + " is not on PATH: install " + installHint[tool] + " (Debian: apt-get install " + installHint[tool] + ")"
 	}
 	switch tool {

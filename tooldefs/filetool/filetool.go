@@ -15,6 +15,7 @@
 package filetool
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -105,6 +106,18 @@ func Checkpoint(tc *runtime.ToolContext, key, real string) error {
 		return fmt.Errorf("%s is unchanged: keeping its content for /rewind failed: %w", key, err)
 	}
 	return nil
+}
+
+// Diagnose asks the session's running language servers
+// (runtime.FileDiagnostics) what is newly wrong in the file at real, just
+// written; "" when nothing is, or without them. It waits a short bounded
+// time.
+func Diagnose(ctx context.Context, tc *runtime.ToolContext, real string) string {
+	d, ok := runtime.Service[runtime.FileDiagnostics](tc)
+	if !ok {
+		return ""
+	}
+	return d.AfterWrite(ctx, real)
 }
 
 // RecordWrite registers, through the call's context modifier, that a tool
