@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -184,23 +185,25 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	if e.Observer != nil {
 		e.observe(p, EventStart)
 	}
+	began := time.Now()
 	res, err, panicked := invoke(ctx, p, call)
+	ran := time.Since(began)
 	if e.Observer != nil {
 		e.observe(p, EventEnd)
 	}
 	if cause := context.Cause(ctx); cause != nil {
 		// Cancelled while running: whatever Call returned is superseded.
-		return cancelled(p, cause)
+		return e.failed(ctx, p, tc, cancelled(p, cause), ran)
 	}
 	switch {
 	case panicked:
-		return failure(OutcomePanic, err)
+		return e.failed(ctx, p, tc, failure(OutcomePanic, err), ran)
 	case err != nil:
 		// What the tool registered before failing still happened (Bash's
 		// `cd x && false` moved the shell), so its modifiers apply.
 		o := failure(OutcomeToolError, err)
 		o.modifier = call.Modifier()
-		return o
+		return e.failed(ctx, p, tc, o, ran)
 	}
 	if len(res.Content) == 0 && res.IsError {
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
@@ -210,6 +213,9 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 		if crash != nil {
 			post.Context = append(post.Context, fmt.Sprintf("PostToolUse hook failed: %v", crash))
 		}
+		if post.Content != nil {
+			res.Content = post.Content
+		}
 		extra = append(extra, post.Context...)
 	}
 	res.Content = appendContext(res.Content, extra)
@@ -217,6 +223,28 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	res.Modifier = nil
 	*ok = outcome{res: res, kind: OutcomeOK, modifier: mod}
 	return ok
+}
+
+// failed runs the PostToolUseFailure hook of a call that ran and ended
+// in o, and returns o with the hook's context added to its result. A
+// sibling's error or a discarded stream is no failure of the call's own.
+func (e *Executor) failed(ctx context.Context, p *prepared, tc *runtime.ToolContext, o *outcome, ran time.Duration) *outcome {
+	if e.PostToolUseFailure == nil || o.kind == OutcomeSiblingError || o.kind == OutcomeDiscarded {
+		return o
+	}
+	f := Failure{Err: o.err, Interrupted: o.kind == OutcomeInterrupted, Duration: ran}
+	if f.Interrupted {
+		f.Err = errors.New(InterruptMessage)
+	}
+	// The hooks run to their end even when the call was cancelled: they
+	// are bounded by their own timeouts.
+	hctx := context.WithoutCancel(ctx)
+	post, crash := runtime.Guard("PostToolUseFailure", func() PostToolUseResult { return e.PostToolUseFailure(hctx, p.invocation(), f, tc) })
+	if crash != nil {
+		post.Context = append(post.Context, fmt.Sprintf("PostToolUseFailure hook failed: %v", crash))
+	}
+	o.res.Content = appendContext(o.res.Content, post.Context)
+	return o
 }
 
 // preToolUse runs the PreToolUse hook of a call: a deny rejects it, an
