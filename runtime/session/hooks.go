@@ -78,6 +78,11 @@ func (s *Session) preToolUse(ctx context.Context, inv *runtime.Invocation, tc *r
 	case hooks.Deny:
 		out.Behavior = runtime.Deny
 		out.Message = fmt.Sprintf("PreToolUse:%s hook blocked this call: %s", name, r.Reason)
+	case hooks.Defer:
+		// Claude Code stops a -p run here and runs the call on --resume;
+		// agentcore cannot yet, so the call is refused rather than run.
+		out.Behavior = runtime.Deny
+		out.Message = fmt.Sprintf("PreToolUse:%s hook deferred this call (%s); agentcore does not support deferring a call yet, so it was not run.", name, nonEmpty(r.Reason, "no reason given"))
 	case hooks.Ask:
 		out.Behavior, out.Message = runtime.Ask, r.Reason
 	case hooks.Allow:
