@@ -200,6 +200,16 @@ echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'`
 		Expect(ev.Result.Text()).To(Equal("[redacted]"))
 	})
 
+	It("refuses a call a PreToolUse hook defers, saying agentcore cannot defer yet, rather than running it", func() {
+		hooksFile(map[string][]map[string]any{"PreToolUse": {command(script("defer.sh",
+			`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"a person decides"}}'`))}}, nil)
+		s := open(session.Options{Permissions: allow("Sh")})
+		ev := exec1(s, `{"command":"touch ran"}`)
+		Expect(ev.Outcome).To(Equal(orchestrate.OutcomeRejected))
+		Expect(ev.Result.Text()).To(ContainSubstring("deferred this call (a person decides)"))
+		Expect(filepath.Join(dir, "ran")).NotTo(BeAnExistingFile())
+	})
+
 	It("runs SessionEnd hooks once when the session closes, with the exit reason", func() {
 		seen := filepath.Join(dir, "end.json")
 		hooksFile(map[string][]map[string]any{"SessionEnd": {command(script("end.sh", `cat >> `+seen+`; echo >> `+seen))}}, nil)
