@@ -365,7 +365,9 @@ func (s *Session) stopHook() func(context.Context, bool) (string, error) {
 		return nil
 	}
 	return func(ctx context.Context, active bool) (string, error) {
-		r := s.hooks.Run(ctx, ev, "", hooks.Input{"stop_hook_active": active})
+		in := hooks.Input{"stop_hook_active": active}
+		s.agentFields(in)
+		r := s.hooks.Run(ctx, ev, "", in)
 		s.hookMessages(r)
 		if r.Stop {
 			return "", fmt.Errorf("%s hook stopped the session: %s", ev, nonEmpty(r.StopReason, "continue: false"))
