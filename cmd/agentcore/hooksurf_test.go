@@ -83,6 +83,32 @@ func recordingHooks(dir, rec string, events []string, extra map[string][]map[str
 // sorted.
 func recorded(rec string) map[string][][]string {
 	out := map[string][][]string{}
+	for ev, sets := range recordedSets(rec) {
+		for _, keys := range sets {
+			out[ev] = append(out[ev], keys)
+		}
+	}
+	return out
+}
+
+// fieldUnion is, per event, the field names of all its recorded inputs.
+func fieldUnion(rec string) map[string][]string {
+	out := map[string][]string{}
+	for ev, sets := range recordedSets(rec) {
+		for _, keys := range sets {
+			for _, k := range keys {
+				if !slices.Contains(out[ev], k) {
+					out[ev] = append(out[ev], k)
+				}
+			}
+		}
+		sort.Strings(out[ev])
+	}
+	return out
+}
+
+func recordedSets(rec string) map[string][][]string {
+	out := map[string][][]string{}
 	files, err := filepath.Glob(filepath.Join(rec, "*.json"))
 	Expect(err).NotTo(HaveOccurred())
 	for _, f := range files {
@@ -112,7 +138,8 @@ var hookScenario = [][2]string{
 // newHookEvents are the events this spec records; PermissionDenied is
 // left out: Claude Code fires it only when its auto mode classifier
 // denies a call, which needs a model the fake API does not play.
-var newHookEvents = []string{"PostToolUseFailure", "PermissionRequest", "SubagentStart", "SessionEnd", "PreToolUse", "SessionStart"}
+var newHookEvents = []string{"PostToolUseFailure", "PermissionRequest", "SubagentStart", "SessionEnd",
+	"PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "Stop", "SubagentStop"}
 
 // allowingRequest is a PermissionRequest hook that approves the call.
 func allowingRequest() map[string][]map[string]any {
@@ -139,7 +166,7 @@ var _ = Describe("the hook surface in agentcore -p", func() {
 		Expect(err).NotTo(HaveOccurred(), string(out))
 		// The sub-agent of Claude Code runs in the background: its
 		// SubagentStart may land after the result; the process waits for it.
-		cc := recorded(ccRec)
+		cc := fieldUnion(ccRec)
 
 		// agentcore.
 		acDir := GinkgoT().TempDir()
@@ -149,17 +176,19 @@ var _ = Describe("the hook surface in agentcore -p", func() {
 		stdout, stderr, code := invoke(invocation{dir: acDir, home: acDir, configDir: acDir, env: []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + api2.URL}},
 			"-p", "go", "--model", "claude-fake-1", "--output-format", "json")
 		Expect(code).To(Equal(0), stderr+stdout)
-		ac := recorded(acRec)
+		ac := fieldUnion(acRec)
 
 		// Fields only Claude Code sends: prompt_id (its OpenTelemetry
-		// prompt id) and effort (the model's reasoning effort); agentcore
-		// has neither.
-		ccOnly := []string{"effort", "prompt_id"}
+		// prompt id) and effort (the model's reasoning effort) everywhere;
+		// Stop's and SubagentStop's background_tasks, and SubagentStop's
+		// agent_transcript_path (agentcore keeps no transcript per
+		// sub-agent).
+		ccOnly := []string{"effort", "prompt_id", "background_tasks", "agent_transcript_path"}
 		for _, ev := range newHookEvents {
 			Expect(cc[ev]).NotTo(BeEmpty(), "Claude Code fired no %s", ev)
 			Expect(ac[ev]).NotTo(BeEmpty(), "agentcore fired no %s", ev)
-			want := slices.DeleteFunc(slices.Clone(cc[ev][0]), func(k string) bool { return slices.Contains(ccOnly, k) })
-			Expect(ac[ev][0]).To(Equal(want), "the fields of %s", ev)
+			want := slices.DeleteFunc(slices.Clone(cc[ev]), func(k string) bool { return slices.Contains(ccOnly, k) })
+			Expect(ac[ev]).To(Equal(want), "the fields of %s", ev)
 		}
 	})
 

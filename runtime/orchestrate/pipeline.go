@@ -209,7 +209,8 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
 	}
 	if e.PostToolUse != nil {
-		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, p.invocation(), res, tc) })
+		hctx := context.WithValue(ctx, ranKey{}, ran)
+		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(hctx, p.invocation(), res, tc) })
 		if crash != nil {
 			post.Context = append(post.Context, fmt.Sprintf("PostToolUse hook failed: %v", crash))
 		}
@@ -223,6 +224,17 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	res.Modifier = nil
 	*ok = outcome{res: res, kind: OutcomeOK, modifier: mod}
 	return ok
+}
+
+// ranKey is the context key of how long a call ran (Ran).
+type ranKey struct{}
+
+// Ran is how long the call a PostToolUseFunc is called for ran: its
+// Call, without the hooks and the permission check (Claude Code's
+// duration_ms); ok is false outside a PostToolUseFunc.
+func Ran(ctx context.Context) (d time.Duration, ok bool) {
+	d, ok = ctx.Value(ranKey{}).(time.Duration)
+	return d, ok
 }
 
 // failed runs the PostToolUseFailure hook of a call that ran and ended

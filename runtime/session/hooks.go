@@ -11,6 +11,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/ask"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/orchestrate"
+	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/settings"
 )
 
@@ -107,6 +108,9 @@ func (s *Session) postToolUse(ctx context.Context, inv *runtime.Invocation, res 
 		}
 	}
 	in["tool_response"] = response
+	if d, ok := orchestrate.Ran(ctx); ok {
+		in["duration_ms"] = d.Milliseconds()
+	}
 	r := s.hooks.Run(ctx, hooks.PostToolUse, name, in)
 	s.hookMessages(r)
 	var out orchestrate.PostToolUseResult
@@ -365,7 +369,9 @@ func (s *Session) stopHook() func(context.Context, bool) (string, error) {
 		return nil
 	}
 	return func(ctx context.Context, active bool) (string, error) {
-		in := hooks.Input{"stop_hook_active": active}
+		in := hooks.Input{"stop_hook_active": active, "last_assistant_message": s.lastAssistantText(),
+			// agentcore has no scheduled (cron) tasks.
+			"session_crons": []any{}}
 		s.agentFields(in)
 		r := s.hooks.Run(ctx, ev, "", in)
 		s.hookMessages(r)
@@ -377,6 +383,25 @@ func (s *Session) stopHook() func(context.Context, bool) (string, error) {
 		}
 		return "", nil
 	}
+}
+
+// lastAssistantText is the text of the conversation's last assistant
+// message (Claude Code's last_assistant_message).
+func (s *Session) lastAssistantText() string {
+	msgs := s.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != provider.Assistant {
+			continue
+		}
+		var b strings.Builder
+		for _, c := range msgs[i].Content {
+			if c.Type == provider.TextBlock {
+				b.WriteString(c.Text)
+			}
+		}
+		return b.String()
+	}
+	return ""
 }
 
 func nonEmpty(s, fallback string) string {

@@ -210,6 +210,25 @@ echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'`
 		Expect(filepath.Join(dir, "ran")).NotTo(BeAnExistingFile())
 	})
 
+	It("gives PostToolUse the call's duration_ms and Stop the last assistant message, as Claude Code does", func() {
+		post, stop := filepath.Join(dir, "post.json"), filepath.Join(dir, "stop.json")
+		hooksFile(map[string][]map[string]any{
+			"PostToolUse": {command(`cat > ` + post)},
+			"Stop":        {command(`cat > ` + stop)},
+		}, nil)
+		sc, err := replay.Parse([]byte(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"t1","name":"Sh","input":{"command":"sleep 0.05; echo hi"}}]}
+{"blocks":[{"type":"text","text":"All "},{"type":"text","text":"done."}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		s := open(session.Options{Provider: replay.New(sc, replay.Options{}), Permissions: allow("Sh")})
+		for range s.Run(ctx, "go") {
+		}
+		Expect(readJSON(post)["duration_ms"]).To(BeNumerically(">=", 50))
+		in := readJSON(stop)
+		Expect(in).To(HaveKeyWithValue("last_assistant_message", "All done."))
+		Expect(in).To(HaveKeyWithValue("session_crons", BeEmpty()))
+	})
+
 	It("runs SessionEnd hooks once when the session closes, with the exit reason", func() {
 		seen := filepath.Join(dir, "end.json")
 		hooksFile(map[string][]map[string]any{"SessionEnd": {command(script("end.sh", `cat >> `+seen+`; echo >> `+seen))}}, nil)
