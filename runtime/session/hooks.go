@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/agent"
@@ -287,8 +290,35 @@ func (s *Session) sessionEnd(reason string) {
 	if s.parent != nil || !s.hooks.Has(hooks.SessionEnd) {
 		return
 	}
-	r := s.hooks.Run(context.Background(), hooks.SessionEnd, reason, hooks.Input{"reason": reason})
+	ctx, cancel := context.WithTimeout(context.Background(), s.sessionEndBudget())
+	defer cancel()
+	r := s.hooks.Run(ctx, hooks.SessionEnd, reason, hooks.Input{"reason": reason})
 	s.hookMessages(r)
+}
+
+// The SessionEnd hooks' time budget, as Claude Code bounds them so that
+// leaving is quick: the largest timeout a SessionEnd hook sets, at least
+// 1.5 s and at most a minute (a hook without a timeout gets 1.5 s), or
+// CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS when set, up to an hour.
+const (
+	EnvSessionEndTimeout = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+	minSessionEndBudget  = 1500 * time.Millisecond
+	maxSessionEndBudget  = time.Minute
+	maxSessionEndEnv     = time.Hour
+)
+
+func (s *Session) sessionEndBudget() time.Duration {
+	longest := time.Duration(0)
+	for _, m := range s.hooks.Config[hooks.SessionEnd] {
+		for _, h := range m.Hooks {
+			longest = max(longest, time.Duration(h.Timeout*float64(time.Second)))
+		}
+	}
+	budget := max(minSessionEndBudget, min(longest, maxSessionEndBudget))
+	if ms, err := strconv.Atoi(strings.TrimSpace(os.Getenv(EnvSessionEndTimeout))); err == nil && ms > 0 {
+		budget = max(budget, min(time.Duration(ms)*time.Millisecond, maxSessionEndEnv))
+	}
+	return budget
 }
 
 // agentFields adds a sub-agent's agent_id and agent_type to a hook's

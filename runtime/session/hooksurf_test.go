@@ -242,6 +242,14 @@ echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'`
 		Expect(in).NotTo(HaveKey("permission_mode"))
 	})
 
+	It("bounds SessionEnd hooks as Claude Code does: one without a timeout is killed after 1.5 s, and the session ends", func() {
+		late := filepath.Join(dir, "late")
+		hooksFile(map[string][]map[string]any{"SessionEnd": {{"type": "command", "command": "sleep 4; touch " + late}}}, nil)
+		s := open(session.Options{})
+		Expect(s.Close()).To(Succeed())
+		Expect(late).NotTo(BeAnExistingFile(), "the hook was stopped before it could finish")
+	})
+
 	It("POSTs every new event to a loopback http hook: SubagentStart with the agent's id and type, its context to the sub-agent", func() {
 		rc, srv := newHookReceiver(map[string]string{
 			"SubagentStart":     `{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"the sub-agent's briefing"}}`,
