@@ -124,6 +124,9 @@ func (s *runSession) runInteractive() int {
 	}
 	be := newTUIBackend(s.sess, s.prov, s.cwd, s.sess.Engine(), s.intr.begin, s.opts, switchModel)
 	err := runTUI(s.ctx, be, s.cwd, s.asker)
+	// The user left the terminal: the SessionEnd hooks' reason, as in
+	// Claude Code.
+	s.sess.SetExitReason("prompt_input_exit")
 	switch {
 	case s.intr.quitting() || errors.Is(err, tea.ErrInterrupted):
 		return exitInterrupted

@@ -70,6 +70,8 @@ type Config struct {
 	// PreToolUse and PostToolUse are the executor's hooks; nil: none.
 	PreToolUse  orchestrate.PreToolUseFunc
 	PostToolUse orchestrate.PostToolUseFunc
+	// PostToolUseFailure is the executor's hook after a call failed.
+	PostToolUseFailure orchestrate.PostToolUseFailureFunc
 	// MaxConcurrency caps parallel calls; 0 means
 	// orchestrate.DefaultMaxConcurrency.
 	MaxConcurrency int
@@ -214,7 +216,7 @@ type Agent struct {
 // file-state cache); tc carries context changes from turn to turn.
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
 	a := &Agent{cfg: cfg, tc: tc, messages: slices.Clone(cfg.History)}
-	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse,
+	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse, PostToolUseFailure: cfg.PostToolUseFailure,
 		MaxConcurrency: cfg.MaxConcurrency, Observer: a.observe}
 	return a
 }

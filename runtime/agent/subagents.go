@@ -46,6 +46,9 @@ type SubagentOptions struct {
 	// Its events carry it as ParentToolUseID, and a replay provider plays
 	// the turns scripted for it.
 	ID string
+	// Type is the sub-agent's type ("general-purpose", "Explore"): the
+	// agent_type its hooks get.
+	Type string
 	// Label names the sub-agent in permission prompts, e.g.
 	// "Explore agent (find the tests)".
 	Label string

@@ -1,5 +1,6 @@
-// Package hooks runs Claude Code's command hooks: the shell commands a
-// settings file's "hooks" object attaches to the events of a session.
+// Package hooks runs Claude Code's hooks: the shell commands (and HTTP
+// endpoints, TypeHTTP) a settings file's "hooks" object attaches to the
+// events of a session.
 //
 //	{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit",
 //	    "hooks": [{"type": "command", "command": "./check.sh", "timeout": 30}]}]}}
@@ -52,6 +53,14 @@ const (
 	SubagentStop     Event = "SubagentStop"
 	SessionStart     Event = "SessionStart"
 	Notification     Event = "Notification"
+
+	// The events after a tool call failed, around the permission
+	// check, when a sub-agent starts and when the session ends.
+	PostToolUseFailure Event = "PostToolUseFailure"
+	PermissionRequest  Event = "PermissionRequest"
+	PermissionDenied   Event = "PermissionDenied"
+	SubagentStart      Event = "SubagentStart"
+	SessionEnd         Event = "SessionEnd"
 )
 
 // DefaultTimeout bounds a hook that sets no timeout, as in Claude Code.
@@ -72,18 +81,32 @@ type Matcher struct {
 	Hooks []Hook `json:"hooks"`
 }
 
-// Hook is one hook command, or one of the Agent SDK host's callbacks.
+// Hook is one hook command, an HTTP endpoint, or one of the Agent SDK
+// host's callbacks.
 type Hook struct {
-	// Type is "command", or TypeCallback; other types are skipped.
+	// Type is "command", TypeHTTP or TypeCallback; other types are
+	// skipped.
 	Type string `json:"type"`
 	// Command is run with bash -c in the project directory.
-	Command string `json:"command"`
+	Command string `json:"command,omitempty"`
+	// URL is where a TypeHTTP hook POSTs the event's JSON.
+	URL string `json:"url,omitempty"`
+	// Headers are added to a TypeHTTP hook's request; $VAR and ${VAR}
+	// in a value are replaced by the environment variable only when
+	// AllowedEnvVars names it (by "" otherwise), as in Claude Code.
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
 	// Callback names the host's callback of a TypeCallback hook (the
 	// SDK's hookCallbackIds); only code sets it, never a settings file.
 	Callback string `json:"-"`
 	// Timeout is in seconds; 0 means DefaultTimeout.
 	Timeout float64 `json:"timeout,omitempty"`
 }
+
+// TypeHTTP is the type of a hook that POSTs the event's JSON to URL and
+// reads a 2xx answer's body as a command hook's JSON output; any other
+// status, or no answer, is a non-blocking error.
+const TypeHTTP = "http"
 
 // TypeCallback is the type of a hook the Agent SDK host runs itself:
 // Runner.Callback sends it the input and returns its JSON answer, which
@@ -183,17 +206,37 @@ type SpecificOutput struct {
 	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 	AdditionalContext        string          `json:"additionalContext,omitempty"`
+	// Decision is PermissionRequest's answer.
+	Decision *Verdict `json:"decision,omitempty"`
+	// UpdatedToolOutput (PostToolUse) replaces the result the model
+	// reads; UpdatedMCPToolOutput is its older name, for MCP tools.
+	UpdatedToolOutput    json.RawMessage `json:"updatedToolOutput,omitempty"`
+	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput,omitempty"`
+	// Retry (PermissionDenied) tells the model it may try the call again.
+	Retry bool `json:"retry,omitempty"`
+}
+
+// Verdict is a PermissionRequest hook's decision: behavior "allow" (with
+// an optional updatedInput) or "deny" (with a message for the model, and
+// interrupt to stop the turn).
+type Verdict struct {
+	Behavior     string          `json:"behavior"`
+	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
+	Message      string          `json:"message,omitempty"`
+	Interrupt    bool            `json:"interrupt,omitempty"`
 }
 
 // Decision is what the hooks of one event decided together.
 type Decision string
 
 // The decisions, weakest first; several hooks' decisions combine to the
-// strongest (deny > ask > allow > none).
+// strongest (deny > defer > ask > allow > none, as in Claude Code).
+// Defer is PreToolUse's "stop the run here and let the caller decide".
 const (
 	None  Decision = ""
 	Allow Decision = "allow"
 	Ask   Decision = "ask"
+	Defer Decision = "defer"
 	Deny  Decision = "deny"
 )
 
@@ -203,8 +246,10 @@ func (d Decision) rank() int {
 		return 1
 	case Ask:
 		return 2
-	case Deny:
+	case Defer:
 		return 3
+	case Deny:
+		return 4
 	}
 	return 0
 }
@@ -233,6 +278,14 @@ type Result struct {
 	// Messages are for the user: non-blocking errors, timeouts, system
 	// messages.
 	Messages []string
+	// Permission is what PermissionRequest hooks decided: a deny from
+	// any of them wins, else the last allow; nil when none decided.
+	Permission *Verdict
+	// UpdatedToolOutput is the last PostToolUse hook's replacement of the
+	// tool's output (updatedToolOutput, or updatedMCPToolOutput).
+	UpdatedToolOutput json.RawMessage
+	// Retry is set when a PermissionDenied hook said retry: true.
+	Retry bool
 }
 
 // Run runs every hook of ev whose matcher selects match, in parallel, with
@@ -251,6 +304,10 @@ func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Resu
 				// same hook in two settings files, or home = project).
 				if (h.Type == "command" || h.Type == "") && !seen[h.Command] {
 					seen[h.Command] = true
+					hooks = append(hooks, h)
+				}
+				if h.Type == TypeHTTP && h.URL != "" && !seen["\x00http\x00"+h.URL] {
+					seen["\x00http\x00"+h.URL] = true
 					hooks = append(hooks, h)
 				}
 				if h.Type == TypeCallback && h.Callback != "" && r.Callback != nil && !seen["\x00"+h.Callback] {
@@ -275,9 +332,13 @@ func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Resu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if h.Type == TypeCallback {
+			switch h.Type {
+			case TypeCallback:
 				id, _ := in["tool_use_id"].(string)
 				answers[i] = r.runCallback(ctx, h, stdin, id)
+				return
+			case TypeHTTP:
+				answers[i] = r.runHTTP(ctx, h, stdin)
 				return
 			}
 			answers[i] = r.runOne(ctx, h, stdin)
@@ -304,7 +365,9 @@ func (r *Runner) input(ev Event, in Input) Input {
 		"cwd":             r.Dir,
 		"hook_event_name": string(ev),
 	}
-	if r.Mode != nil {
+	// Claude Code gives no permission mode to the session's lifecycle
+	// events.
+	if r.Mode != nil && ev != SessionStart && ev != SessionEnd && ev != SubagentStart {
 		all["permission_mode"] = r.Mode()
 	}
 	for k, v := range in {
@@ -399,8 +462,11 @@ func (r *Runner) runCallback(ctx context.Context, h Hook, input []byte, toolUseI
 // fold adds one hook's answer to res, as Claude Code reads it.
 func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decision][]string) {
 	name := fmt.Sprintf("%s hook %q", ev, h.Command)
-	if h.Type == TypeCallback {
+	switch h.Type {
+	case TypeCallback:
 		name = fmt.Sprintf("%s hook callback %q of the SDK host", ev, h.Callback)
+	case TypeHTTP:
+		name = fmt.Sprintf("%s HTTP hook %s", ev, h.URL)
 	}
 	switch {
 	case a.timedOut:
@@ -430,7 +496,7 @@ func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decis
 	if !strings.HasPrefix(out, "{") || json.Unmarshal([]byte(out), &o) != nil {
 		// Plain stdout is context for the model on the events that take
 		// it, and a transcript line elsewhere (not shown here).
-		if out != "" && (ev == UserPromptSubmit || ev == SessionStart) {
+		if out != "" && (ev == UserPromptSubmit || ev == SessionStart || ev == SubagentStart) {
 			res.Context = append(res.Context, out)
 		}
 		return
@@ -453,7 +519,7 @@ func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decis
 	}
 	if s := o.HookSpecificOutput; s != nil {
 		switch d := Decision(s.PermissionDecision); d {
-		case Allow, Ask, Deny:
+		case Allow, Ask, Deny, Defer:
 			raise(res, d)
 			reason := s.PermissionDecisionReason
 			if reason == "" && d == Deny {
@@ -471,6 +537,26 @@ func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decis
 		}
 		if s.AdditionalContext != "" {
 			res.Context = append(res.Context, s.AdditionalContext)
+		}
+		if v := s.Decision; v != nil && ev == PermissionRequest {
+			switch {
+			case v.Behavior == "deny":
+				if res.Permission == nil || res.Permission.Behavior != "deny" {
+					res.Permission = &Verdict{Behavior: "deny", Message: v.Message, Interrupt: v.Interrupt}
+				}
+			case v.Behavior == "allow" && (res.Permission == nil || res.Permission.Behavior == "allow"):
+				res.Permission = &Verdict{Behavior: "allow", UpdatedInput: v.UpdatedInput}
+			case v.Behavior != "allow":
+				res.Messages = append(res.Messages, fmt.Sprintf("%s: unknown decision.behavior %q ignored", name, v.Behavior))
+			}
+		}
+		for _, o := range []json.RawMessage{s.UpdatedMCPToolOutput, s.UpdatedToolOutput} {
+			if len(o) > 0 && string(o) != "null" && ev == PostToolUse {
+				res.UpdatedToolOutput = o
+			}
+		}
+		if s.Retry && ev == PermissionDenied {
+			res.Retry = true
 		}
 	}
 }

@@ -70,7 +70,28 @@ type PostToolUseResult struct {
 	// Context are texts appended to the result for the model (a hook's
 	// additionalContext or its blocking feedback).
 	Context []string
+	// Content, when not nil, replaces the result's content before the
+	// model reads it (a hook's updatedToolOutput).
+	Content []runtime.Block
 }
+
+// Failure is a call that ran and failed, as PostToolUseFailureFunc gets
+// it.
+type Failure struct {
+	// Err is what the call failed with; Interrupted is set when the user
+	// interrupted it.
+	Err         error
+	Interrupted bool
+	// Duration is how long the call ran.
+	Duration time.Duration
+}
+
+// PostToolUseFailureFunc runs after a call that ran failed (its Call
+// returned an error or panicked, or was interrupted or cancelled while
+// running): Claude Code's PostToolUseFailure hooks. Its Context is
+// appended to the error result. It may be called from several goroutines
+// at once.
+type PostToolUseFailureFunc func(ctx context.Context, inv *runtime.Invocation, f Failure, tc *runtime.ToolContext) PostToolUseResult
 
 // AllowAll is the default CanUseToolFunc: every call may run.
 func AllowAll(context.Context, *runtime.Invocation, *runtime.ToolContext) runtime.PermissionDecision {
@@ -89,6 +110,8 @@ type Executor struct {
 	// check and after a successful Call (Claude Code's hooks).
 	PreToolUse  PreToolUseFunc
 	PostToolUse PostToolUseFunc
+	// PostToolUseFailure, when set, runs after a call that ran failed.
+	PostToolUseFailure PostToolUseFailureFunc
 	// MaxConcurrency caps how many concurrency-safe calls run at once;
 	// 0 means DefaultMaxConcurrency (agentcore sets it from
 	// AGENTCORE_MAX_TOOL_USE_CONCURRENCY: MaxConcurrencyFromEnv).

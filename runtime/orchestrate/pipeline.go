@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -184,31 +185,37 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	if e.Observer != nil {
 		e.observe(p, EventStart)
 	}
+	began := time.Now()
 	res, err, panicked := invoke(ctx, p, call)
+	ran := time.Since(began)
 	if e.Observer != nil {
 		e.observe(p, EventEnd)
 	}
 	if cause := context.Cause(ctx); cause != nil {
 		// Cancelled while running: whatever Call returned is superseded.
-		return cancelled(p, cause)
+		return e.failed(ctx, p, tc, cancelled(p, cause), ran)
 	}
 	switch {
 	case panicked:
-		return failure(OutcomePanic, err)
+		return e.failed(ctx, p, tc, failure(OutcomePanic, err), ran)
 	case err != nil:
 		// What the tool registered before failing still happened (Bash's
 		// `cd x && false` moved the shell), so its modifiers apply.
 		o := failure(OutcomeToolError, err)
 		o.modifier = call.Modifier()
-		return o
+		return e.failed(ctx, p, tc, o, ran)
 	}
 	if len(res.Content) == 0 && res.IsError {
 		res.Content = []runtime.Block{runtime.TextBlock("Error: " + p.use.Name + " failed without a message")}
 	}
 	if e.PostToolUse != nil {
-		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(ctx, p.invocation(), res, tc) })
+		hctx := context.WithValue(ctx, ranKey{}, ran)
+		post, crash := runtime.Guard("PostToolUse", func() PostToolUseResult { return e.PostToolUse(hctx, p.invocation(), res, tc) })
 		if crash != nil {
 			post.Context = append(post.Context, fmt.Sprintf("PostToolUse hook failed: %v", crash))
+		}
+		if post.Content != nil {
+			res.Content = post.Content
 		}
 		extra = append(extra, post.Context...)
 	}
@@ -217,6 +224,39 @@ func (e *Executor) execute(ctx context.Context, p *prepared, call *runtime.Call,
 	res.Modifier = nil
 	*ok = outcome{res: res, kind: OutcomeOK, modifier: mod}
 	return ok
+}
+
+// ranKey is the context key of how long a call ran (Ran).
+type ranKey struct{}
+
+// Ran is how long the call a PostToolUseFunc is called for ran: its
+// Call, without the hooks and the permission check (Claude Code's
+// duration_ms); ok is false outside a PostToolUseFunc.
+func Ran(ctx context.Context) (d time.Duration, ok bool) {
+	d, ok = ctx.Value(ranKey{}).(time.Duration)
+	return d, ok
+}
+
+// failed runs the PostToolUseFailure hook of a call that ran and ended
+// in o, and returns o with the hook's context added to its result. A
+// sibling's error or a discarded stream is no failure of the call's own.
+func (e *Executor) failed(ctx context.Context, p *prepared, tc *runtime.ToolContext, o *outcome, ran time.Duration) *outcome {
+	if e.PostToolUseFailure == nil || o.kind == OutcomeSiblingError || o.kind == OutcomeDiscarded {
+		return o
+	}
+	f := Failure{Err: o.err, Interrupted: o.kind == OutcomeInterrupted, Duration: ran}
+	if f.Interrupted {
+		f.Err = errors.New(InterruptMessage)
+	}
+	// The hooks run to their end even when the call was cancelled: they
+	// are bounded by their own timeouts.
+	hctx := context.WithoutCancel(ctx)
+	post, crash := runtime.Guard("PostToolUseFailure", func() PostToolUseResult { return e.PostToolUseFailure(hctx, p.invocation(), f, tc) })
+	if crash != nil {
+		post.Context = append(post.Context, fmt.Sprintf("PostToolUseFailure hook failed: %v", crash))
+	}
+	o.res.Content = appendContext(o.res.Content, post.Context)
+	return o
 }
 
 // preToolUse runs the PreToolUse hook of a call: a deny rejects it, an

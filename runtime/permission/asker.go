@@ -32,6 +32,21 @@ func (e *Engine) CanUseTool(ctx context.Context, inv *runtime.Invocation, tc *ru
 	if mode == ModeDontAsk {
 		return deny(d.Message + " Denied: dontAsk mode denies whatever no rule allows." + e.howToAllow(suggestion))
 	}
+	e.mu.RLock()
+	hook := e.requestHook
+	e.mu.RUnlock()
+	if hook != nil {
+		req := userask.AskRequest{Tool: inv.ToolName, Use: inv.Use, Message: d.Message, Agent: userask.AgentOf(ctx),
+			ToolUseID: runtime.ToolUseID(ctx), Input: inv.Raw, Suggestion: suggestion}
+		if req.Input == nil {
+			if b, err := json.Marshal(input); err == nil {
+				req.Input = b
+			}
+		}
+		if hd, ok := hook(ctx, req); ok {
+			return hd
+		}
+	}
 	if !userask.CanAsk(ctx, asker) {
 		return deny(d.Message + " This run is non-interactive, so the call was denied." + e.howToAllow(suggestion))
 	}

@@ -142,6 +142,9 @@ type Engine struct {
 	askMu    sync.Mutex
 	// notify is called before each prompt (SetAskNotifier).
 	notify func(context.Context, userask.AskRequest)
+	// requestHook decides a call before anyone is asked
+	// (SetPermissionRequestHook).
+	requestHook PermissionRequestHook
 	// families maps a tool name or alias to the permission family its
 	// rules govern (UseTools).
 	families map[string]runtime.PermissionFamily
@@ -371,6 +374,21 @@ func (e *Engine) SetAskNotifier(f func(ctx context.Context, req userask.AskReque
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.notify = f
+}
+
+// PermissionRequestHook is called when a call needs approval, before
+// anyone is asked (and before a non-interactive run denies it): Claude
+// Code's PermissionRequest hooks. It returns decided false to leave the
+// call to the Asker; otherwise d (Allow, with an optional UpdatedInput,
+// or Deny) is the answer.
+type PermissionRequestHook func(ctx context.Context, req userask.AskRequest) (d runtime.PermissionDecision, decided bool)
+
+// SetPermissionRequestHook sets f to decide calls that need approval
+// before the Asker is asked; nil removes it.
+func (e *Engine) SetPermissionRequestHook(f PermissionRequestHook) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.requestHook = f
 }
 
 // notifyAsk calls the notifier, if any.

@@ -219,6 +219,8 @@ type Session struct {
 	// hooks runs the settings' command hooks; nil when there are none.
 	hooks   *hooks.Runner
 	started bool // SessionStart ran (under runMu)
+	// exitReason is the SessionEnd hooks' reason (SetExitReason).
+	exitReason string
 
 	noticeMu sync.Mutex
 	notices  []string
@@ -347,6 +349,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	}
 	s.hooks = s.newHooks()
 	engine.SetAskNotifier(s.notification)
+	engine.SetPermissionRequestHook(s.permissionRequest)
 	s.opts.Pool.DenyTool = engine.DeniesTool
 	s.openLSP(engine.Settings().LSPServers)
 	s.opts.Pool.Pending = s.mcp
@@ -729,24 +732,25 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				answer = s.answer
 			}
 			s.agent = agent.New(agent.Config{
-				Provider:        s.opts.Provider,
-				Fallback:        s.opts.Fallback,
-				Retry:           s.opts.Retry,
-				Tools:           s,
-				CanUseTool:      s.canUseTool,
-				PreToolUse:      s.preHook(),
-				PostToolUse:     s.postHook(),
-				MaxConcurrency:  s.opts.MaxConcurrency,
-				System:          s.systemFor(p),
-				MaxTurns:        s.opts.MaxTurns,
-				MaxTokens:       s.opts.MaxTokens,
-				PartialMessages: s.opts.PartialMessages,
-				Observer:        s.observe,
-				Notices:         s.takeNotices,
-				OnStop:          s.stopHook(),
-				Answer:          answer,
-				History:         s.history,
-				Recorder:        rec,
+				Provider:           s.opts.Provider,
+				Fallback:           s.opts.Fallback,
+				Retry:              s.opts.Retry,
+				Tools:              s,
+				CanUseTool:         s.canUseTool,
+				PreToolUse:         s.preHook(),
+				PostToolUse:        s.postHook(),
+				PostToolUseFailure: s.failureHook(),
+				MaxConcurrency:     s.opts.MaxConcurrency,
+				System:             s.systemFor(p),
+				MaxTurns:           s.opts.MaxTurns,
+				MaxTokens:          s.opts.MaxTokens,
+				PartialMessages:    s.opts.PartialMessages,
+				Observer:           s.observe,
+				Notices:            s.takeNotices,
+				OnStop:             s.stopHook(),
+				Answer:             answer,
+				History:            s.history,
+				Recorder:           rec,
 			}, s.tc)
 		}
 		ag := s.agent
@@ -760,9 +764,13 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		go func() {
 			defer s.sink.close()
 			defer s.endRun()
-			if !s.started && s.parent == nil {
+			if !s.started {
 				s.started = true
-				s.sessionStart(runCtx)
+				if s.parent == nil {
+					s.sessionStart(runCtx)
+				} else {
+					s.subagentStart(runCtx)
+				}
 			}
 			prompt, err := s.userPromptSubmit(runCtx, prompt)
 			if err == nil && prompt != "" && s.checkpoints != nil {
@@ -838,13 +846,14 @@ func (s *Session) Messages() []provider.Message {
 // tools included, and its ToolContext, whose changes they make.
 func (s *Session) Exec(ctx context.Context, calls []orchestrate.ToolUse) iter.Seq[orchestrate.Event] {
 	ex := &orchestrate.Executor{
-		Tools:          s.Tools(),
-		CanUseTool:     s.canUseTool,
-		PreToolUse:     s.preHook(),
-		PostToolUse:    s.postHook(),
-		MaxConcurrency: s.opts.MaxConcurrency,
-		CallTimeout:    s.opts.CallTimeout,
-		AbandonAfter:   s.opts.AbandonAfter,
+		Tools:              s.Tools(),
+		CanUseTool:         s.canUseTool,
+		PreToolUse:         s.preHook(),
+		PostToolUse:        s.postHook(),
+		PostToolUseFailure: s.failureHook(),
+		MaxConcurrency:     s.opts.MaxConcurrency,
+		CallTimeout:        s.opts.CallTimeout,
+		AbandonAfter:       s.opts.AbandonAfter,
 	}
 	return func(yield func(orchestrate.Event) bool) {
 		defer s.syncRoots() // the calls may have moved the session (EnterWorktree)
@@ -865,6 +874,7 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.sessionEnd(s.endReason())
 	s.endRun()
 	// The MCP servers and the background shells (tc's cleanups) stop at
 	// the same time: each waits out its own grace periods.

@@ -105,7 +105,7 @@ func (s *Session) canUseTool(ctx context.Context, inv *runtime.Invocation, tc *r
 		return runtime.PermissionDecision{Behavior: runtime.Deny, Message: fmt.Sprintf(
 			"%s is read-only: this %s call would change things, so it was not run. Report what should change instead.", s.sub.Label, inv.ToolName)}
 	}
-	return s.engine.CanUseTool(ctx, inv, tc)
+	return s.permissionDenied(ctx, inv, tc, s.engine.CanUseTool(ctx, inv, tc))
 }
 
 // observe is the agent's observer: a sub-agent's events are marked with

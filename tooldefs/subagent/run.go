@@ -88,6 +88,7 @@ func Open(subs agent.Subagents, tc *runtime.ToolContext, req Request) (agent.Sub
 	}
 	return subs.StartSubagent(tc, agent.SubagentOptions{
 		ID:       req.CallID,
+		Type:     req.Type.Name,
 		Label:    req.Label(),
 		Tools:    func(t runtime.Tool) bool { return Allows(req.Type, t, req.Self) },
 		System:   systemPrompt(req.Type, tc, req.Worktree),
