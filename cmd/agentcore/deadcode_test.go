@@ -29,6 +29,7 @@ var bannedDeps = map[string]string{
 	"github.com/microcosm-cc/bluemonday":     "HTML sanitising for glamour; its initialisers compile regexps at start-up",
 	"github.com/yuin/goldmark/extension":     "GFM extensions: linkify's regexps are built at start-up; tables are rendered from the core parser's paragraphs",
 	"github.com/yuin/goldmark/renderer/html": "goldmark's HTML output, which the terminal does not need",
+	"github.com/openai/openai-go":            "its ~300 initialisers register a decoder for every type of the API, keeping ~7 MB of code live for the one endpoint used; runtime/provider/openai speaks Chat Completions over net/http",
 }
 
 // bannedPrefix reports the banned package pkg is, or lies under.

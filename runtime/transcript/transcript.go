@@ -35,7 +35,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,12 +94,29 @@ func DirName(cwd string) string {
 	return name[:maxDirName] + "-" + strconv.FormatInt(abs, 36)
 }
 
-// uuidRE is the form of a session id: a UUID, lower or upper case.
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// ValidID reports whether id is a UUID, the only form a session id takes
-// (it names a file, so nothing else is let through).
-func ValidID(id string) bool { return uuidRE.MatchString(id) }
+// ValidID reports whether id is a UUID (8-4-4-4-12 hex digits, lower or
+// upper case), the only form a session id takes (it names a file, so
+// nothing else is let through). It is checked by hand rather than by a
+// regexp compiled at every start.
+func ValidID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // Store is where transcripts live: Root/<DirName(cwd)>/<id>.jsonl.
 type Store struct {

@@ -1,13 +1,13 @@
-// Package openai is the OpenAI Chat Completions API as a provider.Provider,
-// streaming through the official SDK (github.com/openai/openai-go/v3).
+// Package openai is the OpenAI Chat Completions API as a provider.Provider:
+// POST /chat/completions over net/http, the stream's server-sent events
+// read as they come.
 //
 // Any server that speaks the API works: OpenAI itself, and local servers
 // such as vLLM, Ollama or llama.cpp's llama-server through
 // Options.BaseURL (e.g. http://localhost:8000/v1). The key is
 // Options.APIKey; a local server needs none, so with a base URL and no key
 // a placeholder is sent. The package reads no environment variable
-// (agentcore sets both from OPENAI_API_KEY and OPENAI_BASE_URL), and a
-// base URL or key given here replaces the SDK's own reading of them.
+// (agentcore sets both from OPENAI_API_KEY and OPENAI_BASE_URL).
 //
 // The mapping: the system prompt is a system message, tool definitions are
 // function tools, tool_use blocks are the assistant's tool_calls, and each
@@ -15,6 +15,11 @@
 // message: tool messages carry only text). A streamed tool call is handed
 // on as a finished tool_use the moment the next call starts or the
 // response finishes, so the first call runs while later ones stream.
+//
+// The package speaks the API itself rather than through the official SDK
+// (github.com/openai/openai-go): the SDK registers a decoder for every type
+// of the API in its initialisers, which kept about 7 MB of code in the
+// binary for the one endpoint used here (issue 36).
 package openai
 
 import (
@@ -25,55 +30,62 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
+	"net/url"
 	"strings"
-
-	oai "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
 // PlaceholderKey is the key sent to a server at Options.BaseURL when
-// Options.APIKey is empty: local servers ignore it, and the SDK needs one.
+// Options.APIKey is empty: local servers ignore it, and some proxies
+// refuse a request without one.
 const PlaceholderKey = "agentcore-no-key"
+
+// DefaultBaseURL is OpenAI's API, the server when Options.BaseURL is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// maxErrorBody bounds what is read of an error response.
+const maxErrorBody = 1 << 20
 
 // Options configure a Provider.
 type Options struct {
 	// Model is the model name as the server knows it, e.g. "gpt-4.1" or
 	// "qwen3:8b". Required.
 	Model string
-	// APIKey is the key (agentcore: OPENAI_API_KEY).
+	// APIKey is the key (agentcore: OPENAI_API_KEY), sent as a bearer
+	// token.
 	APIKey string
-	// BaseURL is the server (agentcore: OPENAI_BASE_URL; empty: OpenAI's), e.g.
-	// "http://localhost:11434/v1" for Ollama.
+	// BaseURL is the server (agentcore: OPENAI_BASE_URL; empty:
+	// DefaultBaseURL), e.g. "http://localhost:11434/v1" for Ollama. Requests
+	// go to BaseURL + "/chat/completions".
 	BaseURL string
 	// UserAgent, if set, is sent as the User-Agent header, e.g.
 	// "agentcore/1.2.0".
 	UserAgent string
+	// Header holds more headers to send with every request (e.g. a
+	// gateway's), after the ones above.
+	Header http.Header
 	// Timeouts bound each request (connect, idle stream, one-piece
-	// response); the zero value takes provider's defaults.
+	// response); the zero value takes provider's defaults. Each request
+	// is sent once: the loop retries.
 	Timeouts provider.Timeouts
-	// RequestOptions are passed to the SDK client after the ones above.
-	// The provider sends each request once (the loop retries) through
-	// its own HTTP client, which an option.WithHTTPClient here does not
-	// replace.
-	RequestOptions []option.RequestOption
 }
 
 // Provider streams responses from the Chat Completions API.
 type Provider struct {
-	client oai.Client
-	model  string
-	base   string
-	http   provider.HTTPClients
+	model    string
+	base     string
+	endpoint string
+	header   http.Header
+	http     provider.HTTPClients
 }
 
 // New returns a provider for o.Model. It fails when there is neither a
-// key nor a base URL, saying what to set.
+// key nor a base URL, or the base URL is not an http(s) URL, saying what
+// to set.
 func New(o Options) (*Provider, error) {
 	if o.Model == "" {
 		return nil, errors.New("openai: no model name: set Options.Model to a model the server serves")
@@ -87,17 +99,25 @@ func New(o Options) (*Provider, error) {
 		key = PlaceholderKey
 	}
 	if base == "" {
-		base = "https://api.openai.com/v1"
+		base = DefaultBaseURL
 	}
-	// The base URL is always given, so the SDK's OPENAI_BASE_URL does not
-	// replace the caller's choice.
-	opts := []option.RequestOption{option.WithAPIKey(key), option.WithBaseURL(base)}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("openai: the base URL %q is not an http or https URL: set OPENAI_BASE_URL "+
+			"to the server's API root, e.g. http://localhost:11434/v1", base)
+	}
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	h.Set("Authorization", "Bearer "+key)
 	if o.UserAgent != "" {
-		opts = append(opts, option.WithHeader("User-Agent", o.UserAgent))
+		h.Set("User-Agent", o.UserAgent)
 	}
-	opts = append(opts, option.WithMaxRetries(0))
-	opts = append(opts, o.RequestOptions...)
-	p := &Provider{client: oai.NewClient(opts...), model: o.Model, base: base}
+	for k, vs := range o.Header {
+		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	p := &Provider{model: o.Model, base: base, header: h,
+		endpoint: strings.TrimRight(base, "/") + "/chat/completions"}
 	p.http = provider.NewHTTPClients("openai", o.Timeouts, p.hints())
 	return p, nil
 }
@@ -108,32 +128,56 @@ func (p *Provider) Name() string { return "openai:" + p.model }
 // Streams is true: tool calls are handed on one by one.
 func (p *Provider) Streams() bool { return true }
 
+// post sends body and returns the response when its status is a success;
+// an error status is returned as a *provider.APIError with the API's
+// message.
+func (p *Provider) post(ctx context.Context, client *http.Client, body chatRequest) (*http.Response, error) {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("openai: encoding the request: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
+	}
+	req.Header = p.header.Clone()
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, p.failure(ctx, err)
+	}
+	if res.StatusCode < 300 {
+		return res, nil
+	}
+	defer func() { _ = res.Body.Close() }()
+	msg, err := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	if err != nil && len(msg) == 0 {
+		return nil, p.failure(ctx, err)
+	}
+	return nil, provider.StatusError("openai", res.StatusCode, res.Header, errorMessage(msg), p.hints(), nil)
+}
+
 // Stream sends req and yields its events: streamed, or with
 // req.NoStream all at once when the whole response has come.
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return func(yield func(provider.Event, error) bool) {
-		params, err := p.params(req)
+		body, err := p.request(req)
 		if err != nil {
 			yield(provider.Event{}, err)
 			return
 		}
 		if req.NoStream {
-			params.StreamOptions = oai.ChatCompletionStreamOptionsParam{}
-			p.oneShot(ctx, params, yield)
+			p.oneShot(ctx, body, yield)
 			return
 		}
-		var res *http.Response
-		err = p.client.Post(ctx, "chat/completions", params, &res,
-			option.WithJSONSet("stream", true), option.WithHTTPClient(p.http.Stream))
+		res, err := p.post(ctx, p.http.Stream, body)
 		if err != nil {
-			yield(provider.Event{}, p.failure(ctx, err))
+			yield(provider.Event{}, err)
 			return
 		}
-		dec := ssestream.NewDecoder(res)
 		released := false
 		defer func() {
 			if !released {
-				_ = dec.Close()
+				_ = res.Body.Close()
 			}
 		}()
 		// done hands the message on as soon as it is whole, letting the
@@ -145,8 +189,17 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 		}
 
 		st := streamState{text: -1}
-		for dec.Next() {
-			data := bytes.TrimSpace(dec.Event().Data)
+		events := newSSEReader(res.Body)
+		for {
+			data, err := events.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				yield(provider.Event{}, p.partial(p.failure(ctx, err), &st))
+				return
+			}
+			data = bytes.TrimSpace(data)
 			if len(data) == 0 {
 				continue
 			}
@@ -157,7 +210,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 				done(&st)
 				return
 			}
-			var c oai.ChatCompletionChunk
+			var c chunk
 			if err := json.Unmarshal(data, &c); err != nil {
 				yield(provider.Event{}, p.partial(provider.Malformed("openai", "a chunk's data is not JSON", data, err, p.hints()), &st))
 				return
@@ -178,14 +231,10 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			}
 			// The usage chunk after the finish_reason is the last one
 			// (stream_options.include_usage).
-			if st.finish != "" && len(c.Choices) == 0 && c.JSON.Usage.Valid() {
+			if st.finish != "" && len(c.Choices) == 0 && c.Usage != nil {
 				done(&st)
 				return
 			}
-		}
-		if err := dec.Err(); err != nil {
-			yield(provider.Event{}, p.partial(p.failure(ctx, err), &st))
-			return
 		}
 		if ctx.Err() != nil {
 			yield(provider.Event{}, ctx.Err())
@@ -202,14 +251,19 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 }
 
 // oneShot asks for the whole response in one piece and yields its events.
-func (p *Provider) oneShot(ctx context.Context, params oai.ChatCompletionNewParams, yield func(provider.Event, error) bool) {
-	var raw []byte
-	err := p.client.Post(ctx, "chat/completions", params, &raw, option.WithHTTPClient(p.http.OneShot))
+func (p *Provider) oneShot(ctx context.Context, body chatRequest, yield func(provider.Event, error) bool) {
+	res, err := p.post(ctx, p.http.OneShot, body)
+	if err != nil {
+		yield(provider.Event{}, err)
+		return
+	}
+	raw, err := io.ReadAll(res.Body)
+	_ = res.Body.Close()
 	if err != nil {
 		yield(provider.Event{}, p.failure(ctx, err))
 		return
 	}
-	var cc oai.ChatCompletion
+	var cc completion
 	if err := json.Unmarshal(raw, &cc); err != nil {
 		yield(provider.Event{}, provider.Malformed("openai", "the response is not a JSON chat completion", raw, err, p.hints()))
 		return
@@ -223,20 +277,18 @@ func (p *Provider) oneShot(ctx context.Context, params oai.ChatCompletionNewPara
 	st := streamState{text: -1}
 	var evs []provider.Event
 	if ch.Message.Content != "" || ch.Message.Refusal != "" {
-		e, _ := st.chunk(oneChunk(oai.ChatCompletionChunkChoiceDelta{Content: ch.Message.Content, Refusal: ch.Message.Refusal}, ""))
+		e, _ := st.chunk(oneChunk(delta{Content: ch.Message.Content, Refusal: ch.Message.Refusal}, ""))
 		evs = append(evs, e...)
 	}
 	for i, tc := range ch.Message.ToolCalls {
-		e, err := st.chunk(oneChunk(oai.ChatCompletionChunkChoiceDelta{ToolCalls: []oai.ChatCompletionChunkChoiceDeltaToolCall{{
-			Index: int64(i), ID: tc.ID, Function: oai.ChatCompletionChunkChoiceDeltaToolCallFunction{Name: tc.Function.Name, Arguments: tc.Function.Arguments},
-		}}}, ""))
+		e, err := st.chunk(oneChunk(delta{ToolCalls: []toolCallDelta{{Index: int64(i), ID: tc.ID, Function: tc.Function}}}, ""))
 		if err != nil {
 			yield(provider.Event{}, provider.Malformed("openai", err.Error(), raw, nil, p.hints()))
 			return
 		}
 		evs = append(evs, e...)
 	}
-	e, _ := st.chunk(oneChunk(oai.ChatCompletionChunkChoiceDelta{}, ch.FinishReason))
+	e, _ := st.chunk(oneChunk(delta{}, ch.FinishReason))
 	evs = append(evs, e...)
 	st.usage = usageOf(cc.Usage)
 	for _, ev := range evs {
@@ -259,8 +311,8 @@ func hasError(data []byte) bool {
 }
 
 // oneChunk is a chunk whose only choice has delta and finish.
-func oneChunk(delta oai.ChatCompletionChunkChoiceDelta, finish string) oai.ChatCompletionChunk {
-	return oai.ChatCompletionChunk{Choices: []oai.ChatCompletionChunkChoice{{Delta: delta, FinishReason: finish}}}
+func oneChunk(d delta, finish string) chunk {
+	return chunk{Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
 }
 
 // hints is the advice for this provider's failures.
@@ -283,18 +335,6 @@ func (p *Provider) failure(ctx context.Context, err error) error {
 	}
 	if ce := provider.ConnectionError("openai", err, p.hints()); ce != nil {
 		return ce
-	}
-	var apiErr *oai.Error
-	if errors.As(err, &apiErr) {
-		msg := apiErr.Message
-		if msg == "" {
-			msg = strings.TrimSpace(apiErr.RawJSON())
-		}
-		var header http.Header
-		if apiErr.Response != nil {
-			header = apiErr.Response.Header
-		}
-		return provider.StatusError("openai", apiErr.StatusCode, header, msg, p.hints(), err)
 	}
 	return &provider.APIError{Provider: "openai", Kind: provider.ErrStream, Message: err.Error(),
 		Hint: p.hints().Hint(provider.ErrStream), Err: err}
@@ -359,13 +399,13 @@ func (p *Provider) partial(err error, st *streamState) error {
 type streamState struct {
 	blocks []provider.Block
 	text   int // index in blocks of the text block being streamed, -1 none
-	calls  []*toolCall
+	calls  []*streamedCall
 	finish string
 	usage  provider.Usage
 }
 
-// toolCall is one streamed tool call.
-type toolCall struct {
+// streamedCall is one streamed tool call.
+type streamedCall struct {
 	index  int64 // the API's tool call index
 	block  int   // its index in blocks
 	args   strings.Builder
@@ -373,9 +413,9 @@ type toolCall struct {
 }
 
 // chunk applies one chunk and returns the events it completes.
-func (s *streamState) chunk(c oai.ChatCompletionChunk) ([]provider.Event, error) {
-	if c.JSON.Usage.Valid() {
-		s.usage = usageOf(c.Usage)
+func (s *streamState) chunk(c chunk) ([]provider.Event, error) {
+	if c.Usage != nil {
+		s.usage = usageOf(*c.Usage)
 	}
 	var out []provider.Event
 	for _, ch := range c.Choices {
@@ -405,7 +445,7 @@ func (s *streamState) chunk(c oai.ChatCompletionChunk) ([]provider.Event, error)
 				if id == "" {
 					id = newCallID()
 				}
-				cur = &toolCall{index: tc.Index, block: len(s.blocks)}
+				cur = &streamedCall{index: tc.Index, block: len(s.blocks)}
 				s.calls = append(s.calls, cur)
 				s.blocks = append(s.blocks, provider.ToolUse(id, tc.Function.Name, nil))
 				s.text = -1
@@ -429,7 +469,7 @@ func (s *streamState) chunk(c oai.ChatCompletionChunk) ([]provider.Event, error)
 	return out, nil
 }
 
-func (s *streamState) call(index int64) *toolCall {
+func (s *streamState) call(index int64) *streamedCall {
 	for _, c := range s.calls {
 		if c.index == index {
 			return c
@@ -477,7 +517,7 @@ func (s *streamState) message() provider.Event {
 
 // usageOf maps the API's counts: prompt tokens include the cached ones,
 // which provider.Usage counts apart.
-func usageOf(u oai.CompletionUsage) provider.Usage {
+func usageOf(u usage) provider.Usage {
 	cached := u.PromptTokensDetails.CachedTokens
 	written := u.PromptTokensDetails.CacheWriteTokens
 	return provider.Usage{
@@ -520,150 +560,6 @@ func newCallID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return "call_" + hex.EncodeToString(b[:])
-}
-
-// params builds the SDK request.
-func (p *Provider) params(req provider.Request) (oai.ChatCompletionNewParams, error) {
-	params := oai.ChatCompletionNewParams{
-		Model:         shared.ChatModel(p.model),
-		StreamOptions: oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)},
-	}
-	if req.MaxTokens > 0 {
-		params.MaxCompletionTokens = oai.Int(int64(req.MaxTokens))
-	}
-	tools, err := Tools(req.Tools)
-	if err != nil {
-		return params, err
-	}
-	params.Tools = tools
-	if req.System != "" {
-		params.Messages = append(params.Messages, oai.SystemMessage(req.System))
-	}
-	for _, m := range req.Messages {
-		msgs, err := toParams(m)
-		if err != nil {
-			return params, err
-		}
-		params.Messages = append(params.Messages, msgs...)
-	}
-	return params, nil
-}
-
-// Tools converts tool definitions to Chat Completions function tools (the
-// "tools" array of a request).
-func Tools(defs []provider.Tool) ([]oai.ChatCompletionToolUnionParam, error) {
-	out := make([]oai.ChatCompletionToolUnionParam, 0, len(defs))
-	for _, t := range defs {
-		fn := shared.FunctionDefinitionParam{Name: t.Name}
-		if t.Description != "" {
-			fn.Description = oai.String(t.Description)
-		}
-		if len(t.InputSchema) > 0 {
-			var schema map[string]any
-			if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
-				return nil, fmt.Errorf("openai: tool %s: input schema is not a JSON object: %w", t.Name, err)
-			}
-			// The schema goes out as written: its key order (the order of
-			// the properties) is part of what the model reads.
-			fn.SetExtraFields(map[string]any{"parameters": json.RawMessage(t.InputSchema)})
-		}
-		out = append(out, oai.ChatCompletionFunctionTool(fn))
-	}
-	return out, nil
-}
-
-// toParams converts one conversation message. An assistant message is one
-// message with its text and tool_calls; a user message is one "tool"
-// message per tool_result, then one user message with the text (and any
-// images from the results).
-func toParams(m provider.Message) ([]oai.ChatCompletionMessageParamUnion, error) {
-	if m.Role == provider.Assistant {
-		var texts []string
-		var asst oai.ChatCompletionAssistantMessageParam
-		for _, b := range m.Content {
-			switch b.Type {
-			case provider.TextBlock:
-				if b.Text != "" {
-					texts = append(texts, b.Text)
-				}
-			case provider.ToolUseBlock:
-				asst.ToolCalls = append(asst.ToolCalls, oai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{
-						ID:       b.ID,
-						Function: oai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: b.Name, Arguments: argumentsOf(b.Input)},
-					}})
-			default:
-				return nil, fmt.Errorf("openai: content block type %q cannot be in an assistant message", b.Type)
-			}
-		}
-		if len(texts) == 0 && len(asst.ToolCalls) == 0 {
-			return nil, nil // the API rejects an empty assistant message
-		}
-		if len(texts) > 0 {
-			asst.Content.OfString = oai.String(strings.Join(texts, "\n\n"))
-		}
-		return []oai.ChatCompletionMessageParamUnion{{OfAssistant: &asst}}, nil
-	}
-
-	var out []oai.ChatCompletionMessageParamUnion
-	var parts []oai.ChatCompletionContentPartUnionParam
-	images := false
-	for _, b := range m.Content {
-		switch b.Type {
-		case provider.TextBlock:
-			if b.Text != "" {
-				parts = append(parts, oai.TextContentPart(b.Text))
-			}
-		case provider.ToolResultBlock:
-			text, imgs := resultText(b)
-			out = append(out, oai.ToolMessage(text, b.ToolUseID))
-			if len(imgs) > 0 {
-				images = true
-				parts = append(parts, oai.TextContentPart(fmt.Sprintf("The image(s) from the result of tool call %s:", b.ToolUseID)))
-				parts = append(parts, imgs...)
-			}
-		default:
-			return nil, fmt.Errorf("openai: content block type %q cannot be in a user message", b.Type)
-		}
-	}
-	switch {
-	case len(parts) == 0:
-	case !images:
-		var texts []string
-		for _, p := range parts {
-			texts = append(texts, p.OfText.Text)
-		}
-		out = append(out, oai.UserMessage(strings.Join(texts, "\n\n")))
-	default:
-		out = append(out, oai.UserMessage(parts))
-	}
-	return out, nil
-}
-
-// resultText is a tool_result's text for its "tool" message, and its
-// images as content parts for the user message after it.
-func resultText(b provider.Block) (string, []oai.ChatCompletionContentPartUnionParam) {
-	var texts []string
-	var imgs []oai.ChatCompletionContentPartUnionParam
-	for _, c := range b.Content {
-		switch c.Type {
-		case "image":
-			imgs = append(imgs, oai.ImageContentPart(oai.ChatCompletionContentPartImageImageURLParam{
-				URL: "data:" + c.MediaType + ";base64," + c.Data}))
-		default:
-			if c.Text != "" {
-				texts = append(texts, c.Text)
-			}
-		}
-	}
-	text := strings.Join(texts, "\n")
-	if len(imgs) > 0 {
-		text = strings.TrimSpace(text + "\n(the image is in the next message)")
-	}
-	if b.IsError && !strings.HasPrefix(strings.ToLower(text), "error") && !strings.HasPrefix(text, "<tool_use_error>") {
-		text = "Error: " + text
-	}
-	return text, imgs
 }
 
 var _ provider.Provider = (*Provider)(nil)

@@ -9,7 +9,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/openai/openai-go/v3/option"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -24,8 +23,7 @@ func newProvider(srv *openaitest.Server) *openai.Provider {
 
 // newProviderKey talks to srv with no retries, sending key.
 func newProviderKey(srv *openaitest.Server, key string) *openai.Provider {
-	p, err := openai.New(openai.Options{Model: "fake-model", APIKey: key, BaseURL: srv.URL(), UserAgent: "agentcore/test",
-		RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
+	p, err := openai.New(openai.Options{Model: "fake-model", APIKey: key, BaseURL: srv.URL(), UserAgent: "agentcore/test"})
 	Expect(err).NotTo(HaveOccurred())
 	return p
 }
@@ -51,8 +49,7 @@ func prompt(text string) provider.Request {
 
 var _ = Describe("the OpenAI provider against a fake Chat Completions API", func() {
 	BeforeEach(func() {
-		// The provider reads no environment; the SDK's own reading of
-		// these is overridden by the options.
+		// The provider reads no environment: these must not be used.
 		GinkgoT().Setenv("OPENAI_API_KEY", "sk-from-the-environment")
 		GinkgoT().Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/not-used")
 	})
@@ -255,7 +252,7 @@ var _ = Describe("the OpenAI provider against a fake Chat Completions API", func
 		dead := httptest.NewServer(http.NotFoundHandler())
 		url := dead.URL + "/v1"
 		dead.Close()
-		p, err := openai.New(openai.Options{Model: "m", APIKey: "k", BaseURL: url, RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
+		p, err := openai.New(openai.Options{Model: "m", APIKey: "k", BaseURL: url})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = collect(p, prompt("go"), nil)
 		Expect(err).To(MatchError(ContainSubstring("openai: connection failed")))

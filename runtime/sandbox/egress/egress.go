@@ -2,7 +2,7 @@
 //
 // A sandboxed command gets a network namespace of its own with only
 // loopback: it has no route out. The host side runs two proxies, an HTTP
-// proxy (CONNECT tunnels and plain HTTP, github.com/elazarl/goproxy) and
+// proxy (CONNECT tunnels and plain HTTP, httpproxy.go) and
 // a SOCKS5 server, each listening on a Unix socket in a private
 // directory. The sandbox binds that directory into the namespace, and its
 // server process bridges a loopback port inside to each socket; the
