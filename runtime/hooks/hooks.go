@@ -52,6 +52,8 @@ const (
 	SubagentStop     Event = "SubagentStop"
 	SessionStart     Event = "SessionStart"
 	Notification     Event = "Notification"
+	PreCompact       Event = "PreCompact"
+	PostCompact      Event = "PostCompact"
 )
 
 // DefaultTimeout bounds a hook that sets no timeout, as in Claude Code.
