@@ -204,6 +204,7 @@ type Options struct {
 
 // The transcript keeps each tool result as its call ends.
 var _ agent.ResultRecorder = (*transcript.Writer)(nil)
+var _ agent.CompactRecorder = (*transcript.Writer)(nil)
 
 // Session is one conversation's engine. Its methods are safe to call from
 // several goroutines, but Run runs one prompt at a time.
