@@ -61,8 +61,8 @@ func AutoCompactThreshold(window int, pct float64) int {
 // ContextPolicy is how the loop keeps the conversation within the
 // model's context window.
 type ContextPolicy struct {
-	// Window is the model's context window in tokens; 0 means
-	// provider.ContextWindow of the provider's name.
+	// Window is the model's context window in tokens, for the record
+	// (session sets it from provider.ContextWindow); Threshold decides.
 	Window int
 	// Threshold is the conversation size, in tokens, at which the loop
 	// compacts before its next request (AutoCompactThreshold); 0 turns

@@ -243,4 +243,32 @@ var _ = Describe("compaction", func() {
 		Expect(os.ReadFile(path)).To(Equal([]byte(big)))
 		Expect(results[1].Content[0].Text).To(Equal("small"))
 	})
+
+	It("takes each tool's own cap from its traits: a small one spills, a negative one never", func() {
+		mk := func(name string, limit int) runtime.Tool {
+			type in struct{}
+			return runtime.Define(runtime.Definition[in]{
+				Name: name, Description: name,
+				Decode: func(json.RawMessage) (in, error) { return in{}, nil },
+				Call: func(context.Context, in, *runtime.Call) (runtime.Result, error) {
+					return runtime.Result{Content: []runtime.Block{runtime.TextBlock(strings.Repeat("z", 500))}}, nil
+				},
+				ReadOnly: true, ConcurrencySafe: true, MaxResultSizeChars: limit,
+			})
+		}
+		dir := filepath.Join(GinkgoT().TempDir(), "out")
+		sc, err := replay.Parse([]byte(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"a","name":"Small","input":{}},{"type":"tool_use","id":"b","name":"Never","input":{}}]}
+{"blocks":[{"type":"text","text":"done"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		model = &capture{Provider: replay.New(sc, replay.Options{})}
+		ag := agent.New(agent.Config{Provider: model, Tools: agent.List{mk("Small", 100), mk("Never", -1)},
+			LargeResults: &agent.LargeResults{Dir: dir, PreviewChars: 50}}, runtime.NewToolContext(GinkgoT().TempDir()))
+		Expect(ag.Run(context.Background(), "go").Err).NotTo(HaveOccurred())
+		results := model.requests()[1].Messages[2].Content
+		Expect(results[0].Content[0].Text).To(Equal("<persisted-output>\nOutput too large (500B). Full output saved to: " +
+			filepath.Join(dir, "a.txt") + "\n\nPreview (first 50B):\n" + strings.Repeat("z", 50) + "\n...\n</persisted-output>"))
+		Expect(results[1].Content[0].Text).To(Equal(strings.Repeat("z", 500)))
+		Expect(filepath.Join(dir, "b.txt")).NotTo(BeAnExistingFile())
+	})
 })
