@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
 var _ = Describe("agentcore -p near the context window and with large tool results", func() {
@@ -68,5 +71,28 @@ var _ = Describe("agentcore -p near the context window and with large tool resul
 		Expect(err).NotTo(HaveOccurred())
 		Expect(strings.Count(string(full), "line-")).To(Equal(20000))
 		Expect(string(full)).To(ContainSubstring("line-20000-xxxx"))
+	})
+})
+
+var _ = Describe("/compact in the interactive session (tmux)", Label("tmux"), func() {
+	BeforeEach(func() {
+		tooltest.Need(tooltest.Tmux)
+	})
+
+	It("summarises the conversation on demand with the user's instructions and goes on from the summary", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"name":"compact"}
+{"blocks":[{"type":"tool_use","id":"b","name":"Bash","input":{"command":"echo hello","description":"say hello"}}]}
+{"blocks":[{"type":"text","text":"Said hello."}]}
+{"blocks":[{"type":"text","text":"<summary>The user had hello printed.</summary>"}]}
+{"blocks":[{"type":"text","text":"Going on from the summary."}]}
+`), 0o644)).To(Succeed())
+		t := startSession(dir, 120, 40, "--model", "replay:scn.jsonl", "--allowedTools", "Bash")
+		t.typeLine("say hello")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Said hello."))
+		t.typeLine("/compact keep the greeting")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(MatchRegexp(`Compacted: 3 messages summarised, 1 kept; the conversation went from about \d+ to \d+ tokens\.`))
+		t.typeLine("and now?")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Going on from the summary."))
 	})
 })
