@@ -74,6 +74,40 @@ var _ = Describe("agentcore -p near the context window and with large tool resul
 	})
 })
 
+var _ = Describe("what a compaction leaves alone", func() {
+	It("keeps the file-read state (Edit after the compaction needs no new Read) and the todo list", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("old text\n"), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"prompt":"x"}
+{"blocks":[{"type":"tool_use","id":"r","name":"Read","input":{"file_path":"${CWD}/notes.txt"}},{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"fix notes","status":"in_progress","activeForm":"Fixing notes"}]}}]}
+{"blocks":[{"type":"tool_use","id":"b","name":"Bash","input":{"command":"echo thinking","description":"think"}}],"usage":{"input_tokens":180000,"output_tokens":10}}
+{"blocks":[{"type":"text","text":"<summary>Read notes.txt; todo: fix notes.</summary>"}]}
+{"blocks":[{"type":"tool_use","id":"e","name":"Edit","input":{"file_path":"${CWD}/notes.txt","old_string":"old","new_string":"new"}},{"type":"tool_use","id":"t2","name":"TodoWrite","input":{"todos":[{"content":"fix notes","status":"completed","activeForm":"Fixing notes"}]}}]}
+{"blocks":[{"type":"text","text":"fixed"}]}
+`), 0o644)).To(Succeed())
+		stdout, stderr, code := rootIn(dir, nil, "-p", "--model", "replay:scn.jsonl", "--output-format", "stream-json", "--verbose",
+			"--allowedTools", "Read,Edit,TodoWrite,Bash", "fix the notes")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring(`"subtype":"compact_boundary"`))
+		Expect(os.ReadFile(filepath.Join(dir, "notes.txt"))).To(Equal([]byte("new text\n")), stdout)
+		var old any
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var m struct {
+				Type   string `json:"type"`
+				Result *struct {
+					OldTodos []map[string]any `json:"oldTodos"`
+					NewTodos []map[string]any `json:"newTodos"`
+				} `json:"tool_use_result"`
+			}
+			Expect(json.Unmarshal([]byte(line), &m)).To(Succeed())
+			if m.Type == "user" && m.Result != nil && len(m.Result.NewTodos) > 0 && m.Result.NewTodos[0]["status"] == "completed" {
+				old = m.Result.OldTodos
+			}
+		}
+		Expect(old).To(Equal([]map[string]any{{"content": "fix notes", "status": "in_progress", "activeForm": "Fixing notes"}}))
+	})
+})
+
 var _ = Describe("/compact in the interactive session (tmux)", Label("tmux"), func() {
 	BeforeEach(func() {
 		tooltest.Need(tooltest.Tmux)
