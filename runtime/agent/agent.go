@@ -326,7 +326,11 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 			out.Stop = StopMaxTurns
 			break
 		}
-		a.autoCompact(ctx, out)
+		if a.autoCompact(ctx, out) {
+			a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
+			out.Stop = StopInterrupted
+			break
+		}
 		out.Turns++
 		done := a.turn(ctx, out)
 		if done && out.Stop == StopError && a.fallBack(out) {

@@ -227,22 +227,38 @@ func (a *Agent) noteUsage(u provider.Usage) {
 }
 
 // autoCompact compacts before a request when the conversation reached
-// the threshold. A failed compaction is reported (EventHook) and the run
-// goes on with the history it has.
-func (a *Agent) autoCompact(ctx context.Context, out *Outcome) {
+// the threshold; it reports whether the user interrupted it (the run
+// ends). A failed compaction is reported (EventHook) and the run goes on
+// with the history it has.
+func (a *Agent) autoCompact(ctx context.Context, out *Outcome) (interrupted bool) {
 	th := a.cfg.Context.Threshold
 	if th <= 0 || a.compactedFresh || a.ContextTokens() < int64(th) {
-		return
+		return false
 	}
-	info, err := a.compact(ctx, CompactAuto, "", out.Turns+1)
+	// Interrupt stops the summary request as it stops a turn.
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	a.mu.Lock()
+	a.turnCancel, a.run, a.interrupted = cancel, nil, false
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		a.turnCancel = nil
+		a.mu.Unlock()
+	}()
+	info, err := a.compact(cctx, CompactAuto, "", out.Turns+1)
 	if info != nil {
 		out.Usage = out.Usage.Add(info.Usage)
 	}
-	if err != nil && ctx.Err() == nil {
-		a.emit(Event{Kind: EventHook, Turn: out.Turns + 1, Text: "Auto-compaction failed: " + err.Error()})
-	}
 	// Whatever happened, not again before the next response.
 	a.compactedFresh = true
+	if a.isInterrupted() || ctx.Err() != nil {
+		return true
+	}
+	if err != nil {
+		a.emit(Event{Kind: EventHook, Turn: out.Turns + 1, Text: "Auto-compaction failed: " + err.Error()})
+	}
+	return false
 }
 
 // Compact summarises the conversation so far with one request to the

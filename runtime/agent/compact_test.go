@@ -26,13 +26,19 @@ type capture struct {
 	provider.Provider
 	mu   sync.Mutex
 	reqs []provider.Request
+	// on, if set, is called with each request before it is answered.
+	on func(req provider.Request)
 }
 
 func (c *capture) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	c.mu.Lock()
 	req.Messages = slices.Clone(req.Messages)
 	c.reqs = append(c.reqs, req)
+	on := c.on
 	c.mu.Unlock()
+	if on != nil {
+		on(req)
+	}
 	return c.Provider.Stream(ctx, req)
 }
 
@@ -270,5 +276,30 @@ var _ = Describe("compaction", func() {
 			filepath.Join(dir, "a.txt") + "\n\nPreview (first 50B):\n" + strings.Repeat("z", 50) + "\n...\n</persisted-output>"))
 		Expect(results[1].Content[0].Text).To(Equal(strings.Repeat("z", 500)))
 		Expect(filepath.Join(dir, "b.txt")).NotTo(BeAnExistingFile())
+	})
+
+	It("stops at an interrupt during the summary request, the history as it was", func() {
+		sc, err := replay.Parse([]byte(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"r1","name":"Read","input":{"output":"a"}}]}
+{"blocks":[{"type":"tool_use","id":"r2","name":"Read","input":{"output":"b"}}],"usage":{"input_tokens":190000,"output_tokens":10}}
+{"blocks":[{"type":"text","text":"<summary>never</summary>","delay_ms":600000}]}
+{"blocks":[{"type":"text","text":"not asked"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		model = &capture{Provider: replay.New(sc, replay.Options{Speed: 1})}
+		var ag *agent.Agent
+		model.on = func(req provider.Request) {
+			if strings.Contains(req.System, "summarise a coding session") {
+				go ag.Interrupt()
+			}
+		}
+		ag = agent.New(agent.Config{Provider: model, Tools: agent.List(tools), Observer: rec.observe,
+			Context: agent.ContextPolicy{Threshold: 100_000}}, runtime.NewToolContext(GinkgoT().TempDir()))
+		out := ag.Run(context.Background(), "go")
+		Expect(out.Stop).To(Equal(agent.StopInterrupted))
+		Expect(model.requests()).To(HaveLen(3), "no request after the interrupted summary")
+		Expect(ag.Messages()).To(HaveLen(5))
+		checkPairing(ag.Messages())
+		Expect(rec.kinds(agent.EventCompact)).To(BeEmpty())
+		Expect(rec.kinds(agent.EventInterrupted)).To(HaveLen(1))
 	})
 })
