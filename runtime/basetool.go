@@ -65,6 +65,8 @@ type Definition[In any] struct {
 	LocalOnly bool
 	// AgentOnly says the tool needs an agent loop (Traits.AgentOnly).
 	AgentOnly bool
+	// MaxResultSizeChars is the result size cap (Traits.MaxResultSizeChars).
+	MaxResultSizeChars int
 	// DisplayName is the user-facing name of every call
 	// (+tool:userFacingName); Name when empty.
 	DisplayName string
@@ -144,6 +146,7 @@ func Define[In any](d Definition[In]) Tool {
 			PermissionFamily:       d.PermissionFamily,
 			LocalOnly:              d.LocalOnly,
 			AgentOnly:              d.AgentOnly,
+			MaxResultSizeChars:     d.MaxResultSizeChars,
 		},
 		zeroForNil: typ.Kind() != reflect.Pointer,
 		nilIsIn:    typ.Kind() == reflect.Interface,

@@ -148,6 +148,13 @@ type Traits struct {
 	// permission mode. A server that offers tools to other agents
 	// (agentcore mcp serve) leaves it out.
 	AgentOnly bool
+	// MaxResultSizeChars is the size, in characters, above which a
+	// result is written to a file and the model gets a preview and the
+	// path (Claude Code's maxResultSizeChars): 0 is the loop's default,
+	// negative never (a tool that reads files, so that reading a spilled
+	// result does not spill it again). An MCP tool's comes from its
+	// _meta "anthropic/maxResultSizeChars".
+	MaxResultSizeChars int
 }
 
 // TargetKind says what a permission rule's content is matched against.

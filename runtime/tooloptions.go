@@ -31,6 +31,12 @@ type ToolOptions struct {
 	// global gitignore searches honour; empty is ~/.config
 	// (XDG_CONFIG_HOME).
 	GitConfigHome string
+	// ShellMaxOutputChars is how much of a shell command's output its
+	// result carries before the tool keeps only the head and tail (the
+	// whole in a file); zero is the tool's own cap (30000). A session
+	// that writes large results to files (agent.LargeResults) sets it
+	// higher, so that the model gets a preview and a file with all of it.
+	ShellMaxOutputChars int
 }
 
 // ToolOptionsOf returns the tool options tc's session offers; the zero

@@ -312,6 +312,9 @@ func (Bash) Call(ctx context.Context, in *BashInput, c *runtime.Call) (BashOutpu
 		Timeout: timeout,
 		Sandbox: sb,
 		Unset:   unset,
+		// A session that writes large results to a file lets more
+		// through, so that the file holds the whole output.
+		MaxOutputChars: runtime.ToolOptionsOf(tc).ShellMaxOutputChars,
 		OnProgress: func(p shell.Progress) {
 			c.Progress(BashProgress{
 				LastLines: p.LastLines, TotalLines: p.TotalLines, TotalBytes: p.TotalBytes,

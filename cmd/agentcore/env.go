@@ -60,6 +60,45 @@ func envOptions(o *session.Options) {
 		o.MaxConcurrency = orchestrate.MaxConcurrencyFromEnv(os.Getenv)
 	}
 	o.MCPOptions = o.MCPOptions.FromEnv(os.LookupEnv)
+	contextOptions(o)
+}
+
+// resultCaps are Claude Code's result size caps of the built-in tools
+// whose cap is not the default 100,000 characters: a larger result is
+// written to a file in the session's directory and the model gets a
+// preview and the path. Read never spills (reading a spilled file must
+// not spill it again); Bash lets its output through whole up to
+// shellSpillChars, so that the file holds all of it.
+var resultCaps = map[string]int{"Bash": 30_000, "Grep": 20_000, "Read": -1}
+
+// shellSpillChars is how much output a Bash result carries before the
+// tool itself keeps only the head and tail.
+const shellSpillChars = 1_000_000
+
+// contextOptions sets how the conversation is kept within the context
+// window, from Claude Code's variables: CLAUDE_AUTOCOMPACT_PCT_OVERRIDE
+// (compact at that percentage of the window, never later than the
+// default), DISABLE_AUTO_COMPACT or DISABLE_COMPACT (no automatic
+// compaction), CLAUDE_CODE_AUTO_COMPACT_WINDOW (the window, in tokens, in
+// place of the model's) — and the result size caps.
+func contextOptions(o *session.Options) {
+	if pct, err := strconv.ParseFloat(strings.TrimSpace(os.Getenv("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE")), 64); err == nil {
+		o.AutoCompactPercent = pct
+	}
+	for _, v := range []string{"DISABLE_AUTO_COMPACT", "DISABLE_COMPACT"} {
+		if on, _ := strconv.ParseBool(os.Getenv(v)); on {
+			o.NoAutoCompact = true
+		}
+	}
+	if w, err := strconv.Atoi(strings.TrimSpace(os.Getenv("CLAUDE_CODE_AUTO_COMPACT_WINDOW"))); err == nil && w > 0 {
+		o.ContextWindow = w
+	}
+	if o.MaxResultSizeChars == nil {
+		o.MaxResultSizeChars = resultCaps
+	}
+	if o.ToolOptions.ShellMaxOutputChars == 0 {
+		o.ToolOptions.ShellMaxOutputChars = shellSpillChars
+	}
 }
 
 // anthropicOptions are the Messages API's options for --model

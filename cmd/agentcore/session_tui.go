@@ -256,7 +256,8 @@ func newTUIBackend(sess *session.Session, prov provider.Provider, cwd string, en
 			b.mu.Unlock()
 			return "Model: " + name + " from the next request", ""
 		}},
-		"rewind": rewindCommand(sess),
+		"rewind":  rewindCommand(sess),
+		"compact": compactCommand(sess),
 		"resume": {Help: "list this directory's earlier sessions; /resume ID switches to one", Run: func(args string) (string, string) {
 			if args != "" {
 				return resumeStored(sess, args), ""

@@ -120,6 +120,16 @@ type Config struct {
 	// Retry is how a failed model request is retried; the zero value is
 	// Claude Code's policy (ten retries with exponential back-off).
 	Retry RetryPolicy
+	// Context keeps the conversation within the model's context window:
+	// near its Threshold the loop compacts before the next request
+	// (Compact). The zero value never compacts on its own.
+	Context ContextPolicy
+	// Compaction, if set, is told of every compaction (the PreCompact
+	// and PostCompact hooks).
+	Compaction CompactHooks
+	// LargeResults, if set, writes a tool result above its tool's size
+	// cap to a file and gives the model a preview and the file's path.
+	LargeResults *LargeResults
 }
 
 // Answer is a structured final answer the run must end with.
@@ -205,6 +215,15 @@ type Agent struct {
 
 	// cur is the running turn's state; the loop's goroutine only.
 	cur *turnState
+
+	// usageTokens is the conversation's size as the last response's
+	// usage gave it, usageAt the number of messages it covers (under
+	// msgMu); compactedFresh is set by a compaction until the next
+	// response; lastTools are the definitions last sent (Run's goroutine).
+	usageTokens    int64
+	usageAt        int
+	compactedFresh bool
+	lastTools      []provider.Tool
 
 	mu          sync.Mutex
 	turnCancel  context.CancelFunc
@@ -309,6 +328,11 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 			out.Stop = StopMaxTurns
 			break
 		}
+		if a.autoCompact(ctx, out) {
+			a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
+			out.Stop = StopInterrupted
+			break
+		}
 		out.Turns++
 		done := a.turn(ctx, out)
 		if done && out.Stop == StopError && a.fallBack(out) {
@@ -384,6 +408,7 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 	a.addNotices() // after Turn, which may have news of the tools
 	a.setTools(callable)
 	req := provider.Request{System: a.cfg.System, Messages: a.messages, Tools: provider.ToolsOf(sent), MaxTokens: a.cfg.MaxTokens, RawEvents: a.cfg.PartialMessages}
+	a.lastTools = req.Tools
 
 	var (
 		s         *turnState
@@ -513,6 +538,9 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 
 	if len(msg.Content) > 0 {
 		a.addMessage(msg)
+		if final != nil {
+			a.noteUsage(final.Usage)
+		}
 		a.emit(Event{Kind: EventAssistant, Turn: out.Turns, Message: &msg, Stop: final.stopReason(), Usage: final.usage()})
 	}
 
@@ -856,6 +884,9 @@ func (s *turnState) drain() {
 func (s *turnState) handle(ev orchestrate.Event) {
 	if ev.Kind != orchestrate.EventResult {
 		return // progress goes to the Observer
+	}
+	if lr := s.a.cfg.LargeResults; lr != nil {
+		ev.Result = lr.apply(ev)
 	}
 	s.results[ev.ID] = ev
 	if rr, ok := s.a.cfg.Recorder.(ResultRecorder); ok {

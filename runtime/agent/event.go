@@ -62,6 +62,9 @@ const (
 	// sent again: its calls' results go into the conversation and the
 	// next request continues from there, after the same wait.
 	EventRetry
+	// EventCompact: a compaction replaced the history with a summary
+	// (Compact: what it did); stream-json's compact_boundary.
+	EventCompact
 )
 
 // FallbackInfo is what EventFallback reports.
@@ -112,6 +115,8 @@ type Event struct {
 	Fallback *FallbackInfo
 	// Retry is set on EventRetry.
 	Retry *RetryInfo
+	// Compact is set on EventCompact.
+	Compact *CompactInfo
 
 	// Outcome is set on EventDone.
 	Outcome *Outcome

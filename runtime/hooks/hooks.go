@@ -61,6 +61,10 @@ const (
 	PermissionDenied   Event = "PermissionDenied"
 	SubagentStart      Event = "SubagentStart"
 	SessionEnd         Event = "SessionEnd"
+
+	// The events before and after a compaction.
+	PreCompact  Event = "PreCompact"
+	PostCompact Event = "PostCompact"
 )
 
 // DefaultTimeout bounds a hook that sets no timeout, as in Claude Code.
@@ -74,8 +78,9 @@ type Config map[Event][]Matcher
 // matcher matches.
 type Matcher struct {
 	// Matcher is a regular expression over the tool name (PreToolUse,
-	// PostToolUse) or the event's source (SessionStart: startup, resume…),
-	// matched as a whole name; "" or "*" matches everything.
+	// PostToolUse) or the event's source (SessionStart: startup, resume…;
+	// PreCompact, PostCompact: auto or manual), matched as a whole name;
+	// "" or "*" matches everything.
 	Matcher string `json:"matcher,omitempty"`
 	// Hooks are the commands to run.
 	Hooks []Hook `json:"hooks"`

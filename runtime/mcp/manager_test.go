@@ -90,6 +90,12 @@ var _ = Describe("Manager", func() {
 			Expect(always.SearchHint()).To(Equal("pinned essential"))
 		})
 
+		It("takes a tool's result size cap from its _meta anthropic/maxResultSizeChars, at most 500,000", func() {
+			Expect(find(m, "mcp__tools__always").Traits().MaxResultSizeChars).To(Equal(200_000))
+			Expect(find(m, "mcp__tools__progress").Traits().MaxResultSizeChars).To(Equal(mcp.MaxResultSizeCharsCeiling))
+			Expect(find(m, "mcp__tools__echo").Traits().MaxResultSizeChars).To(Equal(0), "none asked for: the loop's default")
+		})
+
 		It("sanitises the server's tool name and still calls it by its own name", func() {
 			t := find(m, "mcp__tools__weird_name_v2")
 			Expect(t.(*mcp.Tool).RemoteName()).To(Equal("weird.name/v2"))

@@ -21,7 +21,27 @@ const (
 	MetaAlwaysLoad = "anthropic/alwaysLoad"
 	// MetaSearchHint, a string, is scored by ToolSearch beside the name.
 	MetaSearchHint = "anthropic/searchHint"
+	// MetaMaxResultSizeChars, a positive number, is the tool's result
+	// size cap (runtime.Traits.MaxResultSizeChars), at most
+	// MaxResultSizeCharsCeiling; a result above it is written to a file
+	// and the model gets a preview and the path.
+	MetaMaxResultSizeChars = "anthropic/maxResultSizeChars"
 )
+
+// MaxResultSizeCharsCeiling bounds a server's MetaMaxResultSizeChars, as
+// Claude Code's does.
+const MaxResultSizeCharsCeiling = 500_000
+
+// maxResultSizeChars is the cap a tool's _meta asks for; 0 (the loop's
+// default) when it asks for none or for something that is not a positive
+// number.
+func maxResultSizeChars(meta map[string]any) int {
+	v, ok := meta[MetaMaxResultSizeChars].(float64)
+	if !ok || v < 1 {
+		return 0
+	}
+	return int(min(v, MaxResultSizeCharsCeiling))
+}
 
 // Input is a decoded MCP tool input: the argument object, each value kept
 // as the raw JSON the model sent, passed to the server unchanged.
@@ -110,6 +130,8 @@ func newTool(srv *server, def *sdk.Tool) *Tool {
 		Destructive:     destructive,
 		// "<server> - <title or tool> (MCP)", as Claude Code shows it.
 		DisplayName: userFacing,
+		// _meta "anthropic/maxResultSizeChars" sets the result size cap.
+		MaxResultSizeChars: maxResultSizeChars(def.Meta),
 		// CheckPermissions and PermissionTarget keep the defaults: rules
 		// match MCP tools by name (mcp__server, mcp__server__tool).
 

@@ -136,6 +136,8 @@ type Engine struct {
 	// realBase is base with its directories' symlinks resolved.
 	realBase pathBase
 	addDirs  []string
+	// readDirs may be read, not written, by tools (AddReadDir).
+	readDirs []string
 	settings settings.Settings
 	files    []settings.SettingsFile
 	asker    userask.Asker
@@ -579,6 +581,8 @@ type call struct {
 	resolveErr error
 	shell      *shellAnalysis
 	dirs       []string
+	// readDirs are the engine's AddReadDir directories.
+	readDirs []string
 	// cwd is the directory relative paths of this call are resolved in.
 	cwd string
 	// families is the engine's tool → permission family map when the
@@ -602,7 +606,7 @@ func (e *Engine) newCall(inv *runtime.Invocation, tc *runtime.ToolContext) (*cal
 	}
 	target := inv.Target
 	res := &fspath.Resolver{}
-	c := &call{inv: inv, tool: inv.Tool, input: inv.Input, target: target, dirs: e.workingDirs(tc, res), families: e.familyMap(), res: res}
+	c := &call{inv: inv, tool: inv.Tool, input: inv.Input, target: target, dirs: e.workingDirs(tc, res), families: e.familyMap(), res: res, readDirs: e.readDirList()}
 	cwd := e.base.cwd
 	if tc != nil && tc.Cwd != "" {
 		cwd = tc.Cwd
@@ -830,7 +834,46 @@ func (e *Engine) safety(c *call, rules []Rule) (d runtime.PermissionDecision, st
 // inside reports whether a path target lies in a working directory once
 // its symlinks are resolved; one that cannot be resolved does not.
 func (c *call) inside() bool {
-	return c.resolveErr == nil && insideAny(c.resolved, c.dirs)
+	if c.resolveErr != nil {
+		return false
+	}
+	return insideAny(c.resolved, c.dirs) || (!c.target.Writes && insideAny(c.resolved, c.readDirs))
+}
+
+// AddReadDir lets tools read, not write, the files under dir as if it
+// were a working directory: the session's own files the model is told
+// to read (a large tool result written to a file), as Claude Code reads
+// its session directory. dir is resolved (symlinks too) now.
+func (e *Engine) AddReadDir(dir string) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return
+	}
+	// The directory may not exist yet: its nearest existing parent is
+	// resolved, the rest joined as it is.
+	rest := ""
+	for p := d; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			d = filepath.Join(r, rest)
+			break
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !slices.Contains(e.readDirs, d) {
+		e.readDirs = append(e.readDirs, d)
+	}
+}
+
+// readDirList returns the AddReadDir directories.
+func (e *Engine) readDirList() []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.readDirs
 }
 
 // autoRead reports whether a read-only call may run without a rule in

@@ -62,6 +62,23 @@ type systemLine struct {
 	UUID string `json:"uuid"`
 }
 
+// compactLine is Claude Code's compact_boundary system message: where a
+// compaction replaced the history with a summary.
+type compactLine struct {
+	Type      string          `json:"type"`
+	Subtype   string          `json:"subtype"`
+	SessionID string          `json:"session_id"`
+	UUID      string          `json:"uuid"`
+	Metadata  compactMetadata `json:"compact_metadata"`
+}
+
+// compactMetadata says what started the compaction and how large the
+// conversation was before it, in tokens.
+type compactMetadata struct {
+	Trigger   string `json:"trigger"`
+	PreTokens int64  `json:"pre_tokens"`
+}
+
 // assistantMessage is an assistant event's message: Claude Code's API
 // message with one content block.
 type assistantMessage struct {
@@ -240,6 +257,11 @@ func (j *jsonOut) observe(ev agent.Event) {
 		j.fallback(ev)
 	case agent.EventRetry:
 		j.retry(ev)
+	case agent.EventCompact:
+		if ev.Compact != nil {
+			j.enc.Encode(compactLine{Type: "system", Subtype: "compact_boundary", SessionID: j.opts.Session, UUID: j.opts.NewUUID(),
+				Metadata: compactMetadata{Trigger: string(ev.Compact.Trigger), PreTokens: ev.Compact.PreTokens}})
+		}
 	case agent.EventHook:
 		j.enc.Encode(systemLine{Type: "system", Subtype: "hook", SessionID: j.opts.Session, Text: ev.Text,
 			ParentToolUseID: ev.ParentToolUseID, UUID: j.opts.NewUUID()})

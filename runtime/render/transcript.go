@@ -244,6 +244,14 @@ func (t *transcript) observe(ev agent.Event) {
 		t.begin(secNote)
 		t.write(t.st.dim("⚠ "+ev.Text) + "\n")
 		t.redraw()
+	case agent.EventCompact:
+		if ev.Compact != nil {
+			t.endTextLine()
+			t.flushGroup()
+			t.begin(secNote)
+			t.write(t.st.dim(CompactNote(ev.Compact)) + "\n")
+			t.redraw()
+		}
 	case agent.EventHook:
 		t.flushGroup()
 		t.begin(secNote)
@@ -854,4 +862,10 @@ func errString(err error) string {
 		return "error"
 	}
 	return "Error: " + err.Error()
+}
+
+// CompactNote is the line shown for a compaction.
+func CompactNote(c *agent.CompactInfo) string {
+	return fmt.Sprintf("✻ Conversation compacted (%s): %d messages summarised, %d kept; about %d → %d tokens",
+		c.Trigger, c.Summarized, c.Kept, c.PreTokens, c.PostTokens)
 }

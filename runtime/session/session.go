@@ -184,6 +184,28 @@ type Options struct {
 	// running language server's diagnostics of the file they wrote; zero
 	// is lsp.DefaultDiagnosticsWait.
 	LSPDiagnosticsWait time.Duration
+	// ContextWindow is the model's context window in tokens; 0 is
+	// provider.ContextWindow of the provider's name. Near it the
+	// conversation is compacted (Compact) before the next request, at
+	// agent.AutoCompactThreshold: AutoCompactPercent in (0, 100] is a
+	// percentage of the window instead (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE),
+	// NoAutoCompact turns it off (DISABLE_AUTO_COMPACT).
+	// CompactKeepTokens bounds the recent messages a compaction keeps
+	// (agent.ContextPolicy.KeepTokens).
+	ContextWindow      int
+	AutoCompactPercent float64
+	NoAutoCompact      bool
+	CompactKeepTokens  int
+	// MaxResultSizeChars are size caps of tool results by tool name,
+	// winning over a tool's own (runtime.Traits.MaxResultSizeChars; 0 is
+	// agent.DefaultMaxResultSizeChars, negative never): a larger result
+	// is written to a file in ToolResultsDir and the model gets a preview
+	// and the path, which the tools may read. ToolResultsDir defaults to
+	// <transcript>/tool-results (a temporary directory without
+	// Transcripts); NoResultFiles keeps every result whole.
+	MaxResultSizeChars map[string]int
+	ToolResultsDir     string
+	NoResultFiles      bool
 	// ToolOptions are the tools' switches (a shell command's default
 	// timeout, what file-name searches list, the user directory …),
 	// offered on the tool context; the zero value is every default.
@@ -192,6 +214,7 @@ type Options struct {
 
 // The transcript keeps each tool result as its call ends.
 var _ agent.ResultRecorder = (*transcript.Writer)(nil)
+var _ agent.CompactRecorder = (*transcript.Writer)(nil)
 
 // Session is one conversation's engine. Its methods are safe to call from
 // several goroutines, but Run runs one prompt at a time.
@@ -245,6 +268,9 @@ type Session struct {
 	// answer is the structured answer Options.JSONSchema asks for; nil
 	// without one.
 	answer *structured.Output
+
+	// resultsDir is where large tool results go ("" when kept whole).
+	resultsDir string
 
 	// announced are the names of the tools the model was told of (the
 	// pool when the conversation started, and every change announced
@@ -300,6 +326,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	}
 	if writer != nil {
 		s.transcriptPath = writer.Path()
+	}
+	if s.resultsDir = toolResultsDirFor(o, s.transcriptPath); s.resultsDir != "" {
+		engine.AddReadDir(s.resultsDir)
 	}
 	s.tc.WorkingDirs = engine.WorkingDirs(s.tc)
 	s.applySettingsEnv()
@@ -718,42 +747,7 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		s.runMu.Lock()
 		defer s.runMu.Unlock()
 		s.agentMu.Lock()
-		if s.agent == nil {
-			p := s.Pool()
-			s.mu.Lock()
-			s.announced = toolNames(p.Tools())
-			s.mu.Unlock()
-			var rec agent.Recorder
-			if s.transcript != nil {
-				rec = s.transcript
-			}
-			var answer agent.Answer
-			if s.answer != nil {
-				answer = s.answer
-			}
-			s.agent = agent.New(agent.Config{
-				Provider:           s.opts.Provider,
-				Fallback:           s.opts.Fallback,
-				Retry:              s.opts.Retry,
-				Tools:              s,
-				CanUseTool:         s.canUseTool,
-				PreToolUse:         s.preHook(),
-				PostToolUse:        s.postHook(),
-				PostToolUseFailure: s.failureHook(),
-				MaxConcurrency:     s.opts.MaxConcurrency,
-				System:             s.systemFor(p),
-				MaxTurns:           s.opts.MaxTurns,
-				MaxTokens:          s.opts.MaxTokens,
-				PartialMessages:    s.opts.PartialMessages,
-				Observer:           s.observe,
-				Notices:            s.takeNotices,
-				OnStop:             s.stopHook(),
-				Answer:             answer,
-				History:            s.history,
-				Recorder:           rec,
-			}, s.tc)
-		}
-		ag := s.agent
+		ag := s.agentLocked()
 		s.agentMu.Unlock()
 		if s.parent != nil && s.sub.Label != "" {
 			ctx = ask.WithAgent(ctx, s.sub.Label)
@@ -809,6 +803,50 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 		}
 		finished = true
 	}
+}
+
+// agentLocked returns the session's agent loop, made at the first use
+// (Run, Compact); agentMu is held.
+func (s *Session) agentLocked() *agent.Agent {
+	if s.agent == nil {
+		p := s.Pool()
+		s.mu.Lock()
+		s.announced = toolNames(p.Tools())
+		s.mu.Unlock()
+		var rec agent.Recorder
+		if s.transcript != nil {
+			rec = s.transcript
+		}
+		var answer agent.Answer
+		if s.answer != nil {
+			answer = s.answer
+		}
+		s.agent = agent.New(agent.Config{
+			Provider:           s.opts.Provider,
+			Fallback:           s.opts.Fallback,
+			Retry:              s.opts.Retry,
+			Tools:              s,
+			CanUseTool:         s.canUseTool,
+			PreToolUse:         s.preHook(),
+			PostToolUse:        s.postHook(),
+			PostToolUseFailure: s.failureHook(),
+			MaxConcurrency:     s.opts.MaxConcurrency,
+			System:             s.systemFor(p),
+			MaxTurns:           s.opts.MaxTurns,
+			MaxTokens:          s.opts.MaxTokens,
+			PartialMessages:    s.opts.PartialMessages,
+			Observer:           s.observe,
+			Notices:            s.takeNotices,
+			OnStop:             s.stopHook(),
+			Answer:             answer,
+			History:            s.history,
+			Recorder:           rec,
+			Context:            s.contextPolicy(),
+			Compaction:         compactHooks{s},
+			LargeResults:       s.largeResults(),
+		}, s.tc)
+	}
+	return s.agent
 }
 
 // Interrupt interrupts the running turn: the model stream stops, calls

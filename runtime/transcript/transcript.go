@@ -43,6 +43,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/agentcore/agentcore/runtime"
+	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/provider"
 )
 
@@ -453,6 +454,10 @@ func Load(path string) ([]provider.Message, Repair, error) {
 			if n := len(msgs); n > 0 {
 				msgs[n-1].Content = append(msgs[n-1].Content, e.Message.Content...)
 			}
+		case "compact_boundary":
+			// A compaction: the messages after the boundary are the
+			// whole conversation from here on.
+			msgs, results = nil, nil
 		case "tool_result":
 			if e.ToolUse == nil || e.ToolUse.Type != provider.ToolUseBlock || len(e.Message.Content) != 1 ||
 				e.Message.Content[0].Type != provider.ToolResultBlock || e.Message.Content[0].ToolUseID != e.ToolUse.ID {
@@ -679,6 +684,17 @@ func (w *Writer) writeEntry(typ string, m provider.Message, use *provider.Block)
 		return
 	}
 	w.parent = e.UUID
+}
+
+// Compacted records a compaction (the agent loop's CompactRecorder): a
+// "compact_boundary" line, then msgs, the conversation that replaces
+// everything before it; Load starts over at the boundary.
+func (w *Writer) Compacted(_ agent.CompactInfo, msgs []provider.Message) {
+	w.write("compact_boundary", provider.Message{Role: provider.User})
+	for _, m := range msgs {
+		w.Add(m)
+	}
+	w.TurnEnd()
 }
 
 // TurnEnd syncs the file to disk: what was added so far survives a crash.

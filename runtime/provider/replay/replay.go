@@ -190,8 +190,11 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 				stop = provider.StopToolUse
 			}
 		}
-		yield(provider.Event{Type: provider.EventMessage, Message: msg, StopReason: stop,
-			Usage: provider.Usage{InputTokens: inputTokens(req), OutputTokens: out}}, nil)
+		usage := provider.Usage{InputTokens: inputTokens(req), OutputTokens: out}
+		if turn.Usage != nil {
+			usage = *turn.Usage
+		}
+		yield(provider.Event{Type: provider.EventMessage, Message: msg, StopReason: stop, Usage: usage}, nil)
 	}
 }
 

@@ -68,6 +68,10 @@ type Turn struct {
 	// StopReason defaults to tool_use when the turn calls tools, else
 	// end_turn.
 	StopReason provider.StopReason `json:"stop_reason,omitempty"`
+	// Usage, when set, is the usage the response reports instead of the
+	// estimate from the request's size: a script can play a long
+	// conversation near the context window (compaction).
+	Usage *provider.Usage `json:"usage,omitempty"`
 }
 
 // Condition matches the tool results of the last user message.

@@ -102,7 +102,7 @@ func main() {
 		Name:        "always",
 		Description: "A tool that asks to be loaded up front.",
 		InputSchema: json.RawMessage(`{"type":"object"}`),
-		Meta:        mcp.Meta{"anthropic/alwaysLoad": true, "anthropic/searchHint": "pinned essential"},
+		Meta:        mcp.Meta{"anthropic/alwaysLoad": true, "anthropic/searchHint": "pinned essential", "anthropic/maxResultSizeChars": 200000},
 	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text("always ok"), nil
 	})
@@ -111,6 +111,8 @@ func main() {
 		Name:        "progress",
 		Description: "Sends three progress notifications, then returns.",
 		InputSchema: json.RawMessage(`{"type":"object"}`),
+		// Above Claude Code's ceiling: the client caps it.
+		Meta: mcp.Meta{"anthropic/maxResultSizeChars": 2000000},
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if tok := req.Params.GetProgressToken(); tok != nil {
 			for i := 1; i <= 3; i++ {

@@ -1,0 +1,132 @@
+//go:build !internal && !ant
+
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/agentcore/agentcore/runtime/tooltest"
+)
+
+var _ = Describe("agentcore -p near the context window and with large tool results", func() {
+	var dir string
+	BeforeEach(func() { dir = GinkgoT().TempDir() })
+
+	It("writes a real Bash command's 200k characters to the session's directory, shows the model a preview, and compacts at the threshold with a compact_boundary", func() {
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"prompt":"x"}
+{"blocks":[{"type":"tool_use","id":"toolu_big","name":"Bash","input":{"command":"for i in $(seq 1 20000); do echo line-$i-xxxx; done","description":"print a lot"}}]}
+{"blocks":[{"type":"tool_use","id":"toolu_small","name":"Bash","input":{"command":"echo small","description":"print a little"}}],"usage":{"input_tokens":3000,"cache_read_input_tokens":170000,"output_tokens":40}}
+{"blocks":[{"type":"text","text":"<summary>Printed a lot, then a little.</summary>"}]}
+{"blocks":[{"type":"text","text":"all done"}]}
+`), 0o644)).To(Succeed())
+		stdout, stderr, code := rootIn(dir, nil, "-p", "--model", "replay:scn.jsonl", "--output-format", "stream-json", "--verbose",
+			"--allowedTools", "Bash", "print things")
+		Expect(code).To(Equal(0), stderr)
+
+		var boundary map[string]any
+		var results []string
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var m map[string]any
+			Expect(json.Unmarshal([]byte(line), &m)).To(Succeed(), line)
+			if m["type"] == "system" && m["subtype"] == "compact_boundary" {
+				boundary = m
+			}
+			if m["type"] == "user" && strings.Contains(line, "tool_result") {
+				results = append(results, line)
+			}
+		}
+		Expect(boundary).NotTo(BeNil(), stdout)
+		meta, _ := boundary["compact_metadata"].(map[string]any)
+		Expect(meta).To(HaveKeyWithValue("trigger", "auto"))
+		Expect(meta["pre_tokens"]).To(BeNumerically(">=", 173_040))
+		Expect(boundary).To(HaveKey("session_id"))
+		Expect(boundary).To(HaveKey("uuid"))
+
+		Expect(results).NotTo(BeEmpty())
+		var first struct {
+			Message struct {
+				Content []struct {
+					Content string `json:"content"`
+				} `json:"content"`
+			} `json:"message"`
+		}
+		Expect(json.Unmarshal([]byte(results[0]), &first)).To(Succeed())
+		seen := first.Message.Content[0].Content
+		Expect(seen).To(HavePrefix("<persisted-output>\nOutput too large ("))
+		Expect(seen).To(ContainSubstring("Preview (first 2KB):\nline-1-xxxx\n"))
+		Expect(len(seen)).To(BeNumerically("<", 2500), "the model sees a preview, not the output")
+		m := regexp.MustCompile(`Full output saved to: (\S+?\.txt)`).FindStringSubmatch(seen)
+		Expect(m).NotTo(BeNil(), seen)
+		Expect(m[1]).To(HavePrefix(filepath.Join(dir, "projects")))
+		Expect(m[1]).To(HaveSuffix(filepath.Join("tool-results", "toolu_big.txt")))
+		full, err := os.ReadFile(m[1])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strings.Count(string(full), "line-")).To(Equal(20000))
+		Expect(string(full)).To(ContainSubstring("line-20000-xxxx"))
+	})
+})
+
+var _ = Describe("what a compaction leaves alone", func() {
+	It("keeps the file-read state (Edit after the compaction needs no new Read) and the todo list", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("old text\n"), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"prompt":"x"}
+{"blocks":[{"type":"tool_use","id":"r","name":"Read","input":{"file_path":"${CWD}/notes.txt"}},{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"fix notes","status":"in_progress","activeForm":"Fixing notes"}]}}]}
+{"blocks":[{"type":"tool_use","id":"b","name":"Bash","input":{"command":"echo thinking","description":"think"}}],"usage":{"input_tokens":180000,"output_tokens":10}}
+{"blocks":[{"type":"text","text":"<summary>Read notes.txt; todo: fix notes.</summary>"}]}
+{"blocks":[{"type":"tool_use","id":"e","name":"Edit","input":{"file_path":"${CWD}/notes.txt","old_string":"old","new_string":"new"}},{"type":"tool_use","id":"t2","name":"TodoWrite","input":{"todos":[{"content":"fix notes","status":"completed","activeForm":"Fixing notes"}]}}]}
+{"blocks":[{"type":"text","text":"fixed"}]}
+`), 0o644)).To(Succeed())
+		stdout, stderr, code := rootIn(dir, nil, "-p", "--model", "replay:scn.jsonl", "--output-format", "stream-json", "--verbose",
+			"--allowedTools", "Read,Edit,TodoWrite,Bash", "fix the notes")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring(`"subtype":"compact_boundary"`))
+		Expect(os.ReadFile(filepath.Join(dir, "notes.txt"))).To(Equal([]byte("new text\n")), stdout)
+		var old any
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var m struct {
+				Type   string `json:"type"`
+				Result *struct {
+					OldTodos []map[string]any `json:"oldTodos"`
+					NewTodos []map[string]any `json:"newTodos"`
+				} `json:"tool_use_result"`
+			}
+			Expect(json.Unmarshal([]byte(line), &m)).To(Succeed())
+			if m.Type == "user" && m.Result != nil && len(m.Result.NewTodos) > 0 && m.Result.NewTodos[0]["status"] == "completed" {
+				old = m.Result.OldTodos
+			}
+		}
+		Expect(old).To(Equal([]map[string]any{{"content": "fix notes", "status": "in_progress", "activeForm": "Fixing notes"}}))
+	})
+})
+
+var _ = Describe("/compact in the interactive session (tmux)", Label("tmux"), func() {
+	BeforeEach(func() {
+		tooltest.Need(tooltest.Tmux)
+	})
+
+	It("summarises the conversation on demand with the user's instructions and goes on from the summary", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "scn.jsonl"), []byte(`{"name":"compact"}
+{"blocks":[{"type":"tool_use","id":"b","name":"Bash","input":{"command":"echo hello","description":"say hello"}}]}
+{"blocks":[{"type":"text","text":"Said hello."}]}
+{"blocks":[{"type":"text","text":"<summary>The user had hello printed.</summary>"}]}
+{"blocks":[{"type":"text","text":"Going on from the summary."}]}
+`), 0o644)).To(Succeed())
+		t := startSession(dir, 120, 40, "--model", "replay:scn.jsonl", "--allowedTools", "Bash")
+		t.typeLine("say hello")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Said hello."))
+		t.typeLine("/compact keep the greeting")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(MatchRegexp(`Compacted: 3 messages summarised, 1 kept; the conversation went from about \d+ to \d+ tokens\.`))
+		t.typeLine("and now?")
+		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Going on from the summary."))
+	})
+})
