@@ -79,6 +79,30 @@ type Store struct {
 
 	mu  sync.Mutex
 	cur *Turn // the turn being recorded; nil before Begin
+	// pending is closed when Begin's write of its turn is done, and
+	// pendingErr is then that write's error (both under mu).
+	pending    chan struct{}
+	pendingErr error
+}
+
+// settle waits for Begin's write of the current turn and returns its
+// error, once (under mu).
+func (s *Store) settle() error {
+	if s.pending == nil {
+		return nil
+	}
+	<-s.pending
+	err := s.pendingErr
+	s.pending, s.pendingErr = nil, nil
+	return err
+}
+
+// Flush waits for the writes Begin left running and returns their
+// error. A session calls it as it closes.
+func (s *Store) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settle()
 }
 
 // Open opens (creating it when needed) the store kept in dir, with the
@@ -110,9 +134,15 @@ func (s *Store) Dir() string { return s.dir }
 
 // Begin starts recording turn n (its prompt shown in Turns): later
 // Before calls record under it. Turns older than the bound are dropped.
+// The turn is written to disk in the background, off the path to the
+// model's first request (its fsync took 1–12 ms here): the next call of
+// the store waits for it, and reports its error.
 func (s *Store) Begin(n int, prompt string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.settle(); err != nil {
+		return err
+	}
 	if line, _, ok := strings.Cut(prompt, "\n"); ok {
 		prompt = line
 	}
@@ -120,10 +150,20 @@ func (s *Store) Begin(n int, prompt string) error {
 		prompt = string(r[:200]) + "…"
 	}
 	s.cur = &Turn{N: n, Prompt: prompt, Started: time.Now().UTC()}
-	if err := s.writeTurn(s.cur); err != nil {
-		return err
-	}
-	return s.prune()
+	t := *s.cur
+	done := make(chan struct{})
+	s.pending = done
+	go func() {
+		defer close(done)
+		// Every other method settles first, so nothing else touches
+		// the store's files until done is closed.
+		err := s.writeTurn(&t)
+		if err == nil {
+			err = s.prune()
+		}
+		s.pendingErr = err
+	}()
+	return nil
 }
 
 // BeginNext begins the turn after the last one kept (1 in a new store)
@@ -131,7 +171,11 @@ func (s *Store) Begin(n int, prompt string) error {
 // they were.
 func (s *Store) BeginNext(prompt string) (int, error) {
 	s.mu.Lock()
-	turns, err := s.turns()
+	err := s.settle()
+	var turns []Turn
+	if err == nil {
+		turns, err = s.turns()
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return 0, err
@@ -150,6 +194,9 @@ func (s *Store) BeginNext(prompt string) (int, error) {
 func (s *Store) Before(path string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.settle(); err != nil {
+		return err
+	}
 	if s.cur == nil {
 		return nil
 	}
@@ -185,6 +232,9 @@ func (s *Store) Before(path string) error {
 func (s *Store) Turns() ([]Turn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
 	return s.turns()
 }
 
@@ -209,6 +259,9 @@ type Change struct {
 func (s *Store) Restore(n int, dryRun bool) ([]Change, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
 	turns, err := s.turns()
 	if err != nil {
 		return nil, err

@@ -216,8 +216,22 @@ var _ = Describe("BeginNext", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.BeginNext("a")).To(Equal(1))
 		Expect(s.BeginNext("b")).To(Equal(2))
+		// A session flushes its store as it closes; the next process
+		// opens the directory after that.
+		Expect(s.Flush()).To(Succeed())
 		again, err := checkpoint.Open(dir)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(again.BeginNext("c")).To(Equal(3))
+	})
+
+	It("writes a turn in the background and reports a failed write at the next call", func() {
+		dir := GinkgoT().TempDir()
+		s, err := checkpoint.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.RemoveAll(filepath.Join(dir, "turns"))).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "turns"), nil, 0o600)).To(Succeed()) // not a directory
+		Expect(s.Begin(1, "a")).To(Succeed(), "the write runs after Begin returns")
+		Expect(s.Before(filepath.Join(dir, "x"))).To(MatchError(ContainSubstring("checkpoint store")))
+		Expect(s.Flush()).To(Succeed(), "an error is reported once")
 	})
 })

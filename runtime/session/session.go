@@ -926,6 +926,11 @@ func (s *Session) Close() error {
 	if terr := s.closeTranscript(); err == nil {
 		err = terr
 	}
+	if s.checkpoints != nil && s.parent == nil {
+		if cerr := s.checkpoints.Flush(); err == nil {
+			err = cerr
+		}
+	}
 	return err
 }
 
