@@ -115,7 +115,8 @@ func (h compactHooks) PostCompact(ctx context.Context, trigger agent.CompactTrig
 // toolResultsDirFor is where a session's large tool results go:
 // Options.ToolResultsDir, else beside the transcript
 // (<transcript without .jsonl>/tool-results, Claude Code's layout), else
-// a directory of the session under the system's temporary directory.
+// a directory of the session under the system's temporary directory,
+// which Close removes (see tempResultsDir).
 func toolResultsDirFor(o Options, transcriptPath string) string {
 	switch {
 	case o.NoResultFiles:
@@ -125,7 +126,27 @@ func toolResultsDirFor(o Options, transcriptPath string) string {
 	case transcriptPath != "":
 		return filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "tool-results")
 	}
-	return filepath.Join(os.TempDir(), "agentcore-sessions", o.ID, "tool-results")
+	return filepath.Join(tempResultsDir(o.ID), "tool-results")
+}
+
+// tempResultsDir is the temporary directory of session id's large
+// results when it has no transcript to keep them beside: nothing can
+// resume such a session, so its Close removes the directory.
+func tempResultsDir(id string) string {
+	return filepath.Join(os.TempDir(), "agentcore-sessions", id)
+}
+
+// removeTempResults removes the temporary results directory of a top
+// session without a transcript or a directory of its own, and the
+// shared parent when no other session's is left in it.
+func (s *Session) removeTempResults() {
+	id := s.opts.ID
+	if s.parent != nil || s.resultsDir == "" || id == "" || id == "." || id == ".." || filepath.Base(id) != id ||
+		s.resultsDir != filepath.Join(tempResultsDir(id), "tool-results") {
+		return
+	}
+	_ = os.RemoveAll(tempResultsDir(id))
+	_ = os.Remove(filepath.Dir(tempResultsDir(id))) // fails while not empty
 }
 
 // ToolResultsDir is the directory large tool results are written to

@@ -237,4 +237,17 @@ var _ = Describe("Compaction and large results in a session", func() {
 		}
 		Expect(res).To(Equal([]string{string(full)}))
 	})
+
+	It("keeps a session's large results without a transcript in a temporary directory its Close removes", func() {
+		s, _ := open(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"toolu_big","name":"Sh","input":{"command":"for i in $(seq 1 5000); do echo line-$i-xxxx; done"}}]}
+{"blocks":[{"type":"text","text":"done"}]}`, session.Options{Permissions: allowRules("Sh"), MaxResultSizeChars: map[string]int{"Sh": 1_000}})
+		out, _ := run(s, "go")
+		Expect(out.Err).NotTo(HaveOccurred())
+		path := filepath.Join(s.ToolResultsDir(), "toolu_big.txt")
+		Expect(path).To(HavePrefix(os.TempDir()))
+		Expect(path).To(BeARegularFile())
+		Expect(s.Close()).To(Succeed())
+		Expect(filepath.Dir(s.ToolResultsDir())).NotTo(BeADirectory())
+	})
 })

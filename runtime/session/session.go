@@ -931,6 +931,7 @@ func (s *Session) Close() error {
 			err = cerr
 		}
 	}
+	s.removeTempResults()
 	return err
 }
 
