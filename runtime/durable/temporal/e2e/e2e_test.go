@@ -265,7 +265,11 @@ var _ = Describe("durable sessions on a real Temporal server", Label("e2e"), fun
 		Expect(count["a"]).To(Equal(1), "the finished call k1 ran again: %v", got)
 		Expect(count["c"]).To(Equal(1), "%v", got)
 		Expect(count["b-start"]).To(Equal(2), "k2 was running when the worker died: it runs again: %v", got)
+		Expect(string(w1.Err.Contents())).To(MatchRegexp(`call journaled.*tool_use_id=k1`))
+		Expect(string(w1.Err.Contents())).NotTo(MatchRegexp(`call journaled.*tool_use_id=k2`), "k2 was running when the worker died")
+		Eventually(w2.Err).Should(gbytes.Say(`call answered from the journal.*tool_use_id=k1`))
 		Eventually(w2.Err).Should(gbytes.Say(`batch done.*replayed=1`))
+		Expect(string(w2.Err.Contents())).NotTo(MatchRegexp(`call started.*tool_use_id=k1`), "k1 ran again")
 
 		lines, err := durable.Events(ctx, c, id)
 		Expect(err).NotTo(HaveOccurred())
