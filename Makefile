@@ -123,8 +123,8 @@ test-durable:
 		$(GINKGO) --randomize-all --fail-on-pending --fail-on-empty --require-suite --keep-going --trace .
 
 ## test-durable-e2e: end-to-end specs against a Temporal server started in
-## process (a heavy build: go.temporal.io/server); DURABLE_LABELS narrows
-## them (e.g. '!load'). Not yet in .ci/run: see docs/durable.md.
+## process (called by .ci/run; a heavy first build: go.temporal.io/server,
+## see docs/durable.md); DURABLE_LABELS narrows them (e.g. '!load').
 DURABLE_LABELS ?=
 test-durable-e2e:
 	cd runtime/durable/temporal && $(GINKGO) --fail-on-pending --fail-on-empty --keep-going --trace \
