@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,9 @@ var (
 	benchOnce   sync.Once
 	benchServer *temporaltest.TestServer
 )
+
+// quiet drops the workers' logs: a local session logs nothing either.
+var quiet = slog.New(slog.DiscardHandler)
 
 // benchClient starts one in-process server for the benchmarks.
 func benchClient(b *testing.B) client.Client {
@@ -62,7 +66,8 @@ func BenchmarkTurn(b *testing.B) {
 	p := durable.NewScript(sc, replay.Options{})
 	queue := fmt.Sprintf("bench-%d", time.Now().UnixNano())
 	w, err := durable.NewWorker(c, durable.WorkerOptions{TaskQueue: queue, Workspace: "w", StateDir: b.TempDir(),
-		Tools: tools, Provider: p, Permissions: permission.Sources{Mode: permission.ModeBypass, ConfigDir: b.TempDir()}})
+		Tools: tools, Provider: p, Permissions: permission.Sources{Mode: permission.ModeBypass, ConfigDir: b.TempDir()},
+		Logger: quiet})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -137,7 +142,7 @@ func BenchmarkTwoWorkers(b *testing.B) {
 	for _, ws := range []string{"one", "two"} {
 		w, err := durable.NewWorker(c, durable.WorkerOptions{TaskQueue: queue, Workspace: ws, StateDir: b.TempDir(),
 			Tools: generated.AllBaseTools(), Provider: durable.NewScript(sc, replay.Options{}),
-			Permissions: permission.Sources{Mode: permission.ModeBypass, ConfigDir: b.TempDir()}})
+			Permissions: permission.Sources{Mode: permission.ModeBypass, ConfigDir: b.TempDir()}, Logger: quiet})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,8 @@ func startWorker(c client.Client, queue, ws string, sc *replay.Scenario) *durabl
 func startWorkerWith(c client.Client, queue, ws, state string, mode permission.Mode, sc *replay.Scenario) *durable.Worker {
 	w, err := durable.NewWorker(c, durable.WorkerOptions{TaskQueue: queue, Workspace: ws, StateDir: state,
 		Tools: generated.AllBaseTools(), Provider: durable.NewScript(sc, replay.Options{}),
-		Permissions: permission.Sources{Mode: mode, ConfigDir: GinkgoT().TempDir()}})
+		Permissions: permission.Sources{Mode: mode, ConfigDir: GinkgoT().TempDir()},
+		Logger:      slog.New(slog.NewTextHandler(GinkgoWriter, nil))})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(w.Start()).To(Succeed())
 	DeferCleanup(w.Stop)
