@@ -249,7 +249,10 @@ var _ = Describe("durable sessions on a real Temporal server", Label("e2e"), fun
 		running, err := durable.Events(ctx, c, id) // readable while the batch runs
 		Expect(err).NotTo(HaveOccurred())
 		Expect(strings.Join(running, "\n")).To(ContainSubstring(`"id":"k2"`))
+		killed := fmt.Sprintf("time=%s SIGKILL worker-1 (pid %d) while the batch runs\n",
+			time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), w1.Command.Process.Pid)
 		Expect(w1.Command.Process.Kill()).To(Succeed()) // SIGKILL
+		fmt.Fprint(GinkgoWriter, killed)
 		Eventually(w1).WithTimeout(10 * time.Second).Should(gexec.Exit())
 
 		w2 := worker("worker-2")
@@ -280,6 +283,7 @@ var _ = Describe("durable sessions on a real Temporal server", Label("e2e"), fun
 			_ = os.WriteFile(filepath.Join(dir, "kill-worker-1.log"), w1.Err.Contents(), 0o644)
 			_ = os.WriteFile(filepath.Join(dir, "kill-worker-2.log"), w2.Err.Contents(), 0o644)
 			_ = os.WriteFile(filepath.Join(dir, "kill-side.log"), b, 0o644)
+			_ = os.WriteFile(filepath.Join(dir, "kill-spec.log"), []byte(killed), 0o644)
 		}
 	})
 
