@@ -18,7 +18,7 @@ GINKGO_FLAGS ?= -p --randomize-all --randomize-suites --fail-on-pending --fail-o
 REPORTS ?= .ci/reports
 report_flags = --json-report=$(1).json --output-dir=$(REPORTS)
 
-.PHONY: all generate check-generated embed build release test test-% test-durable test-durable-e2e bench run run-agents run-tour vet cross smoke-windows clean
+.PHONY: all generate check-generated embed build release test test-% test-durable test-durable-e2e bench bench-durable run run-agents run-tour vet cross smoke-windows clean
 
 all: build
 
@@ -123,12 +123,18 @@ test-durable:
 		$(GINKGO) --randomize-all --fail-on-pending --fail-on-empty --require-suite --keep-going --trace .
 
 ## test-durable-e2e: end-to-end specs against a Temporal server started in
-## process (a heavy build: go.temporal.io/server); DURABLE_LABELS narrows
-## them (e.g. '!load'). Not yet in .ci/run: see docs/durable.md.
+## process (called by .ci/run; a heavy first build: go.temporal.io/server,
+## see docs/durable.md); DURABLE_LABELS narrows them (e.g. '!load').
 DURABLE_LABELS ?=
 test-durable-e2e:
 	cd runtime/durable/temporal && $(GINKGO) --fail-on-pending --fail-on-empty --keep-going --trace \
 		$(if $(DURABLE_LABELS),--label-filter '$(DURABLE_LABELS)') ./e2e
+
+## bench-durable: the durable module's benchmarks (a durable turn against
+## the same turn in a local session; sessions per second over two workers),
+## rewriting their section of BENCHMARKS.md alone (make bench writes it too)
+bench-durable:
+	$(GO) run ./benchmarks -only 'Durable sessions on Temporal' -into BENCHMARKS.md
 
 ## bench: run every benchmark and rewrite BENCHMARKS.md whole; fails naming the rows that missed their target.
 ## BENCH_FILTER=text runs only the suites whose title contains it and prints them (BENCHMARKS.md untouched).

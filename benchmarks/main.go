@@ -28,7 +28,10 @@ import (
 
 // suite is one `go test -bench` invocation and the ratios read from it.
 type suite struct {
-	title     string
+	title string
+	// dir is the module the suite's package is in, relative to the
+	// repository's root, for a nested module; empty: the main module.
+	dir       string
 	pkg       string
 	bench     string
 	benchtime string
@@ -100,7 +103,15 @@ func main() {
 	out := flag.String("out", "", "file to write, - for stdout (default BENCHMARKS.md; stdout with -only)")
 	count := flag.Int("count", 5, "runs of each benchmark; the median is reported")
 	only := flag.String("only", "", "run only the suites whose title contains this, for development; the result goes to stdout")
+	into := flag.String("into", "", "with -only: rewrite the chosen suites' sections in this file (BENCHMARKS.md), keeping the others, and name them in its header as run alone")
 	flag.Parse()
+	if *into != "" {
+		if *only == "" {
+			fmt.Fprintln(os.Stderr, "benchmarks: -into rewrites some sections: name them with -only")
+			os.Exit(2)
+		}
+		os.Exit(runInto(*into, *only, *count))
+	}
 	if *out == "" {
 		*out = "BENCHMARKS.md"
 		if *only != "" {
@@ -163,6 +174,95 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "benchmarks: wrote %s; every row with a target met it\n", *out)
+}
+
+// runInto runs the suites whose title contains only and rewrites their
+// sections in the report file path, leaving every other section as the
+// whole run wrote it; the header names the sections run alone. It returns
+// the exit status: 1 when a row missed its target or a run failed.
+func runInto(path, only string, count int) int {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchmarks: %v (write the whole report first with `make bench`)\n", err)
+		return 2
+	}
+	doc := string(old)
+	var misses []miss
+	ran := 0
+	for _, s := range suites {
+		if !strings.Contains(s.title, only) {
+			continue
+		}
+		ran++
+		n := count
+		if s.count > 0 {
+			n = s.count
+		}
+		fmt.Fprintf(os.Stderr, "== %s\n", s.title)
+		t0 := time.Now()
+		section, m := run(s, n)
+		fmt.Fprintf(os.Stderr, "   %s, rows missed: %d\n", time.Since(t0).Round(time.Second), len(m))
+		misses = append(misses, m...)
+		doc = markAlone(splice(doc, s.title, section), s.title)
+	}
+	if ran == 0 {
+		fmt.Fprintf(os.Stderr, "benchmarks: no suite's title contains %q\n", only)
+		return 2
+	}
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "benchmarks:", err)
+		return 1
+	}
+	if len(misses) > 0 {
+		fmt.Fprintf(os.Stderr, "benchmarks: rewrote %d section(s) of %s; rows that missed their target: %d\n", ran, path, len(misses))
+		for _, m := range misses {
+			fmt.Fprintf(os.Stderr, "  %s: %s: %s\n", m.section, m.row, m.why)
+		}
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "benchmarks: rewrote %d section(s) of %s; every row with a target met it\n", ran, path)
+	return 0
+}
+
+// splice replaces the section titled title in doc with section (which
+// starts with its "\n## title" line), or appends it when doc has none.
+func splice(doc, title, section string) string {
+	head := "\n## " + title + "\n"
+	i := strings.Index(doc, head)
+	if i < 0 {
+		return strings.TrimRight(doc, "\n") + "\n" + section
+	}
+	rest := doc[i+len(head):]
+	if j := strings.Index(rest, "\n## "); j >= 0 {
+		return doc[:i] + section + rest[j:]
+	}
+	return doc[:i] + section
+}
+
+// aloneNote starts the header line naming the sections run alone.
+const aloneNote = "Sections run alone after the whole run, by `go run ./benchmarks -only … -into` (each one's Run line says when; the verdict of the whole run above does not count their rows): "
+
+// markAlone names title in doc's header line of sections run alone,
+// adding the line before the paragraph on medians when it is missing.
+func markAlone(doc, title string) string {
+	lines := strings.Split(doc, "\n")
+	for i, l := range lines {
+		if rest, ok := strings.CutPrefix(l, aloneNote); ok {
+			titles := strings.Split(strings.TrimSuffix(rest, "."), "; ")
+			if !slices.Contains(titles, title) {
+				titles = append(titles, title)
+			}
+			lines[i] = aloneNote + strings.Join(titles, "; ") + "."
+			return strings.Join(lines, "\n")
+		}
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Each figure is the median") {
+			lines = slices.Insert(lines, i, aloneNote+title+".", "")
+			return strings.Join(lines, "\n")
+		}
+	}
+	return doc
 }
 
 // verdict says which rows missed their target, or that none did.
@@ -290,17 +390,25 @@ func run(s suite, count int) (string, []miss) {
 	if env != "" {
 		env += " "
 	}
-	fmt.Fprintf(&b, "Reproduce: `%sgo %s`\n\n", env, strings.Join(args, " "))
+	cd := ""
+	if s.dir != "" {
+		cd = "cd " + s.dir + " && "
+	}
+	fmt.Fprintf(&b, "Reproduce: `%s%sgo %s`\n\n", cd, env, strings.Join(args, " "))
 	// go test's own 10-minute limit is shorter than a loaded machine's
 	// slowest suites; the printed command leaves the flag out.
 	cmd := exec.Command("go", append([]string{args[0], "-timeout", "60m"}, args[1:]...)...)
 	cmd.Env = append(os.Environ(), s.env...)
+	cmd.Dir = s.dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	outBytes, err := cmd.Output()
 	if err != nil {
 		fmt.Fprintf(&b, "**The run failed**: %v\n\n```\n%s%s```\n", err, tail(string(outBytes), 20), tail(stderr.String(), 20))
 		m := notMeasured("not measured: the run failed")
+		if len(m) == 0 { // a suite of tracked rows: its failure still counts
+			m = []miss{{s.title, "the run", "failed"}}
+		}
 		return closing(m), m
 	}
 	results := parse(string(outBytes))

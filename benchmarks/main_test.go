@@ -54,4 +54,19 @@ var _ = Describe("the report's rows and verdicts", func() {
 		Expect(misses).To(BeEmpty())
 		Expect(verdict(misses, "Verdict", false)).To(Equal("Verdict: every row with a target met it.\n"))
 	})
+
+	It("rewrites one section run alone, keeps the others and names it in the header", func() {
+		doc := "# Benchmarks\n\nWritten whole.\n\nEach figure is the median.\n\nVerdict.\n\n## A\n\nold a\n\n## B\n\nold b\n"
+		got := markAlone(splice(doc, "A", "\n## A\n\nnew a\n"), "A")
+		Expect(got).To(ContainSubstring("## A\n\nnew a\n\n## B\n\nold b\n"))
+		Expect(got).NotTo(ContainSubstring("old a"))
+		Expect(got).To(ContainSubstring(aloneNote + "A.\n\nEach figure is the median."))
+		got = markAlone(splice(got, "B", "\n## B\n\nnew b\n"), "B")
+		Expect(got).To(HaveSuffix("## A\n\nnew a\n\n## B\n\nnew b\n"))
+		Expect(strings.Count(got, aloneNote)).To(Equal(1))
+		Expect(got).To(ContainSubstring(aloneNote + "A; B.\n"))
+		got = markAlone(splice(got, "C", "\n## C\n\nc\n"), "C")
+		Expect(got).To(HaveSuffix("## B\n\nnew b\n\n## C\n\nc\n"))
+		Expect(markAlone(got, "C")).To(Equal(got))
+	})
 })

@@ -103,6 +103,7 @@ func (j *journaled) Call(ctx context.Context, input any, call *runtime.Call) (ru
 	jr := j.st.journal
 	if r, ok := jr.load(call.ID); ok {
 		j.st.replayed.Add(1)
+		j.st.log.Info("call answered from the journal", "session", j.st.id, "tool_use_id", call.ID, "tool", j.Name())
 		return r, nil
 	}
 	if j.st.asking() {
@@ -110,6 +111,7 @@ func (j *journaled) Call(ctx context.Context, input any, call *runtime.Call) (ru
 		// before it ran. This attempt's results are dropped.
 		return runtime.ErrorResult("Error: not run: an earlier call waits for the user's approval"), nil
 	}
+	j.st.log.Info("call started", "session", j.st.id, "tool_use_id", call.ID, "tool", j.Name())
 	r, err := j.Tool.Call(ctx, input, call)
 	saved := r
 	if err != nil {
@@ -117,6 +119,8 @@ func (j *journaled) Call(ctx context.Context, input any, call *runtime.Call) (ru
 	}
 	if serr := jr.save(call.ID, saved); serr != nil {
 		j.st.logf("journal %s: %v", call.ID, serr)
+	} else {
+		j.st.log.Info("call journaled", "session", j.st.id, "tool_use_id", call.ID, "is_error", saved.IsError)
 	}
 	return r, err
 }
