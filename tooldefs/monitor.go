@@ -148,7 +148,12 @@ func monitorStart(ctx context.Context, in *MonitorInput, c *runtime.Call) (strin
 		if ev.Result.IsError {
 			return "", fmt.Errorf("the command was not started: %s", ev.Result.Text())
 		}
-		if out, ok := ev.Result.Data.(BashOutput); ok && out.BackgroundTaskID != "" {
+		// Bash's output as its JSON form (background_task_id), so this
+		// file builds without bash.go (one file per tool).
+		var out struct {
+			BackgroundTaskID string `json:"background_task_id"`
+		}
+		if raw, err := json.Marshal(ev.Result.Data); err == nil && json.Unmarshal(raw, &out) == nil && out.BackgroundTaskID != "" {
 			return out.BackgroundTaskID, nil
 		}
 		return "", fmt.Errorf("the command was not started in the background: %s", ev.Result.Text())
