@@ -49,12 +49,16 @@ func transcriptStore(home string) transcript.Store {
 // (AGENTCORE_MAX_TOOL_USE_CONCURRENCY) and the MCP manager's timeouts,
 // output cap and ${VAR} expansion (MCP_TIMEOUT, MCP_TOOL_TIMEOUT,
 // MAX_MCP_OUTPUT_TOKENS), and how long Edit and Write wait for a language
-// server's diagnostics (AGENTCORE_LSP_DIAGNOSTICS_MS).
+// server's diagnostics (AGENTCORE_LSP_DIAGNOSTICS_MS), and the SessionEnd
+// hooks' time (CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS).
 func envOptions(o *session.Options) {
 	o.ToolOptions = toolOptions()
 	o.LSPTool = lspTool
 	if ms, err := strconv.Atoi(strings.TrimSpace(os.Getenv("AGENTCORE_LSP_DIAGNOSTICS_MS"))); err == nil && ms > 0 {
 		o.LSPDiagnosticsWait = time.Duration(ms) * time.Millisecond
+	}
+	if ms, err := strconv.Atoi(strings.TrimSpace(os.Getenv("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"))); err == nil && ms > 0 {
+		o.SessionEndTimeout = time.Duration(ms) * time.Millisecond
 	}
 	if o.MaxConcurrency == 0 {
 		o.MaxConcurrency = orchestrate.MaxConcurrencyFromEnv(os.Getenv)

@@ -20,6 +20,7 @@ var envReadExceptions = map[string]string{
 	// Environments handed on to a child process: the child gets the
 	// agent's, as in Claude Code.
 	"runtime/hooks/hooks.go":         "a hook command's environment: the agent's, plus CLAUDE_PROJECT_DIR",
+	"runtime/hooks/http.go":          "an http hook's header values: the variables its allowedEnvVars names, from the agent's environment as a command hook gets them",
 	"runtime/mcp/manager.go":         "a stdio MCP server's environment: the agent's, plus the config's env",
 	"runtime/lsp/client.go":          "a language server's environment: the agent's, plus the config's env",
 	"tooldefs/shell/run.go":          "a shell command's environment: the agent's without the credentials (sandbox.Scrub)",

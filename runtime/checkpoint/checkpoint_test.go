@@ -222,6 +222,7 @@ var _ = Describe("BeginNext", func() {
 		again, err := checkpoint.Open(dir)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(again.BeginNext("c")).To(Equal(3))
+		Expect(again.Flush()).To(Succeed())
 	})
 
 	It("writes a turn in the background and reports a failed write at the next call", func() {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -299,12 +297,12 @@ func (s *Session) sessionEnd(reason string) {
 // The SessionEnd hooks' time budget, as Claude Code bounds them so that
 // leaving is quick: the largest timeout a SessionEnd hook sets, at least
 // 1.5 s and at most a minute (a hook without a timeout gets 1.5 s), or
-// CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS when set, up to an hour.
+// Options.SessionEndTimeout when longer
+// (CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS), up to an hour.
 const (
-	EnvSessionEndTimeout = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
-	minSessionEndBudget  = 1500 * time.Millisecond
-	maxSessionEndBudget  = time.Minute
-	maxSessionEndEnv     = time.Hour
+	minSessionEndBudget = 1500 * time.Millisecond
+	maxSessionEndBudget = time.Minute
+	maxSessionEndEnv    = time.Hour
 )
 
 func (s *Session) sessionEndBudget() time.Duration {
@@ -315,8 +313,8 @@ func (s *Session) sessionEndBudget() time.Duration {
 		}
 	}
 	budget := max(minSessionEndBudget, min(longest, maxSessionEndBudget))
-	if ms, err := strconv.Atoi(strings.TrimSpace(os.Getenv(EnvSessionEndTimeout))); err == nil && ms > 0 {
-		budget = max(budget, min(time.Duration(ms)*time.Millisecond, maxSessionEndEnv))
+	if t := s.opts.SessionEndTimeout; t > 0 {
+		budget = max(budget, min(t, maxSessionEndEnv))
 	}
 	return budget
 }

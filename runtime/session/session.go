@@ -206,6 +206,11 @@ type Options struct {
 	MaxResultSizeChars map[string]int
 	ToolResultsDir     string
 	NoResultFiles      bool
+	// SessionEndTimeout lengthens the time the SessionEnd hooks get
+	// together (Claude Code's CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS), up
+	// to an hour; zero leaves Claude Code's budget: the largest timeout a
+	// SessionEnd hook sets, from 1.5 s to a minute.
+	SessionEndTimeout time.Duration
 	// ToolOptions are the tools' switches (a shell command's default
 	// timeout, what file-name searches list, the user directory …),
 	// offered on the tool context; the zero value is every default.
