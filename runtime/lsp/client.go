@@ -35,6 +35,7 @@ type client struct {
 	in   io.WriteCloser
 	exit chan struct{} // closed once the process was reaped
 	errb *tailBuffer
+	tmp  string // the server's TMPDIR, removed when it ends
 
 	docMu sync.Mutex // one document change at a time
 	docs  map[string]*document
@@ -70,24 +71,34 @@ func start(ctx context.Context, name string, conf ServerConfig, root string) (*c
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// The server's temporary files (gopls's go commands' work
+	// directories among them) go to a directory of its own, removed when
+	// it ends: a server killed at close leaves nothing in /tmp.
+	tmp, err := os.MkdirTemp("", "agentcore-lsp-")
+	if err != nil {
+		return nil, fmt.Errorf("start language server %s: %w", name, err)
+	}
 	cmd := exec.Command(conf.Command, conf.Args...)
 	cmd.Dir = root
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	for k, v := range conf.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
+		os.RemoveAll(tmp)
 		return nil, err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
+		os.RemoveAll(tmp)
 		return nil, err
 	}
-	c := &client{name: name, conf: conf, root: root, cmd: cmd, in: in, exit: make(chan struct{}),
+	c := &client{name: name, conf: conf, root: root, cmd: cmd, in: in, exit: make(chan struct{}), tmp: tmp,
 		errb: &tailBuffer{max: 4 << 10}, docs: map[string]*document{}, diags: map[string]published{}, changed: make(chan struct{})}
 	cmd.Stderr = c.errb
 	if err := procgroup.Start(cmd); err != nil {
+		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("start language server %s (%s): %w; install it or fix lspServers.%s.command in settings.json", name, conf.Command, err, name)
 	}
 	c.rpc = newConn(out, in, c.handle)
@@ -96,6 +107,7 @@ func start(ctx context.Context, name string, conf ServerConfig, root string) (*c
 		<-c.rpc.Done()
 		_ = cmd.Wait()
 		close(c.exit)
+		_ = os.RemoveAll(tmp) // a server that ended by itself; kill removes it too
 	}()
 	if err := c.initialize(ctx); err != nil {
 		c.kill()
@@ -311,6 +323,7 @@ func (c *client) kill() {
 	_ = c.in.Close()
 	<-c.exit
 	<-c.rpc.Done()
+	_ = os.RemoveAll(c.tmp)
 }
 
 // gone is the error of a call to a server that stopped: it waits a
