@@ -21,51 +21,6 @@ import (
 	"github.com/agentcore/agentcore/runtime/tooltest"
 )
 
-// lspFixture is a small Go module; the specs point at its lines.
-var lspFixture = map[string]string{
-	"go.mod": "module example.com/fix\n\ngo 1.26\n",
-	"shapes.go": `package fix
-
-// Shape is anything with an area.
-type Shape interface {
-	Area() float64
-}
-
-// Square is a Shape.
-type Square struct{ Side float64 }
-
-// Area is the square's area.
-func (s Square) Area() float64 { return s.Side * s.Side }
-
-// Total sums the areas of shapes.
-func Total(shapes []Shape) float64 {
-	var t float64
-	for _, s := range shapes {
-		t += s.Area()
-	}
-	return t
-}
-`,
-	"use.go": `package fix
-
-// Report returns the total area of two squares.
-func Report() float64 {
-	return Total([]Shape{Square{1}, Square{2}})
-}
-
-// Twice calls Report twice.
-func Twice() float64 { return Report() + Report() }
-`,
-	"notes.txt": "not code\n",
-}
-
-func writeLSPFixture(dir string) {
-	GinkgoHelper()
-	for name, text := range lspFixture {
-		Expect(os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)).To(Succeed())
-	}
-}
-
 // openLSPSession opens a session in dir with every tool, in bypass mode.
 func openLSPSession(dir, home string, o session.Options) *session.Session {
 	GinkgoHelper()
@@ -109,7 +64,7 @@ var _ = Describe("the LSP tool with gopls", Ordered, func() {
 		tooltest.Need(tooltest.Gopls)
 		dir = GinkgoT().TempDir()
 		dir, _ = filepath.EvalSymlinks(dir)
-		writeLSPFixture(dir)
+		Expect(tooltest.WriteFiles(dir, tooltest.GoFixture)).To(Succeed())
 		s = openLSPSession(dir, GinkgoT().TempDir(), session.Options{LSPTool: "LSP", LSPDiagnosticsWait: time.Minute})
 		Expect(toolNamesOf(s)).To(ContainElement("LSP"))
 	})
@@ -155,7 +110,7 @@ var _ = Describe("the LSP tool with gopls", Ordered, func() {
 		Expect(isErr).To(BeFalse(), text)
 		Expect(text).To(ContainSubstring("has been updated"))
 		Expect(text).To(ContainSubstring("<new-diagnostics>\nThe language server reports new problems in use.go:\n  5:9 [error] undefined: Totl"))
-		text, isErr = call("Write", fmt.Sprintf(`{"file_path":%q,"content":%q}`, path, lspFixture["use.go"]))
+		text, isErr = call("Write", fmt.Sprintf(`{"file_path":%q,"content":%q}`, path, tooltest.GoFixture["use.go"]))
 		Expect(isErr).To(BeFalse(), text)
 		Expect(text).NotTo(ContainSubstring("new-diagnostics"))
 	})
@@ -175,7 +130,7 @@ var _ = Describe("the LSP tool without a language server", func() {
 	var dir, home string
 	BeforeEach(func() {
 		dir, home = GinkgoT().TempDir(), GinkgoT().TempDir()
-		writeLSPFixture(dir)
+		Expect(tooltest.WriteFiles(dir, tooltest.GoFixture)).To(Succeed())
 		GinkgoT().Setenv("PATH", GinkgoT().TempDir()) // no gopls
 	})
 

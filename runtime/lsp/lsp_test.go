@@ -36,7 +36,7 @@ var _ = Describe("Manager with gopls", Ordered, func() {
 		gopls := tooltest.Need(tooltest.Gopls)
 		dir = GinkgoT().TempDir()
 		dir, _ = filepath.EvalSymlinks(dir)
-		writeFixture(dir)
+		Expect(tooltest.WriteFiles(dir, tooltest.GoFixture)).To(Succeed())
 		m = lsp.NewManager(lsp.Options{
 			Servers:         lsp.Servers{}.WithDefaults(lsp.DefaultServers(nil)),
 			DiagnosticsWait: time.Minute, // the wait ends when gopls publishes
@@ -110,13 +110,13 @@ var _ = Describe("Manager with gopls", Ordered, func() {
 
 	It("reports the new diagnostics of a file written while its server runs", func() {
 		path := filepath.Join(dir, "use.go")
-		broken := strings.Replace(fixture["use.go"], "return Total(", "return Totl(", 1)
+		broken := strings.Replace(tooltest.GoFixture["use.go"], "return Total(", "return Totl(", 1)
 		Expect(os.WriteFile(path, []byte(broken), 0o644)).To(Succeed())
 		got := m.AfterWrite(context.Background(), path)
 		Expect(got).To(HavePrefix("<new-diagnostics>"))
 		Expect(got).To(ContainSubstring("5:9 [error] undefined: Totl"))
 		Expect(m.AfterWrite(context.Background(), path)).To(BeEmpty(), "a problem is reported once")
-		Expect(os.WriteFile(path, []byte(fixture["use.go"]), 0o644)).To(Succeed())
+		Expect(os.WriteFile(path, []byte(tooltest.GoFixture["use.go"]), 0o644)).To(Succeed())
 		Expect(m.AfterWrite(context.Background(), path)).To(BeEmpty(), "the fix brings nothing new")
 		Expect(m.AfterWrite(context.Background(), filepath.Join(dir, "notes.txt"))).To(BeEmpty())
 	})
@@ -138,7 +138,7 @@ var _ = Describe("Manager under concurrent first calls", func() {
 		DeferCleanup(tooltest.LeakCheck(GinkgoT()))
 		tooltest.Need(tooltest.Gopls)
 		dir, _ := filepath.EvalSymlinks(GinkgoT().TempDir())
-		writeFixture(dir)
+		Expect(tooltest.WriteFiles(dir, tooltest.GoFixture)).To(Succeed())
 		m := lsp.NewManager(lsp.Options{Servers: lsp.DefaultServers(nil)})
 		DeferCleanup(m.Close)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -160,7 +160,7 @@ var _ = Describe("Manager under concurrent first calls", func() {
 		Expect(m.Running()).To(HaveLen(1))
 
 		// Two lines more above the call: the server gets the new text.
-		Expect(os.WriteFile(use, []byte(strings.Replace(fixture["use.go"], "package fix\n", "package fix\n\n// moved\n", 1)), 0o644)).To(Succeed())
+		Expect(os.WriteFile(use, []byte(strings.Replace(tooltest.GoFixture["use.go"], "package fix\n", "package fix\n\n// moved\n", 1)), 0o644)).To(Succeed())
 		res, err := m.Query(ctx, lsp.Request{Operation: lsp.OpReferences, Path: filepath.Join(dir, "shapes.go"), Line: 15, Character: 6, Root: dir})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Text).To(ContainSubstring("use.go:7:9: return Total("))

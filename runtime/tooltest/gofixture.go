@@ -1,15 +1,15 @@
-package lsp_test
+package tooltest
 
 import (
 	"os"
 	"path/filepath"
-
-	. "github.com/onsi/gomega"
 )
 
-// fixture is a small Go module the specs ask gopls about. Lines matter:
-// the specs point at them.
-var fixture = map[string]string{
+// GoFixture is a small Go module (an interface, a type implementing it,
+// functions calling each other, and a file that is not Go) that the
+// language-server specs ask gopls about. Lines matter: the specs point
+// at them.
+var GoFixture = map[string]string{
 	"go.mod": "module example.com/fix\n\ngo 1.26\n",
 	"shapes.go": `package fix
 
@@ -46,9 +46,12 @@ func Twice() float64 { return Report() + Report() }
 	"notes.txt": "not code\n",
 }
 
-// writeFixture writes the module into dir.
-func writeFixture(dir string) {
-	for name, text := range fixture {
-		Expect(os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)).To(Succeed())
+// WriteFiles writes files (name → content) into dir.
+func WriteFiles(dir string, files map[string]string) error {
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return err
+		}
 	}
+	return nil
 }
