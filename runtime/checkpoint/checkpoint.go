@@ -121,6 +121,9 @@ func Open(dir string) (*Store, error) {
 func (s *Store) SetLimits(turns int, size int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.pending != nil {
+		<-s.pending // Begin's write reads the limits; its error stays for the next call
+	}
 	if turns > 0 {
 		s.maxTurns = turns
 	}
