@@ -90,12 +90,7 @@ var _ = Describe("Hooks from settings files", func() {
 	})
 
 	// script writes an executable hook script under dir/.claude/hooks.
-	script := func(name, body string) string {
-		p := filepath.Join(dir, ".claude", "hooks", name)
-		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
-		Expect(os.WriteFile(p, []byte("#!/bin/bash\n"+body+"\n"), 0o755)).To(Succeed())
-		return p
-	}
+	script := func(name, body string) string { return hookScript(dir, name, body) }
 	// settings writes file (relative to dir) with hooks for ev.
 	settings := func(file, ev, matcher, command string, extra string) {
 		p := filepath.Join(dir, file)
@@ -395,3 +390,13 @@ if echo "$in" | grep -q '"stop_hook_active":false'; then echo '{"decision":"bloc
 		Expect(marker()).NotTo(BeAnExistingFile())
 	})
 })
+
+// hookScript writes an executable bash hook script under
+// dir/.claude/hooks and returns its path.
+func hookScript(dir, name, body string) string {
+	GinkgoHelper()
+	p := filepath.Join(dir, ".claude", "hooks", name)
+	Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+	Expect(os.WriteFile(p, []byte("#!/bin/bash\n"+body+"\n"), 0o755)).To(Succeed())
+	return p
+}

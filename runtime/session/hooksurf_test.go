@@ -63,12 +63,7 @@ var _ = Describe("The newer hook events: PostToolUseFailure, PermissionRequest, 
 		dir = GinkgoT().TempDir()
 		ctx = context.Background()
 	})
-	script := func(name, body string) string {
-		p := filepath.Join(dir, ".claude", "hooks", name)
-		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
-		Expect(os.WriteFile(p, []byte("#!/bin/bash\n"+body+"\n"), 0o755)).To(Succeed())
-		return p
-	}
+	script := func(name, body string) string { return hookScript(dir, name, body) }
 	// hooksFile writes .claude/settings.json with hooks, an object from
 	// event to a list of hook objects (no matcher), and extra settings.
 	hooksFile := func(hooks map[string][]map[string]any, extra map[string]any) {
