@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -273,6 +274,11 @@ type Session struct {
 	// answer is the structured answer Options.JSONSchema asks for; nil
 	// without one.
 	answer *structured.Output
+
+	// hookAgent is set in the sub-agent of an agent hook (hookagent.go);
+	// hookAgents counts those started, for their IDs.
+	hookAgent  *hookAgentRun
+	hookAgents atomic.Int64
 
 	// resultsDir is where large tool results go ("" when kept whole).
 	resultsDir string
