@@ -20,6 +20,26 @@ func (s *Session) hookHandlers(r *hooks.Runner) {
 	r.Model = s.opts.Provider
 	r.Agent = s.runHookAgent
 	r.Notify = s.notify
+	r.MCPTool = s.mcp.CallTool
+	r.If = s.hookIf
+}
+
+// hookIf decides a hook's "if" rule for the call of toolName with
+// toolInput (hooks.IfFunc): the permission engine matches it as it
+// would a deny rule. A tool it does not know, or an input its tool
+// cannot decode, is an error, which runs the hook.
+func (s *Session) hookIf(rule, toolName string, toolInput json.RawMessage) (bool, error) {
+	t := runtime.Lookup(s.Tools(), toolName)
+	if t == nil {
+		return false, fmt.Errorf("no tool %q", toolName)
+	}
+	in, err := t.Decode(toolInput)
+	if err != nil {
+		return false, err
+	}
+	inv := runtime.NewInvocation(t, in)
+	inv.Raw = toolInput
+	return s.engine.RuleMatches(rule, inv, s.tc)
 }
 
 // hookAgentRun is what the sub-agent of an agent hook knows of its

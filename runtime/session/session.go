@@ -924,6 +924,9 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.sessionEnd(s.endReason())
+	if s.parent == nil {
+		s.hooks.Close() // async hooks still running are killed
+	}
 	s.endRun()
 	// The MCP servers and the background shells (tc's cleanups) stop at
 	// the same time: each waits out its own grace periods.
