@@ -1,6 +1,7 @@
 // Package hooks runs Claude Code's hooks: the shell commands (and HTTP
-// endpoints, TypeHTTP) a settings file's "hooks" object attaches to the
-// events of a session.
+// endpoints, MCP tools, model prompts and read-only agents: TypeHTTP,
+// TypeMCPTool, TypePrompt, TypeAgent) a settings file's "hooks" object
+// attaches to the events of a session.
 //
 //	{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit",
 //	    "hooks": [{"type": "command", "command": "./check.sh", "timeout": 30}]}]}}
@@ -90,8 +91,10 @@ type Matcher struct {
 // Hook is one hook command, an HTTP endpoint, or one of the Agent SDK
 // host's callbacks.
 type Hook struct {
-	// Type is "command", TypeHTTP or TypeCallback; other types are
-	// skipped.
+	// Type is TypeCommand ("" reads as it), TypeHTTP, TypeMCPTool,
+	// TypePrompt, TypeAgent or TypeCallback; a hook whose type this
+	// Runner cannot run is skipped (a settings file with one does not
+	// load: Config.UnmarshalJSON).
 	Type string `json:"type"`
 	// Command is run with bash -c in the project directory.
 	Command string `json:"command,omitempty"`

@@ -124,12 +124,13 @@ func (r *Runner) runPrompt(ctx context.Context, h Hook, input []byte) answer {
 		a.err = errors.New("the session has no model to ask; open it with a provider, or use a command hook")
 		return a
 	}
+	// model switches when the provider can (provider.Forker; the replay
+	// provider plays the turns scripted for "hook"); otherwise the
+	// session's model answers, rather than no model at all.
 	p := r.Model
 	if h.Model != "" {
-		var err error
-		if p, err = provider.ForSubagent(r.Model, "hook", h.Model); err != nil {
-			a.err = err
-			return a
+		if q, err := provider.ForSubagent(r.Model, "hook", h.Model); err == nil {
+			p = q
 		}
 	}
 	req := provider.Request{

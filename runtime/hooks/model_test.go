@@ -85,6 +85,13 @@ var _ = Describe("prompt hooks (a loopback Messages API answers)", func() {
 		Expect(in["tool_input"]).To(HaveKeyWithValue("command", "rm -rf build"))
 	})
 
+	It("asks the session's model when the hook names a model the provider cannot switch to", func() {
+		r := runner(hooks.PreToolUse, hooks.Hook{Type: hooks.TypePrompt, Prompt: "Safe? $ARGUMENTS", Model: "haiku"}, model(answering(`{"ok": false, "reason": "no"}`)))
+		res := r.Run(ctx, hooks.PreToolUse, "Bash", bash)
+		Expect(res.Decision).To(Equal(hooks.Deny))
+		Expect(srv.Requests()[0].Body).To(HaveKeyWithValue("model", "fake-model"))
+	})
+
 	It("appends the input after ARGUMENTS: when the prompt has no $ARGUMENTS", func() {
 		r := runner(hooks.Stop, hooks.Hook{Type: hooks.TypePrompt, Prompt: "Are all tasks done?"}, model(answering(`{"ok": true}`)))
 		r.Run(ctx, hooks.Stop, "", hooks.Input{"stop_hook_active": false})

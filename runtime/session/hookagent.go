@@ -11,6 +11,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/hooks"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/structured"
 )
 
@@ -67,6 +68,10 @@ func (s *Session) runHookAgent(ctx context.Context, h hooks.Hook, prompt string)
 	if err != nil {
 		return nil, err
 	}
+	model := h.Model
+	if _, ok := root.opts.Provider.(provider.Forker); !ok {
+		model = "" // a provider that cannot switch answers with its own model
+	}
 	_, transcript := root.hookIdentity()
 	id := fmt.Sprintf("hook-agent-%d", root.hookAgents.Add(1))
 	child, err := root.subagent(nil, agent.SubagentOptions{
@@ -75,7 +80,7 @@ func (s *Session) runHookAgent(ctx context.Context, h hooks.Hook, prompt string)
 		Label:    "agent hook",
 		Tools:    func(t runtime.Tool) bool { return t.Traits().ReadOnly.Value },
 		System:   fmt.Sprintf(hooks.AgentSystem, transcript, structured.ToolName),
-		Model:    h.Model,
+		Model:    model,
 		MaxTurns: hooks.AgentMaxTurns,
 		ReadOnly: true,
 	}, answer)
