@@ -211,10 +211,7 @@ func foldVerdict(ev Event, h Hook, v verdict, res *Result, reasons map[Decision]
 	if v.ok || ev == PermissionRequest {
 		return
 	}
-	kind := "Prompt"
-	if h.Type == TypeAgent {
-		kind = "Agent"
-	}
+	kind := strings.ToUpper(h.Type[:1]) + h.Type[1:] // "Prompt", "Agent"
 	raise(res, Deny)
 	reasons[Deny] = append(reasons[Deny], fmt.Sprintf("%s hook condition was not met: %s", kind, nonEmpty(v.reason, "(no reason given)")))
 	if ev == PostToolUse && h.Type == TypePrompt && !h.ContinueOnBlock {
