@@ -1,6 +1,7 @@
 // Package hooks runs Claude Code's hooks: the shell commands (and HTTP
-// endpoints, TypeHTTP) a settings file's "hooks" object attaches to the
-// events of a session.
+// endpoints, MCP tools, model prompts and read-only agents: TypeHTTP,
+// TypeMCPTool, TypePrompt, TypeAgent) a settings file's "hooks" object
+// attaches to the events of a session.
 //
 //	{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit",
 //	    "hooks": [{"type": "command", "command": "./check.sh", "timeout": 30}]}]}}
@@ -39,6 +40,7 @@ import (
 	"time"
 
 	"github.com/agentcore/agentcore/runtime/procgroup"
+	"github.com/agentcore/agentcore/runtime/provider"
 )
 
 // Event names a hook event, as settings files spell it.
@@ -89,8 +91,10 @@ type Matcher struct {
 // Hook is one hook command, an HTTP endpoint, or one of the Agent SDK
 // host's callbacks.
 type Hook struct {
-	// Type is "command", TypeHTTP or TypeCallback; other types are
-	// skipped.
+	// Type is TypeCommand ("" reads as it), TypeHTTP, TypeMCPTool,
+	// TypePrompt, TypeAgent or TypeCallback; a hook whose type this
+	// Runner cannot run is skipped (a settings file with one does not
+	// load: Config.UnmarshalJSON).
 	Type string `json:"type"`
 	// Command is run with bash -c in the project directory.
 	Command string `json:"command,omitempty"`
@@ -104,8 +108,43 @@ type Hook struct {
 	// Callback names the host's callback of a TypeCallback hook (the
 	// SDK's hookCallbackIds); only code sets it, never a settings file.
 	Callback string `json:"-"`
-	// Timeout is in seconds; 0 means DefaultTimeout.
+	// Timeout is in seconds; 0 means the type's default: DefaultTimeout,
+	// DefaultPromptTimeout or DefaultAgentTimeout.
 	Timeout float64 `json:"timeout,omitempty"`
+
+	// Prompt is what a TypePrompt or TypeAgent hook asks the model;
+	// $ARGUMENTS in it is replaced by the event's JSON input (appended
+	// after "ARGUMENTS: " when it has none).
+	Prompt string `json:"prompt,omitempty"`
+	// Model is the model a TypePrompt or TypeAgent hook asks
+	// (provider.ForSubagent); empty: the session's.
+	Model string `json:"model,omitempty"`
+	// ContinueOnBlock makes a TypePrompt hook's ok:false on PostToolUse
+	// feedback for the model instead of the end of the turn.
+	ContinueOnBlock bool `json:"continueOnBlock,omitempty"`
+
+	// Server and Tool name the connected MCP server and its tool a
+	// TypeMCPTool hook calls with Input, whose string values may hold
+	// ${path} references into the event's input ("${tool_input.file_path}").
+	Server string         `json:"server,omitempty"`
+	Tool   string         `json:"tool,omitempty"`
+	Input  map[string]any `json:"input,omitempty"`
+
+	// If is one permission rule ("Bash(git *)", "Edit(*.ts)"): on the tool
+	// events the hook runs only for a call it matches; on other events a
+	// hook with If never runs. Runner.If decides.
+	If string `json:"if,omitempty"`
+	// Async runs a command hook in the background: nothing waits for
+	// it, nothing it says blocks; its systemMessage and
+	// additionalContext reach the model with its next request.
+	// AsyncRewake implies Async; its exit code 2 gives the model its
+	// stderr (or stdout) the same way.
+	Async       bool `json:"async,omitempty"`
+	AsyncRewake bool `json:"asyncRewake,omitempty"`
+	// Once and StatusMessage are read and ignored: Claude Code honours
+	// once only in skill frontmatter, and agentcore shows no spinner.
+	Once          bool   `json:"once,omitempty"`
+	StatusMessage string `json:"statusMessage,omitempty"`
 }
 
 // TypeHTTP is the type of a hook that POSTs the event's JSON to URL and
@@ -183,6 +222,25 @@ type Runner struct {
 	Env []string
 	// Callback runs TypeCallback hooks; without it they are skipped.
 	Callback CallbackFunc
+	// Model answers TypePrompt hooks (one request, no tools); without
+	// it they fail without blocking anything.
+	Model provider.Provider
+	// Agent runs TypeAgent hooks; without it they fail without
+	// blocking anything.
+	Agent AgentFunc
+	// MCPTool calls the tool of a TypeMCPTool hook; without it they
+	// fail without blocking anything.
+	MCPTool MCPToolFunc
+	// If decides a hook's "if" rule for a tool call; without it, or
+	// when it cannot tell, the hook runs (fail-safe: a hook that might
+	// block is never skipped by doubt).
+	If IfFunc
+	// Notify gives the model text with its next request: what an async
+	// hook said when it ended. Without it async hooks' output is
+	// dropped.
+	Notify func(text string)
+
+	bg asyncHooks
 }
 
 // Has reports whether r has a hook for ev; a nil Runner has none.
@@ -297,38 +355,20 @@ type Result struct {
 // in plus the common fields on stdin, and combines their answers. It
 // returns when every hook has ended or was killed; ctx cancels them all.
 func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Result {
-	var hooks []Hook
-	seen := map[string]bool{}
-	if r != nil {
-		for _, m := range r.Config[ev] {
-			if !m.matches(match) {
-				continue
-			}
-			for _, h := range m.Hooks {
-				// Identical commands run once, as in Claude Code (the
-				// same hook in two settings files, or home = project).
-				if (h.Type == "command" || h.Type == "") && !seen[h.Command] {
-					seen[h.Command] = true
-					hooks = append(hooks, h)
-				}
-				if h.Type == TypeHTTP && h.URL != "" && !seen["\x00http\x00"+h.URL] {
-					seen["\x00http\x00"+h.URL] = true
-					hooks = append(hooks, h)
-				}
-				if h.Type == TypeCallback && h.Callback != "" && r.Callback != nil && !seen["\x00"+h.Callback] {
-					seen["\x00"+h.Callback] = true
-					hooks = append(hooks, h)
-				}
-			}
-		}
-	}
-	var res Result
-	if len(hooks) == 0 {
+	hooks, async, skipped := r.selectHooks(ev, match, in)
+	res := Result{Messages: skipped}
+	if len(hooks) == 0 && len(async) == 0 {
 		return res
 	}
 	stdin, err := json.Marshal(r.input(ev, in))
 	if err != nil {
 		res.Messages = append(res.Messages, fmt.Sprintf("%s hook input could not be encoded: %v", ev, err))
+		return res
+	}
+	for _, h := range async {
+		r.startAsync(ev, h, stdin)
+	}
+	if len(hooks) == 0 {
 		return res
 	}
 	answers := make([]answer, len(hooks))
@@ -337,6 +377,13 @@ func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Resu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A hook that panics (a host callback, a model provider)
+			// fails without blocking anything; the session goes on.
+			defer func() {
+				if v := recover(); v != nil {
+					answers[i] = answer{err: fmt.Errorf("panic: %v", v)}
+				}
+			}()
 			switch h.Type {
 			case TypeCallback:
 				id, _ := in["tool_use_id"].(string)
@@ -344,6 +391,15 @@ func (r *Runner) Run(ctx context.Context, ev Event, match string, in Input) Resu
 				return
 			case TypeHTTP:
 				answers[i] = r.runHTTP(ctx, h, stdin)
+				return
+			case TypePrompt:
+				answers[i] = r.runPrompt(ctx, h, stdin)
+				return
+			case TypeAgent:
+				answers[i] = r.runAgent(ctx, h, stdin)
+				return
+			case TypeMCPTool:
+				answers[i] = r.runMCPTool(ctx, h, stdin)
 				return
 			}
 			answers[i] = r.runOne(ctx, h, stdin)
@@ -388,6 +444,8 @@ type answer struct {
 	err            error // could not start, or killed
 	timedOut       bool
 	timeout        time.Duration
+	// verdict is a TypePrompt or TypeAgent hook's well-formed answer.
+	verdict *verdict
 }
 
 // runOne runs one hook in its own process group; on timeout or ctx's end
@@ -472,6 +530,10 @@ func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decis
 		name = fmt.Sprintf("%s hook callback %q of the SDK host", ev, h.Callback)
 	case TypeHTTP:
 		name = fmt.Sprintf("%s HTTP hook %s", ev, h.URL)
+	case TypePrompt, TypeAgent:
+		name = fmt.Sprintf("%s %s hook %q", ev, h.Type, clip(h.Prompt, 60))
+	case TypeMCPTool:
+		name = fmt.Sprintf("%s MCP tool hook %s/%s", ev, h.Server, h.Tool)
 	}
 	switch {
 	case a.timedOut:
@@ -487,6 +549,9 @@ func (r *Runner) fold(ev Event, h Hook, a answer, res *Result, reasons map[Decis
 			reason = "(the hook gave no reason)"
 		}
 		reasons[Deny] = append(reasons[Deny], reason)
+		return
+	case a.verdict != nil:
+		foldVerdict(ev, h, *a.verdict, res, reasons)
 		return
 	case a.code != 0:
 		msg := fmt.Sprintf("%s failed with exit code %d", name, a.code)

@@ -24,7 +24,7 @@ func (s *Session) newHooks() *hooks.Runner {
 		return nil
 	}
 	engine := s.engine
-	return &hooks.Runner{
+	r := &hooks.Runner{
 		Config:     cfg,
 		Dir:        s.opts.Dir,
 		ProjectDir: settings.ProjectRoot(s.opts.Dir, s.opts.Home),
@@ -33,6 +33,8 @@ func (s *Session) newHooks() *hooks.Runner {
 		Env:        s.settingsEnvList(),
 		Callback:   s.opts.HookCallback,
 	}
+	s.hookHandlers(r)
+	return r
 }
 
 // hookIdentity is the session ID and transcript path the hooks are
@@ -114,6 +116,12 @@ func (s *Session) postToolUse(ctx context.Context, inv *runtime.Invocation, res 
 	}
 	r := s.hooks.Run(ctx, hooks.PostToolUse, name, in)
 	s.hookMessages(r)
+	if r.Stop {
+		// continue:false (or a prompt hook's ok:false) ends the turn
+		// after this call, as in Claude Code.
+		s.emit(agent.Event{Kind: agent.EventHook, Text: "PostToolUse hook stopped the turn: " + nonEmpty(r.StopReason, "continue: false")})
+		s.Interrupt()
+	}
 	var out orchestrate.PostToolUseResult
 	if len(r.UpdatedToolOutput) > 0 {
 		out.Content = toolOutput(r.UpdatedToolOutput)

@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -273,6 +274,11 @@ type Session struct {
 	// answer is the structured answer Options.JSONSchema asks for; nil
 	// without one.
 	answer *structured.Output
+
+	// hookAgent is set in the sub-agent of an agent hook (hookagent.go);
+	// hookAgents counts those started, for their IDs.
+	hookAgent  *hookAgentRun
+	hookAgents atomic.Int64
 
 	// resultsDir is where large tool results go ("" when kept whole).
 	resultsDir string
@@ -918,6 +924,9 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.sessionEnd(s.endReason())
+	if s.parent == nil {
+		s.hooks.Close() // async hooks still running are killed
+	}
 	s.endRun()
 	// The MCP servers and the background shells (tc's cleanups) stop at
 	// the same time: each waits out its own grace periods.

@@ -10,6 +10,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/agent"
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/structured"
 )
 
 // ID returns the session's ID; a sub-agent has its parent's.
@@ -32,6 +33,12 @@ func (s *Session) Home() string { return s.opts.Home }
 // ends what its tools started (background shells), not the parent's MCP
 // servers.
 func (s *Session) Subagent(tc *runtime.ToolContext, o agent.SubagentOptions) (*Session, error) {
+	return s.subagent(tc, o, nil)
+}
+
+// subagent is Subagent; answer, when set, holds the sub-agent's runs to
+// a structured answer (its StructuredOutput tool is added to the tools).
+func (s *Session) subagent(tc *runtime.ToolContext, o agent.SubagentOptions, answer *structured.Output) (*Session, error) {
 	if s.parent != nil {
 		return nil, agent.ErrNestedSubagent
 	}
@@ -66,6 +73,9 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o agent.SubagentOptions) (*S
 			tools = append(tools, t)
 		}
 	}
+	if answer != nil {
+		tools = append(tools, answer.Tool())
+	}
 	opts := s.opts
 	opts.Dir, opts.Tools, opts.Provider, opts.System = dir, tools, prov, o.System
 	opts.JSONSchema = nil
@@ -74,7 +84,7 @@ func (s *Session) Subagent(tc *runtime.ToolContext, o agent.SubagentOptions) (*S
 	if o.MaxTurns > 0 {
 		opts.MaxTurns = o.MaxTurns
 	}
-	child := &Session{opts: opts, engine: s.engine, mcp: s.mcp, parent: s, sub: o, tc: runtime.NewToolContext(dir), hooks: s.hooks}
+	child := &Session{opts: opts, engine: s.engine, mcp: s.mcp, parent: s, sub: o, tc: runtime.NewToolContext(dir), hooks: s.hooks, answer: answer}
 	child.tc.WorkingDirs = slices.Clone(tc.WorkingDirs)
 	if o.Dir != "" && !slices.Contains(child.tc.WorkingDirs, dir) {
 		child.tc.WorkingDirs = append([]string{dir}, child.tc.WorkingDirs...)
@@ -104,6 +114,9 @@ func (s *Session) canUseTool(ctx context.Context, inv *runtime.Invocation, tc *r
 	if s.sub.ReadOnly && !inv.ReadOnly {
 		return runtime.PermissionDecision{Behavior: runtime.Deny, Message: fmt.Sprintf(
 			"%s is read-only: this %s call would change things, so it was not run. Report what should change instead.", s.sub.Label, inv.ToolName)}
+	}
+	if s.hookAgent != nil {
+		return s.hookAgent.canUseTool(ctx, s.engine, inv, tc)
 	}
 	return s.permissionDenied(ctx, inv, tc, s.engine.CanUseTool(ctx, inv, tc))
 }
