@@ -185,7 +185,12 @@ func ReadSettingsFile(path string) (Settings, bool, error) {
 		return s, true, nil
 	}
 	if err := json.Unmarshal(data, &s); err != nil {
-		return Settings{}, true, fmt.Errorf("settings %s is not valid JSON (%w): fix or remove the file", path, err)
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &syntax) || errors.As(err, &typ) {
+			return Settings{}, true, fmt.Errorf("settings %s is not valid JSON (%w): fix or remove the file", path, err)
+		}
+		return Settings{}, true, fmt.Errorf("settings %s: %w: fix or remove the file", path, err)
 	}
 	return s, true, nil
 }
