@@ -84,6 +84,7 @@ func (TodoWrite) Call(_ context.Context, in *TodoWriteInput, c *runtime.Call) (T
 	if err != nil {
 		return TodoWriteOutput{}, errors.Join(errors.New("the todo list was not changed"), err)
 	}
+	runtime.RemindersOf(c.Context).Set("todos", tasklist.CompactReminder(todos))
 	return TodoWriteOutput{OldTodos: old, NewTodos: todos}, nil
 }
 

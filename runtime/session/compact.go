@@ -166,11 +166,14 @@ func (s *Session) largeResults() *agent.LargeResults {
 	if dir == "" {
 		return nil
 	}
-	caps := s.opts.MaxResultSizeChars
-	return &agent.LargeResults{Dir: dir, Cap: func(name string, t runtime.Tool) int {
-		if c, ok := caps[name]; ok {
-			return c
-		}
-		return agent.CapOf(t)
-	}}
+	return &agent.LargeResults{Dir: dir, Cap: s.resultCap}
+}
+
+// resultCap is the size cap of tool t's results:
+// Options.MaxResultSizeChars' for its name, else its own.
+func (s *Session) resultCap(name string, t runtime.Tool) int {
+	if c, ok := s.opts.MaxResultSizeChars[name]; ok {
+		return c
+	}
+	return agent.CapOf(t)
 }

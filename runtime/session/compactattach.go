@@ -34,14 +34,15 @@ const (
 
 // Attachments is what the summary message carries besides the summary
 // (agent.CompactAttacher), as Claude Code re-attaches it: the most
-// recently read files, read again from disk, and the todo list, each
-// unless the kept messages already show it. Every other file's earlier
-// Read result is gone with the summarised messages, so the file-state
-// cache stops pointing the model back to it (FileStateCache.Unshow); the
-// read-before-write check is unchanged.
-func (h compactHooks) Attachments(_ context.Context, summarized, kept []provider.Message) []provider.Block {
+// recently read files, read again from disk, unless the kept messages
+// show them already, and what the tools keep for it
+// (runtime.CompactReminders: TodoWrite's todo list). Every other file's earlier Read result is gone with the
+// summarised messages, so the file-state cache stops pointing the model
+// back to it (FileStateCache.Unshow); the read-before-write check is
+// unchanged.
+func (h compactHooks) Attachments(_ context.Context, _, kept []provider.Message) []provider.Block {
 	s := h.s
-	shown := readsIn(kept)
+	shown := s.filesShownIn(kept)
 	var out []provider.Block
 	restored := map[string]bool{}
 	budget := RestoreBudgetTokens * 4
@@ -64,8 +65,8 @@ func (h compactHooks) Attachments(_ context.Context, summarized, kept []provider
 			s.tc.FileState.Unshow(p)
 		}
 	}
-	if todos, ok := lastTodos(summarized); ok && !calls(kept, "TodoWrite") {
-		out = append(out, provider.Text(todos))
+	for _, text := range runtime.RemindersOf(s.tc).All() {
+		out = append(out, provider.Text(text))
 	}
 	return out
 }
@@ -126,74 +127,44 @@ func (s *Session) restoreFile(key string, limit int) (_ provider.Block, n int, w
 	return provider.Text(b.String()), len(data), whole, true
 }
 
-// readsIn returns the files whose Read result msgs hold (by the cache's
-// key, the cleaned file_path).
-func readsIn(msgs []provider.Message) map[string]bool {
+// filesShownIn returns the files whose content msgs hold (by the
+// cache's key, the cleaned path): the targets of calls of the session's
+// file readers, the tools that read a path (a path target that is not
+// written) and never spill their result (a negative size cap: the CLI's
+// Read).
+func (s *Session) filesShownIn(msgs []provider.Message) map[string]bool {
+	readers := map[string]runtime.Tool{}
+	for _, t := range s.Tools() {
+		if s.resultCap(t.Name(), t) < 0 {
+			readers[t.Name()] = t
+		}
+	}
 	shown := map[string]bool{}
 	for _, m := range msgs {
 		for _, u := range m.ToolUses() {
-			if u.Name != "Read" {
+			t := readers[u.Name]
+			if t == nil {
 				continue
 			}
-			var in struct {
-				FilePath string `json:"file_path"`
+			in, err := t.Decode(u.Input)
+			if err != nil {
+				continue
 			}
-			if json.Unmarshal(u.Input, &in) == nil && in.FilePath != "" {
-				shown[filepath.Clean(in.FilePath)] = true
+			if target := targetOf(t, in); target.Kind == runtime.TargetPath && !target.Writes && target.Value != "" {
+				shown[filepath.Clean(target.Value)] = true
 			}
 		}
 	}
 	return shown
 }
 
-// calls reports whether msgs hold a call of the tool named name.
-func calls(msgs []provider.Message, name string) bool {
-	for _, m := range msgs {
-		for _, u := range m.ToolUses() {
-			if u.Name == name {
-				return true
-			}
+// targetOf is t's permission target for in; the zero Target if the tool
+// panics.
+func targetOf(t runtime.Tool, in any) (target runtime.Target) {
+	defer func() {
+		if recover() != nil {
+			target = runtime.Target{}
 		}
-	}
-	return false
-}
-
-// lastTodos returns the todo list the last successful TodoWrite call in
-// msgs set, as a reminder for the model; false when there was none or
-// the list was empty.
-func lastTodos(msgs []provider.Message) (string, bool) {
-	failed := map[string]bool{}
-	for _, m := range msgs {
-		for _, b := range m.Content {
-			if b.Type == provider.ToolResultBlock && b.IsError {
-				failed[b.ToolUseID] = true
-			}
-		}
-	}
-	for i := len(msgs) - 1; i >= 0; i-- {
-		uses := msgs[i].ToolUses()
-		for j := len(uses) - 1; j >= 0; j-- {
-			u := uses[j]
-			if u.Name != "TodoWrite" || failed[u.ID] {
-				continue
-			}
-			var in struct {
-				Todos []struct {
-					Content string `json:"content"`
-					Status  string `json:"status"`
-				} `json:"todos"`
-			}
-			if json.Unmarshal(u.Input, &in) != nil || len(in.Todos) == 0 {
-				return "", false
-			}
-			var b strings.Builder
-			b.WriteString("<system-reminder>\nYour todo list before the summary; it is still current. Keep it up to date with TodoWrite:\n")
-			for k, t := range in.Todos {
-				fmt.Fprintf(&b, "%d. [%s] %s\n", k+1, t.Status, t.Content)
-			}
-			b.WriteString("</system-reminder>")
-			return b.String(), true
-		}
-	}
-	return "", false
+	}()
+	return t.PermissionTarget(in)
 }

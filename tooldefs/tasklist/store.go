@@ -270,3 +270,19 @@ func (l *List) TaskLine(t *Task) string {
 	}
 	return s
 }
+
+// CompactReminder is a todo list as the model is shown it again after a
+// compaction (runtime.CompactReminders), as Claude Code re-attaches it;
+// "" for an empty list.
+func CompactReminder(todos []Todo) string {
+	if len(todos) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<system-reminder>\nYour todo list before the summary; it is still current. Keep it up to date with TodoWrite:\n")
+	for i, t := range todos {
+		fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, t.Status, t.Content)
+	}
+	b.WriteString("</system-reminder>")
+	return b.String()
+}
