@@ -263,10 +263,10 @@ type Session struct {
 
 	// history is the resumed conversation; transcript, when set, records
 	// the conversation (nil for a sub-agent).
-	history    []provider.Message
+	history []provider.Message
 	// deferred is the deferred turn history ends with (a resumed session
 	// a PreToolUse hook stopped), for the agent loop.
-	deferred *agent.Deferred
+	deferred   *agent.Deferred
 	transcript *transcript.Writer
 	// transcriptPath is the transcript's file, "" without one (under mu).
 	transcriptPath string
