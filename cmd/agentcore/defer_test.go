@@ -265,7 +265,7 @@ var _ = Describe("a PreToolUse hook's defer in agentcore -p", func() {
 		Expect(r.bodiesAfter[0]).To(Equal(1))
 
 		Expect(resultFields(r.again)).To(Equal(map[string]any{"type": "result", "subtype": "success", "is_error": false, "result": "",
-			"stop_reason": "tool_deferred",
+			"stop_reason":       "tool_deferred",
 			"deferred_tool_use": map[string]any{"id": "toolu_A", "name": "Bash", "input": map[string]any{"command": "echo ran >> side.txt", "description": "side effect"}}}),
 			"deferred again on resume: no terminal_reason, as Claude Code")
 		Expect(r.bodiesAfter[1]).To(Equal(1), "no model request while the call stays deferred")
