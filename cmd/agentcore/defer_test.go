@@ -188,6 +188,50 @@ func runDeferScenario(run deferProgram) deferRecord {
 	return r
 }
 
+// promptRecord is what one program did when a deferred session was
+// resumed with a new prompt.
+type promptRecord struct {
+	result        map[string]any
+	bodies        []map[string]any
+	side, sibling string
+}
+
+// runDeferPrompt: the model asks for deferBatch and the hook defers the
+// side.txt call; then a resume with a new prompt, the hook still
+// deferring or (allow) letting the call through.
+func runDeferPrompt(run deferProgram, allow bool) promptRecord {
+	GinkgoHelper()
+	dir := GinkgoT().TempDir()
+	flag := deferHooks(dir, filepath.Join(GinkgoT().TempDir(), "rec"))
+	api, bodies := deferAPI(deferBatch)
+	out, code := run(dir, api.URL, "-p", "go", "--output-format", "json")
+	Expect(code).To(Equal(0), out)
+	var first map[string]any
+	Expect(json.Unmarshal([]byte(out), &first)).To(Succeed(), out)
+	id, _ := first["session_id"].(string)
+	if allow {
+		Expect(os.Remove(flag)).To(Succeed())
+	}
+	out, code = run(dir, api.URL, "-p", "new prompt", "--resume", id, "--output-format", "json")
+	Expect(code).To(Equal(0), out)
+	var r promptRecord
+	Expect(json.Unmarshal([]byte(out), &r.result)).To(Succeed(), out)
+	r.bodies = bodies()
+	side, _ := os.ReadFile(filepath.Join(dir, "side.txt"))
+	sibling, _ := os.ReadFile(filepath.Join(dir, "sibling.txt"))
+	r.side, r.sibling = string(side), string(sibling)
+	return r
+}
+
+// lastUsers is lastUser of each request.
+func lastUsers(bodies []map[string]any) [][]string {
+	var out [][]string
+	for _, b := range bodies {
+		out = append(out, lastUser(b))
+	}
+	return out
+}
+
 // resultFields are the result fields the defer specs compare.
 func resultFields(res map[string]any) map[string]any {
 	out := map[string]any{}
@@ -230,12 +274,22 @@ func expectPaired(bodies []map[string]any) {
 
 // lastUser is the blocks of a request's last message, as "tool_result
 // ID" and "text: TEXT" (cache_control and system reminders left out),
-// with the tool_result ids sorted: Claude Code puts the results in the
+// of the last message that is not Claude Code's system-role one, with the
+// tool_result ids sorted: Claude Code puts the results in the
 // order they came (the sibling's first), agentcore in the calls' order.
 func lastUser(body map[string]any) []string {
 	msgs, _ := body["messages"].([]any)
-	m, _ := msgs[len(msgs)-1].(map[string]any)
-	blocks, _ := m["content"].([]any)
+	var m map[string]any
+	for i := len(msgs) - 1; i >= 0; i-- { // Claude Code's system-role messages left out
+		if m, _ = msgs[i].(map[string]any); m["role"] != "system" {
+			break
+		}
+	}
+	content := m["content"]
+	if s, ok := content.(string); ok {
+		content = []any{map[string]any{"type": "text", "text": s}}
+	}
+	blocks, _ := content.([]any)
 	var ids, texts []string
 	for _, y := range blocks {
 		b, _ := y.(map[string]any)
@@ -283,6 +337,24 @@ var _ = Describe("a PreToolUse hook's defer in agentcore -p", func() {
 		Expect(r.staleCode).NotTo(Equal(0), "a resume with no prompt and nothing deferred is an error")
 	})
 
+	It("resumed with a new prompt: runs the call the hook now lets through, lets the model go on, then sends the prompt; a call still deferred is answered as not run and the prompt goes on", func() {
+		r := runDeferPrompt(agentcoreProgram, true)
+		Expect(resultFields(r.result)).To(HaveKeyWithValue("result", "done"))
+		Expect(r.side).To(Equal("ran\n"))
+		Expect(r.sibling).To(Equal("ran\n"))
+		Expect(lastUsers(r.bodies)).To(Equal([][]string{{"text: go"},
+			{"tool_result toolu_A is_error=false", "tool_result toolu_B is_error=false", "text: Continue from where you left off."},
+			{"text: new prompt"}}))
+		expectPaired(r.bodies)
+
+		r = runDeferPrompt(agentcoreProgram, false)
+		Expect(resultFields(r.result)).To(HaveKeyWithValue("stop_reason", "end_turn"))
+		Expect(r.side).To(BeEmpty())
+		Expect(lastUsers(r.bodies)).To(Equal([][]string{{"text: go"},
+			{"tool_result toolu_A is_error=true", "tool_result toolu_B is_error=false", "text: new prompt"}}))
+		expectPaired(r.bodies)
+	})
+
 	It("gives stream-json the same result line, no tool_result for the deferred call, and prints nothing in text mode with exit 0", func() {
 		dir := GinkgoT().TempDir()
 		deferHooks(dir, filepath.Join(GinkgoT().TempDir(), "rec"))
@@ -322,5 +394,16 @@ var _ = Describe("a PreToolUse hook's defer in agentcore -p", func() {
 		Expect(ac.hooked).To(Equal(cc.hooked))
 		Expect(cc.staleCode).NotTo(Equal(0))
 		Expect(ac.staleCode).NotTo(Equal(0))
+
+		// Resumed with a new prompt, the hook letting the call through,
+		// then still deferring it.
+		for _, allow := range []bool{true, false} {
+			cc := runDeferPrompt(claudeProgram(claude, GinkgoT().TempDir()), allow)
+			ac := runDeferPrompt(agentcoreProgram, allow)
+			Expect(resultFields(ac.result)).To(Equal(resultFields(cc.result)), "allow=%t", allow)
+			Expect(lastUsers(ac.bodies)).To(Equal(lastUsers(cc.bodies)), "allow=%t", allow)
+			Expect([]string{ac.side, ac.sibling}).To(Equal([]string{cc.side, cc.sibling}), "allow=%t", allow)
+			expectPaired(cc.bodies)
+		}
 	})
 })
