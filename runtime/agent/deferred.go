@@ -118,16 +118,42 @@ func (a *Agent) resumeDeferred(ctx context.Context, prompt string, out *Outcome)
 		calls[i] = orchestrate.ToolUse{ID: b.ID, Name: b.Name, Input: b.Input}
 		s.queued(b)
 	}
+	// The calls run as a turn's do: Interrupt stops them.
+	turnCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	run := a.exec.Start(ctx, calls, a.tc)
 	a.mu.Lock()
-	a.run = run
+	a.turnCancel, a.run, a.interrupted = cancel, run, false
 	a.mu.Unlock()
 	for ev := range run.Results() {
 		s.handle(ev)
 	}
 	a.mu.Lock()
-	a.run = nil
+	a.turnCancel, a.run = nil, nil
 	a.mu.Unlock()
+	if a.isInterrupted() || turnCtx.Err() != nil {
+		// Interrupted: the turn is closed as an interrupted one is.
+		user := provider.Message{Role: provider.User}
+		for _, b := range d.Uses {
+			r, ok := d.Results[b.ID]
+			if !ok {
+				res := runtime.ErrorResult(NotRunInterruptedResult)
+				if ev, ran := s.results[b.ID]; ran && ev.Outcome != orchestrate.OutcomeDeferred {
+					res = ev.Result
+				}
+				r = provider.ToolResult(b.ID, res)
+			}
+			user.Content = append(user.Content, r)
+		}
+		user.Content = append(user.Content, provider.Text(InterruptNotice))
+		a.pending = nil
+		a.addMessage(user)
+		a.emit(Event{Kind: EventUser, Turn: out.Turns, Message: &user})
+		a.turnEnd()
+		a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
+		out.Stop = StopInterrupted
+		return true, false
+	}
 
 	var again []provider.Block
 	for _, b := range pending {

@@ -100,4 +100,51 @@ var _ = Describe("calls a PreToolUse hook defers", func() {
 		Expect(last.Content[1].Content[0].Text).To(Equal("touched y"))
 		Expect(last.Content[2].Text).To(Equal(agent.ContinueNotice))
 	})
+
+	It("stops at an interrupt while a resumed deferred call runs: the turn closed as interrupted, nothing left open", func() {
+		started := make(chan struct{})
+		type in struct{}
+		wait := runtime.Define(runtime.Definition[in]{
+			Name: "Wait", Description: "Wait blocks until stopped.",
+			Decode:    func(json.RawMessage) (in, error) { return in{}, nil },
+			Interrupt: runtime.InterruptCancel,
+			Call: func(ctx context.Context, _ in, _ *runtime.Call) (runtime.Result, error) {
+				close(started)
+				<-ctx.Done()
+				return runtime.Result{}, ctx.Err()
+			},
+		})
+		var mu sync.Mutex
+		deferring := true
+		hook := func(context.Context, *runtime.Invocation, *runtime.ToolContext) orchestrate.PreToolUseResult {
+			mu.Lock()
+			defer mu.Unlock()
+			return orchestrate.PreToolUseResult{Defer: deferring}
+		}
+		sc, err := replay.Parse([]byte(`{"prompt":"go"}
+{"blocks":[{"type":"tool_use","id":"w","name":"Wait","input":{}}]}
+{"blocks":[{"type":"text","text":"never asked"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		model := &capture{Provider: replay.New(sc, replay.Options{})}
+		ag := agent.New(agent.Config{Provider: model, Tools: agent.List{wait}, PreToolUse: hook}, runtime.NewToolContext(GinkgoT().TempDir()))
+		Expect(ag.Run(context.Background(), "go").Stop).To(Equal(agent.StopDeferred))
+		mu.Lock()
+		deferring = false
+		mu.Unlock()
+		go func() {
+			defer GinkgoRecover()
+			<-started
+			ag.Interrupt()
+		}()
+		out := ag.Run(context.Background(), "")
+		Expect(out.Stop).To(Equal(agent.StopInterrupted))
+		Expect(ag.Deferred()).To(BeNil())
+		msgs := ag.Messages()
+		last := msgs[len(msgs)-1]
+		Expect(last.Role).To(Equal(provider.User))
+		Expect(last.Content[0].ToolUseID).To(Equal("w"))
+		Expect(last.Content[0].IsError).To(BeTrue())
+		Expect(last.Content[1].Text).To(Equal(agent.InterruptNotice))
+		Expect(model.requests()).To(HaveLen(1))
+	})
 })
