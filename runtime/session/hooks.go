@@ -91,8 +91,9 @@ func (s *Session) preToolUse(ctx context.Context, inv *runtime.Invocation, tc *r
 		case s.opts.Print:
 			// Claude Code's -p: the run ends here and a resumed run asks
 			// the hooks again.
+			// The run's result names the call; nothing else is said, as
+			// in Claude Code's stream.
 			out.Defer, out.Message = true, r.Reason
-			s.emit(agent.Event{Kind: agent.EventHook, Text: fmt.Sprintf("PreToolUse:%s hook deferred the call; resume the session to decide again", name)})
 		default:
 			// Interactive: ignored with a warning, the call goes through
 			// the permission check, as in Claude Code.
