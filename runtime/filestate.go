@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 	"time"
 )
@@ -23,6 +25,9 @@ type FileState struct {
 type FileStateCache struct {
 	mu sync.RWMutex
 	m  map[string]FileState
+	// seq orders the paths by their last Set, for Recent.
+	seq  map[string]uint64
+	next uint64
 }
 
 // NewFileStateCache returns an empty cache.
@@ -53,7 +58,27 @@ func (c *FileStateCache) Set(path string, s FileState) {
 	if c.m == nil {
 		c.m = map[string]FileState{}
 	}
-	c.m[path] = s
+	if c.seq == nil {
+		c.seq = map[string]uint64{}
+	}
+	c.next++
+	c.m[path], c.seq[path] = s, c.next
+}
+
+// Recent returns at most n of the recorded paths, the most recently set
+// first: the files a compaction shows the model again.
+func (c *FileStateCache) Recent(n int) []string {
+	if c == nil || n <= 0 {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	paths := make([]string, 0, len(c.m))
+	for p := range c.m {
+		paths = append(paths, p)
+	}
+	slices.SortFunc(paths, func(a, b string) int { return cmp.Compare(c.seq[b], c.seq[a]) })
+	return paths[:min(n, len(paths))]
 }
 
 // Delete forgets path.
@@ -64,4 +89,35 @@ func (c *FileStateCache) Delete(path string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, path)
+	delete(c.seq, path)
+}
+
+// Unshow records that what the model was shown of path has left the
+// conversation (a compaction summarised it away): the next Read of path
+// sends its content again instead of pointing back to an earlier result.
+// Write checks, which look at the content's hash only, are unchanged.
+func (c *FileStateCache) Unshow(path string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[path]; ok {
+		s.Offset, s.Limit = 0, 0
+		c.m[path] = s
+	}
+}
+
+// Paths returns every recorded path, in no order.
+func (c *FileStateCache) Paths() []string {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	paths := make([]string, 0, len(c.m))
+	for p := range c.m {
+		paths = append(paths, p)
+	}
+	return paths
 }

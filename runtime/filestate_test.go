@@ -28,6 +28,29 @@ var _ = Describe("FileStateCache", func() {
 		Expect(ok).To(BeFalse())
 	})
 
+	It("lists the most recently set paths first, and forgets a deleted one", func() {
+		for _, p := range []string{"/a", "/b", "/c", "/d"} {
+			c.Set(p, runtime.FileState{Hash: p})
+		}
+		c.Set("/b", runtime.FileState{Hash: "again"})
+		c.Delete("/d")
+		Expect(c.Recent(2)).To(Equal([]string{"/b", "/c"}))
+		Expect(c.Recent(10)).To(Equal([]string{"/b", "/c", "/a"}))
+		Expect(c.Paths()).To(ConsistOf("/a", "/b", "/c"))
+		var none *runtime.FileStateCache
+		Expect(none.Recent(3)).To(BeEmpty())
+	})
+
+	It("after Unshow keeps the hash but no longer the range shown", func() {
+		c.Set("/a", runtime.FileState{Hash: "h", Offset: 1, Limit: 20, Partial: true})
+		c.Unshow("/a")
+		c.Unshow("/unknown")
+		got, _ := c.Get("/a")
+		Expect(got).To(Equal(runtime.FileState{Hash: "h", Partial: true}))
+		_, ok := c.Get("/unknown")
+		Expect(ok).To(BeFalse())
+	})
+
 	It("keeps the last state set for a path", func() {
 		c.Set("/a", runtime.FileState{Hash: "old", Partial: true})
 		c.Set("/a", runtime.FileState{Hash: "new"})

@@ -4,6 +4,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -130,3 +131,67 @@ var _ = Describe("/compact in the interactive session (tmux)", Label("tmux"), fu
 		Eventually(t.screen, 20*time.Second, 100*time.Millisecond).Should(ContainSubstring("Going on from the summary."))
 	})
 })
+
+var _ = Describe("what a compaction shows the model again", func() {
+	It("attaches the files read last (a long one cut) and the todo list to the summary, and a later Read sends what the summary dropped", func() {
+		dir := GinkgoT().TempDir()
+		small := filepath.Join(dir, "small.go")
+		big := filepath.Join(dir, "big.txt")
+		Expect(os.WriteFile(small, []byte("package small\n\nconst Answer = 42\n"), 0o644)).To(Succeed())
+		Expect(os.WriteFile(big, []byte(strings.Repeat("a long line of the big file\n", 2000)), 0o644)).To(Succeed())
+		read := func(id, path string) fakeBlock {
+			return fakeBlock{ID: id, Tool: "Read", Input: `{"file_path":` + jsonQuote(path) + `}`}
+		}
+		srv, requests := recordingAPI(func(n int, w http.ResponseWriter) {
+			switch n {
+			case 1:
+				fakeReply{InputTokens: 100, Blocks: []fakeBlock{read("r1", small), read("r2", big),
+					{ID: "t1", Tool: "TodoWrite", Input: `{"todos":[{"content":"change the answer","status":"in_progress","activeForm":"Changing the answer"}]}`}}}.write(w)
+			case 2:
+				fakeReply{InputTokens: 180_000, Blocks: []fakeBlock{{ID: "b1", Tool: "Bash", Input: `{"command":"echo thinking","description":"think"}`}}}.write(w)
+			case 3:
+				fakeReply{Blocks: []fakeBlock{{Text: "<summary>Read small.go and big.txt.</summary>"}}}.write(w)
+			case 4:
+				fakeReply{InputTokens: 9000, Blocks: []fakeBlock{read("r3", small), read("r4", big)}}.write(w)
+			default:
+				fakeReply{Blocks: []fakeBlock{{Text: "done"}}}.write(w)
+			}
+		})
+		stdout, stderr, code := rootIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "go", "--model", "claude-fake-1", "--output-format", "stream-json", "--verbose", "--allowedTools", "Read,TodoWrite,Bash")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring(`"subtype":"compact_boundary"`))
+
+		bodies := requests()
+		Expect(bodies).To(HaveLen(5))
+		afterJSON, _ := json.Marshal(bodies[3]["messages"].([]any)[0])
+		var first struct {
+			Content []struct{ Text string } `json:"content"`
+		}
+		Expect(json.Unmarshal(afterJSON, &first)).To(Succeed())
+		var all []string
+		for _, c := range first.Content {
+			all = append(all, c.Text)
+		}
+		text := strings.Join(all, "\n---\n")
+		Expect(text).To(ContainSubstring("<summary>\nRead small.go and big.txt.\n</summary>"))
+		Expect(text).To(ContainSubstring("Called the Read tool with the following input: {\"file_path\":" + jsonQuote(small) + "}\nResult of calling the Read tool:\n1\tpackage small\n2\t\n3\tconst Answer = 42\n"))
+		Expect(text).To(ContainSubstring("Called the Read tool with the following input: {\"file_path\":" + jsonQuote(big) + "}"))
+		Expect(text).To(ContainSubstring("[Only the first "))
+		Expect(len(text)).To(BeNumerically("<", 25_000), "a long file is cut at 5k tokens")
+		Expect(text).To(ContainSubstring("1. [in_progress] change the answer"))
+
+		// The small file was shown whole: a Read answers that it is
+		// unchanged. The big one was cut: a Read sends its content.
+		msgs := bodies[4]["messages"].([]any)
+		last, _ := json.Marshal(msgs[len(msgs)-1])
+		Expect(string(last)).To(ContainSubstring("File unchanged since last read"))
+		Expect(strings.Count(string(last), "File unchanged since last read")).To(Equal(1), string(last))
+		Expect(string(last)).To(ContainSubstring("a long line of the big file"))
+	})
+})
+
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -229,11 +229,13 @@ type Agent struct {
 	// usageTokens is the conversation's size as the last response's
 	// usage gave it, usageAt the number of messages it covers (under
 	// msgMu); compactedFresh is set by a compaction until the next
-	// response; lastTools are the definitions last sent (Run's goroutine).
-	usageTokens    int64
-	usageAt        int
-	compactedFresh bool
-	lastTools      []provider.Tool
+	// response; compactFailures counts automatic compactions failed in
+	// a row; lastTools are the definitions last sent (Run's goroutine).
+	usageTokens     int64
+	usageAt         int
+	compactedFresh  bool
+	compactFailures int
+	lastTools       []provider.Tool
 
 	mu          sync.Mutex
 	turnCancel  context.CancelFunc
@@ -364,7 +366,7 @@ func (a *Agent) done(out *Outcome, start time.Time) *Outcome {
 // loop makes model requests and runs their calls until the run is over
 // (out.Stop set).
 func (a *Agent) loop(ctx context.Context, out *Outcome) {
-	stopActive := false
+	stopActive, reactive := false, false
 	if a.cfg.Answer != nil {
 		a.cfg.Answer.Begin()
 	}
@@ -380,6 +382,25 @@ func (a *Agent) loop(ctx context.Context, out *Outcome) {
 		}
 		out.Turns++
 		done := a.turn(ctx, out)
+		if done && out.Stop == StopError && !reactive && a.cfg.Context.Threshold > 0 && provider.PromptTooLong(out.Err) {
+			// The API found the conversation too long for the window
+			// (the estimate was short, or a result was huge): compact
+			// and send the request again, once, as Claude Code does.
+			reactive = true
+			err := out.Err
+			out.Stop, out.Err = "", nil
+			ok, interrupted := a.compactInRun(ctx, out)
+			if interrupted {
+				a.emit(Event{Kind: EventInterrupted, Turn: out.Turns})
+				out.Stop = StopInterrupted
+				break
+			}
+			if ok {
+				out.Turns--
+				continue
+			}
+			out.Stop, out.Err = StopError, err
+		}
 		if done && out.Stop == StopError && a.fallBack(out) {
 			out.Turns-- // the failed request is sent again, to the fallback
 			out.Stop, out.Err = "", nil

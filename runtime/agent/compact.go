@@ -37,6 +37,15 @@ const (
 	DefaultKeepTokens = 20_000
 	// DefaultSummaryTokens caps the summary's response.
 	DefaultSummaryTokens = 16_000
+	// MaxSummaryRetries is how many times a summary request the API
+	// refuses as too long is sent again with its oldest part left out
+	// (Claude Code's MAX_PTL_RETRIES).
+	MaxSummaryRetries = 3
+	// MaxAutoCompactFailures is how many automatic compactions in a row
+	// may fail before the loop stops trying for the rest of the session
+	// (Claude Code's MAX_CONSECUTIVE_AUTOCOMPACT_FAILURES); /compact
+	// still works.
+	MaxAutoCompactFailures = 3
 )
 
 // AutoCompactThreshold is the conversation size, in tokens, at which a
@@ -88,6 +97,14 @@ type CompactHooks interface {
 	PostCompact(ctx context.Context, trigger CompactTrigger, summary string)
 }
 
+// CompactAttacher is a CompactHooks that gives the summary message more
+// to carry: what Claude Code re-attaches after a compaction (the files
+// read last, the todo list). summarized are the messages the summary
+// replaces, kept the ones that follow it as they were.
+type CompactAttacher interface {
+	Attachments(ctx context.Context, summarized, kept []provider.Message) []provider.Block
+}
+
 // CompactRecorder is a Recorder that is told when a compaction replaced
 // the conversation: messages is the whole new conversation (a transcript
 // marks a boundary and starts over with them).
@@ -109,6 +126,12 @@ type CompactInfo struct {
 	// recent ones follow it as they were.
 	Summarized int `json:"messages_summarized"`
 	Kept       int `json:"messages_kept"`
+	// Attached is how many blocks (files read again, the todo list) the
+	// summary message carries besides the summary.
+	Attached int `json:"-"`
+	// Dropped is how many of the oldest messages the summary request
+	// left out because the whole did not fit the context window.
+	Dropped int `json:"-"`
 	// Summary is the model's summary.
 	Summary string `json:"-"`
 	// Usage is the summary request's.
@@ -232,9 +255,18 @@ func (a *Agent) noteUsage(u provider.Usage) {
 // with the history it has.
 func (a *Agent) autoCompact(ctx context.Context, out *Outcome) (interrupted bool) {
 	th := a.cfg.Context.Threshold
-	if th <= 0 || a.compactedFresh || a.ContextTokens() < int64(th) {
+	if th <= 0 || a.compactedFresh || a.compactFailures >= MaxAutoCompactFailures || a.ContextTokens() < int64(th) {
 		return false
 	}
+	_, interrupted = a.compactInRun(ctx, out)
+	return interrupted
+}
+
+// compactInRun runs an automatic compaction between two requests of Run
+// and reports whether it replaced the history, or whether the user
+// interrupted it (the run ends). A failure is reported (EventHook);
+// after MaxAutoCompactFailures in a row, automatic compaction stops.
+func (a *Agent) compactInRun(ctx context.Context, out *Outcome) (ok, interrupted bool) {
 	// Interrupt stops the summary request as it stops a turn.
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -253,12 +285,19 @@ func (a *Agent) autoCompact(ctx context.Context, out *Outcome) (interrupted bool
 	// Whatever happened, not again before the next response.
 	a.compactedFresh = true
 	if a.isInterrupted() || ctx.Err() != nil {
-		return true
+		return false, true
 	}
 	if err != nil {
-		a.emit(Event{Kind: EventHook, Turn: out.Turns + 1, Text: "Auto-compaction failed: " + err.Error()})
+		a.compactFailures++
+		text := "Auto-compaction failed: " + err.Error()
+		if a.compactFailures == MaxAutoCompactFailures {
+			text += fmt.Sprintf(" (%d times in a row: automatic compaction is off for the rest of this session; /compact still works)", MaxAutoCompactFailures)
+		}
+		a.emit(Event{Kind: EventHook, Turn: out.Turns + 1, Text: text})
+		return false, false
 	}
-	return false
+	a.compactFailures = 0
+	return true, false
 }
 
 // Compact summarises the conversation so far with one request to the
@@ -305,8 +344,23 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 	if a.cfg.MaxTokens > 0 {
 		maxTokens = min(maxTokens, a.cfg.MaxTokens)
 	}
-	answer, usage, err := a.ask(ctx, provider.Request{System: compactSystem, Messages: head, Tools: a.lastTools, MaxTokens: maxTokens})
-	info.Usage = usage
+	var (
+		answer string
+		err    error
+	)
+	for attempt := 0; ; attempt++ {
+		var usage provider.Usage
+		answer, usage, err = a.ask(ctx, provider.Request{System: compactSystem, Messages: head, Tools: a.lastTools, MaxTokens: maxTokens})
+		info.Usage = info.Usage.Add(usage)
+		if err == nil || attempt == MaxSummaryRetries || !provider.PromptTooLong(err) {
+			break
+		}
+		shorter, dropped := dropOldest(head)
+		if dropped == 0 {
+			break
+		}
+		head, info.Dropped = shorter, info.Dropped+dropped
+	}
 	if err != nil {
 		return info, fmt.Errorf("compaction: the summary request failed: %w", err)
 	}
@@ -315,7 +369,13 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 		return info, errors.New("compaction: the model answered without a summary")
 	}
 	tail := msgs[k:]
-	next := append([]provider.Message{SummaryMessage(summary, len(tail) > 0)}, tail...)
+	first := SummaryMessage(summary, len(tail) > 0)
+	if at, ok := a.cfg.Compaction.(CompactAttacher); ok {
+		more := at.Attachments(ctx, slices.Clone(msgs[:k]), slices.Clone(tail))
+		first.Content = append(first.Content, more...)
+		info.Attached = len(more)
+	}
+	next := append([]provider.Message{first}, tail...)
 	a.msgMu.Lock()
 	// Messages added while the summary was asked for (none: Run is not
 	// running) would be lost; the conversation is replaced whole.
@@ -334,6 +394,28 @@ func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instruction
 	}
 	a.emit(Event{Kind: EventCompact, Turn: turn, Compact: info})
 	return info, nil
+}
+
+// droppedNote starts a summary request whose oldest messages were left
+// out.
+const droppedNote = "[The earliest part of this conversation was left out here: the whole did not fit the model's context window.]"
+
+// dropOldest returns head without its oldest fifth or so, cut before a
+// model response so that no tool_result loses its tool_use, behind a
+// note saying so; it returns how many messages it left out, 0 when
+// nothing can go (the last message, which asks for the summary, stays).
+func dropOldest(head []provider.Message) ([]provider.Message, int) {
+	noted := 0 // the note of an earlier cut is not a message of the conversation
+	if len(head[0].Content) == 1 && head[0].Content[0].Text == droppedNote {
+		noted = 1
+	}
+	for j := max(noted+1, len(head)/5); j < len(head)-1; j++ {
+		if head[j].Role == provider.Assistant {
+			note := provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(droppedNote)}}
+			return append([]provider.Message{note}, head[j:]...), j - noted
+		}
+	}
+	return head, 0
 }
 
 // tailStart is where the kept tail of msgs starts: the earliest model

@@ -187,3 +187,28 @@ func ConnectionError(name string, err error, h Hints) *APIError {
 	}
 	return classifyConnect(name, "", err, h)
 }
+
+// PromptTooLong reports whether err is the API refusing a request whose
+// conversation does not fit the model's context window: Anthropic's 400
+// "prompt is too long: N tokens > M maximum", OpenAI's
+// context_length_exceeded ("maximum context length"), or a 413. The loop
+// answers it by compacting the conversation, as Claude Code does.
+func PromptTooLong(err error) bool {
+	e, ok := errors.AsType[*APIError](err)
+	if !ok {
+		return false
+	}
+	if e.Status == http.StatusRequestEntityTooLarge {
+		return true
+	}
+	if e.Kind != ErrInvalidRequest {
+		return false
+	}
+	msg := strings.ToLower(e.Message)
+	for _, s := range []string{"prompt is too long", "maximum context length", "context_length_exceeded", "context window"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
