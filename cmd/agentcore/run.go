@@ -410,11 +410,31 @@ func (s *runSession) prompt(sc *replay.Scenario, sdk, stdinTTY bool) (prompt str
 		}
 		prompt = strings.TrimSpace(string(data))
 		if prompt == "" {
-			return "", false, errors.New("no prompt: give one with -p, or on standard input")
+			return s.resumeDeferred()
 		}
 		return prompt, false, nil
+	case s.f.print && s.resuming():
+		return s.resumeDeferred()
 	}
 	return "", true, nil
+}
+
+// resuming says the run continues a stored session (-c, --resume).
+func (s *runSession) resuming() bool {
+	return s.f.continueLatest || s.f.resume != ""
+}
+
+// resumeDeferred is the prompt of a -p run given none: a resumed session
+// that a PreToolUse hook's defer stopped continues from the deferred call
+// (its hooks are asked again); anything else needs a prompt.
+func (s *runSession) resumeDeferred() (string, bool, error) {
+	switch {
+	case s.resuming() && s.sess.Deferred() != nil:
+		return "", false, nil
+	case s.resuming():
+		return "", false, errors.New("no prompt, and the resumed session has no deferred tool call to continue from (it was not stopped by a PreToolUse hook's defer, or the call has run since): give a prompt to continue the conversation")
+	}
+	return "", false, errors.New("no prompt: give one with -p, or on standard input")
 }
 
 // check checks the flags go together, and returns the output format and
@@ -499,6 +519,8 @@ func (s *runSession) open(fallback provider.Provider, interactiveRun bool) (*ses
 		o.Provider, o.System, o.MaxTurns = s.prov, f.system(s.cwd, s.stderr), f.maxTurns
 		o.Fallback = fallback
 		o.PartialMessages = f.partial
+		// A PreToolUse hook's defer ends a headless run (Claude Code's -p).
+		o.Print = f.print || !interactiveRun
 		if f.jsonSchema != "" {
 			o.JSONSchema, o.StructuredOutputRetries = json.RawMessage(f.jsonSchema), f.structuredRetries
 		}

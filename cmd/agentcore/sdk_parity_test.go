@@ -510,6 +510,40 @@ var _ = Describe("Agent SDK parity: one script, the SDK's own Claude Code and ag
 		Expect(got.last(anyRequest)).To(Equal(cc.last(anyRequest)))
 	})
 
+	It("a PreToolUse hook callback's defer: the query ends with the deferred call in its result, and a query resuming it with a new prompt runs the call once the hook allows", func() {
+		script := tools([2]string{"Bash", `{"command":"echo ran >> side.txt","description":"side effect"}`})
+		cc := traceSDK("defer.mjs", claude, script)
+		got := traceSDK("defer.mjs", ac, script)
+
+		deferredFields := func(t sdkTrace) map[string]any { return resultFields(t.result("first")) }
+		Expect(deferredFields(cc)).To(Equal(map[string]any{"type": "result", "subtype": "success", "is_error": false, "result": "",
+			"stop_reason": "tool_deferred", "terminal_reason": "tool_deferred",
+			"deferred_tool_use": map[string]any{"id": "toolu_0", "name": "Bash", "input": map[string]any{"command": "echo ran >> side.txt", "description": "side effect"}}}),
+			"Claude Code, as recorded")
+		Expect(deferredFields(got)).To(Equal(deferredFields(cc)))
+		Expect(got.kinds("first")).To(Equal(cc.kinds("first")))
+		Expect(resultFields(got.result("second"))).To(Equal(resultFields(cc.result("second"))))
+		decisions := func(t sdkTrace) []string {
+			var out []string
+			for _, l := range t.Lines {
+				if l.Kind == "hook" {
+					out = append(out, l.Event+" "+l.Tool+" "+l.Decision)
+				}
+			}
+			return out
+		}
+		Expect(decisions(cc)).To(Equal([]string{"PreToolUse Bash defer", "PreToolUse Bash allow"}), "Claude Code, as recorded")
+		Expect(decisions(got)).To(Equal(decisions(cc)))
+		Expect(cc.Files).To(Equal([]string{"side.txt"}))
+		Expect(got.Files).To(Equal(cc.Files))
+		side, err := os.ReadFile(filepath.Join(got.Dir, "side.txt"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(side)).To(Equal("ran\n"), "the deferred call ran once")
+		Expect(lastUsers(got.Requests)).To(Equal(lastUsers(cc.Requests)), "each request's last message")
+		expectPaired(cc.Requests)
+		expectPaired(got.Requests)
+	})
+
 	It("a sub-agent from the agents option: the model's Agent call runs it, its turns go to the API with its prompt, its answer comes back", func() {
 		const subPrompt = "You are the counter sub-agent."
 		isSub := func(body map[string]any) bool {

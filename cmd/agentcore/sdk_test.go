@@ -60,13 +60,15 @@ var _ = Describe("the Agent SDK driving agentcore (pathToClaudeCodeExecutable)",
 
 // sdkLine is one line of a testdata/sdk script's output.
 type sdkLine struct {
-	Kind    string         `json:"kind"`
-	Name    string         `json:"name"`
-	Event   string         `json:"event"`
-	Tool    string         `json:"tool"`
-	MS      float64        `json:"ms"`
-	Input   map[string]any `json:"input"`
-	Message map[string]any `json:"message"`
+	Kind  string  `json:"kind"`
+	Name  string  `json:"name"`
+	Event string  `json:"event"`
+	Tool  string  `json:"tool"`
+	MS    float64 `json:"ms"`
+	// Decision is what a hook callback answered (defer.mjs).
+	Decision string         `json:"decision"`
+	Input    map[string]any `json:"input"`
+	Message  map[string]any `json:"message"`
 }
 
 // agentcoreCLI writes the executable the SDK starts for agentcore: a

@@ -111,8 +111,14 @@ type Config struct {
 	Answer Answer
 	// History is the conversation to continue (a resumed session's): the
 	// agent starts with these messages, which must pair every tool_use
-	// with a tool_result (transcript.Load does).
+	// with a tool_result (transcript.Load does), but for the last
+	// message's when Deferred is set.
 	History []provider.Message
+	// Deferred is the turn History ends with when a PreToolUse hook
+	// deferred some of its calls: its last message is the assistant
+	// message holding Deferred.Uses. The next Run asks about the pending
+	// calls again before anything else.
+	Deferred *Deferred
 	// Recorder, if set, is told of the conversation as it grows, from the
 	// loop's goroutine (a *transcript.Writer keeps it on disk). One that
 	// is also a ResultRecorder is told of each tool result as it comes.
@@ -216,6 +222,10 @@ type Agent struct {
 	// cur is the running turn's state; the loop's goroutine only.
 	cur *turnState
 
+	// pending is the deferred turn the conversation ends with (Run's
+	// goroutine).
+	pending *Deferred
+
 	// usageTokens is the conversation's size as the last response's
 	// usage gave it, usageAt the number of messages it covers (under
 	// msgMu); compactedFresh is set by a compaction until the next
@@ -236,7 +246,7 @@ type Agent struct {
 // New returns an agent whose tools run in tc (the working directory, the
 // file-state cache); tc carries context changes from turn to turn.
 func New(cfg Config, tc *runtime.ToolContext) *Agent {
-	a := &Agent{cfg: cfg, tc: tc, messages: slices.Clone(cfg.History)}
+	a := &Agent{cfg: cfg, tc: tc, messages: slices.Clone(cfg.History), pending: cfg.Deferred}
 	a.exec = &orchestrate.Executor{CanUseTool: cfg.CanUseTool, PreToolUse: cfg.PreToolUse, PostToolUse: cfg.PostToolUse, PostToolUseFailure: cfg.PostToolUseFailure,
 		MaxConcurrency: cfg.MaxConcurrency, Observer: a.observe}
 	return a
@@ -315,13 +325,48 @@ func (a *Agent) emit(ev Event) {
 // its turn, MaxTurns is reached, the user interrupts, or ctx is cancelled
 // (cancelling ctx stops every call, whatever its interrupt behaviour). An
 // empty prompt continues the conversation as it stands.
+//
+// When the conversation ends with a turn a PreToolUse hook deferred
+// (Deferred), its pending calls are asked about again first: see
+// resumeDeferred. Without a prompt, the model then goes on from there;
+// with one, it goes on from there first, and then gets the prompt, as
+// Claude Code does.
 func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 	start := time.Now()
 	out := &Outcome{}
-	stopActive, reactive := false, false
+	if a.pending != nil {
+		stop, continued := a.resumeDeferred(ctx, prompt, out)
+		switch {
+		case stop:
+			return a.done(out, start)
+		case !continued:
+			prompt = "" // it joined the results message
+		case prompt != "":
+			a.loop(ctx, out)
+			if out.Stop != StopEndTurn {
+				return a.done(out, start)
+			}
+			out.Stop = ""
+		}
+	}
 	if prompt != "" {
 		a.addMessage(provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(prompt)}})
 	}
+	a.loop(ctx, out)
+	return a.done(out, start)
+}
+
+// done ends a Run: its duration, and EventDone.
+func (a *Agent) done(out *Outcome, start time.Time) *Outcome {
+	out.Duration = time.Since(start)
+	a.emit(Event{Kind: EventDone, Turn: out.Turns, Outcome: out})
+	return out
+}
+
+// loop makes model requests and runs their calls until the run is over
+// (out.Stop set).
+func (a *Agent) loop(ctx context.Context, out *Outcome) {
+	stopActive, reactive := false, false
 	if a.cfg.Answer != nil {
 		a.cfg.Answer.Begin()
 	}
@@ -399,9 +444,6 @@ func (a *Agent) Run(ctx context.Context, prompt string) *Outcome {
 			break
 		}
 	}
-	out.Duration = time.Since(start)
-	a.emit(Event{Kind: EventDone, Turn: out.Turns, Outcome: out})
-	return out
 }
 
 // turn makes one model request (sending it again while it fails before
@@ -572,6 +614,15 @@ func (a *Agent) turn(ctx context.Context, out *Outcome) bool {
 		a.emit(Event{Kind: EventContext, Turn: out.Turns, Text: "working directory is now " + a.tc.Cwd})
 	}
 	interrupted = interrupted || a.isInterrupted() || ctx.Err() != nil
+
+	// A call a PreToolUse hook deferred ends the run here, the turn
+	// without its results message until a resumed run decides.
+	if !interrupted && broken == nil && slices.ContainsFunc(uses, func(b provider.Block) bool {
+		return s.results[b.ID].Outcome == orchestrate.OutcomeDeferred && s.results[b.ID].Kind == orchestrate.EventResult
+	}) {
+		a.deferTurn(s, uses, out)
+		return true
+	}
 
 	// Every tool_use gets its tool_result, in the blocks' order.
 	user := provider.Message{Role: provider.User}
@@ -905,6 +956,10 @@ func (s *turnState) drain() {
 func (s *turnState) handle(ev orchestrate.Event) {
 	if ev.Kind != orchestrate.EventResult {
 		return // progress goes to the Observer
+	}
+	if ev.Outcome == orchestrate.OutcomeDeferred {
+		s.results[ev.ID] = ev // not for the model: the turn stops here
+		return
 	}
 	if lr := s.a.cfg.LargeResults; lr != nil {
 		ev.Result = lr.apply(ev)

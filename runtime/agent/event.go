@@ -142,6 +142,9 @@ const (
 	StopInterrupted StopReason = "interrupted"
 	// StopError: the model request failed.
 	StopError StopReason = "error"
+	// StopDeferred: a PreToolUse hook deferred a call (Claude Code's
+	// permissionDecision "defer" in -p); Outcome.Deferred is the call.
+	StopDeferred StopReason = "tool_deferred"
 )
 
 // Outcome sums up one Run.
@@ -158,6 +161,12 @@ type Outcome struct {
 	Usage provider.Usage `json:"usage"`
 	// StructuredOutput is the accepted structured answer (Config.Answer).
 	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
+	// Deferred is the call a PreToolUse hook deferred (StopDeferred):
+	// the last of its turn, as Claude Code reports it.
+	Deferred *provider.Block `json:"deferred_tool_use,omitempty"`
+	// DeferredAgain: the run resumed a deferred turn and its hooks
+	// deferred the call again, before any model request.
+	DeferredAgain bool `json:"-"`
 	// Duration is the run's wall time.
 	Duration time.Duration `json:"-"`
 	// Err is the failure behind StopError.

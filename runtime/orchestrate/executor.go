@@ -58,6 +58,11 @@ type PreToolUseResult struct {
 	UpdatedInput json.RawMessage
 	// Context are texts appended to the call's result for the model.
 	Context []string
+	// Defer, with Behavior Passthrough, parks the call (Claude Code's
+	// permissionDecision "defer" in -p): it does not run, and its event's
+	// Outcome is OutcomeDeferred, so the agent loop ends the run there and
+	// a resumed run asks the hooks again. Message says why.
+	Defer bool
 }
 
 // PostToolUseFunc runs after a call's Call returned a result: Claude
@@ -199,10 +204,14 @@ const (
 	OutcomeCancelled
 	// OutcomeDiscarded: the run was discarded; never yielded.
 	OutcomeDiscarded
+	// OutcomeDeferred: a PreToolUse hook deferred the call
+	// (PreToolUseResult.Defer); it did not run and its result is not
+	// for the model: the run stops and a resumed one decides again.
+	OutcomeDeferred
 )
 
 var outcomeNames = [...]string{"ok", "tool_error", "unknown_tool", "invalid_input", "rejected",
-	"panic", "timeout", "sibling_error", "interrupted", "cancelled", "discarded"}
+	"panic", "timeout", "sibling_error", "interrupted", "cancelled", "discarded", "deferred"}
 
 // String returns the outcome's snake_case name.
 func (o Outcome) String() string {

@@ -274,6 +274,13 @@ func (e *Executor) preToolUse(ctx context.Context, p *prepared, tc *runtime.Tool
 		}
 		return h, failure(OutcomeRejected, errors.New(msg))
 	}
+	if h.Defer {
+		msg := fmt.Sprintf("%s was deferred by a PreToolUse hook: it did not run", p.use.Name)
+		if h.Message != "" {
+			msg += " (" + h.Message + ")"
+		}
+		return h, failure(OutcomeDeferred, errors.New(msg))
+	}
 	if len(h.UpdatedInput) > 0 {
 		return h, e.replaceInput(ctx, p, h.UpdatedInput, tc,
 			fmt.Sprintf("a PreToolUse hook rewrote the input of %s, and the new input", p.use.Name))

@@ -520,7 +520,7 @@ func (s *StreamingExecutor) finish(c *tracked, o *outcome, now time.Time) {
 	}
 	if s.siblingCancel && s.sibling == nil && o.res.IsError && c.cancelsSiblings &&
 		o.kind != OutcomeRejected && o.kind != OutcomeSiblingError && o.kind != OutcomeInterrupted &&
-		o.kind != OutcomeCancelled && o.kind != OutcomeDiscarded {
+		o.kind != OutcomeCancelled && o.kind != OutcomeDiscarded && o.kind != OutcomeDeferred {
 		s.sibling = &SiblingError{Desc: c.describe()}
 		s.groupCancel(s.sibling)
 	}

@@ -74,7 +74,7 @@ type Result struct {
 	Usage             Usage                 `json:"usage"`
 	ModelUsage        map[string]ModelUsage `json:"modelUsage"`
 	PermissionDenials []PermissionDenial    `json:"permission_denials"`
-	TerminalReason    string                `json:"terminal_reason"`
+	TerminalReason    string                `json:"terminal_reason,omitempty"`
 	UUID              string                `json:"uuid,omitempty"`
 	ToolCalls         int                   `json:"tool_calls"`
 	ToolErrors        int                   `json:"tool_errors"`
@@ -83,6 +83,16 @@ type Result struct {
 	// empty) on every error subtype and absent on success: the Agent
 	// SDK reads it from any result whose is_error is set.
 	Errors []string `json:"errors,omitzero"`
+	// DeferredToolUse is the call a PreToolUse hook deferred
+	// (stop_reason tool_deferred): resume the session to decide again.
+	DeferredToolUse *DeferredToolUse `json:"deferred_tool_use,omitempty"`
+}
+
+// DeferredToolUse is Claude Code's deferred_tool_use: the deferred call.
+type DeferredToolUse struct {
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
 }
 
 // Usage is a run's token counts, cache tokens always present.
@@ -126,6 +136,16 @@ func ResultOf(o *agent.Outcome, session, model string) Result {
 		r.Subtype, r.IsError, r.TerminalReason = "error_max_structured_output_retries", true, "error"
 	case o.Stop == agent.StopEndTurn:
 		r.Subtype, r.TerminalReason = "success", "completed"
+	case o.Stop == agent.StopDeferred:
+		// Claude Code's shape: a success whose result is empty; a call
+		// deferred again on resume has no terminal_reason.
+		r.Subtype, r.Result = "success", ""
+		if !o.DeferredAgain {
+			r.TerminalReason = "tool_deferred"
+		}
+		if d := o.Deferred; d != nil {
+			r.DeferredToolUse = &DeferredToolUse{ID: d.ID, Name: d.Name, Input: d.Input}
+		}
 	case o.Stop == agent.StopMaxTurns:
 		r.Subtype, r.IsError, r.TerminalReason = "error_max_turns", true, "max_turns"
 	case o.Stop == agent.StopInterrupted:

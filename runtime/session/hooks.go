@@ -83,10 +83,24 @@ func (s *Session) preToolUse(ctx context.Context, inv *runtime.Invocation, tc *r
 		out.Behavior = runtime.Deny
 		out.Message = fmt.Sprintf("PreToolUse:%s hook blocked this call: %s", name, r.Reason)
 	case hooks.Defer:
-		// Claude Code stops a -p run here and runs the call on --resume;
-		// agentcore cannot yet, so the call is refused rather than run.
-		out.Behavior = runtime.Deny
-		out.Message = fmt.Sprintf("PreToolUse:%s hook deferred this call (%s); agentcore does not support deferring a call yet, so it was not run.", name, nonEmpty(r.Reason, "no reason given"))
+		switch {
+		case s.parent != nil:
+			// A sub-agent's turn cannot be left open for a resume of
+			// the parent's run (Claude Code refuses a served call's
+			// defer alike).
+			out.Behavior = runtime.Deny
+			out.Message = fmt.Sprintf("PreToolUse:%s hook deferred this call (%s), but a sub-agent's call cannot be deferred, so it was not run.", name, nonEmpty(r.Reason, "no reason given"))
+		case s.opts.Print:
+			// Claude Code's -p: the run ends here and a resumed run asks
+			// the hooks again.
+			// The run's result names the call; nothing else is said, as
+			// in Claude Code's stream.
+			out.Defer, out.Message = true, r.Reason
+		default:
+			// Interactive: ignored with a warning, the call goes through
+			// the permission check, as in Claude Code.
+			s.emit(agent.Event{Kind: agent.EventHook, Text: fmt.Sprintf("PreToolUse:%s hook returned permissionDecision=defer in an interactive session; ignored (defer is print-mode only)", name)})
+		}
 	case hooks.Ask:
 		out.Behavior, out.Message = runtime.Ask, r.Reason
 	case hooks.Allow:

@@ -195,13 +195,20 @@ echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'`
 		Expect(ev.Result.Text()).To(Equal("[redacted]"))
 	})
 
-	It("refuses a call a PreToolUse hook defers, saying agentcore cannot defer yet, rather than running it", func() {
+	It("refuses a sub-agent's call a PreToolUse hook defers (its turn cannot be left open), and never runs it", func() {
 		hooksFile(map[string][]map[string]any{"PreToolUse": {command(script("defer.sh",
 			`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"a person decides"}}'`))}}, nil)
-		s := open(session.Options{Permissions: allow("Sh")})
-		ev := exec1(s, `{"command":"touch ran"}`)
+		sc, err := replay.Parse([]byte(`{"prompt":"go"}
+{"blocks":[{"type":"text","text":"unused"}]}
+{"agent":"a1","blocks":[{"type":"text","text":"unused"}]}`))
+		Expect(err).NotTo(HaveOccurred())
+		parent := open(session.Options{Permissions: allow("Sh"), Print: true, Provider: replay.New(sc, replay.Options{})})
+		sub, err := parent.Subagent(parent.ToolContext(), agent.SubagentOptions{ID: "a1", Type: "general-purpose"})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(sub.Close)
+		ev := exec1(sub, `{"command":"touch ran"}`)
 		Expect(ev.Outcome).To(Equal(orchestrate.OutcomeRejected))
-		Expect(ev.Result.Text()).To(ContainSubstring("deferred this call (a person decides)"))
+		Expect(ev.Result.Text()).To(ContainSubstring("a sub-agent's call cannot be deferred"))
 		Expect(filepath.Join(dir, "ran")).NotTo(BeAnExistingFile())
 	})
 

@@ -156,6 +156,13 @@ type Options struct {
 	// HookCallback runs Hooks' hooks.TypeCallback hooks (the Agent SDK
 	// host's callbacks).
 	HookCallback hooks.CallbackFunc
+	// Print says the session runs headless, as claude -p does: a
+	// PreToolUse hook's permissionDecision "defer" then ends the run
+	// (agent.StopDeferred) with the call left open for a resumed run.
+	// Otherwise, as in Claude Code's interactive sessions, a defer is
+	// ignored with a warning and the call goes through the permission
+	// check.
+	Print bool
 
 	// Sandbox turns the sandbox on whatever the settings say (the CLI's
 	// --sandbox); the settings' sandbox.enabled turns it on too. A
@@ -257,7 +264,10 @@ type Session struct {
 
 	// history is the resumed conversation; transcript, when set, records
 	// the conversation (nil for a sub-agent).
-	history    []provider.Message
+	history []provider.Message
+	// deferred is the deferred turn history ends with (a resumed session
+	// a PreToolUse hook stopped), for the agent loop.
+	deferred   *agent.Deferred
 	transcript *transcript.Writer
 	// transcriptPath is the transcript's file, "" without one (under mu).
 	transcriptPath string
@@ -327,6 +337,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{opts: o, engine: engine, tc: runtime.NewToolContext(dir), history: history, transcript: writer, answer: answer}
+	if writer != nil {
+		s.deferred = writer.Pending()
+	}
 	if o.FileHistory != "" {
 		if s.checkpoints, err = checkpoint.Open(filepath.Join(o.FileHistory, o.ID)); err != nil {
 			if writer != nil {
@@ -555,7 +568,7 @@ func openTranscript(o *Options) (*transcript.Writer, []provider.Message, error) 
 	if o.ID == "" {
 		o.ID = NewID()
 	}
-	fork, err := st.Fork(transcript.Meta{SessionID: o.ID, Cwd: o.Dir, Version: o.Version}, history)
+	fork, err := st.ForkDeferred(transcript.Meta{SessionID: o.ID, Cwd: o.Dir, Version: o.Version}, history, w.Pending())
 	if err != nil {
 		if fork != nil {
 			fork.Close()
@@ -851,6 +864,7 @@ func (s *Session) agentLocked() *agent.Agent {
 			OnStop:             s.stopHook(),
 			Answer:             answer,
 			History:            s.history,
+			Deferred:           s.deferred,
 			Recorder:           rec,
 			Context:            s.contextPolicy(),
 			Compaction:         compactHooks{s},
@@ -886,6 +900,19 @@ func (s *Session) Messages() []provider.Message {
 		return slices.Clone(s.history)
 	}
 	return s.agent.Messages()
+}
+
+// Deferred returns the deferred turn the conversation ends with — a
+// PreToolUse hook deferred some of its calls (Options.Print) — or nil.
+// The next Run asks about its pending calls again first; with no prompt
+// it then continues from there. Not during a run.
+func (s *Session) Deferred() *agent.Deferred {
+	s.agentMu.Lock()
+	defer s.agentMu.Unlock()
+	if s.agent == nil {
+		return s.deferred
+	}
+	return s.agent.Deferred()
 }
 
 // Exec runs tool calls directly, as the model would make them, through
@@ -1022,6 +1049,7 @@ func (s *Session) ResumeStored(id string) ([]provider.Message, error) {
 	s.agentMu.Lock()
 	s.agent = nil // the next Run starts from history, recording to w
 	s.history = history
+	s.deferred = w.Pending()
 	s.transcript = w
 	s.agentMu.Unlock()
 	s.mu.Lock()

@@ -22,7 +22,11 @@
 // known (message: one tool_result block; toolUse: the call), before the
 // turn's results message, which waits for every call: Load answers a
 // tool_use with it when the process died before that message, so a call
-// that ran is never reported as not run.
+// that ran is never reported as not run. A line of type "deferred" names
+// a call (toolUse) a PreToolUse hook deferred: when the transcript ends
+// with that call's assistant message, Load leaves the turn open
+// (Repair.Deferred) instead of answering the call as interrupted, so a
+// resumed run can ask the hooks again and run it.
 package transcript
 
 import (
@@ -322,7 +326,7 @@ func (s Store) Resume(cwd, id string) (*Writer, []provider.Message, error) {
 			return nil, nil, fmt.Errorf("session transcript: %w", err)
 		}
 	}
-	w := &Writer{f: f, path: path, meta: Meta{SessionID: id, Cwd: cwd}, parent: rep.LastUUID}
+	w := &Writer{f: f, path: path, meta: Meta{SessionID: id, Cwd: cwd}, parent: rep.LastUUID, pending: rep.Deferred}
 	for _, m := range rep.Added {
 		w.Add(m)
 	}
@@ -342,6 +346,26 @@ func (s Store) Fork(meta Meta, msgs []provider.Message) (*Writer, error) {
 	for _, m := range msgs {
 		w.Add(m)
 	}
+	w.TurnEnd()
+	return w, w.Err()
+}
+
+// ForkDeferred is Fork for a conversation that ends with a deferred turn
+// (Writer.Pending of the session forked): the new transcript keeps it
+// open too.
+func (s Store) ForkDeferred(meta Meta, msgs []provider.Message, d *agent.Deferred) (*Writer, error) {
+	w, err := s.Fork(meta, msgs)
+	if err != nil || d == nil {
+		return w, err
+	}
+	for _, u := range d.Uses {
+		if r, ok := d.Results[u.ID]; ok {
+			w.ToolResult(u, r)
+		} else {
+			w.Deferred(u)
+		}
+	}
+	w.pending = d
 	w.TurnEnd()
 	return w, w.Err()
 }
@@ -405,6 +429,11 @@ type Repair struct {
 	// Added are the messages Load inserted: user messages holding those
 	// results (Resume writes them to the file).
 	Added []provider.Message
+	// Deferred is the turn the transcript ends with when a PreToolUse
+	// hook deferred some of its calls ("deferred" lines): the messages
+	// end with its assistant message, unanswered, and its calls that ran
+	// have their results here. nil otherwise.
+	Deferred *agent.Deferred
 	// LastUUID is the uuid of the last line read.
 	LastUUID string
 	// unterminated: the last line is whole but lacks its newline.
@@ -421,6 +450,7 @@ func Load(path string) ([]provider.Message, Repair, error) {
 	var rep Repair
 	var msgs []provider.Message
 	var results []early
+	deferred := map[string]bool{}
 	off := int64(0)
 	for len(data) > 0 {
 		line, rest, complete := bytes.Cut(data, []byte{'\n'})
@@ -457,7 +487,13 @@ func Load(path string) ([]provider.Message, Repair, error) {
 		case "compact_boundary":
 			// A compaction: the messages after the boundary are the
 			// whole conversation from here on.
-			msgs, results = nil, nil
+			msgs, results, deferred = nil, nil, map[string]bool{}
+		case "deferred":
+			if e.ToolUse == nil || e.ToolUse.Type != provider.ToolUseBlock {
+				rep.Skipped++
+				continue
+			}
+			deferred[e.ToolUse.ID] = true
 		case "tool_result":
 			if e.ToolUse == nil || e.ToolUse.Type != provider.ToolUseBlock || len(e.Message.Content) != 1 ||
 				e.Message.Content[0].Type != provider.ToolResultBlock || e.Message.Content[0].ToolUseID != e.ToolUse.ID {
@@ -470,8 +506,33 @@ func Load(path string) ([]provider.Message, Repair, error) {
 		}
 	}
 	rep.Valid = off
-	msgs = pair(msgs, results, &rep)
+	msgs = pair(msgs, results, deferred, &rep)
 	return msgs, rep, nil
+}
+
+// openTurn is the deferred turn msgs end with: the last message is an
+// assistant message one of whose unanswered calls a "deferred" line names.
+// Its other calls get the results recorded for them, or Interrupted.
+func openTurn(msgs []provider.Message, recorded map[string]provider.Block, deferred map[string]bool, rep *Repair) *agent.Deferred {
+	n := len(msgs)
+	if n == 0 || msgs[n-1].Role != provider.Assistant {
+		return nil
+	}
+	uses := msgs[n-1].ToolUses()
+	if !slices.ContainsFunc(uses, func(u provider.Block) bool { _, ran := recorded[u.ID]; return deferred[u.ID] && !ran }) {
+		return nil
+	}
+	d := &agent.Deferred{Uses: uses, Results: map[string]provider.Block{}}
+	for _, u := range uses {
+		if r, ok := recorded[u.ID]; ok {
+			d.Results[u.ID] = r
+			rep.Recovered = append(rep.Recovered, u.ID)
+		} else if !deferred[u.ID] {
+			d.Results[u.ID] = provider.ToolResult(u.ID, runtime.ErrorResult(Interrupted))
+			rep.Answered = append(rep.Answered, u.ID)
+		}
+	}
+	return d
 }
 
 // pair answers every tool_use that no tool_result of the next message
@@ -480,10 +541,16 @@ func Load(path string) ([]provider.Message, Repair, error) {
 // the message before. Results recorded after the last message for calls
 // no message holds (the process died before the response's message was
 // written) are added at the end with their calls, so what ran is known.
-func pair(msgs []provider.Message, results []early, rep *Repair) []provider.Message {
+func pair(msgs []provider.Message, results []early, deferred map[string]bool, rep *Repair) []provider.Message {
 	recorded := map[string]provider.Block{}
 	for _, r := range results {
 		recorded[r.use.ID] = r.result
+	}
+	if rep.Deferred = openTurn(msgs, recorded, deferred, rep); rep.Deferred != nil {
+		// The open turn's last message stays unanswered: the rest is
+		// paired as usual.
+		n := len(msgs) - 1
+		return append(pairRecorded(msgs[:n], recorded, rep), msgs[n])
 	}
 	out := pairRecorded(msgs, recorded, rep)
 
@@ -613,6 +680,8 @@ type Writer struct {
 	err    error
 	create bool // the file is made at the first write
 	closed bool
+	// pending is the deferred turn the resumed transcript ends with.
+	pending *agent.Deferred
 	// Now is the clock of the timestamps; nil: time.Now.
 	Now func() time.Time
 }
@@ -638,6 +707,23 @@ func (w *Writer) Add(m provider.Message) { w.write(string(m.Role), m) }
 // results message keeps it (the agent loop's ResultRecorder).
 func (w *Writer) ToolResult(use, result provider.Block) {
 	w.writeEntry("tool_result", provider.Message{Role: provider.User, Content: []provider.Block{result}}, &use)
+}
+
+// Deferred appends a "deferred" line naming use, a call of the last
+// assistant message a PreToolUse hook deferred (the agent loop's
+// DeferRecorder): Load leaves it open for a resumed run.
+func (w *Writer) Deferred(use provider.Block) {
+	w.writeEntry("deferred", provider.Message{Role: provider.User}, &use)
+	w.TurnEnd()
+}
+
+// Pending is the deferred turn the transcript Resume opened ends with
+// (Repair.Deferred), nil when there is none: pass it to the agent loop
+// as Config.Deferred with the messages.
+func (w *Writer) Pending() *agent.Deferred {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pending
 }
 
 // Amend appends blocks added to the last message.
