@@ -144,6 +144,11 @@ type CompactInfo struct {
 // model response to summarise.
 var ErrNothingToCompact = errors.New("not enough messages to compact: the conversation has no model response yet")
 
+// ErrDeferredOpen is Compact's error while a call a PreToolUse hook
+// deferred waits for its answer: the conversation ends in a tool_use
+// without its result, which no request may carry.
+var ErrDeferredOpen = errors.New("a call deferred by a PreToolUse hook is still open: resume the session (agentcore -p --resume) so it is answered, then compact")
+
 // compactSystem is the system prompt of the summary request.
 const compactSystem = `You summarise a coding session between a user and an AI coding agent so that the agent can continue the work from the summary alone. Be precise and complete about facts (file paths, commands, errors, decisions) and brief about everything else.`
 
@@ -313,6 +318,9 @@ func (a *Agent) Compact(ctx context.Context, instructions string) (*CompactInfo,
 
 func (a *Agent) compact(ctx context.Context, trigger CompactTrigger, instructions string, turn int) (*CompactInfo, error) {
 	start := time.Now()
+	if a.pending != nil {
+		return nil, ErrDeferredOpen
+	}
 	msgs := a.Messages()
 	if !slices.ContainsFunc(msgs, func(m provider.Message) bool { return m.Role == provider.Assistant }) {
 		return nil, ErrNothingToCompact

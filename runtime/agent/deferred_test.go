@@ -67,6 +67,9 @@ var _ = Describe("calls a PreToolUse hook defers", func() {
 		msgs := ag.Messages()
 		Expect(msgs[len(msgs)-1].Role).To(Equal(provider.Assistant))
 		Expect(lines("x") + lines("y")).To(BeEmpty())
+		_, err = ag.Compact(context.Background(), "")
+		Expect(err).To(MatchError(agent.ErrDeferredOpen), "no summary request with a tool_use left unanswered")
+		Expect(model.requests()).To(HaveLen(1))
 
 		mu.Lock()
 		deferring["b"] = false
