@@ -99,6 +99,33 @@ func NewWithOptions(o Options) *Provider {
 // Name returns "anthropic:<model>" ("bedrock:<model>" on Bedrock).
 func (p *Provider) Name() string { return p.platform + ":" + p.model }
 
+// errNotSent stops the request Preconnect makes to learn the URL.
+var errNotSent = errors.New("anthropic: preconnect: not sent")
+
+// Preconnect opens the connection of the first request ahead of it
+// (provider.Preconnector). The address is the one the SDK's options give
+// a request (its base URL: ANTHROPIC_BASE_URL, option.WithBaseURL), read
+// from a request a middleware stops before it is sent; all of it runs in
+// the background. On Bedrock it does nothing: the request's URL is made
+// as it is signed.
+func (p *Provider) Preconnect() {
+	if p.platform != "anthropic" {
+		return
+	}
+	go func() {
+		var target string
+		stop := option.WithMiddleware(func(r *http.Request, _ option.MiddlewareNext) (*http.Response, error) {
+			target = r.URL.String()
+			return nil, errNotSent
+		})
+		if err := p.client.Post(context.Background(), "v1/messages", nil, nil, stop); errors.Is(err, errNotSent) && target != "" {
+			p.http.Preconnect(target)
+		}
+	}()
+}
+
+var _ provider.Preconnector = (*Provider)(nil)
+
 // Streams is true: tool_use blocks arrive one by one.
 func (p *Provider) Streams() bool { return true }
 
