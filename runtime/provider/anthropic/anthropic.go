@@ -633,7 +633,7 @@ func inputSchema(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("input schema is not a JSON object: %w", err)
 	}
 	done = buf.Bytes()
-	if bytes.ContainsAny(done, "<>&\u2028\u2029") {
+	if needsHTMLEscape(done) {
 		// Escaped as encoding/json escapes strings, so the bytes
 		// are those a Marshal of the schema would send.
 		var esc bytes.Buffer
@@ -663,6 +663,18 @@ func inputSchema(raw json.RawMessage) (json.RawMessage, error) {
 	schemas.m[string(raw)] = done
 	schemas.Unlock()
 	return done, nil
+}
+
+// needsHTMLEscape reports whether b holds a byte encoding/json escapes in
+// strings that json.Compact leaves: <, >, &, or the lead byte of U+2028
+// and U+2029 (a false alarm only costs the escaping pass).
+func needsHTMLEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '<' || c == '>' || c == '&' || c == 0xE2 {
+			return true
+		}
+	}
+	return false
 }
 
 // typeIsObject reports whether the compact JSON object obj has the
