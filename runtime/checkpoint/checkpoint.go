@@ -77,8 +77,9 @@ type Store struct {
 	maxTurns int
 	maxSize  int64
 
-	mu  sync.Mutex
-	cur *Turn // the turn being recorded; nil before Begin
+	mu   sync.Mutex
+	made bool  // the directories exist (makeDirs)
+	cur  *Turn // the turn being recorded; nil before Begin
 	// pending is closed when Begin's write of its turn is done, and
 	// pendingErr is then that write's error (both under mu).
 	pending    chan struct{}
@@ -105,15 +106,28 @@ func (s *Store) Flush() error {
 	return s.settle()
 }
 
-// Open opens (creating it when needed) the store kept in dir, with the
-// default bounds.
+// Open opens the store kept in dir, with the default bounds. It touches
+// no file: the directories are made by the first write (Begin's runs in
+// the background, off the path to the model's first request), so a
+// session that never began a turn leaves nothing behind, and a directory
+// that cannot be made is reported by the call after that write, as a
+// failed write is.
 func Open(dir string) (*Store, error) {
-	for _, d := range []string{filepath.Join(dir, "blobs"), filepath.Join(dir, "turns")} {
+	return &Store{dir: dir, maxTurns: MaxTurns, maxSize: MaxFileSize}, nil
+}
+
+// makeDirs makes the store's directories, once (under mu).
+func (s *Store) makeDirs() error {
+	if s.made {
+		return nil
+	}
+	for _, d := range []string{filepath.Join(s.dir, "blobs"), filepath.Join(s.dir, "turns")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, fmt.Errorf("checkpoint store: %w", err)
+			return fmt.Errorf("checkpoint store: %w", err)
 		}
 	}
-	return &Store{dir: dir, maxTurns: MaxTurns, maxSize: MaxFileSize}, nil
+	s.made = true
+	return nil
 }
 
 // SetLimits changes how many turns the store keeps and the largest file
@@ -353,9 +367,13 @@ func describe(turns []Turn) string {
 	return fmt.Sprintf("the session keeps turns %d to %d", turns[0].N, turns[len(turns)-1].N)
 }
 
-// turns reads the kept turns, oldest first (under mu).
+// turns reads the kept turns, oldest first (under mu); a store whose
+// directory is not made yet keeps none.
 func (s *Store) turns() ([]Turn, error) {
 	ents, err := os.ReadDir(filepath.Join(s.dir, "turns"))
+	if errors.Is(err, fs.ErrNotExist) && !s.made {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store: %w", err)
 	}
@@ -414,6 +432,9 @@ func (s *Store) prune() error {
 
 // putBlob stores data once under its hash (under mu).
 func (s *Store) putBlob(data []byte) (string, error) {
+	if err := s.makeDirs(); err != nil {
+		return "", err
+	}
 	sum := sha256.Sum256(data)
 	h := hex.EncodeToString(sum[:])
 	p := filepath.Join(s.dir, "blobs", h)
@@ -432,6 +453,9 @@ func (s *Store) turnPath(n int) string {
 
 // writeTurn saves t's index (under mu).
 func (s *Store) writeTurn(t *Turn) error {
+	if err := s.makeDirs(); err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		return fmt.Errorf("checkpoint store: %w", err)
