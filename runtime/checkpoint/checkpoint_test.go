@@ -225,6 +225,25 @@ var _ = Describe("BeginNext", func() {
 		Expect(filepath.Join(dir, "turns", "000001.json")).To(BeARegularFile())
 	})
 
+	It("writes a begun turn when Write asks, in the background, or else when the store is next read", func() {
+		dir := GinkgoT().TempDir()
+		s, err := checkpoint.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.BeginNext("a")).To(Equal(1))
+		Expect(filepath.Join(dir, "turns", "000001.json")).NotTo(BeAnExistingFile(), "nothing on disk before Write")
+		s.Write()
+		s.Write() // once
+		Expect(s.Flush()).To(Succeed())
+		Expect(filepath.Join(dir, "turns", "000001.json")).To(BeARegularFile())
+
+		Expect(s.BeginNext("b")).To(Equal(2))
+		turns, err := s.Turns() // no Write: read back all the same
+		Expect(err).NotTo(HaveOccurred())
+		Expect(turns).To(HaveLen(2))
+		Expect(turns[1].Prompt).To(Equal("b"))
+		Expect(filepath.Join(dir, "turns", "000002.json")).To(BeARegularFile())
+	})
+
 	It("reports a directory it cannot make at the call after the write that needed it", func() {
 		parent := GinkgoT().TempDir()
 		// A dangling link: no turns to read, and no directory to make.

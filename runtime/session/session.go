@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -265,6 +266,10 @@ type Session struct {
 	// without Options.FileHistory (and in a sub-agent, which uses its
 	// parent's).
 	checkpoints *checkpoint.Store
+	// turnUnwritten is set when a turn began in checkpoints whose file
+	// is not written yet: the first event after the model request
+	// (observe) starts the write, so the disk is off the request's path.
+	turnUnwritten atomic.Bool
 
 	// lsp runs the language servers (started on demand, stopped by
 	// Close); a sub-agent uses its parent's.
@@ -773,7 +778,9 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 			}
 			prompt, err := s.userPromptSubmit(runCtx, prompt)
 			if err == nil && prompt != "" && s.checkpoints != nil {
-				_, err = s.checkpoints.BeginNext(prompt)
+				if _, err = s.checkpoints.BeginNext(prompt); err == nil {
+					s.turnUnwritten.Store(true) // observe writes it
+				}
 			}
 			if err != nil {
 				s.observe(agent.Event{Kind: agent.EventDone, At: time.Now(), Outcome: &agent.Outcome{Stop: agent.StopError, Err: err}})

@@ -117,6 +117,9 @@ func (s *Session) observe(ev agent.Event) {
 	if ev.Kind == agent.EventContext {
 		s.syncRoots() // the working directory moved (EnterWorktree)
 	}
+	if ev.Kind != agent.EventRequest && s.turnUnwritten.CompareAndSwap(true, false) {
+		s.checkpoints.Write() // the request is out
+	}
 	s.sink.observe(ev)
 }
 
