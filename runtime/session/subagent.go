@@ -117,8 +117,14 @@ func (s *Session) observe(ev agent.Event) {
 	if ev.Kind == agent.EventContext {
 		s.syncRoots() // the working directory moved (EnterWorktree)
 	}
-	if ev.Kind != agent.EventRequest && s.turnUnwritten.CompareAndSwap(true, false) {
-		s.checkpoints.Write() // the request is out
+	if ev.Kind != agent.EventRequest && s.awaitingRequest.CompareAndSwap(true, false) {
+		// The request is out: the disk's turn.
+		if s.transcript != nil {
+			s.transcript.Release()
+		}
+		if s.checkpoints != nil {
+			s.checkpoints.Write()
+		}
 	}
 	s.sink.observe(ev)
 }
