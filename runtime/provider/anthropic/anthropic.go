@@ -101,14 +101,20 @@ func NewWithOptions(o Options) *Provider {
 // Name returns "anthropic:<model>" ("bedrock:<model>" on Bedrock).
 func (p *Provider) Name() string { return p.platform + ":" + p.model }
 
+// warmRequest has a part of each kind a first request has.
+var warmRequest = provider.Request{System: "s",
+	Messages: []provider.Message{{Role: provider.User, Content: []provider.Block{provider.Text("t")}}},
+	Tools:    []provider.Tool{{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+
 // errNotSent stops the request Preconnect makes to learn the URL.
 var errNotSent = errors.New("anthropic: preconnect: not sent")
 
 // Preconnect opens the connection of the first request ahead of it
 // (provider.Preconnector). The address is the one the SDK's options give
 // a request (its base URL: ANTHROPIC_BASE_URL, option.WithBaseURL), read
-// from a request a middleware stops before it is sent; all of it runs in
-// the background. On Bedrock it does nothing: the request's URL is made
+// from a request a middleware stops before it is sent, which also warms
+// the SDK's request path; then a small body is encoded, for the same
+// reason. All of it runs in the background. On Bedrock it does nothing: the request's URL is made
 // as it is signed.
 func (p *Provider) Preconnect() {
 	if p.platform != "anthropic" {
@@ -123,6 +129,9 @@ func (p *Provider) Preconnect() {
 		if err := p.client.Post(context.Background(), "v1/messages", nil, nil, stop); errors.Is(err, errNotSent) && target != "" {
 			p.http.Preconnect(target)
 		}
+		// The encoding of a request's parts (encoding/json's encoders
+		// of its types, made on their first use) is made here too.
+		_, _ = p.body(warmRequest, true)
 	}()
 }
 
