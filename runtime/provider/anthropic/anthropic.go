@@ -114,8 +114,8 @@ var errNotSent = errors.New("anthropic: preconnect: not sent")
 // a request (its base URL: ANTHROPIC_BASE_URL, option.WithBaseURL), read
 // from a request a middleware stops before it is sent, which also warms
 // the SDK's request path; then a small body is encoded, for the same
-// reason. All of it runs in the background. On Bedrock it does nothing: the request's URL is made
-// as it is signed.
+// reason. All of it runs in the background. On Bedrock it does nothing:
+// the request's URL is made as it is signed.
 func (p *Provider) Preconnect() {
 	if p.platform != "anthropic" {
 		return
