@@ -294,6 +294,11 @@ func (f *runFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// A run with its prompt at hand sends the first request once the
+	// session is open: the connection to the API is made meanwhile.
+	if pc, ok := prov.(provider.Preconnector); ok && (f.prompt != "" || f.print || sdk) {
+		pc.Preconnect()
+	}
 	// The Agent SDK host may switch the model between requests.
 	current := &switchable{current: prov}
 	prov = current

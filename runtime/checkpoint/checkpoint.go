@@ -77,43 +77,71 @@ type Store struct {
 	maxTurns int
 	maxSize  int64
 
-	mu  sync.Mutex
-	cur *Turn // the turn being recorded; nil before Begin
-	// pending is closed when Begin's write of its turn is done, and
-	// pendingErr is then that write's error (both under mu).
+	mu   sync.Mutex
+	made bool  // the directories exist (makeDirs)
+	cur  *Turn // the turn being recorded; nil before Begin
+	// unwritten is true while the current turn's file waits for Write
+	// (or the next settle); pending is closed when Write's write of the
+	// turn is done, and pendingErr is then that write's error (all under
+	// mu).
+	unwritten  bool
 	pending    chan struct{}
 	pendingErr error
 }
 
-// settle waits for Begin's write of the current turn and returns its
-// error, once (under mu).
+// settle waits for Write's write of the current turn and returns its
+// error, once, or writes the turn now when nobody called Write (under
+// mu).
 func (s *Store) settle() error {
-	if s.pending == nil {
+	if s.pending != nil {
+		<-s.pending
+		err := s.pendingErr
+		s.pending, s.pendingErr = nil, nil
+		if err != nil {
+			return err
+		}
+	}
+	if !s.unwritten {
 		return nil
 	}
-	<-s.pending
-	err := s.pendingErr
-	s.pending, s.pendingErr = nil, nil
-	return err
+	s.unwritten = false
+	t := *s.cur
+	if err := s.writeTurn(&t); err != nil {
+		return err
+	}
+	return s.prune()
 }
 
-// Flush waits for the writes Begin left running and returns their
-// error. A session calls it as it closes.
+// Flush writes the current turn if it is not yet, waits for the write
+// Write left running, and returns their error. A session calls it as it
+// closes.
 func (s *Store) Flush() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.settle()
 }
 
-// Open opens (creating it when needed) the store kept in dir, with the
-// default bounds.
+// Open opens the store kept in dir, with the default bounds. It touches
+// no file: the directories are made by the first write (a turn's, which
+// Write runs in the background, off the path to the model's first
+// request), so a session that never began a turn leaves nothing behind,
+// and a directory that cannot be made is reported as a failed write is.
 func Open(dir string) (*Store, error) {
-	for _, d := range []string{filepath.Join(dir, "blobs"), filepath.Join(dir, "turns")} {
+	return &Store{dir: dir, maxTurns: MaxTurns, maxSize: MaxFileSize}, nil
+}
+
+// makeDirs makes the store's directories, once (under mu).
+func (s *Store) makeDirs() error {
+	if s.made {
+		return nil
+	}
+	for _, d := range []string{filepath.Join(s.dir, "blobs"), filepath.Join(s.dir, "turns")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, fmt.Errorf("checkpoint store: %w", err)
+			return fmt.Errorf("checkpoint store: %w", err)
 		}
 	}
-	return &Store{dir: dir, maxTurns: MaxTurns, maxSize: MaxFileSize}, nil
+	s.made = true
+	return nil
 }
 
 // SetLimits changes how many turns the store keeps and the largest file
@@ -137,9 +165,10 @@ func (s *Store) Dir() string { return s.dir }
 
 // Begin starts recording turn n (its prompt shown in Turns): later
 // Before calls record under it. Turns older than the bound are dropped.
-// The turn is written to disk in the background, off the path to the
-// model's first request (its fsync took 1–12 ms here): the next call of
-// the store waits for it, and reports its error.
+// The turn's file is not written yet, so that the disk (whose fsync took
+// 1–12 ms here) stays off the path to the model's first request: Write
+// writes it in the background once that request is out; else the turn's
+// first Before, or the next call that reads the store, writes it.
 func (s *Store) Begin(n int, prompt string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,6 +182,20 @@ func (s *Store) Begin(n int, prompt string) error {
 		prompt = string(r[:200]) + "…"
 	}
 	s.cur = &Turn{N: n, Prompt: prompt, Started: time.Now().UTC()}
+	s.unwritten = true
+	return nil
+}
+
+// Write starts writing the current turn's file in the background when
+// Begin's turn is not written yet; the next call of the store waits for
+// it, and reports its error.
+func (s *Store) Write() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.unwritten || s.pending != nil {
+		return
+	}
+	s.unwritten = false
 	t := *s.cur
 	done := make(chan struct{})
 	s.pending = done
@@ -166,7 +209,6 @@ func (s *Store) Begin(n int, prompt string) error {
 		}
 		s.pendingErr = err
 	}()
-	return nil
 }
 
 // BeginNext begins the turn after the last one kept (1 in a new store)
@@ -353,9 +395,13 @@ func describe(turns []Turn) string {
 	return fmt.Sprintf("the session keeps turns %d to %d", turns[0].N, turns[len(turns)-1].N)
 }
 
-// turns reads the kept turns, oldest first (under mu).
+// turns reads the kept turns, oldest first (under mu); a store whose
+// directory is not made yet keeps none.
 func (s *Store) turns() ([]Turn, error) {
 	ents, err := os.ReadDir(filepath.Join(s.dir, "turns"))
+	if errors.Is(err, fs.ErrNotExist) && !s.made {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store: %w", err)
 	}
@@ -414,6 +460,9 @@ func (s *Store) prune() error {
 
 // putBlob stores data once under its hash (under mu).
 func (s *Store) putBlob(data []byte) (string, error) {
+	if err := s.makeDirs(); err != nil {
+		return "", err
+	}
 	sum := sha256.Sum256(data)
 	h := hex.EncodeToString(sum[:])
 	p := filepath.Join(s.dir, "blobs", h)
@@ -432,6 +481,9 @@ func (s *Store) turnPath(n int) string {
 
 // writeTurn saves t's index (under mu).
 func (s *Store) writeTurn(t *Turn) error {
+	if err := s.makeDirs(); err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		return fmt.Errorf("checkpoint store: %w", err)

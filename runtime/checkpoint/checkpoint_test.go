@@ -210,6 +210,59 @@ var _ = Describe("Store", func() {
 })
 
 var _ = Describe("BeginNext", func() {
+	It("makes no directory until a turn is written, then makes them in the background", func() {
+		dir := filepath.Join(GinkgoT().TempDir(), "file-history", "session")
+		s, err := checkpoint.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(dir).NotTo(BeADirectory(), "a session that never began a turn leaves nothing")
+		turns, err := s.Turns()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(turns).To(BeEmpty())
+
+		Expect(s.BeginNext("a")).To(Equal(1))
+		Expect(s.Flush()).To(Succeed())
+		Expect(filepath.Join(dir, "blobs")).To(BeADirectory())
+		Expect(filepath.Join(dir, "turns", "000001.json")).To(BeARegularFile())
+	})
+
+	It("writes a begun turn when Write asks, in the background, or else when the store is next read", func() {
+		dir := GinkgoT().TempDir()
+		s, err := checkpoint.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.BeginNext("a")).To(Equal(1))
+		Expect(filepath.Join(dir, "turns", "000001.json")).NotTo(BeAnExistingFile(), "nothing on disk before Write")
+		s.Write()
+		s.Write() // once
+		Expect(s.Flush()).To(Succeed())
+		Expect(filepath.Join(dir, "turns", "000001.json")).To(BeARegularFile())
+
+		Expect(s.BeginNext("b")).To(Equal(2))
+		turns, err := s.Turns() // no Write: read back all the same
+		Expect(err).NotTo(HaveOccurred())
+		Expect(turns).To(HaveLen(2))
+		Expect(turns[1].Prompt).To(Equal("b"))
+		Expect(filepath.Join(dir, "turns", "000002.json")).To(BeARegularFile())
+	})
+
+	It("reports a directory it cannot make at the call after the write that needed it", func() {
+		parent := GinkgoT().TempDir()
+		// A dangling link: no turns to read, and no directory to make.
+		Expect(os.Symlink(filepath.Join(parent, "gone"), filepath.Join(parent, "file-history"))).To(Succeed())
+		s, err := checkpoint.Open(filepath.Join(parent, "file-history", "session"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.BeginNext("a")).To(Equal(1))
+		Expect(s.Flush()).To(MatchError(ContainSubstring("checkpoint store")))
+	})
+
+	It("reports at once a store whose directory is a file", func() {
+		parent := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(parent, "file-history"), nil, 0o600)).To(Succeed())
+		s, err := checkpoint.Open(filepath.Join(parent, "file-history", "session"))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = s.BeginNext("a")
+		Expect(err).To(MatchError(ContainSubstring("not a directory")))
+	})
+
 	It("numbers turns on from the last one kept, across stores opened on the same directory", func() {
 		dir := GinkgoT().TempDir()
 		s, err := checkpoint.Open(dir)

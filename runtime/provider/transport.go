@@ -67,6 +67,9 @@ func (t Timeouts) withDefaults() Timeouts {
 type HTTPClients struct {
 	Stream  *http.Client
 	OneShot *http.Client
+	// dialer and transport are the pool's (Preconnect).
+	dialer    *dialer
+	transport *http.Transport
 }
 
 // NewHTTPClients returns the clients of the provider name (e.g.
@@ -74,11 +77,14 @@ type HTTPClients struct {
 func NewHTTPClients(name string, t Timeouts, h Hints) HTTPClients {
 	t = t.withDefaults()
 	base := http.DefaultTransport.(*http.Transport).Clone()
-	base.DialContext = (&net.Dialer{Timeout: t.Connect, KeepAlive: 30 * time.Second}).DialContext
+	d := &dialer{dial: (&net.Dialer{Timeout: t.Connect, KeepAlive: 30 * time.Second}).DialContext, connect: t.Connect, life: preconnectLife}
+	base.DialContext = d.DialContext
 	base.TLSHandshakeTimeout = t.Connect
 	return HTTPClients{
-		Stream:  &http.Client{Transport: &watchdog{base: base, name: name, hints: h, limit: t.Idle, idle: true, connect: t.Connect}},
-		OneShot: &http.Client{Transport: &watchdog{base: base, name: name, hints: h, limit: t.Request, connect: t.Connect}},
+		Stream:    &http.Client{Transport: &watchdog{base: base, name: name, hints: h, limit: t.Idle, idle: true, connect: t.Connect}},
+		OneShot:   &http.Client{Transport: &watchdog{base: base, name: name, hints: h, limit: t.Request, connect: t.Connect}},
+		dialer:    d,
+		transport: base,
 	}
 }
 

@@ -276,6 +276,11 @@ type Session struct {
 	// without Options.FileHistory (and in a sub-agent, which uses its
 	// parent's).
 	checkpoints *checkpoint.Store
+	// awaitingRequest is set as a run starts its loop: the transcript
+	// holds its lines, and the turn's checkpoint is not written, until
+	// the first event after the model request (observe), so that the
+	// disk is off the request's path.
+	awaitingRequest atomic.Bool
 
 	// lsp runs the language servers (started on demand, stopped by
 	// Close); a sub-agent uses its parent's.
@@ -798,6 +803,10 @@ func (s *Session) Run(ctx context.Context, prompt string) iter.Seq[agent.Event] 
 				s.observe(agent.Event{Kind: agent.EventDone, At: time.Now(), Outcome: &agent.Outcome{Stop: agent.StopError, Err: err}})
 				return
 			}
+			if s.transcript != nil {
+				s.transcript.Hold()
+			}
+			s.awaitingRequest.Store(true) // observe ends the wait
 			ag.Run(runCtx, prompt)
 		}()
 		// However the caller leaves (break, panic), the run is cancelled

@@ -130,6 +130,15 @@ func (s *Session) observe(ev agent.Event) {
 	if ev.Kind == agent.EventContext {
 		s.syncRoots() // the working directory moved (EnterWorktree)
 	}
+	if ev.Kind != agent.EventRequest && s.awaitingRequest.CompareAndSwap(true, false) {
+		// The request is out: the disk's turn.
+		if s.transcript != nil {
+			s.transcript.Release()
+		}
+		if s.checkpoints != nil {
+			s.checkpoints.Write()
+		}
+	}
 	s.sink.observe(ev)
 }
 

@@ -41,6 +41,17 @@ func (p *seeing) requests() [][]provider.Message {
 	return p.seen
 }
 
+// watching calls at as each request is made, before the model answers.
+type watching struct {
+	provider.Provider
+	at func()
+}
+
+func (p *watching) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
+	p.at()
+	return p.Provider.Stream(ctx, req)
+}
+
 func scripted(text string) *seeing {
 	sc, err := replay.Parse([]byte(text))
 	Expect(err).NotTo(HaveOccurred())
@@ -98,6 +109,38 @@ var _ = Describe("a session kept in the transcript store", func() {
 		Expect(again.Close()).To(Succeed())
 		stored, _, _ = transcript.Load(store.Path(dir, s.ID()))
 		Expect(stored).To(HaveLen(6))
+	})
+
+	It("writes nothing of a new session before its first model request, and the prompt and the turn's checkpoint once it is out", func() {
+		history := filepath.Join(GinkgoT().TempDir(), "file-history")
+		var atRequest []bool
+		var s *session.Session
+		model := &watching{Provider: scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"hi"}]}`), at: func() {
+			_, errT := os.Stat(s.Transcript().Path())
+			_, errC := os.Stat(filepath.Join(history, s.ID()))
+			atRequest = []bool{errors.Is(errT, os.ErrNotExist), errors.Is(errC, os.ErrNotExist)}
+		}}
+		var err error
+		s, err = session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: model, Transcripts: store, FileHistory: history})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		var textSeen bool
+		for ev := range s.Run(context.Background(), "hello") {
+			if ev.Kind == agent.EventText && !textSeen {
+				textSeen = true
+				// The answer streams: the prompt's line is on disk.
+				msgs, _, err := transcript.Load(s.Transcript().Path())
+				Expect(err).NotTo(HaveOccurred())
+				Expect(msgs).To(HaveLen(1))
+			}
+		}
+		Expect(textSeen).To(BeTrue())
+		Expect(atRequest).To(Equal([]bool{true, true}), "no transcript file, no checkpoint directory, when the request is sent")
+		turns, err := s.FileCheckpoints()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(turns).To(HaveLen(1))
+		Expect(filepath.Join(history, s.ID(), "turns", "000001.json")).To(BeARegularFile())
 	})
 
 	It("forks into a new ID, and fails clearly on a session that is not there", func() {

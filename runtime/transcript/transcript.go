@@ -682,6 +682,9 @@ type Writer struct {
 	closed bool
 	// pending is the deferred turn the resumed transcript ends with.
 	pending *agent.Deferred
+	// held is true between Hold and Release: lines wait in heldLines.
+	held      bool
+	heldLines []byte
 	// Now is the clock of the timestamps; nil: time.Now.
 	Now func() time.Time
 }
@@ -699,7 +702,8 @@ func (w *Writer) SetVersion(v string) {
 	w.meta.Version = v
 }
 
-// Add appends m, a message now final, as one line (one write).
+// Add appends m, a message now final, as one line (one write; after Hold,
+// at Release).
 func (w *Writer) Add(m provider.Message) { w.write(string(m.Role), m) }
 
 // ToolResult appends the result of the call use as one "tool_result"
@@ -742,11 +746,6 @@ func (w *Writer) writeEntry(typ string, m provider.Message, use *provider.Block)
 	if w.err != nil || w.closed {
 		return
 	}
-	if w.create {
-		if w.err = w.open(); w.err != nil {
-			return
-		}
-	}
 	now := time.Now
 	if w.Now != nil {
 		now = w.Now
@@ -765,11 +764,48 @@ func (w *Writer) writeEntry(typ string, m provider.Message, use *provider.Block)
 		w.err = fmt.Errorf("session transcript %s: %w", w.path, err)
 		return
 	}
-	if _, err := w.f.Write(append(line, '\n')); err != nil {
-		w.err = fmt.Errorf("session transcript %s: %w", w.path, err)
+	w.parent = e.UUID
+	w.heldLines = append(append(w.heldLines, line...), '\n')
+	if !w.held {
+		w.writeHeld()
+	}
+}
+
+// Hold keeps the lines added from now on in memory, unwritten, until
+// Release (or TurnEnd, Err, Close): a session holds them while it sends
+// a turn's model request, so that making a new session's file (1 ms on
+// some disks) and the write wait until the request is out. A process
+// killed meanwhile loses them.
+func (w *Writer) Hold() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.held = true
+}
+
+// Release writes the lines held since Hold, in one write, and writes each
+// later line as it is added again.
+func (w *Writer) Release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.held = false
+	w.writeHeld()
+}
+
+// writeHeld writes the lines waiting in heldLines, making the file of a
+// new session first (under mu).
+func (w *Writer) writeHeld() {
+	if len(w.heldLines) == 0 || w.err != nil {
 		return
 	}
-	w.parent = e.UUID
+	if w.create {
+		if w.err = w.open(); w.err != nil {
+			return
+		}
+	}
+	if _, err := w.f.Write(w.heldLines); err != nil {
+		w.err = fmt.Errorf("session transcript %s: %w", w.path, err)
+	}
+	w.heldLines = w.heldLines[:0]
 }
 
 // Compacted records a compaction (the agent loop's CompactRecorder): a
@@ -787,6 +823,8 @@ func (w *Writer) Compacted(_ agent.CompactInfo, msgs []provider.Message) {
 func (w *Writer) TurnEnd() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.held = false
+	w.writeHeld()
 	if w.err != nil || w.f == nil {
 		return
 	}
@@ -799,6 +837,8 @@ func (w *Writer) TurnEnd() {
 func (w *Writer) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.held = false
+	w.writeHeld()
 	return w.err
 }
 
@@ -806,6 +846,8 @@ func (w *Writer) Err() error {
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.held = false
+	w.writeHeld()
 	w.closed = true
 	if w.f == nil {
 		return w.err

@@ -67,6 +67,35 @@ var _ = Describe("a transcript store", func() {
 		cwd = "/work/project"
 	})
 
+	It("holds the lines added after Hold, the file unmade, and writes them in order at Release, TurnEnd or Close", func() {
+		w, err := store.Create(transcript.Meta{SessionID: runtime.NewUUID(), Cwd: cwd})
+		Expect(err).NotTo(HaveOccurred())
+		w.Hold()
+		w.Add(user("hi"))
+		w.Add(user("again"))
+		Expect(w.Path()).NotTo(BeAnExistingFile(), "a held line makes no file")
+		w.Release()
+		Expect(lines(w.Path())).To(HaveLen(2))
+		w.Add(toolCall("running", "t1"))
+		Expect(lines(w.Path())).To(HaveLen(3), "written as added once released")
+
+		w.Hold()
+		w.Add(results("t1"))
+		Expect(lines(w.Path())).To(HaveLen(3))
+		w.TurnEnd()
+		Expect(lines(w.Path())).To(HaveLen(4))
+
+		w.Hold()
+		w.Add(user("last"))
+		Expect(w.Close()).To(Succeed())
+		ls := lines(w.Path())
+		Expect(ls).To(HaveLen(5))
+		Expect(ls[4]["parentUuid"]).To(Equal(ls[3]["uuid"]), "the chain runs through held lines")
+		msgs, _, err := transcript.Load(w.Path())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(msgs).To(HaveLen(5))
+	})
+
 	It("appends one line per message in Claude Code's shape, each chained to the one before, and reads them back", func() {
 		id := runtime.NewUUID()
 		w, err := store.Create(transcript.Meta{SessionID: id, Cwd: cwd, Version: "v1"})

@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"strconv"
+	"sync"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -98,6 +100,42 @@ func NewWithOptions(o Options) *Provider {
 
 // Name returns "anthropic:<model>" ("bedrock:<model>" on Bedrock).
 func (p *Provider) Name() string { return p.platform + ":" + p.model }
+
+// warmRequest has a part of each kind a first request has.
+var warmRequest = provider.Request{System: "s",
+	Messages: []provider.Message{{Role: provider.User, Content: []provider.Block{provider.Text("t")}}},
+	Tools:    []provider.Tool{{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+
+// errNotSent stops the request Preconnect makes to learn the URL.
+var errNotSent = errors.New("anthropic: preconnect: not sent")
+
+// Preconnect opens the connection of the first request ahead of it
+// (provider.Preconnector). The address is the one the SDK's options give
+// a request (its base URL: ANTHROPIC_BASE_URL, option.WithBaseURL), read
+// from a request a middleware stops before it is sent, which also warms
+// the SDK's request path; then a small body is encoded, for the same
+// reason. All of it runs in the background. On Bedrock it does nothing:
+// the request's URL is made as it is signed.
+func (p *Provider) Preconnect() {
+	if p.platform != "anthropic" {
+		return
+	}
+	go func() {
+		var target string
+		stop := option.WithMiddleware(func(r *http.Request, _ option.MiddlewareNext) (*http.Response, error) {
+			target = r.URL.String()
+			return nil, errNotSent
+		})
+		if err := p.client.Post(context.Background(), "v1/messages", nil, nil, stop); errors.Is(err, errNotSent) && target != "" {
+			p.http.Preconnect(target)
+		}
+		// The encoding of a request's parts (encoding/json's encoders
+		// of its types, made on their first use) is made here too.
+		_, _ = p.body(warmRequest, true)
+	}()
+}
+
+var _ provider.Preconnector = (*Provider)(nil)
 
 // Streams is true: tool_use blocks arrive one by one.
 func (p *Provider) Streams() bool { return true }
@@ -442,17 +480,9 @@ func toolUse(cb anthropic.ContentBlockUnion, cut bool) provider.Block {
 // The request body is built here with encoding/json rather than from the
 // SDK's MessageNewParams: the SDK's encoder takes about a millisecond to
 // warm up on its first use, which is most of a one-shot run's start-up
-// beyond the process itself. The field order follows the SDK's encoding.
-
-// body is a Messages API request.
-type body struct {
-	MaxTokens int64     `json:"max_tokens"`
-	Messages  []message `json:"messages,omitempty"`
-	Model     string    `json:"model"`
-	System    []block   `json:"system,omitempty"`
-	Tools     []tool    `json:"tools,omitempty"`
-	Stream    bool      `json:"stream"`
-}
+// beyond the process itself. The field order follows the SDK's encoding:
+// max_tokens, messages, model, system, tools (input_schema, name,
+// description, cache_control), stream.
 
 // message is one turn; its content is sent even when empty.
 type message struct {
@@ -482,14 +512,6 @@ type imageSource struct {
 	Type      string `json:"type"`
 }
 
-// tool is a tool definition; its input schema is the caller's JSON.
-type tool struct {
-	InputSchema  json.RawMessage `json:"input_schema"`
-	Name         string          `json:"name"`
-	Description  string          `json:"description,omitempty"`
-	CacheControl *cacheControl   `json:"cache_control,omitempty"`
-}
-
 // cacheControl marks a prompt-cache breakpoint.
 type cacheControl struct {
 	Type string `json:"type"`
@@ -500,56 +522,232 @@ var ephemeral = &cacheControl{Type: "ephemeral"}
 
 // body builds the request for req, as JSON: cache breakpoints on the
 // system prompt, on the last tool definition (which caches the whole tool
-// list) and on the newest message.
+// list) and on the newest message. The object is written by hand in that
+// order, each part marshalled on its own, so
+// that the tool schemas, the largest part, are scanned once (by
+// inputSchema, once per schema and process) and not again by a Marshal
+// of the whole.
 func (p *Provider) body(req provider.Request, stream bool) ([]byte, error) {
 	maxTokens := int64(req.MaxTokens)
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	b := body{Model: p.model, MaxTokens: maxTokens, Stream: stream}
-	if req.System != "" {
-		b.System = []block{{Type: "text", Text: req.System, CacheControl: ephemeral}}
-	}
+	size := 256 + len(req.System)
+	schemas := make([]json.RawMessage, len(req.Tools))
 	for i, t := range req.Tools {
 		schema, err := inputSchema(t.InputSchema)
 		if err != nil {
 			return nil, fmt.Errorf("anthropic: tool %s: %w", t.Name, err)
 		}
-		tb := tool{Name: t.Name, Description: t.Description, InputSchema: schema}
-		if i == len(req.Tools)-1 {
-			tb.CacheControl = ephemeral
-		}
-		b.Tools = append(b.Tools, tb)
+		schemas[i] = schema
+		size += 96 + len(schema) + len(t.Name) + len(t.Description)
 	}
+	var messages []message
 	for i, m := range req.Messages {
 		mb, err := toMessage(m, i == len(req.Messages)-1)
 		if err != nil {
 			return nil, err
 		}
-		b.Messages = append(b.Messages, mb)
+		messages = append(messages, mb)
 	}
-	return json.Marshal(b)
+	out := make([]byte, 0, size)
+	out = append(out, `{"max_tokens":`...)
+	out = strconv.AppendInt(out, maxTokens, 10)
+	var err error
+	if len(messages) > 0 {
+		out = append(out, `,"messages":`...)
+		if out, err = appendJSON(out, messages); err != nil {
+			return nil, err
+		}
+	}
+	out = append(out, `,"model":`...)
+	if out, err = appendJSON(out, p.model); err != nil {
+		return nil, err
+	}
+	if req.System != "" {
+		out = append(out, `,"system":`...)
+		if out, err = appendJSON(out, []block{{Type: "text", Text: req.System, CacheControl: ephemeral}}); err != nil {
+			return nil, err
+		}
+	}
+	for i, t := range req.Tools {
+		if i == 0 {
+			out = append(out, `,"tools":[`...)
+		} else {
+			out = append(out, ',')
+		}
+		out = append(out, `{"input_schema":`...)
+		out = append(out, schemas[i]...)
+		out = append(out, `,"name":`...)
+		if out, err = appendJSON(out, t.Name); err != nil {
+			return nil, err
+		}
+		if t.Description != "" {
+			out = append(out, `,"description":`...)
+			if out, err = appendJSON(out, t.Description); err != nil {
+				return nil, err
+			}
+		}
+		if i == len(req.Tools)-1 {
+			out = append(out, `,"cache_control":{"type":"ephemeral"}}]`...)
+		} else {
+			out = append(out, '}')
+		}
+	}
+	out = append(out, `,"stream":`...)
+	out = strconv.AppendBool(out, stream)
+	return append(out, '}'), nil
 }
 
+// appendJSON appends v marshalled.
+func appendJSON(out []byte, v any) ([]byte, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return out, fmt.Errorf("anthropic: encode the request: %w", err)
+	}
+	return append(out, data...), nil
+}
+
+// schemas holds the input schemas inputSchema has checked, compacted, by
+// their text as given: the same tools go with every request of a session.
+var schemas = struct {
+	sync.Mutex
+	m map[string]json.RawMessage
+}{m: map[string]json.RawMessage{}}
+
+// maxSchemas bounds the schemas kept: past it the map starts over.
+const maxSchemas = 4096
+
+// emptySchema is the schema of a tool that gives none.
+var emptySchema = json.RawMessage(`{"type":"object"}`)
+
 // inputSchema checks that a tool's JSON Schema is an object and passes it
-// on as it is (keeping its property order), with "type": "object" set when
-// it says otherwise or nothing. An empty schema is the empty object schema:
-// the API requires one.
+// on compacted as encoding/json would (keeping its property order; <, >
+// and & escaped in strings), with "type": "object" set
+// when it says otherwise or nothing. An empty schema is the empty object
+// schema: the API requires one.
 func inputSchema(raw json.RawMessage) (json.RawMessage, error) {
-	var top map[string]json.RawMessage
-	if len(raw) > 0 {
+	if len(raw) == 0 {
+		return emptySchema, nil
+	}
+	schemas.Lock()
+	done, ok := schemas.m[string(raw)]
+	schemas.Unlock()
+	if ok {
+		return done, nil
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(raw))
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, fmt.Errorf("input schema is not a JSON object: %w", err)
+	}
+	done = buf.Bytes()
+	if needsHTMLEscape(done) {
+		// Escaped as encoding/json escapes strings, so the bytes
+		// are those a Marshal of the schema would send.
+		var esc bytes.Buffer
+		json.HTMLEscape(&esc, done)
+		done = esc.Bytes()
+	}
+	if done[0] != '{' || !typeIsObject(done) {
+		// Not an object, or one whose type is not "object" at first
+		// sight (an escaped key): decoded, and the type set.
+		var top map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &top); err != nil {
 			return nil, fmt.Errorf("input schema is not a JSON object: %w", err)
 		}
+		if top == nil {
+			top = map[string]json.RawMessage{}
+		}
+		top["type"] = json.RawMessage(`"object"`)
+		var err error
+		if done, err = json.Marshal(top); err != nil {
+			return nil, fmt.Errorf("input schema: %w", err)
+		}
 	}
-	if string(top["type"]) == `"object"` {
-		return raw, nil
+	schemas.Lock()
+	if len(schemas.m) >= maxSchemas {
+		clear(schemas.m)
 	}
-	if top == nil {
-		top = map[string]json.RawMessage{}
+	schemas.m[string(raw)] = done
+	schemas.Unlock()
+	return done, nil
+}
+
+// needsHTMLEscape reports whether b holds a byte encoding/json escapes in
+// strings that json.Compact leaves: <, >, &, or the lead byte of U+2028
+// and U+2029 (a false alarm only costs the escaping pass).
+func needsHTMLEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '<' || c == '>' || c == '&' || c == 0xE2 {
+			return true
+		}
 	}
-	top["type"] = json.RawMessage(`"object"`)
-	return json.Marshal(top)
+	return false
+}
+
+// typeIsObject reports whether the compact JSON object obj has the
+// member "type": "object" at its top level.
+func typeIsObject(obj []byte) bool {
+	i := 1 // past '{'
+	for i < len(obj) && obj[i] == '"' {
+		keyEnd := skipString(obj, i)
+		key := obj[i:keyEnd]
+		i = keyEnd + 1 // past ':'
+		valEnd := skipValue(obj, i)
+		if string(key) == `"type"` {
+			return string(obj[i:valEnd]) == `"object"`
+		}
+		i = valEnd
+		if i < len(obj) && obj[i] == ',' {
+			i++
+		}
+	}
+	return false
+}
+
+// skipString returns the index past the string that starts at obj[i].
+func skipString(obj []byte, i int) int {
+	for i++; i < len(obj); i++ {
+		switch obj[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(obj)
+}
+
+// skipValue returns the index past the compact JSON value at obj[i].
+func skipValue(obj []byte, i int) int {
+	depth := 0
+	for i < len(obj) {
+		switch obj[i] {
+		case '"':
+			i = skipString(obj, i)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
 }
 
 // toMessage converts one conversation message; the newest message gets the

@@ -130,6 +130,27 @@ var _ = Describe("the request body", func() {
 		Expect(out["max_tokens"]).To(BeNumerically("==", DefaultMaxTokens))
 	})
 
+	DescribeTable("sends each schema as an object schema, reading only its top-level type, the same on every request",
+		func(schema, want string) {
+			req := provider.Request{Tools: []provider.Tool{{Name: "T", InputSchema: json.RawMessage(schema)}}}
+			for range 2 { // the second from the checked schemas kept
+				data, err := New("m").body(req, true)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(string(data)).To(ContainSubstring(`"tools":[{"input_schema":` + want + `,"name":"T"`))
+			}
+		},
+		Entry("type object last, after nested types", `{"properties":{"a":{"type":"string","x":{"type":"y"}}},"type":"object"}`,
+			`{"properties":{"a":{"type":"string","x":{"type":"y"}}},"type":"object"}`),
+		Entry("a nested type object only: the top level gets one", `{"properties":{"type":{"type":"object"}},"items":[{"type":"object"}]}`,
+			`{"items":[{"type":"object"}],"properties":{"type":{"type":"object"}},"type":"object"}`),
+		Entry("a string holding the key", `{"description":"\"type\":\"object\"","required":["type"]}`,
+			`{"description":"\"type\":\"object\"","required":["type"],"type":"object"}`),
+		Entry("another type", `{"type":"string","enum":["a,b","}"]}`, `{"enum":["a,b","}"],"type":"object"}`),
+		Entry("an escaped key, spaces", "{ \"t\\u0079pe\" : \"object\" , \"properties\" : { } }", `{"properties":{},"type":"object"}`),
+		Entry("numbers, booleans and null before it", `{"minProperties":1,"additionalProperties":false,"default":null,"type":"object"}`,
+			`{"minProperties":1,"additionalProperties":false,"default":null,"type":"object"}`),
+	)
+
 	It("refuses a schema that is not a JSON object, naming the tool", func() {
 		_, err := New("m").body(provider.Request{Tools: []provider.Tool{{Name: "Bad", InputSchema: json.RawMessage(`[1]`)}}}, true)
 		Expect(err).To(MatchError(ContainSubstring("tool Bad")))
