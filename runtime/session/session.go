@@ -278,8 +278,9 @@ type Session struct {
 	checkpoints *checkpoint.Store
 	// awaitingRequest is set as a run starts its loop: the transcript
 	// holds its lines, and the turn's checkpoint is not written, until
-	// the first event after the model request (observe), so that the
-	// disk is off the request's path.
+	// the first event after the model request, or requestOutDelay after
+	// it started (observe, requestOut), so that the disk is off the
+	// request's path and a slow answer does not keep them from it.
 	awaitingRequest atomic.Bool
 
 	// lsp runs the language servers (started on demand, stopped by

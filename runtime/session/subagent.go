@@ -130,16 +130,35 @@ func (s *Session) observe(ev agent.Event) {
 	if ev.Kind == agent.EventContext {
 		s.syncRoots() // the working directory moved (EnterWorktree)
 	}
-	if ev.Kind != agent.EventRequest && s.awaitingRequest.CompareAndSwap(true, false) {
-		// The request is out: the disk's turn.
-		if s.transcript != nil {
-			s.transcript.Release()
-		}
-		if s.checkpoints != nil {
-			s.checkpoints.Write()
-		}
+	if ev.Kind == agent.EventRequest && s.awaitingRequest.Load() {
+		// The answer may take seconds to begin: the held lines are
+		// written once the request has had time to go out, so that a
+		// process killed while it waits loses nothing.
+		time.AfterFunc(requestOutDelay, s.requestOut)
+	}
+	if ev.Kind != agent.EventRequest {
+		s.requestOut()
 	}
 	s.sink.observe(ev)
+}
+
+// requestOutDelay is how long after a run's first model request starts
+// the transcript's and the checkpoint's first writes wait at most for the
+// first event of its answer.
+const requestOutDelay = 20 * time.Millisecond
+
+// requestOut writes what the run held back while its first model request
+// went out (the transcript's lines, the turn's checkpoint), once.
+func (s *Session) requestOut() {
+	if !s.awaitingRequest.CompareAndSwap(true, false) {
+		return
+	}
+	if s.transcript != nil {
+		s.transcript.Release()
+	}
+	if s.checkpoints != nil {
+		s.checkpoints.Write()
+	}
 }
 
 // emit hands ev to whoever ranges over the running Run, as if the loop

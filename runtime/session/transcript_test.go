@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -141,6 +142,35 @@ var _ = Describe("a session kept in the transcript store", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(turns).To(HaveLen(1))
 		Expect(filepath.Join(history, s.ID(), "turns", "000001.json")).To(BeARegularFile())
+	})
+
+	It("writes the prompt's line and the turn's checkpoint while an answer is slow to begin, so a kill then loses nothing", func() {
+		history := filepath.Join(GinkgoT().TempDir(), "file-history")
+		var s *session.Session
+		var onDisk, checkpointed bool
+		model := &watching{Provider: scripted(`{"prompt":"x"}
+{"blocks":[{"type":"text","text":"hi"}]}`), at: func() {
+			// The first token is late: wait for the writes while the
+			// request is out and nothing of its answer has come.
+			deadline := time.Now().Add(5 * time.Second)
+			for time.Now().Before(deadline) && !(onDisk && checkpointed) {
+				msgs, _, err := transcript.Load(s.Transcript().Path())
+				onDisk = err == nil && len(msgs) == 1
+				_, err = os.Stat(filepath.Join(history, s.ID(), "turns", "000001.json"))
+				checkpointed = err == nil
+				time.Sleep(5 * time.Millisecond)
+			}
+		}}
+		var err error
+		s, err = session.Open(context.Background(), session.Options{Dir: dir, Home: dir, Provider: model, Transcripts: store, FileHistory: history})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		run(s, "hello")
+		Expect(onDisk).To(BeTrue(), "the prompt's line is written before the answer begins")
+		Expect(checkpointed).To(BeTrue(), "the turn's checkpoint is written before the answer begins")
+		msgs, _, err := transcript.Load(s.Transcript().Path())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(msgs).To(HaveLen(2))
 	})
 
 	It("forks into a new ID, and fails clearly on a session that is not there", func() {
