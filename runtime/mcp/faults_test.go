@@ -3,7 +3,11 @@
 package mcp_test
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -39,11 +43,14 @@ var _ = Describe("MCP servers that fail mid-call", Label("faults"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(syscall.Kill(pid, syscall.SIGSTOP)).To(Succeed())
 		DeferCleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+		// kill returns before every thread of the process has stopped: a
+		// thread already answering could still write.
+		Eventually(func() bool { return stopped(pid) }).WithTimeout(5 * time.Second).Should(BeTrue())
 
 		began := time.Now()
 		res := call(find(m, "mcp__crashy__pid"), `{}`)
 		Expect(time.Since(began)).To(BeNumerically("<", 5*time.Second), "the call ends at its timeout")
-		Expect(res.IsError).To(BeTrue())
+		Expect(res.IsError).To(BeTrue(), "pid %d answered while stopped: %s", pid, res.Text())
 		Expect(res.Text()).To(ContainSubstring(`MCP server "crashy"`))
 		Expect(res.Text()).To(ContainSubstring("timed out after 500ms"))
 
@@ -61,3 +68,29 @@ var _ = Describe("MCP servers that fail mid-call", Label("faults"), func() {
 		}).WithTimeout(10 * time.Second).Should(Equal("ok"))
 	})
 })
+
+// stopped reports whether every thread of process pid is stopped
+// (state T in /proc); where there is no /proc it waits a moment and
+// says yes.
+func stopped(pid int) bool {
+	if runtime.GOOS != "linux" {
+		time.Sleep(200 * time.Millisecond)
+		return true
+	}
+	tasks, err := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "stat"))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			return false
+		}
+		// pid (comm) state …: the comm may hold spaces and parentheses.
+		rest := string(data[strings.LastIndexByte(string(data), ')')+1:])
+		if f := strings.Fields(rest); len(f) == 0 || f[0] != "T" {
+			return false
+		}
+	}
+	return true
+}
