@@ -36,10 +36,10 @@ const (
 // (agent.CompactAttacher), as Claude Code re-attaches it: the most
 // recently read files, read again from disk, unless the kept messages
 // show them already, and what the tools keep for it
-// (runtime.CompactReminders: TodoWrite's todo list). Every other file's earlier Read result is gone with the
-// summarised messages, so the file-state cache stops pointing the model
-// back to it (FileStateCache.Unshow); the read-before-write check is
-// unchanged.
+// (runtime.CompactReminders: TodoWrite's todo list). Every other file's
+// earlier Read result is gone with the summarised messages, so the
+// file-state cache stops pointing the model back to it
+// (FileStateCache.Unshow); the read-before-write check is unchanged.
 func (h compactHooks) Attachments(_ context.Context, _, kept []provider.Message) []provider.Block {
 	s := h.s
 	shown := s.filesShownIn(kept)
@@ -74,8 +74,8 @@ func (h compactHooks) Attachments(_ context.Context, _, kept []provider.Message)
 // restoreFile reads the file at key again (inside the working
 // directories, as Read would) and returns it as Claude Code's re-attached
 // Read result, numbered as Read numbers it and cut at limit characters,
-// with the characters used and whether it is whole. A file that is gone, outside the working
-// directories, binary or empty is not attached. A file shown whole is
+// with the characters used and whether it is whole. A file that is gone,
+// outside the working directories, binary or empty is not attached. A file shown whole is
 // recorded as shown, so a Read of it answers "unchanged"; its hash is the
 // content's now, since that is what the model has.
 func (s *Session) restoreFile(key string, limit int) (_ provider.Block, n int, whole, ok bool) {
