@@ -5,7 +5,6 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -32,28 +30,13 @@ var deferBatch = []fakeBlock{
 // deferAPI is a Messages API on loopback: a request with no tool_result
 // gets blocks, any other "done". It keeps every request's body.
 func deferAPI(blocks []fakeBlock) (*httptest.Server, func() []map[string]any) {
-	var mu sync.Mutex
-	var bodies []map[string]any
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		var body map[string]any
-		_ = json.Unmarshal(raw, &body)
-		mu.Lock()
-		bodies = append(bodies, body)
-		id := len(bodies)
-		mu.Unlock()
-		rep := fakeReply{ID: fmt.Sprintf("msg_%d", id), InputTokens: 50, OutputTokens: 5, Blocks: []fakeBlock{{Text: "done"}}}
+	return bodyAPI(func(n int, raw []byte, w http.ResponseWriter) {
+		rep := fakeReply{ID: fmt.Sprintf("msg_%d", n), InputTokens: 50, OutputTokens: 5, Blocks: []fakeBlock{{Text: "done"}}}
 		if !strings.Contains(string(raw), `"tool_result"`) {
 			rep.Blocks = blocks
 		}
 		rep.write(w)
-	}))
-	DeferCleanup(srv.Close)
-	return srv, func() []map[string]any {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(bodies)
-	}
+	})
 }
 
 // deferHooks writes dir/.claude/settings.json with a PreToolUse command

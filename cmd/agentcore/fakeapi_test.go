@@ -5,6 +5,7 @@ package main_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -69,16 +70,22 @@ func (r fakeReply) write(w http.ResponseWriter) {
 // body and answers the n-th request (from 1) with reply; the function
 // returned gives the bodies so far.
 func recordingAPI(reply func(n int, w http.ResponseWriter)) (*httptest.Server, func() []map[string]any) {
+	return bodyAPI(func(n int, _ []byte, w http.ResponseWriter) { reply(n, w) })
+}
+
+// bodyAPI is recordingAPI whose reply also reads the request's raw body.
+func bodyAPI(reply func(n int, raw []byte, w http.ResponseWriter)) (*httptest.Server, func() []map[string]any) {
 	var mu sync.Mutex
 	var bodies []map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
 		var body map[string]any
-		_ = json.NewDecoder(r.Body).Decode(&body)
+		_ = json.Unmarshal(raw, &body)
 		mu.Lock()
 		bodies = append(bodies, body)
 		n := len(bodies)
 		mu.Unlock()
-		reply(n, w)
+		reply(n, raw, w)
 	}))
 	DeferCleanup(srv.Close)
 	return srv, func() []map[string]any {

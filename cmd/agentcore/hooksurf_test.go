@@ -27,16 +27,7 @@ import (
 // sub-agent's first request (its prompt says SUBTASK) gets "sub done".
 // It keeps every request's body.
 func hookScenarioAPI(calls ...[2]string) (*httptest.Server, func() []map[string]any) {
-	var mu sync.Mutex
-	var bodies []map[string]any
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		var body map[string]any
-		_ = json.Unmarshal(raw, &body)
-		mu.Lock()
-		bodies = append(bodies, body)
-		id := len(bodies)
-		mu.Unlock()
+	return bodyAPI(func(id int, raw []byte, w http.ResponseWriter) {
 		n := strings.Count(string(raw), `"tool_result"`)
 		rep := fakeReply{ID: fmt.Sprintf("msg_%d", id), InputTokens: 50, OutputTokens: 5}
 		switch {
@@ -48,13 +39,7 @@ func hookScenarioAPI(calls ...[2]string) (*httptest.Server, func() []map[string]
 			rep.Blocks = []fakeBlock{{Text: "done"}}
 		}
 		rep.write(w)
-	}))
-	DeferCleanup(srv.Close)
-	return srv, func() []map[string]any {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(bodies)
-	}
+	})
 }
 
 // recordingHooks writes dir/.claude/settings.json with, for every event
