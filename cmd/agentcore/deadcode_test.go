@@ -22,14 +22,17 @@ import (
 // -dumpdep spec below is what proves that (text/template's
 // reflect.Value.MethodByName would show as <ReflectMethod>).
 var bannedDeps = map[string]string{
-	"html/template":                          "its executor calls reflect.Value.MethodByName, which makes the linker keep every exported method of every reachable type (the API SDKs' code alone is ~20 MB)",
-	"charm.land/glamour/v2":                  "the markdown renderer that brought text/template's executor, chroma and bluemonday in; tui/markdown.go renders with goldmark and lipgloss",
-	"github.com/charmbracelet/glamour":       "as charm.land/glamour/v2",
-	"github.com/alecthomas/chroma/v2":        "syntax highlighting: its lexers' and styles' initialisers cost 10–20 ms at every start, -p included",
-	"github.com/microcosm-cc/bluemonday":     "HTML sanitising for glamour; its initialisers compile regexps at start-up",
-	"github.com/yuin/goldmark/extension":     "GFM extensions: linkify's regexps are built at start-up; tables are rendered from the core parser's paragraphs",
-	"github.com/yuin/goldmark/renderer/html": "goldmark's HTML output, which the terminal does not need",
-	"github.com/openai/openai-go":            "its ~300 initialisers register a decoder for every type of the API, keeping ~7 MB of code live for the one endpoint used; runtime/provider/openai speaks Chat Completions over net/http",
+	"html/template":                                     "its executor calls reflect.Value.MethodByName, which makes the linker keep every exported method of every reachable type (the API SDKs' code alone is ~20 MB)",
+	"charm.land/glamour/v2":                             "the markdown renderer that brought text/template's executor, chroma and bluemonday in; tui/markdown.go renders with goldmark and lipgloss",
+	"github.com/charmbracelet/glamour":                  "as charm.land/glamour/v2",
+	"github.com/alecthomas/chroma/v2":                   "syntax highlighting: its lexers' and styles' initialisers cost 10–20 ms at every start, -p included",
+	"github.com/microcosm-cc/bluemonday":                "HTML sanitising for glamour; its initialisers compile regexps at start-up",
+	"github.com/yuin/goldmark/extension":                "GFM extensions: linkify's regexps are built at start-up; tables are rendered from the core parser's paragraphs",
+	"github.com/yuin/goldmark/renderer/html":            "goldmark's HTML output, which the terminal does not need",
+	"github.com/aws/aws-sdk-go-v2/config":               "the AWS default chain: it links the STS, SSO, SSO-OIDC and sign-in clients, whose endpoint and schema initialisers cost ~1 ms at every start; runtime/provider/awscreds finds Bedrock's credentials",
+	"github.com/aws/aws-sdk-go-v2/service":              "AWS service clients (their initialisers build endpoint tables at start-up); Bedrock is called through the Anthropic SDK, STS by runtime/provider/awscreds",
+	"github.com/anthropics/anthropic-sdk-go/v2/bedrock": "it imports github.com/aws/aws-sdk-go-v2/config; runtime/provider/anthropic/bedrock.go adapts the requests itself",
+	"github.com/openai/openai-go":                       "its ~300 initialisers register a decoder for every type of the API, keeping ~7 MB of code live for the one endpoint used; runtime/provider/openai speaks Chat Completions over net/http",
 }
 
 // bannedPrefix reports the banned package pkg is, or lies under.

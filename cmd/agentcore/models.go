@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime/provider"
 	"github.com/agentcore/agentcore/runtime/provider/anthropic"
+	"github.com/agentcore/agentcore/runtime/provider/awscreds"
 	"github.com/agentcore/agentcore/runtime/provider/openai"
 )
 
@@ -53,6 +54,7 @@ func apiModel(kind, name string) (provider.Provider, error) {
 			return nil, errors.New("--model bedrock needs a Bedrock model ID: --model bedrock:MODEL, e.g. bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
 		}
 		o.AuthToken = "" // Bedrock signs with the AWS credentials
+		o.AWS = awscreds.Env{Getenv: os.Getenv}
 		p, err := anthropic.NewBedrock(context.Background(), o)
 		if err != nil {
 			return nil, err

@@ -104,9 +104,11 @@ The Anthropic provider reads ANTHROPIC_API_KEY, or ANTHROPIC_AUTH_TOKEN (a
 gateway's token, sent as "Authorization: Bearer" in place of the key), takes
 its default model from ANTHROPIC_MODEL and honours ANTHROPIC_BASE_URL. The
 OpenAI provider reads OPENAI_API_KEY and OPENAI_BASE_URL; a local server at
-OPENAI_BASE_URL needs no key. Bedrock takes the AWS configuration: AWS_REGION,
-credentials from the environment, AWS_PROFILE or AWS_BEARER_TOKEN_BEDROCK, and
-honours ANTHROPIC_BEDROCK_BASE_URL. A model request must connect within 30 s;
+OPENAI_BASE_URL needs no key. Bedrock takes the AWS configuration: AWS_REGION
+(or the profile's region), credentials from the environment, a web identity
+token, AWS_PROFILE's profile (keys, credential_process, a role to assume, SSO
+through the AWS CLI), the container or the instance, or AWS_BEARER_TOKEN_BEDROCK,
+and honours ANTHROPIC_BEDROCK_BASE_URL. A model request must connect within 30 s;
 a stream that sends nothing for CLAUDE_STREAM_IDLE_TIMEOUT_MS (default 300000)
 and an answer in one piece that takes longer than API_TIMEOUT_MS (default
 600000) fail, and are retried.

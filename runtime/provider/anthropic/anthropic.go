@@ -29,6 +29,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/awscreds"
 )
 
 // DefaultModel is used when Options give no model name.
@@ -61,6 +62,10 @@ type Options struct {
 	// own HTTP client, which an option.WithHTTPClient here does not
 	// replace.
 	RequestOptions []option.RequestOption
+	// AWS is where NewBedrock finds the region and credentials, and
+	// AWS_BEARER_TOKEN_BEDROCK and ANTHROPIC_BEDROCK_BASE_URL (agentcore:
+	// the process's environment and home); New ignores it.
+	AWS awscreds.Env
 }
 
 // Provider streams responses from the Messages API.
@@ -357,20 +362,22 @@ func (p *Provider) streamError(data []byte, st *streamState) error {
 	if ev.Error.Message != "" {
 		out.Message += ": " + ev.Error.Message
 	}
+	// The API's error types, and Bedrock's stream exceptions (sseBody
+	// passes their names on as the type).
 	switch ev.Error.Type {
-	case "overloaded_error":
+	case "overloaded_error", "serviceUnavailableException":
 		out.Kind = provider.ErrOverloaded
-	case "rate_limit_error":
+	case "rate_limit_error", "throttlingException":
 		out.Kind = provider.ErrRateLimit
-	case "api_error":
+	case "api_error", "internalServerException", "modelStreamErrorException":
 		out.Kind = provider.ErrServer
-	case "timeout_error":
+	case "timeout_error", "modelTimeoutException":
 		out.Kind = provider.ErrTimeout
-	case "authentication_error", "permission_error":
+	case "authentication_error", "permission_error", "accessDeniedException":
 		out.Kind = provider.ErrAuth
-	case "not_found_error":
+	case "not_found_error", "resourceNotFoundException":
 		out.Kind = provider.ErrNotFound
-	case "invalid_request_error", "request_too_large":
+	case "invalid_request_error", "request_too_large", "validationException":
 		out.Kind = provider.ErrInvalidRequest
 	default:
 		out.Kind = provider.ErrStream

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -17,6 +19,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentcore/agentcore/runtime/provider"
+	"github.com/agentcore/agentcore/runtime/provider/awscreds"
 )
 
 // toolTurn is a streamed response with text and one tool_use whose input
@@ -78,7 +81,7 @@ func fakeBedrock(status int, body string) func() []seen {
 	}
 }
 
-var _ = Describe("Amazon Bedrock through the SDK's bedrock package (fake on loopback)", func() {
+var _ = Describe("Amazon Bedrock (fake on loopback)", func() {
 	const model = "us.anthropic.claude-test-v1:0"
 
 	BeforeEach(func() {
@@ -94,7 +97,7 @@ var _ = Describe("Amazon Bedrock through the SDK's bedrock package (fake on loop
 	})
 
 	newBedrock := func() *Provider {
-		p, err := NewBedrock(context.Background(), Options{Model: model, UserAgent: "agentcore/test",
+		p, err := NewBedrock(context.Background(), Options{Model: model, UserAgent: "agentcore/test", AWS: awscreds.Env{Getenv: os.Getenv},
 			RequestOptions: []option.RequestOption{option.WithMaxRetries(0)}})
 		Expect(err).NotTo(HaveOccurred())
 		return p
@@ -150,9 +153,49 @@ var _ = Describe("Amazon Bedrock through the SDK's bedrock package (fake on loop
 		Expect(err).To(MatchError(ContainSubstring("check the AWS credentials")))
 	})
 
+	It("signs with the keys of AWS_PROFILE's credential_process when the environment has none", func() {
+		got := fakeBedrock(http.StatusOK, "")
+		dir := GinkgoT().TempDir()
+		script := filepath.Join(dir, "creds.sh")
+		Expect(os.WriteFile(script, []byte("#!/bin/sh\necho '{\"Version\":1,\"AccessKeyId\":\"AKIDPROC\",\"SecretAccessKey\":\"s\",\"SessionToken\":\"t\"}'\n"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[profile proc]\nregion = eu-central-1\ncredential_process = "+script+"\n"), 0o600)).To(Succeed())
+		GinkgoT().Setenv("AWS_ACCESS_KEY_ID", "")
+		GinkgoT().Setenv("AWS_REGION", "")
+		GinkgoT().Setenv("AWS_PROFILE", "proc")
+		_, err := ask(newBedrock())
+		Expect(err).NotTo(HaveOccurred())
+		auth := got()[0].header.Get("Authorization")
+		Expect(auth).To(HavePrefix("AWS4-HMAC-SHA256 Credential=AKIDPROC/"))
+		Expect(auth).To(ContainSubstring("/eu-central-1/bedrock/aws4_request"), "the profile's region")
+		Expect(got()[0].header.Get("X-Amz-Security-Token")).To(Equal("t"))
+	})
+
+	It("reports an exception in the middle of the stream as the API's error, throttling as a rate limit", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
+			enc := eventstream.NewEncoder()
+			payload, _ := json.Marshal(map[string]string{"bytes": base64.StdEncoding.EncodeToString([]byte(toolTurn[0]))})
+			chunk := eventstream.Message{Payload: payload}
+			chunk.Headers.Set(":message-type", eventstream.StringValue("event"))
+			chunk.Headers.Set(":event-type", eventstream.StringValue("chunk"))
+			exception := eventstream.Message{Payload: []byte(`{"message":"Too many tokens, please wait before trying again."}`)}
+			exception.Headers.Set(":message-type", eventstream.StringValue("exception"))
+			exception.Headers.Set(":exception-type", eventstream.StringValue("throttlingException"))
+			_ = enc.Encode(w, chunk)
+			_ = enc.Encode(w, exception)
+		}))
+		DeferCleanup(srv.Close)
+		GinkgoT().Setenv("ANTHROPIC_BEDROCK_BASE_URL", srv.URL)
+		_, err := ask(newBedrock())
+		var apiErr *provider.APIError
+		Expect(errors.As(err, &apiErr)).To(BeTrue(), "%v", err)
+		Expect(apiErr.Kind).To(Equal(provider.ErrRateLimit))
+		Expect(apiErr.Message).To(ContainSubstring("throttlingException: Too many tokens"))
+	})
+
 	It("needs a region and a model, and says which", func() {
 		GinkgoT().Setenv("AWS_REGION", "")
-		_, err := NewBedrock(context.Background(), Options{Model: model})
+		_, err := NewBedrock(context.Background(), Options{Model: model, AWS: awscreds.Env{Getenv: os.Getenv}})
 		Expect(err).To(MatchError(ContainSubstring("set AWS_REGION")))
 		_, err = NewBedrock(context.Background(), Options{})
 		Expect(err).To(MatchError(ContainSubstring("bedrock: no model")))
