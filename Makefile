@@ -40,11 +40,12 @@ check-generated:
 	$(GO) run ./cmd/toolgen -dir tooldefs -out generated -markerdoc tooldefs/doc.go -check
 	$(GO) run ./cmd/toolgen -dir examples/fileinfo -out examples/fileinfo/generated -check
 
-## build: one binary per variant in bin/
+## build: one binary per variant in bin/, static (CGO_ENABLED=0) as the
+## release builds are: no dynamic loader, libc or cgo threads at start-up
 build: $(addprefix bin/agentcore-,$(VARIANTS))
 
 bin/agentcore-%: FORCE
-	$(GO) build -tags '$(tags_$*)' -o $@ ./cmd/agentcore
+	CGO_ENABLED=0 $(GO) build -tags '$(tags_$*)' -o $@ ./cmd/agentcore
 
 FORCE:
 

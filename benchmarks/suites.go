@@ -108,7 +108,7 @@ var suites = []suite{
 			{label: "start-up: find /dev/null (wall)", num: "BenchmarkWholeCommand/start-find", metric: "x-wall"},
 			{label: "start-up: find /dev/null (CPU)", num: "BenchmarkWholeCommand/start-find", metric: "x-cpu"},
 		},
-		notes: "Tree: `$(go env GOROOT)/src`, warm cache. Each command runs as ant's Bash runs it: `bash -c '<command>'`, its output through a pipe to the benchmark; embedded has ant's PATH (a directory of grep and find links to a `go build -tags ant ./cmd/agentcore` binary, first), gnu the system's (the Tools line gives their versions). CPU is the child's user+system, bash and what it waited for; x-wall and x-cpu are embedded's totals over GNU's. Both write the same bytes (the benchmark fails otherwise). Each iteration runs the command both ways, the order swapped every time, so that load which comes and goes on this shared machine falls on both. The embedded figures include agentcore's start, which the start-up rows measure alone (bash -c around a grep or find that does almost nothing); they have no target: a large Go binary pays for its runtime's start (mapping and faulting in pages, filling the itab table) where GNU's small C programs do not. find and a grep whose patterns are plain strings are dispatched from an early initialiser of the ant binary (multicall/early; `GODEBUG=inittrace=1` shows the order), a grep that needs regexp after regexp's. grep -rl --include has no target: with most files filtered out, the walk and the start are the work.",
+		notes: "Tree: `$(go env GOROOT)/src`, warm cache. Each command runs as ant's Bash runs it: `bash -c '<command>'`, its output through a pipe to the benchmark; embedded has ant's PATH (a directory of grep and find links to a `CGO_ENABLED=0 go build -tags ant ./cmd/agentcore` binary, first), gnu the system's (the Tools line gives their versions). CPU is the child's user+system, bash and what it waited for; x-wall and x-cpu are embedded's totals over GNU's. Both write the same bytes (the benchmark fails otherwise). Each iteration runs the command both ways, the order swapped every time, so that load which comes and goes on this shared machine falls on both. The embedded figures include agentcore's start, which the start-up rows measure alone (bash -c around a grep or find that does almost nothing); they have no target: a large Go binary pays for its runtime's start (mapping and faulting in pages, filling the itab table) where GNU's small C programs do not. find and a grep whose patterns are plain strings are dispatched from an early initialiser of the ant binary (multicall/early; `GODEBUG=inittrace=1` shows the order), a grep that needs regexp after regexp's. grep -rl --include has no target: with most files filtered out, the walk and the start are the work.",
 	},
 	{
 		title:     "Bash cost: a command through shell.Run, with and without the sandbox",
@@ -159,7 +159,7 @@ var suites = []suite{
 			{label: "exec of `run -p hi` → first POST /v1/messages / exec → exit of `version` (medians, interleaved)", num: "BenchmarkStartup", metric: "x-version", target: 1.2},
 			{label: "exec of `run -p hi` → first POST /v1/messages, ms (absolute, median; issue 36: ≤ 10 on an idle machine)", num: "BenchmarkStartup", metric: "ms/first-request", target: 10},
 		},
-		notes: "One binary (`go build ./cmd/agentcore`, external variant). Each iteration runs `agentcore version` and `agentcore run -p hi --model anthropic:test-model` once each, alternating which goes first; `run` talks to a fake Messages API on loopback (ANTHROPIC_BASE_URL) with an empty HOME, config directory and working directory, and is timed from exec to the fake's receipt of the request. x-version is the ratio of the two medians of a run; the table gives its median over the runs.",
+		notes: "One binary (`CGO_ENABLED=0 go build ./cmd/agentcore`, external variant, static as `make build` and `make release` build it). Each iteration runs `agentcore version` and `agentcore run -p hi --model anthropic:test-model` once each, alternating which goes first; `run` talks to a fake Messages API on loopback (ANTHROPIC_BASE_URL) with an empty HOME, config directory and working directory, and is timed from exec to the fake's receipt of the request. x-version is the ratio of the two medians of a run; the table gives its median over the runs.",
 	},
 	{
 		title: "Binary size: the external variant, as `make build` and as `make release` build it",
@@ -167,8 +167,8 @@ var suites = []suite{
 		bench: "BinarySize",
 		count: 1,
 		ratios: []ratio{
-			{label: "external binary, unstripped (`go build`), MB", num: "BenchmarkBinarySize", metric: "MB/unstripped", target: 50},
-			{label: "external binary, release (`-trimpath -ldflags='-s -w'`), MB", num: "BenchmarkBinarySize", metric: "MB/release", target: 35},
+			{label: "external binary, unstripped (`make build`: `CGO_ENABLED=0 go build`), MB", num: "BenchmarkBinarySize", metric: "MB/unstripped", target: 50},
+			{label: "external binary, release (`make release`: `CGO_ENABLED=0 go build -trimpath -ldflags='-s -w'`), MB", num: "BenchmarkBinarySize", metric: "MB/release", target: 35},
 		},
 		notes: "Sizes in MB of 10^6 bytes of one linux/amd64 build each (the platform the benchmark runs on); the targets are issue 36's, absolute. `go tool nm -size -sort size` on the unstripped binary shows what is big.",
 	},

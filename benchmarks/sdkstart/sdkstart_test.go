@@ -78,6 +78,7 @@ func agentcoreBinary() (string, error) {
 		bin := filepath.Join(built.dir, "agentcore")
 		build := exec.Command("go", "build", "-o", bin, "./cmd/agentcore")
 		build.Dir = "../.."
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build and make release build it
 		if out, err := build.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("go build ./cmd/agentcore: %w: %s", err, out)
 			return

@@ -47,6 +47,7 @@ func releaseBinary() (string, error) {
 		}
 		releasePath = filepath.Join(binDir, "agentcore-release")
 		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", releasePath, "./cmd/agentcore")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as make release builds it
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			releaseErr = fmt.Errorf("go build -trimpath -ldflags='-s -w' ./cmd/agentcore: %v: %s", err, out)

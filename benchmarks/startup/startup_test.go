@@ -39,6 +39,7 @@ func binary() (string, error) {
 		}
 		binPath = filepath.Join(binDir, "agentcore")
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/agentcore")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build and make release build it
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/agentcore: %v: %s", err, out)

@@ -129,6 +129,7 @@ func agentcoreBinary(b *testing.B) string {
 		binPath = filepath.Join(dir, "agentcore")
 		root, _ := filepath.Abs("../..")
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/agentcore")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build and make release build it
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = err

@@ -42,6 +42,7 @@ func antLinks(b *testing.B) string {
 		}
 		bin := filepath.Join(dir, "agentcore-ant")
 		cmd := exec.Command("go", "build", "-tags", "ant", "-o", bin, "./cmd/agentcore")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build and make release build it
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			antBinary.err = &buildError{string(out), err}
