@@ -19,7 +19,7 @@
 //
 // Every matching hook of an event runs in parallel (identical commands
 // once), each in its own
-// process group under a timeout (60 s unless the hook sets one): a hook
+// process group under a timeout (10 min unless the hook sets one): a hook
 // that hangs is killed with its children, and the session goes on as if it
 // had failed without blocking. The package only runs hooks and reads their
 // answers; the tool pipeline (runtime/orchestrate) and the session decide
@@ -69,8 +69,10 @@ const (
 	PostCompact Event = "PostCompact"
 )
 
-// DefaultTimeout bounds a hook that sets no timeout, as in Claude Code.
-const DefaultTimeout = 60 * time.Second
+// DefaultTimeout bounds a command, http, callback or mcp_tool hook that
+// sets no timeout: ten minutes, Claude Code's TOOL_HOOK_EXECUTION_TIMEOUT_MS
+// (its hooks docs and its 2.1 CLI: `e.timeout ? e.timeout*1000 : 600000`).
+const DefaultTimeout = 10 * time.Minute
 
 // Config is a settings file's "hooks" object: per event, the matchers and
 // their hooks.
