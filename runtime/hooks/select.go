@@ -52,6 +52,10 @@ func (r *Runner) selectHooks(ev Event, match string, in Input) (run, async []Hoo
 				skipped = append(skipped, fmt.Sprintf("%s %s hook skipped: %s hooks run only on PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop, as in Claude Code.", ev, h.Type, h.Type))
 				continue
 			}
+			if h.Type == TypeHTTP && ev == SessionStart {
+				skipped = append(skipped, fmt.Sprintf("SessionStart http hook %s skipped: http hooks do not run on SessionStart, as in Claude Code.", h.URL))
+				continue
+			}
 			if h.If != "" && !r.ifMatches(ev, h.If, in) {
 				continue
 			}

@@ -136,6 +136,18 @@ echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"be
 		Expect(res.Reason).To(Equal("a person decides"))
 	})
 
+	It("does not POST to an http hook on SessionStart, as Claude Code does not, and says so; a command hook there runs", func() {
+		var rc receiver
+		srv := rc.serve(200, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"from http"}}`)
+		marker := filepath.Join(dir, "ran")
+		r := &hooks.Runner{Config: hooks.Config{hooks.SessionStart: {{Hooks: []hooks.Hook{
+			{Type: hooks.TypeHTTP, URL: srv.URL}, {Command: "touch " + marker}}}}}, Dir: dir, SessionID: "s-1"}
+		res := r.Run(ctx, hooks.SessionStart, "startup", hooks.Input{"source": "startup"})
+		Expect(rc.bodies).To(BeEmpty())
+		Expect(res.Messages).To(ContainElement(ContainSubstring("http hooks do not run on SessionStart")))
+		Expect(marker).To(BeAnExistingFile())
+	})
+
 	It("gives SessionEnd and SubagentStart no permission_mode, as Claude Code does", func() {
 		var rc receiver
 		srv := rc.serve(200, "")
