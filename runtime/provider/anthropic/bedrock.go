@@ -114,7 +114,7 @@ func (a bedrockAuth) middleware(r *http.Request, next option.MiddlewareNext) (*h
 		}
 		r.Body.Close()
 		if !gjson.ValidBytes(body) {
-			return nil, errors.New("bedrock: the request body is not JSON")
+			return nil, errors.New("the request body is not JSON")
 		}
 		if version != "" && !gjson.GetBytes(body, "anthropic_version").Exists() {
 			body, _ = sjson.SetBytes(body, "anthropic_version", version)
@@ -131,7 +131,7 @@ func (a bedrockAuth) middleware(r *http.Request, next option.MiddlewareNext) (*h
 			body, _ = sjson.DeleteBytes(body, "model")
 			body, _ = sjson.DeleteBytes(body, "stream")
 			if model == "" || model == "." || model == ".." {
-				return nil, fmt.Errorf("bedrock: %q is not a model ID", model)
+				return nil, fmt.Errorf("%q is not a model ID", model)
 			}
 			method := "invoke"
 			if stream {
@@ -156,11 +156,17 @@ func (a bedrockAuth) middleware(r *http.Request, next option.MiddlewareNext) (*h
 	} else {
 		creds, err := a.creds.Retrieve(r.Context())
 		if err != nil {
-			return nil, fmt.Errorf("bedrock: the AWS credentials: %w", err)
+			if r.Context().Err() != nil {
+				return nil, r.Context().Err()
+			}
+			// Not retried: the SDK's providers retry what is worth it
+			// (instance metadata, the container endpoint) themselves.
+			return nil, &provider.APIError{Provider: "bedrock", Kind: provider.ErrAuth,
+				Message: "no AWS credentials: " + err.Error(), Hint: bedrockHints.Hint(provider.ErrAuth), Err: err}
 		}
 		sum := sha256.Sum256(body)
 		if err := v4.NewSigner().SignHTTP(r.Context(), creds, r, hex.EncodeToString(sum[:]), "bedrock", a.region, time.Now()); err != nil {
-			return nil, fmt.Errorf("bedrock: sign the request: %w", err)
+			return nil, fmt.Errorf("sign the request: %w", err)
 		}
 	}
 	res, err := next(r)

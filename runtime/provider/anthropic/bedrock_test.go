@@ -170,6 +170,21 @@ var _ = Describe("Amazon Bedrock (fake on loopback)", func() {
 		Expect(got()[0].header.Get("X-Amz-Security-Token")).To(Equal("t"))
 	})
 
+	It("fails without sending when the credentials cannot be had, as an authentication failure that is not retried", func() {
+		got := fakeBedrock(http.StatusOK, "")
+		Expect(os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte("[profile broken]\ncredential_process = false\n"), 0o600)).To(Succeed())
+		GinkgoT().Setenv("AWS_ACCESS_KEY_ID", "")
+		GinkgoT().Setenv("AWS_PROFILE", "broken")
+		_, err := ask(newBedrock())
+		var apiErr *provider.APIError
+		Expect(errors.As(err, &apiErr)).To(BeTrue(), "%v", err)
+		Expect(apiErr.Kind).To(Equal(provider.ErrAuth))
+		Expect(apiErr.Retryable()).To(BeFalse())
+		Expect(err).To(MatchError(HavePrefix("bedrock: authentication failed: no AWS credentials: ")))
+		Expect(err).To(MatchError(ContainSubstring("credential_process")))
+		Expect(got()).To(BeEmpty())
+	})
+
 	It("reports an exception in the middle of the stream as the API's error, throttling as a rate limit", func() {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")

@@ -136,7 +136,8 @@ func lookup(config, creds sections, name string) (profile, bool) {
 
 // Region is the region requests go to: AWS_REGION, else
 // AWS_DEFAULT_REGION, else the profile's region setting; empty when none
-// is set.
+// is set. A profile named by AWS_PROFILE that is in neither file is an
+// error.
 func Region(e Env) (string, error) {
 	if r := e.first("AWS_REGION", "AWS_DEFAULT_REGION"); r != "" {
 		return r, nil
@@ -145,7 +146,11 @@ func Region(e Env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p, _ := lookup(config, creds, e.profileName())
+	name := e.profileName()
+	p, found := lookup(config, creds, name)
+	if !found && name != "default" {
+		return "", fmt.Errorf("the AWS profile %q is in neither the config nor the credentials file: check AWS_PROFILE", name)
+	}
 	return p.get("region"), nil
 }
 

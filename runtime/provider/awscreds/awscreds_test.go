@@ -230,6 +230,8 @@ var _ = Describe("the AWS credential chain", func() {
 		vars["AWS_PROFILE"] = "nope"
 		_, err := Credentials(env(), "us-west-2")
 		Expect(err).To(MatchError(ContainSubstring(`the AWS profile "nope" is in neither the config nor the credentials file`)))
+		_, err = Region(env())
+		Expect(err).To(MatchError(ContainSubstring(`the AWS profile "nope" is in neither`)))
 
 		write("config", "[profile a]\nrole_arn = arn:aws:iam::1:role/A\nsource_profile = b\n[profile b]\nrole_arn = arn:aws:iam::1:role/B\nsource_profile = a\n"+
 			"[profile c]\nrole_arn = arn:aws:iam::1:role/C\ncredential_source = Somewhere\n")
