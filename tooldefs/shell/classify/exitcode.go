@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -10,16 +11,19 @@ import (
 
 // exitMeanings are the programs whose exit status 1 is an answer, not a
 // failure, with what it means (Claude Code's command semantics).
-var exitMeanings = map[string]string{
-	"grep":  "No matches found",
-	"egrep": "No matches found",
-	"fgrep": "No matches found",
-	"rg":    "No matches found",
-	"find":  "Some directories were inaccessible",
-	"diff":  "Files differ",
-	"test":  "Condition is false",
-	"[":     "Condition is false",
-}
+// Built at first use, not before main.
+var exitMeanings = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"grep":  "No matches found",
+		"egrep": "No matches found",
+		"fgrep": "No matches found",
+		"rg":    "No matches found",
+		"find":  "Some directories were inaccessible",
+		"diff":  "Files differ",
+		"test":  "Condition is false",
+		"[":     "Condition is false",
+	}
+})
 
 // ExitMeaning interprets a command's exit status: for grep, rg, find, diff,
 // test and [ (as the command that decides the status, i.e. the last one of
@@ -39,7 +43,7 @@ func ExitMeaningParsed(c *shellsyntax.Command, code int) (isError bool, message 
 		return false, ""
 	}
 	if code == 1 {
-		if m, ok := exitMeanings[lastProgram(c)]; ok {
+		if m, ok := exitMeanings()[lastProgram(c)]; ok {
 			return false, m
 		}
 	}
