@@ -29,6 +29,8 @@ var bannedDeps = map[string]string{
 	"github.com/microcosm-cc/bluemonday":     "HTML sanitising for glamour; its initialisers compile regexps at start-up",
 	"github.com/yuin/goldmark/extension":     "GFM extensions: linkify's regexps are built at start-up; tables are rendered from the core parser's paragraphs",
 	"github.com/yuin/goldmark/renderer/html": "goldmark's HTML output, which the terminal does not need",
+	"go.yaml.in/yaml/v3":                     "a second YAML library: go.yaml.in/yaml/v4 is linked anyway (invopop/jsonschema, pb33f/ordered-map), and v3's initialisers cost ~0.1 ms at every start; runtime/frontmatter decodes with v4",
+	"gopkg.in/yaml.v3":                       "as go.yaml.in/yaml/v3",
 	"github.com/openai/openai-go":            "its ~300 initialisers register a decoder for every type of the API, keeping ~7 MB of code live for the one endpoint used; runtime/provider/openai speaks Chat Completions over net/http",
 }
 
