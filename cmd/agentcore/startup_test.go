@@ -17,7 +17,7 @@ import (
 
 // ownInitAllocBudget is how many heap allocations agentcore's own package
 // initialisers may make together before main. Every start pays for them,
-// -p and `version` included (issue 36's start-up row); at 110–116 they
+// -p and `version` included (issue 36's start-up row); at 126–132 they
 // are the sync.OnceValue wrappers and a few small tables. A table or
 // regexp a run does not need right away is built at first use instead.
 // The count is exact for a given binary, unlike a time.

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -11,19 +10,16 @@ import (
 
 // exitMeanings are the programs whose exit status 1 is an answer, not a
 // failure, with what it means (Claude Code's command semantics).
-// Built at first use, not before main.
-var exitMeanings = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		"grep":  "No matches found",
-		"egrep": "No matches found",
-		"fgrep": "No matches found",
-		"rg":    "No matches found",
-		"find":  "Some directories were inaccessible",
-		"diff":  "Files differ",
-		"test":  "Condition is false",
-		"[":     "Condition is false",
-	}
-})
+var exitMeanings = map[string]string{
+	"grep":  "No matches found",
+	"egrep": "No matches found",
+	"fgrep": "No matches found",
+	"rg":    "No matches found",
+	"find":  "Some directories were inaccessible",
+	"diff":  "Files differ",
+	"test":  "Condition is false",
+	"[":     "Condition is false",
+}
 
 // ExitMeaning interprets a command's exit status: for grep, rg, find, diff,
 // test and [ (as the command that decides the status, i.e. the last one of
@@ -43,7 +39,7 @@ func ExitMeaningParsed(c *shellsyntax.Command, code int) (isError bool, message 
 		return false, ""
 	}
 	if code == 1 {
-		if m, ok := exitMeanings()[lastProgram(c)]; ok {
+		if m, ok := exitMeanings[lastProgram(c)]; ok {
 			return false, m
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentcore/agentcore/runtime/shellsyntax"
 )
@@ -72,25 +71,22 @@ func dropOptions(words []string) []string {
 
 // suiteSubcommands are the subcommands that run tests or builds, per
 // program whose first argument is a subcommand.
-// Built at first use, not before main.
-var suiteSubcommands = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"go":      {"test", "build", "vet", "install"},
-		"cargo":   {"test", "build", "check", "nextest", "bench", "clippy"},
-		"npm":     {"test", "t", "ci-test", "build"},
-		"pnpm":    {"test", "t", "build"},
-		"yarn":    {"test", "build"},
-		"bun":     {"test"},
-		"deno":    {"test"},
-		"mvn":     {"test", "verify", "package", "install"},
-		"gradle":  {"test", "build", "check"},
-		"gradlew": {"test", "build", "check"},
-		"dotnet":  {"test", "build"},
-		"mix":     {"test", "compile"},
-		"swift":   {"test", "build"},
-		"bazel":   {"test", "build"},
-	}
-})
+var suiteSubcommands = map[string][]string{
+	"go":      {"test", "build", "vet", "install"},
+	"cargo":   {"test", "build", "check", "nextest", "bench", "clippy"},
+	"npm":     {"test", "t", "ci-test", "build"},
+	"pnpm":    {"test", "t", "build"},
+	"yarn":    {"test", "build"},
+	"bun":     {"test"},
+	"deno":    {"test"},
+	"mvn":     {"test", "verify", "package", "install"},
+	"gradle":  {"test", "build", "check"},
+	"gradlew": {"test", "build", "check"},
+	"dotnet":  {"test", "build"},
+	"mix":     {"test", "compile"},
+	"swift":   {"test", "build"},
+	"bazel":   {"test", "build"},
+}
 
 // suitePrograms run a test suite or a build whatever their arguments.
 var suitePrograms = []string{
@@ -128,7 +124,7 @@ func runsSuiteOrBuild(words []string) bool {
 		}
 		return runsSuiteOrBuild(rest)
 	}
-	subs, ok := suiteSubcommands()[prog]
+	subs, ok := suiteSubcommands[prog]
 	if !ok {
 		return false
 	}
