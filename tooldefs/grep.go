@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/agentcore/agentcore/runtime"
@@ -144,13 +145,14 @@ func grepOptions(tc *runtime.ToolContext, in *GrepInput) (grepengine.Options, er
 	return o, nil
 }
 
-var spaces = regexp.MustCompile(`\s+`)
+// spaces is a run of white space, compiled at the first Grep call.
+var spaces = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+`) })
 
 // splitGlobs splits the glob parameter as Claude Code does: on white
 // space, then on commas outside patterns that use {…} alternates.
 func splitGlobs(s string) []string {
 	var out []string
-	for _, raw := range spaces.Split(strings.TrimSpace(s), -1) {
+	for _, raw := range spaces().Split(strings.TrimSpace(s), -1) {
 		if raw == "" {
 			continue
 		}

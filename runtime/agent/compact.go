@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentcore/agentcore/runtime/provider"
@@ -185,18 +186,20 @@ func SummaryMessage(summary string, kept bool) provider.Message {
 	return provider.Message{Role: provider.User, Content: []provider.Block{provider.Text(text)}}
 }
 
+// analysisRE and summaryRE are compiled at the first compaction, not
+// before main.
 var (
-	analysisRE = regexp.MustCompile(`(?s)<analysis>.*?</analysis>`)
-	summaryRE  = regexp.MustCompile(`(?s)<summary>(.*?)(?:</summary>|$)`)
+	analysisRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<analysis>.*?</analysis>`) })
+	summaryRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<summary>(.*?)(?:</summary>|$)`) })
 )
 
 // summaryText is the summary of the model's answer: what is inside its
 // <summary> tags, else the answer without its <analysis>.
 func summaryText(answer string) string {
-	if m := summaryRE.FindStringSubmatch(answer); m != nil {
+	if m := summaryRE().FindStringSubmatch(answer); m != nil {
 		return strings.TrimSpace(m[1])
 	}
-	return strings.TrimSpace(analysisRE.ReplaceAllString(answer, ""))
+	return strings.TrimSpace(analysisRE().ReplaceAllString(answer, ""))
 }
 
 // EstimateTokens estimates the size of msgs in tokens, four characters a

@@ -31,6 +31,18 @@ var _ = Describe("Parse", func() {
 		Expect(m.Name).To(Equal("x"))
 		Expect(body).To(BeEmpty())
 	})
+	It("decodes a YAML list and a folded block, and keeps yes a string", func() {
+		var m struct {
+			Tools       any    `yaml:"tools"`
+			Description string `yaml:"description"`
+			Model       string `yaml:"model"`
+		}
+		_, err := frontmatter.Parse([]byte("---\ntools:\n  - Read\n  - Bash(git:*)\ndescription: >\n  Reviews\n  code\nmodel: yes\n---\n"), &m)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m.Tools).To(Equal([]any{"Read", "Bash(git:*)"}))
+		Expect(m.Description).To(Equal("Reviews code\n"))
+		Expect(m.Model).To(Equal("yes"))
+	})
 	DescribeTable("says what is wrong",
 		func(text, want string) {
 			var m meta

@@ -10,21 +10,26 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
 // maxHTTPAnswer bounds the body read from an HTTP hook's answer.
 const maxHTTPAnswer = 1 << 20
 
-// envRef is a $VAR or ${VAR} reference in a header value.
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+// envRef is a $VAR or ${VAR} reference in a header value, compiled at
+// the first HTTP hook rather than before main.
+var envRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // expandHeader replaces the environment references of v: a variable
 // allowed names is replaced by its value in the hooks' environment, any
 // other by "" (Claude Code's rule: only listed variables are read).
 func (r *Runner) expandHeader(v string, allowed []string) string {
-	return envRef.ReplaceAllStringFunc(v, func(ref string) string {
-		m := envRef.FindStringSubmatch(ref)
+	re := envRef()
+	return re.ReplaceAllStringFunc(v, func(ref string) string {
+		m := re.FindStringSubmatch(ref)
 		name := m[1] + m[2]
 		if !slices.Contains(allowed, name) {
 			return ""

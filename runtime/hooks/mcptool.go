@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // MCPToolFunc calls tool of the connected MCP server with input and
@@ -15,8 +16,9 @@ import (
 // connected, no such tool). It must return when ctx ends.
 type MCPToolFunc func(ctx context.Context, server, tool string, input map[string]any) (text string, isError bool, err error)
 
-// inputRef is a ${path} reference in a TypeMCPTool hook's input.
-var inputRef = regexp.MustCompile(`\$\{([A-Za-z0-9_.\-]+)\}`)
+// inputRef is a ${path} reference in a TypeMCPTool hook's input,
+// compiled at the first such hook rather than before main.
+var inputRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z0-9_.\-]+)\}`) })
 
 // runMCPTool calls the hook's MCP tool under its timeout; its text is
 // read as a command's stdout on exit 0, and an isError answer is a
@@ -54,8 +56,9 @@ func (r *Runner) runMCPTool(ctx context.Context, h Hook, input []byte) answer {
 func substitute(v, event any) any {
 	switch t := v.(type) {
 	case string:
-		return inputRef.ReplaceAllStringFunc(t, func(ref string) string {
-			val, ok := lookup(event, inputRef.FindStringSubmatch(ref)[1])
+		re := inputRef()
+		return re.ReplaceAllStringFunc(t, func(ref string) string {
+			val, ok := lookup(event, re.FindStringSubmatch(ref)[1])
 			if !ok {
 				return ""
 			}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
 )
@@ -13,12 +14,15 @@ import (
 // working directories, as Claude Code allows them: making directories and
 // files, copying, moving and removing them, editing with sed -i, and
 // printing into a redirection or tee.
-var acceptEditsCommands = map[string]bool{
-	"mkdir": true, "touch": true, "cp": true, "mv": true, "rm": true, "rmdir": true, "tee": true,
-	"sed": true, "echo": true, "printf": true, "cat": true, "true": true, ":": true, "cd": true,
-	"pwd": true, "head": true, "tail": true, "sort": true, "uniq": true, "wc": true, "tr": true,
-	"cut": true, "ls": true, "ln": true, "pushd": true, "popd": true,
-}
+// Built at first use, not before main.
+var acceptEditsCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"mkdir": true, "touch": true, "cp": true, "mv": true, "rm": true, "rmdir": true, "tee": true,
+		"sed": true, "echo": true, "printf": true, "cat": true, "true": true, ":": true, "cd": true,
+		"pwd": true, "head": true, "tail": true, "sort": true, "uniq": true, "wc": true, "tr": true,
+		"cut": true, "ls": true, "ln": true, "pushd": true, "popd": true,
+	}
+})
 
 // editsOnly reports whether acceptEdits mode allows a shell line: every
 // command is one of acceptEditsCommands, run without a wrapper, nothing
@@ -35,7 +39,7 @@ func (e *Engine) editsOnly(c *call, rules []Rule) bool {
 			return false
 		}
 		name := cmd.words[0]
-		if strings.Contains(name, "/") || !acceptEditsCommands[name] {
+		if strings.Contains(name, "/") || !acceptEditsCommands()[name] {
 			return false
 		}
 		if name == "sed" && !sedInPlaceOnly(cmd) {
@@ -127,7 +131,7 @@ func freeCommand(cmd shellCmd, mode Mode) bool {
 		return false
 	case isCdWord(name):
 		return true
-	case mode != ModeAcceptEdits || !acceptEditsCommands[name]:
+	case mode != ModeAcceptEdits || !acceptEditsCommands()[name]:
 		return false
 	case name == "sed":
 		return sedInPlaceOnly(cmd)

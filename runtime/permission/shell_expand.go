@@ -3,6 +3,7 @@ package permission
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -18,38 +19,41 @@ import (
 // sensitiveVars are variables whose value changes what a program runs,
 // loads or reads as configuration (beyond its arguments): assigning one
 // can turn an allowed command into another program.
-var sensitiveVars = map[string]bool{
-	"PATH": true, "IFS": true, "BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS0": true,
-	"PS1": true, "PS2": true, "PS4": true, "CDPATH": true, "GLOBIGNORE": true, "SHELLOPTS": true,
-	"BASHOPTS": true, "BASH_LOADABLES_PATH": true, "BASH_XTRACEFD": true, "HOME": true, "SHELL": true,
-	"EXECIGNORE": true, "FPATH": true, "HISTFILE": true, "INPUTRC": true, "ZDOTDIR": true, "TMPDIR": true,
-	"GOFLAGS": true, "GOENV": true, "GOTOOLCHAIN": true, "GOPROXY": true, "GOROOT": true, "GOPATH": true,
-	"GOBIN": true, "CGO_CFLAGS": true, "CGO_LDFLAGS": true, "CC": true, "CXX": true, "AR": true,
-	"CFLAGS": true, "LDFLAGS": true, "MAKEFLAGS": true, "MAKEFILES": true, "MFLAGS": true,
-	"PAGER": true, "MANPAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true,
-	"LESSCLOSE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true, "SYSTEMD_PAGER": true,
-	"PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PYTHONUSERBASE": true,
-	"PYTHONINSPECT": true, "PYTHONWARNINGS": true, "NODE_OPTIONS": true, "NODE_PATH": true,
-	"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "PERL5DB": true, "RUBYOPT": true, "RUBYLIB": true,
-	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
-	"RUSTC_WRAPPER": true, "RUSTC": true, "RUSTFLAGS": true, "CARGO_HOME": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
-	"GCONV_PATH": true, "LOCPATH": true, "NLSPATH": true, "HOSTALIASES": true, "OPENSSL_CONF": true,
-	"OPENSSL_ENGINES": true, "SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "CURL_HOME": true, "WGETRC": true,
-	"NETRC": true, "XDG_CONFIG_HOME": true, "XDG_CONFIG_DIRS": true, "XDG_DATA_HOME": true,
-	"TAR_OPTIONS": true, "GZIP": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "ZSTD_CLEVEL": false,
-	"BZIP2": true, "ZIPOPT": true, "UNZIP": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true,
-	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "SSH_AUTH_SOCK": true, "GNUPGHOME": true, "GPG_TTY": false,
-	"http_proxy": true, "https_proxy": true, "HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true,
-	"all_proxy": true, "NO_PROXY": true, "no_proxy": true, "npm_config_script_shell": true,
-	"NPM_CONFIG_SCRIPT_SHELL": true, "NPM_CONFIG_USERCONFIG": true, "npm_config_userconfig": true,
-	"NPM_CONFIG_GLOBALCONFIG": true, "YARN_RC_FILENAME": true, "BUNDLE_GEMFILE": true, "KUBECONFIG": true,
-	"DOCKER_HOST": true, "DOCKER_CONFIG": true, "TERMINFO": true, "TERMINFO_DIRS": true, "MAIL": false,
-	// Harmless members of the prefixed families below.
-	"PYTHONUNBUFFERED": false, "PYTHONDONTWRITEBYTECODE": false, "PYTHONIOENCODING": false,
-	"CARGO_TERM_COLOR": false, "GIT_TERMINAL_PROMPT": false, "GIT_AUTHOR_NAME": false,
-	"GIT_AUTHOR_EMAIL": false, "GIT_COMMITTER_NAME": false, "GIT_COMMITTER_EMAIL": false,
-	"GIT_AUTHOR_DATE": false, "GIT_COMMITTER_DATE": false,
-}
+// Built at first use, not before main.
+var sensitiveVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PATH": true, "IFS": true, "BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS0": true,
+		"PS1": true, "PS2": true, "PS4": true, "CDPATH": true, "GLOBIGNORE": true, "SHELLOPTS": true,
+		"BASHOPTS": true, "BASH_LOADABLES_PATH": true, "BASH_XTRACEFD": true, "HOME": true, "SHELL": true,
+		"EXECIGNORE": true, "FPATH": true, "HISTFILE": true, "INPUTRC": true, "ZDOTDIR": true, "TMPDIR": true,
+		"GOFLAGS": true, "GOENV": true, "GOTOOLCHAIN": true, "GOPROXY": true, "GOROOT": true, "GOPATH": true,
+		"GOBIN": true, "CGO_CFLAGS": true, "CGO_LDFLAGS": true, "CC": true, "CXX": true, "AR": true,
+		"CFLAGS": true, "LDFLAGS": true, "MAKEFLAGS": true, "MAKEFILES": true, "MFLAGS": true,
+		"PAGER": true, "MANPAGER": true, "EDITOR": true, "VISUAL": true, "BROWSER": true, "LESSOPEN": true,
+		"LESSCLOSE": true, "LESS": true, "LESSKEY": true, "LESSKEYIN": true, "SYSTEMD_PAGER": true,
+		"PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PYTHONUSERBASE": true,
+		"PYTHONINSPECT": true, "PYTHONWARNINGS": true, "NODE_OPTIONS": true, "NODE_PATH": true,
+		"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "PERL5DB": true, "RUBYOPT": true, "RUBYLIB": true,
+		"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
+		"RUSTC_WRAPPER": true, "RUSTC": true, "RUSTFLAGS": true, "CARGO_HOME": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
+		"GCONV_PATH": true, "LOCPATH": true, "NLSPATH": true, "HOSTALIASES": true, "OPENSSL_CONF": true,
+		"OPENSSL_ENGINES": true, "SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "CURL_HOME": true, "WGETRC": true,
+		"NETRC": true, "XDG_CONFIG_HOME": true, "XDG_CONFIG_DIRS": true, "XDG_DATA_HOME": true,
+		"TAR_OPTIONS": true, "GZIP": true, "XZ_OPT": true, "XZ_DEFAULTS": true, "ZSTD_CLEVEL": false,
+		"BZIP2": true, "ZIPOPT": true, "UNZIP": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true,
+		"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "SSH_AUTH_SOCK": true, "GNUPGHOME": true, "GPG_TTY": false,
+		"http_proxy": true, "https_proxy": true, "HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true,
+		"all_proxy": true, "NO_PROXY": true, "no_proxy": true, "npm_config_script_shell": true,
+		"NPM_CONFIG_SCRIPT_SHELL": true, "NPM_CONFIG_USERCONFIG": true, "npm_config_userconfig": true,
+		"NPM_CONFIG_GLOBALCONFIG": true, "YARN_RC_FILENAME": true, "BUNDLE_GEMFILE": true, "KUBECONFIG": true,
+		"DOCKER_HOST": true, "DOCKER_CONFIG": true, "TERMINFO": true, "TERMINFO_DIRS": true, "MAIL": false,
+		// Harmless members of the prefixed families below.
+		"PYTHONUNBUFFERED": false, "PYTHONDONTWRITEBYTECODE": false, "PYTHONIOENCODING": false,
+		"CARGO_TERM_COLOR": false, "GIT_TERMINAL_PROMPT": false, "GIT_AUTHOR_NAME": false,
+		"GIT_AUTHOR_EMAIL": false, "GIT_COMMITTER_NAME": false, "GIT_COMMITTER_EMAIL": false,
+		"GIT_AUTHOR_DATE": false, "GIT_COMMITTER_DATE": false,
+	}
+})
 
 // sensitivePrefixes are families of such variables: the dynamic loader's
 // (LD_PRELOAD, LD_LIBRARY_PATH, DYLD_*), git's (GIT_SSH_COMMAND,
@@ -62,7 +66,7 @@ var sensitivePrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "NPM_CONF
 // BASH_ENV, GOFLAGS, LD_*, GIT_* and the like. Such an assignment makes a
 // shell line ask.
 func SensitiveVariable(name string) bool {
-	if v, ok := sensitiveVars[name]; ok {
+	if v, ok := sensitiveVars()[name]; ok {
 		return v
 	}
 	for _, p := range sensitivePrefixes {

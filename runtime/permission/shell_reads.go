@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/fspath"
@@ -50,14 +51,17 @@ type shellRead struct {
 // notReaders are programs whose operands are never files they read
 // (builtins that take names, numbers or text): a word of theirs known
 // only at run time is not a read.
-var notReaders = map[string]bool{
-	"echo": true, "printf": true, "test": true, "[": true, "true": true, "false": true, ":": true,
-	"export": true, "unset": true, "declare": true, "typeset": true, "local": true, "readonly": true,
-	"set": true, "shift": true, "exit": true, "return": true, "break": true, "continue": true,
-	"cd": true, "pushd": true, "popd": true, "sleep": true, "kill": true, "wait": true, "seq": true,
-	"expr": true, "basename": true, "dirname": true, "pwd": true, "type": true, "read": true, "let": true,
-	"mkdir": true, "touch": true, "rm": true, "rmdir": true,
-}
+// Built at first use, not before main.
+var notReaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "test": true, "[": true, "true": true, "false": true, ":": true,
+		"export": true, "unset": true, "declare": true, "typeset": true, "local": true, "readonly": true,
+		"set": true, "shift": true, "exit": true, "return": true, "break": true, "continue": true,
+		"cd": true, "pushd": true, "popd": true, "sleep": true, "kill": true, "wait": true, "seq": true,
+		"expr": true, "basename": true, "dirname": true, "pwd": true, "type": true, "read": true, "let": true,
+		"mkdir": true, "touch": true, "rm": true, "rmdir": true,
+	}
+})
 
 // addRead records a read.
 func (a *shellAnalysis) addRead(r shellRead) {
@@ -122,7 +126,7 @@ func collectReads(a *shellAnalysis, c shellCmd, env shellEnv) {
 	for i := 1; i < len(c.words); i++ {
 		if !c.literal[i] {
 			// Known only at run time: it may name any path (cat $X/key).
-			if !notReaders[by] {
+			if !notReaders()[by] {
 				a.addRead(shellRead{by: by, text: c.words[i], dynamic: true})
 			}
 			continue

@@ -448,7 +448,7 @@ func (ix *index) parseQuery(q string) query {
 		n := min(th.longest, len(seq)-i)
 		for ; n > 1; n-- {
 			ws := seq[i : i+n]
-			if !slices.ContainsFunc(ws, func(w string) bool { return stopWords[w] }) || stopWords[ws[0]] {
+			if !slices.ContainsFunc(ws, func(w string) bool { return stopWords()[w] }) || stopWords()[ws[0]] {
 				continue
 			}
 			key := strings.Join(stems(ws), " ")
@@ -467,7 +467,7 @@ func (ix *index) parseQuery(q string) query {
 		}
 		w := seq[i]
 		i++
-		if stopWords[w] || len(w) < 2 {
+		if stopWords()[w] || len(w) < 2 {
 			continue
 		}
 		for _, s := range ix.decompound(w) {

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -16,7 +17,7 @@ func Stem(w string) string {
 	if len(w) <= 3 {
 		return w
 	}
-	if base, ok := irregular[w]; ok {
+	if base, ok := irregular()[w]; ok {
 		w = base
 	}
 	// Plurals first, then the ending of what is left: "observations" and
@@ -79,30 +80,36 @@ func measure(w string) int {
 }
 
 // irregular maps irregular verb forms and plurals to their base form.
-var irregular = map[string]string{
-	"wrote": "write", "written": "write", "ran": "run", "made": "make", "found": "find",
-	"sent": "send", "gave": "give", "given": "give", "took": "take", "taken": "take",
-	"chose": "choose", "chosen": "choose", "began": "begin", "begun": "begin", "built": "build",
-	"kept": "keep", "left": "leave", "shown": "show", "children": "child", "people": "person",
-}
+// Built at first use, not before main.
+var irregular = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"wrote": "write", "written": "write", "ran": "run", "made": "make", "found": "find",
+		"sent": "send", "gave": "give", "given": "give", "took": "take", "taken": "take",
+		"chose": "choose", "chosen": "choose", "began": "begin", "begun": "begin", "built": "build",
+		"kept": "keep", "left": "leave", "shown": "show", "children": "child", "people": "person",
+	}
+})
 
 // stopWords carry no meaning in a plain-language query; they are dropped
 // from queries and documents alike.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "to": true, "of": true, "for": true, "in": true, "on": true,
-	"and": true, "or": true, "with": true, "by": true, "from": true, "me": true, "my": true, "i": true,
-	"is": true, "it": true, "that": true, "this": true, "some": true, "any": true, "tool": true, "tools": true,
-	"please": true, "want": true, "need": true, "can": true, "how": true, "do": true,
-	"what": true, "which": true, "where": true, "who": true, "are": true, "be": true, "was": true,
-	"at": true, "as": true, "into": true, "its": true, "you": true, "your": true, "we": true, "our": true,
-	"let": true, "like": true, "up": true, "so": true, "if": true, "then": true, "them": true, "there": true,
-	"via": true, "using": true, "am": true, "did": true, "does": true, "will": true, "would": true,
-	"could": true, "should": true, "might": true, "must": true, "just": true, "also": true, "really": true,
-	"quickly": true, "here": true, "these": true, "those": true, "they": true, "their": true, "he": true,
-	"she": true, "his": true, "her": true, "us": true, "him": true, "been": true, "has": true, "have": true,
-	"had": true, "about": true, "everything": true, "something": true, "anything": true, "ok": true, "okay": true,
-	"gets": true, "got": true,
-}
+// Built at first use, not before main.
+var stopWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"a": true, "an": true, "the": true, "to": true, "of": true, "for": true, "in": true, "on": true,
+		"and": true, "or": true, "with": true, "by": true, "from": true, "me": true, "my": true, "i": true,
+		"is": true, "it": true, "that": true, "this": true, "some": true, "any": true, "tool": true, "tools": true,
+		"please": true, "want": true, "need": true, "can": true, "how": true, "do": true,
+		"what": true, "which": true, "where": true, "who": true, "are": true, "be": true, "was": true,
+		"at": true, "as": true, "into": true, "its": true, "you": true, "your": true, "we": true, "our": true,
+		"let": true, "like": true, "up": true, "so": true, "if": true, "then": true, "them": true, "there": true,
+		"via": true, "using": true, "am": true, "did": true, "does": true, "will": true, "would": true,
+		"could": true, "should": true, "might": true, "must": true, "just": true, "also": true, "really": true,
+		"quickly": true, "here": true, "these": true, "those": true, "they": true, "their": true, "he": true,
+		"she": true, "his": true, "her": true, "us": true, "him": true, "been": true, "has": true, "have": true,
+		"had": true, "about": true, "everything": true, "something": true, "anything": true, "ok": true, "okay": true,
+		"gets": true, "got": true,
+	}
+})
 
 // tokens splits text into lower-case words (CamelCase, snake_case and
 // kebab-case split), drops stop words and one-letter words, and stems the
@@ -120,7 +127,7 @@ func plainWords(s string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		for _, w := range splitCase(f) {
-			if len(w) >= 2 && !stopWords[w] {
+			if len(w) >= 2 && !stopWords()[w] {
 				out = append(out, w)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -63,20 +64,23 @@ func IsBinary(data []byte) bool {
 
 // binaryExts are extensions of files that are binary whatever their first
 // bytes say.
-var binaryExts = map[string]bool{
-	".exe": true, ".dll": true, ".so": true, ".dylib": true, ".a": true, ".o": true, ".obj": true,
-	".class": true, ".jar": true, ".war": true, ".pyc": true, ".pyo": true, ".wasm": true,
-	".zip": true, ".gz": true, ".tgz": true, ".bz2": true, ".xz": true, ".zst": true, ".7z": true,
-	".rar": true, ".tar": true, ".iso": true, ".dmg": true, ".deb": true, ".rpm": true,
-	".pdf": true, ".doc": true, ".docx": true, ".xls": true, ".xlsx": true, ".ppt": true, ".pptx": true,
-	".odt": true, ".ods": true, ".bmp": true, ".ico": true, ".tif": true, ".tiff": true, ".psd": true,
-	".mp3": true, ".mp4": true, ".wav": true, ".flac": true, ".ogg": true, ".avi": true, ".mov": true,
-	".mkv": true, ".webm": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true,
-	".sqlite": true, ".db": true, ".bin": true,
-}
+// Built at first use, not before main.
+var binaryExts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		".exe": true, ".dll": true, ".so": true, ".dylib": true, ".a": true, ".o": true, ".obj": true,
+		".class": true, ".jar": true, ".war": true, ".pyc": true, ".pyo": true, ".wasm": true,
+		".zip": true, ".gz": true, ".tgz": true, ".bz2": true, ".xz": true, ".zst": true, ".7z": true,
+		".rar": true, ".tar": true, ".iso": true, ".dmg": true, ".deb": true, ".rpm": true,
+		".pdf": true, ".doc": true, ".docx": true, ".xls": true, ".xlsx": true, ".ppt": true, ".pptx": true,
+		".odt": true, ".ods": true, ".bmp": true, ".ico": true, ".tif": true, ".tiff": true, ".psd": true,
+		".mp3": true, ".mp4": true, ".wav": true, ".flac": true, ".ogg": true, ".avi": true, ".mov": true,
+		".mkv": true, ".webm": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true,
+		".sqlite": true, ".db": true, ".bin": true,
+	}
+})
 
 // IsBinaryExt reports whether the file name has an extension of a binary
 // format (archives, executables, media, office documents, PDF…).
 func IsBinaryExt(name string) bool {
-	return binaryExts[strings.ToLower(filepath.Ext(name))]
+	return binaryExts()[strings.ToLower(filepath.Ext(name))]
 }

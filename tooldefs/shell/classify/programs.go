@@ -13,9 +13,12 @@ import (
 type argCheck func(args []shellsyntax.Word) string
 
 // allowlist maps the read-only programs to the check of their arguments.
-var allowlist = map[string]argCheck{}
+// It is built at the first check, not before main: a -p run that never
+// classifies a command does not pay for it.
+var allowlist = sync.OnceValue(buildAllowlist)
 
-func init() {
+func buildAllowlist() map[string]argCheck {
+	m := map[string]argCheck{}
 	// Programs with no option that writes a file or runs a program: any
 	// argument, even one only known at run time, is fine.
 	for _, name := range []string{
@@ -27,7 +30,7 @@ func init() {
 		"fold", "column", "expand", "unexpand", "paste", "join", "od", "hexdump",
 		"jq", "numfmt", "groups", "nproc", "arch", "tty", "locale",
 	} {
-		allowlist[name] = anyArgs
+		m[name] = anyArgs
 	}
 	// printf -v and test -v evaluate array subscripts, which can run command
 	// substitutions; a $x argument could become -v at run time, so all
@@ -38,15 +41,16 @@ func init() {
 	// command substitutions. All arguments must be static: a $x argument
 	// could become such an option at run time.
 	for _, name := range []string{"printf", "test", "[", "file", "sort", "tree", "rg", "uniq", "find", "shuf", "xxd"} {
-		allowlist[name] = fromTable(name)
+		m[name] = fromTable(name)
 	}
-	allowlist["date"] = checkDate
-	allowlist["hostname"] = checkHostname
-	allowlist["env"] = noArgs
-	allowlist["git"] = checkGit
-	allowlist["cd"] = checkCd
-	allowlist["pushd"] = checkPushd
-	allowlist["popd"] = noArgs
+	m["date"] = checkDate
+	m["hostname"] = checkHostname
+	m["env"] = noArgs
+	m["git"] = checkGit
+	m["cd"] = checkCd
+	m["pushd"] = checkPushd
+	m["popd"] = noArgs
+	return m
 }
 
 // checkPushd takes pushd to one static directory, as checkCd does cd
@@ -209,28 +213,31 @@ func checkHostname(args []shellsyntax.Word) string {
 
 // gitReaders maps the read-only git subcommands to the check of their
 // arguments (after the subcommand). --ext-diff and --textconv run
-// programs from git's configuration, so they are not reading.
-var gitReaders = map[string]argCheck{
-	"status":    anyArgs,
-	"log":       gitFromTable("log"),
-	"show":      gitFromTable("show"),
-	"diff":      gitFromTable("diff"),
-	"rev-parse": anyArgs,
-	"ls-files":  anyArgs,
-	"ls-tree":   anyArgs,
-	"blame":     anyArgs,
-	"describe":  anyArgs,
-	"shortlog":  anyArgs,
-	"cat-file":  anyArgs,
-	"version":   anyArgs,
-	"grep":      gitFromTable("grep"),
-	"branch":    checkGitBranchOrTag("d", "D", "m", "M", "c", "C", "f", "u", "delete", "move", "copy", "force", "set-upstream-to", "unset-upstream", "edit-description", "track", "no-track"),
-	"tag":       checkGitBranchOrTag("d", "a", "s", "u", "f", "m", "F", "e", "delete", "annotate", "sign", "local-user", "force", "message", "file", "edit"),
-	"remote":    checkGitRemote,
-	"stash":     checkGitSubcommand("list", "show"),
-	"worktree":  checkGitSubcommand("list"),
-	"config":    checkGitConfig,
-}
+// programs from git's configuration, so they are not reading. Built at
+// the first git check, like allowlist.
+var gitReaders = sync.OnceValue(func() map[string]argCheck {
+	return map[string]argCheck{
+		"status":    anyArgs,
+		"log":       gitFromTable("log"),
+		"show":      gitFromTable("show"),
+		"diff":      gitFromTable("diff"),
+		"rev-parse": anyArgs,
+		"ls-files":  anyArgs,
+		"ls-tree":   anyArgs,
+		"blame":     anyArgs,
+		"describe":  anyArgs,
+		"shortlog":  anyArgs,
+		"cat-file":  anyArgs,
+		"version":   anyArgs,
+		"grep":      gitFromTable("grep"),
+		"branch":    checkGitBranchOrTag("d", "D", "m", "M", "c", "C", "f", "u", "delete", "move", "copy", "force", "set-upstream-to", "unset-upstream", "edit-description", "track", "no-track"),
+		"tag":       checkGitBranchOrTag("d", "a", "s", "u", "f", "m", "F", "e", "delete", "annotate", "sign", "local-user", "force", "message", "file", "edit"),
+		"remote":    checkGitRemote,
+		"stash":     checkGitSubcommand("list", "show"),
+		"worktree":  checkGitSubcommand("list"),
+		"config":    checkGitConfig,
+	}
+})
 
 // gitFromTable refuses the options of a git subcommand that the
 // programs table says write a file or run a program.
@@ -264,7 +271,7 @@ func checkGit(args []shellsyntax.Word) string {
 	if i < 0 {
 		return "" // git --version, git -C dir
 	}
-	check, ok := gitReaders[words[i]]
+	check, ok := gitReaders()[words[i]]
 	if !ok {
 		return "git " + words[i] + " is not a read-only git command"
 	}

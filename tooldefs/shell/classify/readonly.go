@@ -197,7 +197,7 @@ func checkSimple(sc shellsyntax.SimpleCommand) string {
 	if strings.Contains(name.Value, "/") {
 		return "runs a program by path (" + name.Value + ")"
 	}
-	check, ok := allowlist[name.Value]
+	check, ok := allowlist()[name.Value]
 	if !ok {
 		return name.Value + " is not a known read-only program"
 	}

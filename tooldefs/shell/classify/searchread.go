@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -29,12 +30,16 @@ var (
 	neutralPrograms = set("echo", "printf", "true", "false", ":")
 )
 
-func set(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
+// set is the set of names, built at its first use rather than before
+// main.
+func set(names ...string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := make(map[string]bool, len(names))
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	})
 }
 
 // IsSearchOrReadCommand classifies cmd for compact rendering, as Claude
@@ -62,16 +67,16 @@ func SearchOrReadParsed(c *shellsyntax.Command) SearchOrRead {
 		if i := strings.LastIndexByte(name, '/'); i >= 0 {
 			name = name[i+1:]
 		}
-		if neutralPrograms[name] {
+		if neutralPrograms()[name] {
 			continue
 		}
 		nonNeutral = true
 		switch {
-		case searchPrograms[name]:
+		case searchPrograms()[name]:
 			out.IsSearch = true
-		case readPrograms[name]:
+		case readPrograms()[name]:
 			out.IsRead = true
-		case listPrograms[name]:
+		case listPrograms()[name]:
 			out.IsList = true
 		default:
 			return SearchOrRead{}

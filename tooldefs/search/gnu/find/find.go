@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -513,17 +514,20 @@ type findParser struct {
 }
 
 // findUnsupported are GNU find's primaries agentcore's find refuses.
-var findUnsupported = map[string]string{
-	"-regex": "use -name or -path with -o (e.g. \\( -name '*.js' -o -name '*.ts' \\))", "-iregex": "use -iname or -ipath",
-	"-regextype": "use -name or -path", "-printf": "use -print and a pipe (e.g. | xargs stat)", "-fprintf": "use -print and a redirection",
-	"-fprint": "use -print and a redirection", "-fprint0": "use -print0 and a redirection", "-ls": "use -exec ls -ld {} +",
-	"-fls": "use -exec ls -ld {} + and a redirection", "-ok": "use -exec", "-okdir": "use -execdir", "-perm": "use -exec test -x {} \\; or -executable",
-	"-user": "use -exec stat -c %U {} +", "-group": "use -exec stat -c %G {} +", "-nouser": "leave it out", "-nogroup": "leave it out",
-	"-uid": "leave it out", "-gid": "leave it out", "-inum": "leave it out", "-samefile": "leave it out", "-links": "leave it out",
-	"-lname": "use -type l", "-ilname": "use -type l", "-xtype": "use -type with -L", "-fstype": "use -xdev", "-used": "use -atime",
-	"-anewer": "use -newer", "-cnewer": "use -newer", "-newermt": "use -mmin or -mtime", "-context": "leave it out", "-files0-from": "pass the paths as arguments",
-	"-D": "leave it out", "-O": "leave it out",
-}
+// Built at first use, not before main.
+var findUnsupported = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"-regex": "use -name or -path with -o (e.g. \\( -name '*.js' -o -name '*.ts' \\))", "-iregex": "use -iname or -ipath",
+		"-regextype": "use -name or -path", "-printf": "use -print and a pipe (e.g. | xargs stat)", "-fprintf": "use -print and a redirection",
+		"-fprint": "use -print and a redirection", "-fprint0": "use -print0 and a redirection", "-ls": "use -exec ls -ld {} +",
+		"-fls": "use -exec ls -ld {} + and a redirection", "-ok": "use -exec", "-okdir": "use -execdir", "-perm": "use -exec test -x {} \\; or -executable",
+		"-user": "use -exec stat -c %U {} +", "-group": "use -exec stat -c %G {} +", "-nouser": "leave it out", "-nogroup": "leave it out",
+		"-uid": "leave it out", "-gid": "leave it out", "-inum": "leave it out", "-samefile": "leave it out", "-links": "leave it out",
+		"-lname": "use -type l", "-ilname": "use -type l", "-xtype": "use -type with -L", "-fstype": "use -xdev", "-used": "use -atime",
+		"-anewer": "use -newer", "-cnewer": "use -newer", "-newermt": "use -mmin or -mtime", "-context": "leave it out", "-files0-from": "pass the paths as arguments",
+		"-D": "leave it out", "-O": "leave it out",
+	}
+})
 
 func (f *findRun) parse(args []string) error {
 	i := 0
@@ -579,7 +583,7 @@ paths:
 }
 
 func (f *findRun) unsupported(what string) error {
-	return errors.New("agentcore's embedded find does not support " + what + "; " + findUnsupported[what])
+	return errors.New("agentcore's embedded find does not support " + what + "; " + findUnsupported()[what])
 }
 
 // looksLikeExpression is findutils' test for the first word of the
@@ -764,7 +768,7 @@ func (p *findParser) primary() (node, error) {
 	}
 	p.i++
 	p.last = a
-	if _, ok := findUnsupported[a]; ok {
+	if _, ok := findUnsupported()[a]; ok {
 		return nil, f.unsupported(a)
 	}
 	switch a {
