@@ -32,8 +32,6 @@ var bannedDeps = map[string]string{
 	"github.com/aws/aws-sdk-go-v2/config":               "the AWS default chain: it links the STS, SSO, SSO-OIDC and sign-in clients, whose endpoint and schema initialisers cost ~1 ms at every start; runtime/provider/awscreds finds Bedrock's credentials",
 	"github.com/aws/aws-sdk-go-v2/service":              "AWS service clients (their initialisers build endpoint tables at start-up); Bedrock is called through the Anthropic SDK, STS by runtime/provider/awscreds",
 	"github.com/anthropics/anthropic-sdk-go/v2/bedrock": "it imports github.com/aws/aws-sdk-go-v2/config; runtime/provider/anthropic/bedrock.go adapts the requests itself",
-	"go.yaml.in/yaml/v3":                                "a second YAML library: go.yaml.in/yaml/v4 is linked anyway (invopop/jsonschema, pb33f/ordered-map), and v3's initialisers cost ~0.1 ms at every start; runtime/frontmatter decodes with v4",
-	"gopkg.in/yaml.v3":                                  "as go.yaml.in/yaml/v3",
 	"github.com/openai/openai-go":                       "its ~300 initialisers register a decoder for every type of the API, keeping ~7 MB of code live for the one endpoint used; runtime/provider/openai speaks Chat Completions over net/http",
 }
 

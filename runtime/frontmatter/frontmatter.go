@@ -14,7 +14,7 @@ import (
 	"errors"
 	"fmt"
 
-	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // ErrNoHeader is Parse's error for a file that does not start with a
