@@ -18,6 +18,7 @@ import (
 	"github.com/agentcore/agentcore/runtime/pool"
 	"github.com/agentcore/agentcore/runtime/sandbox"
 	"github.com/agentcore/agentcore/runtime/session"
+	"github.com/agentcore/agentcore/runtime/settings"
 	"github.com/agentcore/agentcore/runtime/skills"
 )
 
@@ -35,6 +36,13 @@ type permissionFlags struct {
 	// --setting-sources (settings_flags.go).
 	settings       string
 	settingSources *string
+	// read are the settings files readSettings read last, and the
+	// directory they were read for: the next session opened there
+	// reuses them, once.
+	read struct {
+		cwd   string
+		files []settings.SettingsFile
+	}
 }
 
 func (f *permissionFlags) register(fl *pflag.FlagSet) {
@@ -168,6 +176,11 @@ func (f *sessionFlags) options(dir string) (session.Options, error) {
 	found, problems := skills.Load(cwd, home)
 	for _, p := range problems {
 		fmt.Fprintln(os.Stderr, "agentcore: warning: skipped a skill:", p)
+	}
+	if f.perm.read.files != nil && f.perm.read.cwd == cwd {
+		// Read already, for the env and the model, a moment ago; a
+		// session opened later (/clear, a resume) reads them anew.
+		src.Files, f.perm.read.files = f.perm.read.files, nil
 	}
 	tools := agents.WithTypes(generated.AllBaseTools(), agentTool, types)
 	o := session.Options{

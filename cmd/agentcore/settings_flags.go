@@ -50,6 +50,7 @@ func (f *permissionFlags) readSettings(cwd string) ([]settings.SettingsFile, set
 	if err != nil {
 		return files, s, fmt.Errorf("settings: %w", err)
 	}
+	f.read.cwd, f.read.files = cwd, files
 	return files, s, nil
 }
 

@@ -53,6 +53,11 @@ type Sources struct {
 	Asker userask.Asker
 	// Advice words the how-to-allow sentences of messages.
 	Advice Advice
+	// Files, when not nil, are the settings files as settings.ReadSettings
+	// already read them for this working directory and Selection (the CLI
+	// reads them once, before the session opens, for their env and
+	// model); Load then reads no file again. nil reads them.
+	Files []settings.SettingsFile
 }
 
 // Selection is the settings part of src, as settings.ReadSettings takes it.
@@ -253,9 +258,14 @@ func Load(cwd, home string, src Sources) (*Engine, error) {
 	}
 	cwd, _ = filepath.Abs(cwd)
 	root := settings.ProjectRoot(cwd, home)
-	files, merged, err := settings.ReadSettings(cwd, home, src.Selection())
-	if err != nil {
-		return nil, fmt.Errorf("permission settings: %w", err)
+	files, merged := src.Files, settings.Settings{}
+	if files != nil {
+		merged = settings.Merge(files)
+	} else {
+		var err error
+		if files, merged, err = settings.ReadSettings(cwd, home, src.Selection()); err != nil {
+			return nil, fmt.Errorf("permission settings: %w", err)
+		}
 	}
 	var rules []Rule
 	var addDirs []string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentcore/agentcore/runtime"
 	"github.com/agentcore/agentcore/runtime/permission"
+	"github.com/agentcore/agentcore/runtime/settings"
 )
 
 var _ = Describe("Load", func() {
@@ -54,6 +55,25 @@ var _ = Describe("Load", func() {
 		Expect(rules).To(ContainElements("Read", "Bash(rm:*)", "WebFetch"))
 		Expect(e.Mode()).To(Equal(permission.ModeAcceptEdits), "the project's defaultMode overrides the user's")
 		Expect(e.Settings().ToolSearch).To(Equal("auto:5"), ".agentcore wins over .claude at the same level")
+	})
+
+	It("takes the settings files already read (Sources.Files) and reads none again", func() {
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"deny": ["Bash(git push:*)"]}}`)
+		src := permission.Sources{SettingsFiles: true, ConfigDir: configDir}
+		files, _, err := settings.ReadSettings(project, home, src.Selection())
+		Expect(err).NotTo(HaveOccurred())
+		By("the file changes after it was read: the engine keeps what was read, as one read does")
+		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"allow": ["Bash(git push:*)"]}}`)
+		src.Files = files
+		e, err := permission.Load(project, home, src)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Check(context.Background(), bashTool(), "git push", tc).Behavior).To(Equal(runtime.Deny))
+		Expect(e.Files()).To(HaveLen(6))
+
+		src.Files = nil
+		e, err = permission.Load(project, home, src)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.Check(context.Background(), bashTool(), "git push", tc).Behavior).To(Equal(runtime.Allow), "nil reads the files")
 	})
 
 	It("merges user, project and local settings; deny wins; later modes override", func() {
