@@ -859,18 +859,22 @@ func (e *Engine) AddReadDir(dir string) {
 	if err != nil {
 		return
 	}
-	// The directory may not exist yet: its nearest existing parent is
-	// resolved, the rest joined as it is.
-	rest := ""
-	for p := d; ; p = filepath.Dir(p) {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			d = filepath.Join(r, rest)
+	// The directory may not exist yet (a session's tool-results
+	// directory): its nearest existing parent is found with one stat a
+	// level and resolved, the rest joined as it is.
+	rest, p := "", d
+	for {
+		if _, err := os.Stat(p); err == nil {
 			break
 		}
-		if filepath.Dir(p) == p {
+		parent := filepath.Dir(p)
+		if parent == p {
 			break
 		}
-		rest = filepath.Join(filepath.Base(p), rest)
+		rest, p = filepath.Join(filepath.Base(p), rest), parent
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		d = filepath.Join(r, rest)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

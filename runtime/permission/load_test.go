@@ -57,6 +57,23 @@ var _ = Describe("Load", func() {
 		Expect(e.Settings().ToolSearch).To(Equal("auto:5"), ".agentcore wins over .claude at the same level")
 	})
 
+	It("lets tools read a directory added with AddReadDir before it exists, under a parent reached through a symlink", func() {
+		real := filepath.Join(home, "real")
+		Expect(os.MkdirAll(real, 0o755)).To(Succeed())
+		link := filepath.Join(home, "link")
+		Expect(os.Symlink(real, link)).To(Succeed())
+		e, err := permission.Load(project, home, permission.Sources{})
+		Expect(err).NotTo(HaveOccurred())
+		results := filepath.Join(link, "session", "tool-results")
+		e.AddReadDir(results)
+		write(filepath.Join(real, "session", "tool-results", "r1.txt"), "spilled")
+		ctx := context.Background()
+		Expect(e.Check(ctx, readTool(), filepath.Join(results, "r1.txt"), tc).Behavior).To(Equal(runtime.Allow))
+		Expect(e.Check(ctx, readTool(), filepath.Join(real, "session", "tool-results", "r1.txt"), tc).Behavior).To(Equal(runtime.Allow))
+		Expect(e.Check(ctx, readTool(), filepath.Join(real, "session", "other.txt"), tc).Behavior).NotTo(Equal(runtime.Allow))
+		Expect(e.Check(ctx, editTool(), filepath.Join(results, "r1.txt"), tc).Behavior).NotTo(Equal(runtime.Allow), "read, not write")
+	})
+
 	It("takes the settings files already read (Sources.Files) and reads none again", func() {
 		write(filepath.Join(project, ".agentcore", "settings.json"), `{"permissions": {"deny": ["Bash(git push:*)"]}}`)
 		src := permission.Sources{SettingsFiles: true, ConfigDir: configDir}
