@@ -243,7 +243,8 @@ func fromProfile(e Env, region string, config, creds sections, p profile, visite
 		return base, nil
 	}
 	if p.get("mfa_serial") != "" {
-		// The CLI asks for the code on the terminal; -p has none.
+		// A role behind MFA needs a code typed in; the AWS CLI asks for
+		// it and keeps the role's credentials in ~/.aws/cli/cache.
 		return awsCLI(p.name), nil
 	}
 	return assumeRole(e, region, aws.NewCredentialsCache(base), role, p), nil

@@ -43,13 +43,13 @@ func sessionName() string {
 // each renewal: Kubernetes rotates it.
 func webIdentity(e Env, region, file, role, session string) aws.CredentialsProvider {
 	endpoint := stsEndpoint(e, region)
+	if session == "" {
+		session = sessionName()
+	}
 	return aws.CredentialsProviderFunc(func(ctx context.Context) (aws.Credentials, error) {
 		token, err := os.ReadFile(file)
 		if err != nil {
 			return aws.Credentials{}, fmt.Errorf("read the web identity token (AWS_WEB_IDENTITY_TOKEN_FILE or web_identity_token_file): %w", err)
-		}
-		if session == "" {
-			session = sessionName()
 		}
 		form := url.Values{"Action": {"AssumeRoleWithWebIdentity"}, "Version": {"2011-06-15"}, "RoleArn": {role},
 			"RoleSessionName": {session}, "WebIdentityToken": {strings.TrimSpace(string(token))}}
@@ -66,14 +66,14 @@ func assumeRole(e Env, region string, source aws.CredentialsProvider, role strin
 	if signRegion == "" {
 		signRegion = "us-east-1"
 	}
+	session := p.get("role_session_name")
+	if session == "" {
+		session = sessionName()
+	}
 	return aws.CredentialsProviderFunc(func(ctx context.Context) (aws.Credentials, error) {
 		src, err := source.Retrieve(ctx)
 		if err != nil {
 			return aws.Credentials{}, fmt.Errorf("the AWS profile %q: the credentials to assume its role with: %w", p.name, err)
-		}
-		session := p.get("role_session_name")
-		if session == "" {
-			session = sessionName()
 		}
 		form := url.Values{"Action": {"AssumeRole"}, "Version": {"2011-06-15"}, "RoleArn": {role}, "RoleSessionName": {session}}
 		if id := p.get("external_id"); id != "" {
