@@ -191,6 +191,49 @@ var _ = Describe("what a compaction shows the model again", func() {
 	})
 })
 
+var _ = Describe("the skills a compaction shows the model again", func() {
+	It("attaches the skills launched before it, with their path and arguments, under Claude Code's preamble", func() {
+		dir := GinkgoT().TempDir()
+		skillFile := filepath.Join(dir, ".agentcore", "skills", "release", "SKILL.md")
+		Expect(os.MkdirAll(filepath.Dir(skillFile), 0o755)).To(Succeed())
+		Expect(os.WriteFile(skillFile, []byte("---\nname: release\ndescription: Cut a release of this project\n---\n"+
+			"# Releasing\n\nAlways tag with a v prefix and write the changelog first.\n"), 0o644)).To(Succeed())
+		srv, requests := recordingAPI(func(n int, w http.ResponseWriter) {
+			switch n {
+			case 1:
+				fakeReply{InputTokens: 100, Blocks: []fakeBlock{{ID: "s1", Tool: "Skill", Input: `{"skill":"release","args":"1.4.0"}`}}}.write(w)
+			case 2:
+				fakeReply{InputTokens: 180_000, Blocks: []fakeBlock{{ID: "b1", Tool: "Bash", Input: `{"command":"echo thinking","description":"think"}`}}}.write(w)
+			case 3:
+				fakeReply{Blocks: []fakeBlock{{Text: "<summary>Started the 1.4.0 release.</summary>"}}}.write(w)
+			default:
+				fakeReply{Blocks: []fakeBlock{{Text: "done"}}}.write(w)
+			}
+		})
+		stdout, stderr, code := rootIn(dir, []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=" + srv.URL},
+			"-p", "release it", "--model", "claude-fake-1", "--output-format", "stream-json", "--verbose", "--allowedTools", "Skill,Bash")
+		Expect(code).To(Equal(0), stderr)
+		Expect(stdout).To(ContainSubstring(`"subtype":"compact_boundary"`))
+		bodies := requests()
+		Expect(len(bodies)).To(BeNumerically(">=", 4))
+		first, _ := json.Marshal(bodies[3]["messages"].([]any)[0])
+		var msg struct {
+			Content []struct{ Text string } `json:"content"`
+		}
+		Expect(json.Unmarshal(first, &msg)).To(Succeed())
+		var texts []string
+		for _, c := range msg.Content {
+			texts = append(texts, c.Text)
+		}
+		text := strings.Join(texts, "\n---\n")
+		Expect(text).To(ContainSubstring("Started the 1.4.0 release."))
+		Expect(text).To(ContainSubstring("The following skills were invoked EARLIER in this session (before the conversation was compacted)"))
+		Expect(text).To(ContainSubstring("### Skill: release\nPath: " + skillFile + "\n\n<skill name=\"release\">"))
+		Expect(text).To(ContainSubstring("Always tag with a v prefix and write the changelog first."))
+		Expect(text).To(ContainSubstring("ARGUMENTS: 1.4.0"))
+	})
+})
+
 func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

@@ -15,6 +15,9 @@ type Session struct {
 	runtime.SessionInfo
 	runtime.Conversation
 	permission.TemporaryRules
+	// invoked are the session's launched skills, shown again after a
+	// compaction (compact.go); nil outside a session.
+	invoked *invoked
 }
 
 // SessionOf asks tc for the capabilities a skill's launch needs; tool
@@ -29,8 +32,11 @@ func SessionOf(tc *runtime.ToolContext, tool string) (Session, error) {
 	if s.Conversation, err = runtime.Need[runtime.Conversation](tc, tool); err != nil {
 		return s, err
 	}
-	s.TemporaryRules, err = runtime.Need[permission.TemporaryRules](tc, tool)
-	return s, err
+	if s.TemporaryRules, err = runtime.Need[permission.TemporaryRules](tc, tool); err != nil {
+		return s, err
+	}
+	s.invoked = invokedOf(tc)
+	return s, nil
 }
 
 // Resolve finds the skill called name among those of sess's directory
@@ -66,5 +72,7 @@ func (sess Session) Invoke(name, args string) (Skill, string, error) {
 	if len(rules) > 0 {
 		sess.AfterRun(sess.AddTemporaryRules(rules, permission.Source("skill "+s.Name)))
 	}
-	return s, text + "\n</skill>", nil
+	text += "\n</skill>"
+	sess.invoked.add(s, text)
+	return s, text, nil
 }
