@@ -123,6 +123,10 @@ func (ExitPlanMode) Call(ctx context.Context, in *ExitPlanModeInput, c *runtime.
 		mode = permission.ModeAcceptEdits
 	}
 	c.ModifyContext(planmode.SetMode(mode))
+	// A compaction shows the approved plan again, as Claude Code shows its
+	// plan file (its plan_file_reference attachment).
+	runtime.RemindersOf(c.Context).Set("plan", "A plan was approved in plan mode earlier in this session.\n\nPlan contents:\n\n"+
+		in.Plan+"\n\nIf this plan is relevant to the current work and not already complete, continue working on it.")
 	return ExitPlanModeOutput{Plan: in.Plan, Mode: string(mode)}, nil
 }
 

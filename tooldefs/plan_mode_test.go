@@ -166,6 +166,7 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 		Expect(res["w"].Text()).To(ContainSubstring("Plan mode"))
 		Expect(filepath.Join(dir, "hello.txt")).NotTo(BeAnExistingFile())
 		Expect(s.Engine().Mode()).To(Equal(permission.ModePlan))
+		Expect(runtime.RemindersOf(s.ToolContext()).All()).To(BeEmpty(), "a rejected plan is not shown again")
 	})
 
 	It("stays out of plan mode when the user says no to entering it", func() {
@@ -235,6 +236,9 @@ var _ = Describe("EnterPlanMode and ExitPlanMode", func() {
 			Expect(res["exit"].IsError).To(BeFalse(), res["exit"].Text())
 			Expect(res["exit"].Text()).To(ContainSubstring("the permission mode is now default"))
 			Expect(s.Engine().Mode()).To(Equal(permission.ModeDefault))
+			Expect(runtime.RemindersOf(s.ToolContext()).All()).To(ContainElement(
+				"A plan was approved in plan mode earlier in this session.\n\nPlan contents:\n\np\n\nIf this plan is relevant to the current work and not already complete, continue working on it."),
+				"a compaction shows the approved plan again")
 		})
 
 		It("refuses ExitPlanMode under a deny rule, which beats an allow rule", func() {
