@@ -164,16 +164,7 @@ var _ = Describe("what a compaction shows the model again", func() {
 
 		bodies := requests()
 		Expect(bodies).To(HaveLen(5))
-		afterJSON, _ := json.Marshal(bodies[3]["messages"].([]any)[0])
-		var first struct {
-			Content []struct{ Text string } `json:"content"`
-		}
-		Expect(json.Unmarshal(afterJSON, &first)).To(Succeed())
-		var all []string
-		for _, c := range first.Content {
-			all = append(all, c.Text)
-		}
-		text := strings.Join(all, "\n---\n")
+		text := firstMessageText(bodies[3])
 		Expect(text).To(ContainSubstring("<summary>\nRead small.go and big.txt.\n</summary>"))
 		Expect(text).To(ContainSubstring("Called the Read tool with the following input: {\"file_path\":" + jsonQuote(small) + "}\nResult of calling the Read tool:\n1\tpackage small\n2\t\n3\tconst Answer = 42\n"))
 		Expect(text).To(ContainSubstring("Called the Read tool with the following input: {\"file_path\":" + jsonQuote(big) + "}"))
@@ -216,16 +207,7 @@ var _ = Describe("the skills a compaction shows the model again", func() {
 		Expect(stdout).To(ContainSubstring(`"subtype":"compact_boundary"`))
 		bodies := requests()
 		Expect(len(bodies)).To(BeNumerically(">=", 4))
-		first, _ := json.Marshal(bodies[3]["messages"].([]any)[0])
-		var msg struct {
-			Content []struct{ Text string } `json:"content"`
-		}
-		Expect(json.Unmarshal(first, &msg)).To(Succeed())
-		var texts []string
-		for _, c := range msg.Content {
-			texts = append(texts, c.Text)
-		}
-		text := strings.Join(texts, "\n---\n")
+		text := firstMessageText(bodies[3])
 		Expect(text).To(ContainSubstring("Started the 1.4.0 release."))
 		Expect(text).To(ContainSubstring("The following skills were invoked EARLIER in this session (before the conversation was compacted)"))
 		Expect(text).To(ContainSubstring("### Skill: release\nPath: " + skillFile + "\n\n<skill name=\"release\">"))
@@ -233,6 +215,23 @@ var _ = Describe("the skills a compaction shows the model again", func() {
 		Expect(text).To(ContainSubstring("ARGUMENTS: 1.4.0"))
 	})
 })
+
+// firstMessageText is the text blocks of the first message of a recorded
+// request body, joined by "\n---\n": after a compaction, the summary
+// and what it carries again.
+func firstMessageText(body map[string]any) string {
+	GinkgoHelper()
+	first, _ := json.Marshal(body["messages"].([]any)[0])
+	var msg struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	Expect(json.Unmarshal(first, &msg)).To(Succeed())
+	var texts []string
+	for _, c := range msg.Content {
+		texts = append(texts, c.Text)
+	}
+	return strings.Join(texts, "\n---\n")
+}
 
 func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)

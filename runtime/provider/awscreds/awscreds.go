@@ -57,6 +57,14 @@ func (e Env) first(names ...string) string {
 	return ""
 }
 
+// keys are the environment's static credentials (AWS_ACCESS_KEY_ID and
+// AWS_SECRET_ACCESS_KEY, with AWS_SESSION_TOKEN), when both are set.
+func (e Env) keys() (aws.Credentials, bool) {
+	id, secret := e.first("AWS_ACCESS_KEY_ID", "AWS_ACCESS_KEY"), e.first("AWS_SECRET_ACCESS_KEY", "AWS_SECRET_KEY")
+	return aws.Credentials{AccessKeyID: id, SecretAccessKey: secret, SessionToken: e.get("AWS_SESSION_TOKEN"),
+		Source: "environment"}, id != "" && secret != ""
+}
+
 // profileName is AWS_PROFILE, else AWS_DEFAULT_PROFILE, else "default".
 func (e Env) profileName() string {
 	if p := e.first("AWS_PROFILE", "AWS_DEFAULT_PROFILE"); p != "" {
@@ -172,9 +180,8 @@ func Credentials(e Env, region string) (aws.CredentialsProvider, error) {
 // order: the environment's keys, a web identity token from the
 // environment, then the profile.
 func chain(e Env, region string) (aws.CredentialsProvider, error) {
-	if id, secret := e.first("AWS_ACCESS_KEY_ID", "AWS_ACCESS_KEY"), e.first("AWS_SECRET_ACCESS_KEY", "AWS_SECRET_KEY"); id != "" && secret != "" {
-		return static(aws.Credentials{AccessKeyID: id, SecretAccessKey: secret, SessionToken: e.get("AWS_SESSION_TOKEN"),
-			Source: "environment"}), nil
+	if c, ok := e.keys(); ok {
+		return static(c), nil
 	}
 	if file := e.get("AWS_WEB_IDENTITY_TOKEN_FILE"); file != "" {
 		role := e.get("AWS_ROLE_ARN")
@@ -254,11 +261,11 @@ func fromProfile(e Env, region string, config, creds sections, p profile, visite
 func fromSource(e Env, p profile) (aws.CredentialsProvider, error) {
 	switch src := p.get("credential_source"); src {
 	case "Environment":
-		id, secret := e.first("AWS_ACCESS_KEY_ID", "AWS_ACCESS_KEY"), e.first("AWS_SECRET_ACCESS_KEY", "AWS_SECRET_KEY")
-		if id == "" || secret == "" {
+		c, ok := e.keys()
+		if !ok {
 			return nil, fmt.Errorf("the AWS profile %q takes its credentials from the environment, but AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not both set", p.name)
 		}
-		return static(aws.Credentials{AccessKeyID: id, SecretAccessKey: secret, SessionToken: e.get("AWS_SESSION_TOKEN"), Source: "environment"}), nil
+		return static(c), nil
 	case "Ec2InstanceMetadata":
 		return ec2rolecreds.New(), nil
 	case "EcsContainer":
